@@ -1,0 +1,123 @@
+import type { AddressInfo } from 'node:net';
+import formbody from '@fastify/formbody';
+import multipart from '@fastify/multipart';
+import rateLimit from '@fastify/rate-limit';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { Config } from './config';
+import type { Db } from './db/database';
+import { registerErrorHandling } from './http/errors';
+import { coerceToSchema, nestFormFields, parseUrlEncoded } from './http/form-body';
+import { AppError } from './lib/errors';
+import { sha256Hex } from './lib/hash';
+import type { Clock } from './lib/clock';
+import type { IdGenerator } from './lib/ids';
+import { bearerToken } from './modules/auth/merchant-auth';
+import { merchantRoutes } from './modules/merchant.routes';
+
+export interface AppDeps {
+  db: Db;
+  clock: Clock;
+  ids: IdGenerator;
+  config: Config;
+  /** pino logger, or false for none (tests). */
+  logger: FastifyBaseLogger | false;
+  /** PUBLIC_BASE_URL, or the listening address when it is not set. */
+  baseUrl(): string;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** True when the body came as urlencoded or multipart fields (strings to coerce). */
+    formEncoded?: boolean;
+  }
+}
+
+export type BuildDeps = Omit<AppDeps, 'baseUrl'> & { baseUrl?: () => string };
+
+/** Builds the Fastify instance with every plugin and route; never listens. */
+export async function build(input: BuildDeps): Promise<FastifyInstance> {
+  const app: FastifyInstance = Fastify({
+    ...(input.logger ? { loggerInstance: input.logger } : { logger: false }),
+    bodyLimit: input.config.bodyLimitBytes,
+    requestIdHeader: 'x-request-id',
+    genReqId: () => input.ids.token('req', 16),
+    trustProxy: false,
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+  });
+  const baseUrl =
+    input.baseUrl ??
+    (() => {
+      if (input.config.publicBaseUrl) return input.config.publicBaseUrl;
+      const addr = app.server.address() as AddressInfo | null;
+      const host = input.config.host.includes(':') ? `[${input.config.host}]` : input.config.host;
+      return `http://${host}:${addr?.port ?? input.config.port}`;
+    });
+  const deps: AppDeps = { ...input, baseUrl };
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandling(app);
+
+  // Bodies: JSON (built in), urlencoded and multipart, nested as customer[name] / lines[0][code].
+  app.removeContentTypeParser('text/plain');
+  await app.register(formbody, { parser: parseUrlEncoded, bodyLimit: input.config.bodyLimitBytes });
+  await app.register(multipart, {
+    attachFieldsToBody: 'keyValues',
+    limits: { fieldSize: input.config.bodyLimitBytes, fields: 10_000, files: 10, fileSize: input.config.bodyLimitBytes, parts: 10_010 },
+  });
+  app.addHook('preValidation', async (req) => {
+    const type = req.headers['content-type'] ?? '';
+    const isForm = /^multipart\/form-data/i.test(type) || /^application\/x-www-form-urlencoded/i.test(type);
+    if (!isForm || !req.body || typeof req.body !== 'object') return;
+    req.formEncoded = true;
+    const nested = /^multipart/i.test(type) ? nestFormFields(req.body as Record<string, unknown>) : (req.body as Record<string, unknown>);
+    req.body = coerceToSchema(req.routeOptions.schema?.body, nested);
+  });
+
+  if (input.config.rateLimitPerMin > 0) {
+    await app.register(rateLimit, {
+      global: true,
+      max: input.config.rateLimitPerMin,
+      timeWindow: 60_000,
+      allowList: (req) => !req.url.startsWith('/api/'),
+      keyGenerator: (req) => {
+        const isMerchant = req.url.startsWith('/api/v1/') && !req.url.startsWith('/api/v1/checkout');
+        const token = bearerToken(req);
+        return isMerchant && token ? `key:${sha256Hex(token)}` : `ip:${req.ip}`;
+      },
+      errorResponseBuilder: (_req, ctx) => {
+        const seconds = Math.max(1, Math.ceil(ctx.ttl / 1000));
+        return new AppError('RATE_LIMITED', `too many requests: limit is ${ctx.max} per minute; retry after ${seconds} s`, {
+          retryAfterSeconds: seconds,
+        });
+      },
+    });
+  }
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Paydesk merchant checkout and invoicing API',
+        version: '2026-06',
+        description:
+          'Merchant API (Bearer API key) and hosted-checkout API (no credential). Amounts are integers in minor units. See docs/ in the repository for transitions, sandbox inputs and error codes.',
+      },
+      components: { securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: 'ak_test_… API key' } } },
+    },
+    transform: jsonSchemaTransform,
+    hideUntagged: true,
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+
+  await app.register(async (scope) => merchantRoutes(scope, deps), { prefix: '/api/v1' });
+
+  return app;
+}

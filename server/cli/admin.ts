@@ -1,0 +1,137 @@
+import { parseArgs } from 'node:util';
+import { loadConfig } from '../config';
+import { migrate, openDatabase } from '../db/database';
+import { systemClock } from '../lib/clock';
+import { AppError } from '../lib/errors';
+import { randomIds } from '../lib/ids';
+import { createIntegration, listIntegrations, revokeApiKey } from '../modules/integrations/integrations.service';
+import { createStaff } from '../modules/staff/staff.service';
+
+/**
+ * Operator CLI (`npm run admin -- <command>`), CONTRACT §2. Works on the same DATA_DIR as a
+ * running server (WAL + busy timeout); applies migrations itself on an empty one.
+ */
+type Flags = Record<string, string | boolean | undefined>;
+type Command = { usage: string; options: Record<string, { type: 'string' | 'boolean' }>; run: (f: Flags) => Promise<{ json: unknown; text: string }> };
+
+class UsageError extends Error {}
+
+const need = (flags: Flags, name: string): string => {
+  const v = flags[name];
+  if (typeof v !== 'string' || v.trim() === '') throw new UsageError(`--${name} is required`);
+  return v;
+};
+const opt = (flags: Flags, name: string): string | undefined => (typeof flags[name] === 'string' ? (flags[name] as string) : undefined);
+
+async function withDb<T>(fn: (db: ReturnType<typeof openDatabase>['db']) => Promise<T>): Promise<T> {
+  const config = loadConfig();
+  const database = openDatabase(config.databaseFile);
+  try {
+    await migrate(database.db);
+    return await fn(database.db);
+  } finally {
+    await database.close();
+  }
+}
+
+const COMMANDS: Record<string, Command> = {
+  'integration:create': {
+    usage: 'integration:create --merchant NAME [--webhook-url URL] [--json]',
+    options: { merchant: { type: 'string' }, 'webhook-url': { type: 'string' }, live: { type: 'boolean' } },
+    run: async (f) => {
+      if (f.live) throw new UsageError('--live is refused: live key creation is not enabled on this deployment');
+      const created = await withDb((db) => createIntegration(db, systemClock, randomIds, { merchantName: need(f, 'merchant'), webhookUrl: opt(f, 'webhook-url') }));
+      return {
+        json: created,
+        text: [
+          `merchant_id     ${created.merchant_id}`,
+          `integration_id  ${created.integration_id}`,
+          `api_key         ${created.api_key}`,
+          `webhook_secret  ${created.webhook_secret ?? '(none: no --webhook-url)'}`,
+          '',
+          'The API key and webhook secret are shown this once; store them now.',
+        ].join('\n'),
+      };
+    },
+  },
+  'integration:list': {
+    usage: 'integration:list [--json]',
+    options: {},
+    run: async () => {
+      const integrations = await withDb((db) => listIntegrations(db));
+      return {
+        json: { integrations },
+        text: integrations.length
+          ? integrations
+              .map((i) => `${i.integration_id}  ${i.merchant_name}  ${i.mode}  keys: ${i.api_keys.map((k) => `${k.prefix}…${k.revoked_at ? ' (revoked)' : ''}`).join(', ')}`)
+              .join('\n')
+          : 'no integrations yet: npm run admin -- integration:create --merchant NAME',
+      };
+    },
+  },
+  'key:revoke': {
+    usage: 'key:revoke --key KEY_ID|PREFIX|KEY [--json]',
+    options: { key: { type: 'string' } },
+    run: async (f) => {
+      const revoked = await withDb((db) => revokeApiKey(db, systemClock, need(f, 'key')));
+      return { json: revoked, text: `revoked ${revoked.prefix}… (${revoked.id}) at ${revoked.revoked_at}` };
+    },
+  },
+  'staff:create': {
+    usage: 'staff:create --username U --password P --role teller|supervisor|finance|admin [--branch BRANCH_ID] [--merchant MERCHANT_ID] [--json]',
+    options: { username: { type: 'string' }, password: { type: 'string' }, role: { type: 'string' }, branch: { type: 'string' }, merchant: { type: 'string' } },
+    run: async (f) => {
+      const user = await withDb((db) =>
+        createStaff(db, systemClock, randomIds, {
+          username: need(f, 'username'),
+          password: need(f, 'password'),
+          role: need(f, 'role'),
+          branchId: opt(f, 'branch'),
+          merchantId: opt(f, 'merchant'),
+        }),
+      );
+      return { json: user, text: `created ${user.role} ${user.username} (${user.id})` };
+    },
+  },
+};
+
+function help(): string {
+  return ['usage: npm run admin -- <command> [options]', '', ...Object.values(COMMANDS).map((c) => `  ${c.usage}`)].join('\n');
+}
+
+export async function runCli(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === '--help' || name === 'help') {
+    process.stdout.write(`${help()}\n`);
+    return name ? 0 : 2;
+  }
+  const command = COMMANDS[name];
+  if (!command) {
+    process.stderr.write(`paydesk admin: unknown command ${name}; run 'npm run admin -- help'\n`);
+    return 2;
+  }
+  try {
+    const { values } = parseArgs({ args: rest, options: { ...command.options, json: { type: 'boolean' } }, strict: true, allowPositionals: false });
+    const out = await command.run(values as Flags);
+    process.stdout.write(values.json ? `${JSON.stringify(out.json)}\n` : `${out.text}\n`);
+    return 0;
+  } catch (err) {
+    const message =
+      err instanceof UsageError || err instanceof AppError
+        ? err.message
+        : err instanceof TypeError && 'code' in err && String(err.code).startsWith('ERR_PARSE_ARGS')
+          ? err.message
+          : `failed: ${(err as Error).message}`;
+    process.stderr.write(`paydesk admin ${name}: ${message.split('\n')[0]}\n`);
+    if (err instanceof UsageError || (err instanceof TypeError && 'code' in err)) process.stderr.write(`usage: npm run admin -- ${command.usage}\n`);
+    return err instanceof UsageError ? 2 : 1;
+  }
+}
+
+runCli(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    process.stderr.write(`paydesk admin: ${(err as Error).message}\n`);
+    process.exit(1);
+  },
+);

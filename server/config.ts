@@ -1,0 +1,64 @@
+import { resolve } from 'node:path';
+import { z } from 'zod';
+
+export const DEFAULT_RETRY_DELAYS_S = [5, 300, 1800, 7200, 18000, 36000, 36000];
+
+const EnvSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(4610),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  DATA_DIR: z.string().min(1).default('./.paydesk'),
+  PUBLIC_BASE_URL: z.url().optional(),
+  WEBHOOK_RETRY_DELAYS_S: z
+    .string()
+    .regex(/^\s*\d+(\s*,\s*\d+)*\s*$/, { error: 'must be a comma-separated list of whole seconds' })
+    .optional(),
+  RATE_LIMIT_PER_MIN: z.coerce.number().int().min(0).default(600),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export interface Config {
+  readonly port: number;
+  readonly host: string;
+  readonly dataDir: string;
+  readonly databaseFile: string;
+  /** PUBLIC_BASE_URL without a trailing slash; null means `http://HOST:PORT` with the port actually bound. */
+  readonly publicBaseUrl: string | null;
+  readonly webhookRetryDelaysS: readonly number[];
+  /** Requests per minute per API key (merchant) or client IP (public); 0 disables. */
+  readonly rateLimitPerMin: number;
+  readonly logLevel: string;
+  /** Largest accepted request body, in bytes. */
+  readonly bodyLimitBytes: number;
+  /** How long an Idempotency-Key is remembered. */
+  readonly idempotencyRetentionSeconds: number;
+}
+
+export const BODY_LIMIT_BYTES = 1_048_576;
+export const IDEMPOTENCY_RETENTION_SECONDS = 86_400;
+
+/** Parses the environment once into a frozen config; throws naming the bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new Error(`invalid environment: ${issue?.path.join('.')}: ${issue?.message}`);
+  }
+  const e = parsed.data;
+  const dataDir = resolve(e.DATA_DIR);
+  const config: Config = {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir,
+    databaseFile: resolve(dataDir, 'paydesk.sqlite'),
+    publicBaseUrl: e.PUBLIC_BASE_URL ? e.PUBLIC_BASE_URL.replace(/\/+$/, '') : null,
+    webhookRetryDelaysS: e.WEBHOOK_RETRY_DELAYS_S
+      ? e.WEBHOOK_RETRY_DELAYS_S.split(',').map((s) => Number(s.trim()))
+      : DEFAULT_RETRY_DELAYS_S,
+    rateLimitPerMin: e.RATE_LIMIT_PER_MIN,
+    logLevel: e.LOG_LEVEL,
+    bodyLimitBytes: BODY_LIMIT_BYTES,
+    idempotencyRetentionSeconds: IDEMPOTENCY_RETENTION_SECONDS,
+    ...overrides,
+  };
+  return Object.freeze(config);
+}

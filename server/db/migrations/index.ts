@@ -1,0 +1,12 @@
+import type { Migration } from 'kysely';
+import * as m0001 from './0001_foundation';
+import * as m0002 from './0002_seed_banks';
+
+/**
+ * Every migration, in order. Append only: the runner refuses to start when the applied
+ * list is not a prefix of this one (Kysely's default ordering check).
+ */
+export const migrations: Record<string, Migration> = {
+  '0001_foundation': m0001,
+  '0002_seed_banks': m0002,
+};

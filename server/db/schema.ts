@@ -1,0 +1,168 @@
+import type { Generated } from 'kysely';
+
+/** Row types of every table, as Kysely sees them. Booleans are 0/1 integers, times ISO-8601 UTC text. */
+export interface MerchantsTable {
+  id: string;
+  name: string;
+  created_at: string;
+}
+
+export interface IntegrationsTable {
+  id: string;
+  merchant_id: string;
+  name: string;
+  mode: 'test' | 'live';
+  /** JSON array of rails this integration accepts. */
+  allowed_rails: string;
+  card_collection_mode: 'direct_card' | 'test_simulation';
+  created_at: string;
+  disabled_at: string | null;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  integration_id: string;
+  /** First characters of the key, safe to show ("ak_test_AbCd"). */
+  prefix: string;
+  /** SHA-256 of the whole key; the key itself is never stored. */
+  key_hash: string;
+  mode: 'test' | 'live';
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
+export interface WebhookEndpointsTable {
+  id: string;
+  integration_id: string;
+  url: string;
+  /** Signing secret (needed in clear to sign); never returned by any API after creation. */
+  secret: string;
+  /** Previous secret while a rotation overlap lasts. */
+  previous_secret: string | null;
+  previous_secret_expires_at: string | null;
+  status: 'active' | 'disabled';
+  disabled_reason: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface RevenueLinesTable {
+  id: string;
+  merchant_id: string;
+  code: string;
+  name: string;
+  active: number;
+  source: string;
+  last_synced_at: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface RevenueLineSyncsTable {
+  id: string;
+  merchant_id: string;
+  integration_id: string | null;
+  created: number;
+  updated: number;
+  reactivated: number;
+  deactivated: number;
+  unchanged: number;
+  total: number;
+  error_count: number;
+  created_at: string;
+}
+
+export interface InvoiceLinesTable {
+  id: string;
+  merchant_id: string;
+  invoice_ref: string;
+  code: string;
+  name: string;
+  amount_minor: number;
+  currency: string;
+  remitted: number;
+  remitted_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface CheckoutSessionsTable {
+  id: string;
+  merchant_id: string;
+  integration_id: string;
+  status: 'open' | 'pending' | 'success' | 'failed' | 'expired';
+  amount_minor: number;
+  currency: string;
+  invoice_ref: string;
+  description: string | null;
+  customer_name: string | null;
+  customer_email: string | null;
+  callback_url: string | null;
+  /** JSON object. */
+  metadata: string;
+  /** Rail of the payment that settled the session, once it has. */
+  paid_rail: string | null;
+  expires_at: string;
+  created_at: string;
+  updated_at: string;
+  finalized_at: string | null;
+}
+
+export interface IdempotencyKeysTable {
+  integration_id: string;
+  key: string;
+  method: string;
+  path: string;
+  fingerprint: string;
+  state: 'in_flight' | 'completed';
+  response_status: number | null;
+  response_body: string | null;
+  created_at: string;
+  expires_at: string;
+}
+
+export interface BanksTable {
+  id: string;
+  name: string;
+  code: string;
+  active: number;
+  created_at: string;
+}
+
+export interface BranchesTable {
+  id: string;
+  bank_id: string;
+  name: string;
+  code: string;
+  active: number;
+  created_at: string;
+}
+
+export interface StaffUsersTable {
+  id: string;
+  username: string;
+  password_hash: string;
+  role: 'teller' | 'supervisor' | 'finance' | 'admin';
+  branch_id: string | null;
+  merchant_id: string | null;
+  created_at: string;
+  disabled_at: string | null;
+}
+
+export interface Database {
+  merchants: MerchantsTable;
+  integrations: IntegrationsTable;
+  api_keys: ApiKeysTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  revenue_lines: RevenueLinesTable;
+  revenue_line_syncs: RevenueLineSyncsTable;
+  invoice_lines: InvoiceLinesTable;
+  checkout_sessions: CheckoutSessionsTable;
+  idempotency_keys: IdempotencyKeysTable;
+  banks: BanksTable;
+  branches: BranchesTable;
+  staff_users: StaffUsersTable;
+  kysely_migration: { name: string; timestamp: string };
+  _generated?: { id: Generated<number> };
+}

@@ -1,0 +1,79 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import { AppError, ERROR_CODES, errorBody, formatPath, type ErrorCode } from '../lib/errors';
+
+const FASTIFY_CODES: Record<string, ErrorCode> = {
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'INVALID_ARGUMENT',
+  FST_ERR_CTP_BODY_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'INVALID_ARGUMENT',
+  FST_ERR_CTP_INVALID_JSON_BODY: 'INVALID_ARGUMENT',
+  FST_REQ_FILE_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
+  FST_PARTS_LIMIT: 'PAYLOAD_TOO_LARGE',
+  FST_FILES_LIMIT: 'PAYLOAD_TOO_LARGE',
+  FST_FIELDS_LIMIT: 'PAYLOAD_TOO_LARGE',
+  FST_PROTO_VIOLATION: 'INVALID_ARGUMENT',
+  FST_INVALID_MULTIPART_CONTENT_TYPE: 'INVALID_ARGUMENT',
+  FST_ERR_VALIDATION: 'INVALID_ARGUMENT',
+};
+
+function messageFor(code: ErrorCode, err: FastifyError): string {
+  switch (code) {
+    case 'UNSUPPORTED_MEDIA_TYPE':
+      return 'Content-Type must be application/json, application/x-www-form-urlencoded or multipart/form-data';
+    case 'PAYLOAD_TOO_LARGE':
+      return 'request body is larger than the 1 MiB limit';
+    default:
+      if (err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') return 'body: a JSON body is required when Content-Type is application/json';
+      if (err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err instanceof SyntaxError) return 'body: malformed JSON';
+      return `body: ${err.message}`;
+  }
+}
+
+/** Where a validation issue sits: `body`, `querystring`, `params` or `headers` become the field's own path. */
+function describeValidation(err: FastifyError): string {
+  if (hasZodFastifySchemaValidationErrors(err)) {
+    const first = err.validation[0];
+    if (first) {
+      const segments = first.instancePath.split('/').filter(Boolean).map((s) => (/^\d+$/.test(s) ? Number(s) : s));
+      const path = formatPath(segments);
+      const msg = first.message ?? 'is invalid';
+      const where = path || (err.validationContext === 'body' ? 'body' : err.validationContext ?? 'request');
+      return `${where}: ${msg}`;
+    }
+  }
+  return err.message;
+}
+
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((err: FastifyError, req: FastifyRequest, reply: FastifyReply) => {
+    if (err instanceof AppError) {
+      if (err.retryAfterSeconds !== undefined) reply.header('retry-after', String(err.retryAfterSeconds));
+      return reply.code(err.status).send(errorBody(err.code, err.message, err.retryAfterSeconds));
+    }
+    if (hasZodFastifySchemaValidationErrors(err) || err.validation) {
+      return reply.code(400).send(errorBody('INVALID_ARGUMENT', describeValidation(err)));
+    }
+    if (isResponseSerializationError(err)) {
+      req.log.error({ err, issues: err.cause?.issues }, 'response failed its schema');
+      return reply.code(500).send(errorBody('INTERNAL_ERROR', 'internal error'));
+    }
+    const mapped = err.code ? FASTIFY_CODES[err.code] : undefined;
+    if (mapped) return reply.code(ERROR_CODES[mapped].status).send(errorBody(mapped, messageFor(mapped, err)));
+    if (err instanceof SyntaxError || (err.statusCode === 400 && !err.code)) {
+      return reply.code(400).send(errorBody('INVALID_ARGUMENT', messageFor('INVALID_ARGUMENT', err)));
+    }
+    if (err.statusCode === 413) return reply.code(413).send(errorBody('PAYLOAD_TOO_LARGE', messageFor('PAYLOAD_TOO_LARGE', err)));
+    if (err.statusCode === 415) return reply.code(415).send(errorBody('UNSUPPORTED_MEDIA_TYPE', messageFor('UNSUPPORTED_MEDIA_TYPE', err)));
+    if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
+      req.log.warn({ err }, 'client error without a mapped code');
+      return reply.code(400).send(errorBody('INVALID_ARGUMENT', err.message));
+    }
+    req.log.error({ err }, 'unhandled error');
+    return reply.code(500).send(errorBody('INTERNAL_ERROR', 'internal error'));
+  });
+
+  app.setNotFoundHandler((req, reply) => {
+    reply.code(404).send(errorBody('NOT_FOUND', `no route for ${req.method} ${req.url.split('?')[0]}`));
+  });
+}

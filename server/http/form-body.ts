@@ -1,0 +1,95 @@
+import qs from 'qs';
+import type { z } from 'zod';
+import { LIMITS } from '../../shared/schemas/merchant';
+
+/**
+ * Form and multipart bodies arrive as flat string fields (`customer[name]`, `lines[0][code]`).
+ * They are nested with qs, then coerced to the types the route's zod schema expects, so that
+ * the same schema validates JSON, urlencoded and multipart bodies alike.
+ */
+export function nestFormFields(flat: Record<string, unknown>): Record<string, unknown> {
+  const clean: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(flat)) {
+    if (Buffer.isBuffer(v) || (Array.isArray(v) && v.some((x) => Buffer.isBuffer(x)))) continue; // uploaded files are ignored
+    clean[k] = v;
+  }
+  return qs.parse(clean as Record<string, string>, {
+    depth: 5,
+    arrayLimit: LIMITS.linesPerRequest,
+    parameterLimit: 10_000,
+    allowPrototypes: false,
+  }) as Record<string, unknown>;
+}
+
+export const parseUrlEncoded = (body: string): Record<string, unknown> =>
+  qs.parse(body, { depth: 5, arrayLimit: LIMITS.linesPerRequest, parameterLimit: 10_000, allowPrototypes: false }) as Record<
+    string,
+    unknown
+  >;
+
+type Def = { type: string; innerType?: z.ZodType; in?: z.ZodType; shape?: Record<string, z.ZodType>; element?: z.ZodType; valueType?: z.ZodType; options?: z.ZodType[] };
+const defOf = (schema: unknown): Def | undefined => (schema as { _zod?: { def?: Def } })?._zod?.def;
+
+/** Converts string leaves to the number/boolean the schema wants; leaves anything else alone. */
+export function coerceToSchema(schema: unknown, value: unknown): unknown {
+  const def = defOf(schema);
+  if (!def) return value;
+  switch (def.type) {
+    case 'optional':
+    case 'nullable':
+    case 'default':
+    case 'prefault':
+    case 'catch':
+    case 'readonly':
+    case 'nonoptional':
+      if (value === '' && (def.type === 'optional' || def.type === 'default')) return undefined;
+      return coerceToSchema(def.innerType, value);
+    case 'pipe':
+      return coerceToSchema(def.in, value);
+    case 'number':
+    case 'int':
+      if (typeof value === 'string' && /^-?\d+(\.\d+)?$/.test(value.trim())) return Number(value.trim());
+      return value;
+    case 'boolean':
+      if (typeof value === 'string') {
+        const v = value.trim().toLowerCase();
+        if (v === 'true' || v === '1' || v === 'on') return true;
+        if (v === 'false' || v === '0' || v === 'off') return false;
+      }
+      return value;
+    case 'union': {
+      // Only the first option that changes the value is used (enough for our schemas).
+      for (const option of def.options ?? []) {
+        const next = coerceToSchema(option, value);
+        if (next !== value) return next;
+      }
+      return value;
+    }
+    case 'object': {
+      if (!value || typeof value !== 'object' || Array.isArray(value)) return value;
+      const out: Record<string, unknown> = { ...(value as Record<string, unknown>) };
+      for (const [key, child] of Object.entries(def.shape ?? {})) {
+        if (key in out) out[key] = coerceToSchema(child, out[key]);
+      }
+      return out;
+    }
+    case 'array': {
+      // qs gives an object for sparse or very long arrays ({"0": …, "5": …}): keep the order of indexes.
+      let arr: unknown[] | undefined;
+      if (Array.isArray(value)) arr = value;
+      else if (value && typeof value === 'object' && Object.keys(value).every((k) => /^\d+$/.test(k))) {
+        arr = Object.entries(value)
+          .sort(([a], [b]) => Number(a) - Number(b))
+          .map(([, v]) => v);
+      }
+      if (!arr) return value;
+      return arr.map((item) => coerceToSchema(def.element, item));
+    }
+    case 'unknown':
+    case 'any':
+      // Free-form (metadata values, lines checked one by one later): infer numbers only where it is unambiguous.
+      return value;
+    default:
+      return value;
+  }
+}

@@ -1,0 +1,53 @@
+import type { FastifyRequest } from 'fastify';
+import type { Db } from '../../db/database';
+import { AppError } from '../../lib/errors';
+import { sha256Hex } from '../../lib/hash';
+
+export interface MerchantContext {
+  merchantId: string;
+  merchantName: string;
+  integrationId: string;
+  apiKeyId: string;
+  mode: 'test' | 'live';
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    merchant?: MerchantContext;
+  }
+}
+
+const KEY_SHAPE = /^ak_(test|live)_[A-Za-z0-9]{16,128}$/;
+
+/** Bearer token from the Authorization header, or undefined when the header is absent or malformed. */
+export function bearerToken(req: FastifyRequest): string | undefined {
+  const header = req.headers.authorization;
+  if (!header) return undefined;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return match?.[1];
+}
+
+const unauthorized = () => new AppError('UNAUTHORIZED', 'invalid API key: send Authorization: Bearer <API key> with an active key of this environment');
+
+/** Resolves the API key to its integration and merchant; every failure is the same 401. */
+export async function authenticateMerchant(db: Db, req: FastifyRequest): Promise<MerchantContext> {
+  const token = bearerToken(req);
+  if (!token || !KEY_SHAPE.test(token)) throw unauthorized();
+  const row = await db
+    .selectFrom('api_keys as k')
+    .innerJoin('integrations as i', 'i.id', 'k.integration_id')
+    .innerJoin('merchants as m', 'm.id', 'i.merchant_id')
+    .select(['k.id as key_id', 'k.mode', 'i.id as integration_id', 'm.id as merchant_id', 'm.name as merchant_name'])
+    .where('k.key_hash', '=', sha256Hex(token))
+    .where('k.revoked_at', 'is', null)
+    .where('i.disabled_at', 'is', null)
+    .executeTakeFirst();
+  if (!row) throw unauthorized();
+  return {
+    merchantId: row.merchant_id,
+    merchantName: row.merchant_name,
+    integrationId: row.integration_id,
+    apiKeyId: row.key_id,
+    mode: row.mode,
+  };
+}

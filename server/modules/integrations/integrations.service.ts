@@ -1,0 +1,143 @@
+import type { Db } from '../../db/database';
+import type { Clock } from '../../lib/clock';
+import { AppError, invalid, notFound } from '../../lib/errors';
+import { sha256Hex } from '../../lib/hash';
+import type { IdGenerator } from '../../lib/ids';
+import { RAILS } from '../../../shared/schemas/common';
+
+export const API_KEY_PREFIX_LENGTH = 12; // "ak_test_" + 4 characters, shown in lists
+export const API_KEY_SECRET_LENGTH = 32; // base62: ~190 bits
+
+export interface CreatedIntegration {
+  merchant_id: string;
+  integration_id: string;
+  api_key: string;
+  webhook_secret: string | null;
+}
+
+/** Accepts https, and plain http for test integrations (a developer's receiver on their machine). */
+export function checkWebhookUrl(url: string, mode: 'test' | 'live'): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw invalid('webhook_url', 'must be an absolute URL');
+  }
+  if (parsed.protocol !== 'https:' && !(mode === 'test' && parsed.protocol === 'http:')) {
+    throw invalid('webhook_url', mode === 'test' ? 'must be an http or https URL' : 'must be an https URL');
+  }
+  if (url.length > 500) throw invalid('webhook_url', 'must be at most 500 characters');
+  return parsed.toString();
+}
+
+export function newApiKey(ids: IdGenerator, mode: 'test' | 'live') {
+  const key = ids.token(`ak_${mode}`, API_KEY_SECRET_LENGTH);
+  return { key, prefix: key.slice(0, API_KEY_PREFIX_LENGTH), hash: sha256Hex(key) };
+}
+
+export const newWebhookSecret = (ids: IdGenerator): string => ids.token('whsec', 32);
+
+/**
+ * Creates (or reuses, by name) a merchant, a test integration with every rail enabled,
+ * one API key and, when a URL is given, one webhook endpoint — all in one transaction.
+ * The key and the secret are returned this once; only the key's hash is stored.
+ */
+export async function createIntegration(
+  db: Db,
+  clock: Clock,
+  ids: IdGenerator,
+  input: { merchantName: string; webhookUrl?: string | undefined; live?: boolean },
+): Promise<CreatedIntegration> {
+  if (input.live) throw new AppError('INVALID_ARGUMENT', 'live: live key creation is not enabled on this deployment');
+  const name = input.merchantName.trim();
+  if (!name) throw invalid('merchant', 'must not be empty');
+  if (name.length > 200) throw invalid('merchant', 'must be at most 200 characters');
+  const mode = 'test' as const;
+  const webhookUrl = input.webhookUrl === undefined ? undefined : checkWebhookUrl(input.webhookUrl, mode);
+  const now = clock.now().toISOString();
+  return db.transaction().execute(async (trx) => {
+    let merchant = await trx.selectFrom('merchants').select('id').where('name', '=', name).executeTakeFirst();
+    if (!merchant) {
+      merchant = { id: ids.uuid() };
+      await trx.insertInto('merchants').values({ id: merchant.id, name, created_at: now }).execute();
+    }
+    const integrationId = ids.uuid();
+    await trx
+      .insertInto('integrations')
+      .values({
+        id: integrationId,
+        merchant_id: merchant.id,
+        name: `${name} (test)`,
+        mode,
+        allowed_rails: JSON.stringify(RAILS),
+        card_collection_mode: 'test_simulation',
+        created_at: now,
+        disabled_at: null,
+      })
+      .execute();
+    const key = newApiKey(ids, mode);
+    await trx
+      .insertInto('api_keys')
+      .values({ id: ids.uuid(), integration_id: integrationId, prefix: key.prefix, key_hash: key.hash, mode, created_at: now, last_used_at: null, revoked_at: null })
+      .execute();
+    let secret: string | null = null;
+    if (webhookUrl !== undefined) {
+      secret = newWebhookSecret(ids);
+      await trx
+        .insertInto('webhook_endpoints')
+        .values({
+          id: ids.uuid(),
+          integration_id: integrationId,
+          url: webhookUrl,
+          secret,
+          previous_secret: null,
+          previous_secret_expires_at: null,
+          status: 'active',
+          disabled_reason: null,
+          created_at: now,
+          updated_at: now,
+        })
+        .execute();
+    }
+    return { merchant_id: merchant.id, integration_id: integrationId, api_key: key.key, webhook_secret: secret };
+  });
+}
+
+export async function listIntegrations(db: Db) {
+  const rows = await db
+    .selectFrom('integrations as i')
+    .innerJoin('merchants as m', 'm.id', 'i.merchant_id')
+    .select(['i.id', 'i.name', 'i.mode', 'i.allowed_rails', 'i.created_at', 'i.disabled_at', 'm.id as merchant_id', 'm.name as merchant_name'])
+    .orderBy('i.created_at')
+    .execute();
+  const keys = await db.selectFrom('api_keys').select(['id', 'integration_id', 'prefix', 'created_at', 'revoked_at']).orderBy('created_at').execute();
+  const endpoints = await db.selectFrom('webhook_endpoints').select(['id', 'integration_id', 'url', 'status']).execute();
+  return rows.map((r) => ({
+    integration_id: r.id,
+    merchant_id: r.merchant_id,
+    merchant_name: r.merchant_name,
+    mode: r.mode,
+    allowed_rails: JSON.parse(r.allowed_rails) as string[],
+    created_at: r.created_at,
+    disabled_at: r.disabled_at,
+    api_keys: keys
+      .filter((k) => k.integration_id === r.id)
+      .map((k) => ({ id: k.id, prefix: k.prefix, created_at: k.created_at, revoked_at: k.revoked_at })),
+    webhook_endpoints: endpoints.filter((e) => e.integration_id === r.id).map((e) => ({ id: e.id, url: e.url, status: e.status })),
+  }));
+}
+
+/** Revokes a key given as the whole key, its id or its visible prefix; revoking twice is harmless. */
+export async function revokeApiKey(db: Db, clock: Clock, idOrPrefix: string) {
+  const matches = await db
+    .selectFrom('api_keys')
+    .select(['id', 'prefix', 'revoked_at'])
+    .where((eb) => eb.or([eb('id', '=', idOrPrefix), eb('prefix', '=', idOrPrefix), eb('key_hash', '=', sha256Hex(idOrPrefix))]))
+    .execute();
+  if (matches.length === 0) throw notFound(`API key ${idOrPrefix}`);
+  if (matches.length > 1) throw invalid('key', `prefix ${idOrPrefix} matches ${matches.length} keys; give the key id`);
+  const key = matches[0]!;
+  const revokedAt = key.revoked_at ?? clock.now().toISOString();
+  if (!key.revoked_at) await db.updateTable('api_keys').set({ revoked_at: revokedAt }).where('id', '=', key.id).execute();
+  return { id: key.id, prefix: key.prefix, revoked_at: revokedAt };
+}

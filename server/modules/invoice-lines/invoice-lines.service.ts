@@ -1,0 +1,134 @@
+import type { Transaction } from 'kysely';
+import type { Db } from '../../db/database';
+import type { Database } from '../../db/schema';
+import type { Clock } from '../../lib/clock';
+import { AppError, formatPath, notFound } from '../../lib/errors';
+import type { IdGenerator } from '../../lib/ids';
+import { coerceToSchema } from '../../http/form-body';
+import type { LineError } from '../../../shared/schemas/common';
+import { InvoiceLineInput, type InvoiceLineIngestResponse, type InvoiceLineListResponse } from '../../../shared/schemas/merchant';
+
+export interface IngestInput {
+  merchantId: string;
+  invoiceRef: string;
+  currency: string;
+  lines: unknown[];
+  fromForm: boolean;
+}
+
+/**
+ * Records invoice lines. Each line must name an active, synced revenue line and carry a
+ * positive integer amount; bad lines are reported in `errors` (207) and the rest are kept.
+ * A line whose code the invoice already has replaces it (amount and name), so re-sending an
+ * invoice is safe. Remitted (paid) invoices are frozen: 409 INVOICE_ALREADY_PAID.
+ */
+export async function ingestInvoiceLines(
+  trx: Transaction<Database>,
+  clock: Clock,
+  ids: IdGenerator,
+  input: IngestInput,
+): Promise<InvoiceLineIngestResponse> {
+  const now = clock.now().toISOString();
+  const existing = await trx
+    .selectFrom('invoice_lines')
+    .select(['code', 'currency', 'remitted'])
+    .where('merchant_id', '=', input.merchantId)
+    .where('invoice_ref', '=', input.invoiceRef)
+    .execute();
+  if (existing.some((l) => l.remitted === 1)) {
+    throw new AppError('INVOICE_ALREADY_PAID', `invoice ${input.invoiceRef} is already paid; its lines cannot change`);
+  }
+  const other = existing.find((l) => l.currency !== input.currency);
+  if (other) {
+    throw new AppError('INVOICE_CURRENCY_MISMATCH', `currency: invoice ${input.invoiceRef} already holds lines in ${other.currency}`);
+  }
+  const catalogue = new Map(
+    (
+      await trx.selectFrom('revenue_lines').select(['code', 'name']).where('merchant_id', '=', input.merchantId).where('active', '=', 1).execute()
+    ).map((r) => [r.code, r.name]),
+  );
+  const existingCodes = new Set(existing.map((l) => l.code));
+
+  const errors: LineError[] = [];
+  const seen = new Set<string>();
+  let ingested = 0;
+  let billed = 0;
+  for (const [index, raw] of input.lines.entries()) {
+    const candidate = input.fromForm ? coerceToSchema(InvoiceLineInput, raw) : raw;
+    const parsed = InvoiceLineInput.safeParse(candidate);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      const path = issue?.path ?? [];
+      const field = formatPath(['lines', index, ...path]);
+      const message = issue?.message ?? 'is invalid';
+      const code = path[0] === 'amount_minor' && message !== 'is required' ? 'INVOICE_LINE_AMOUNT_INVALID' : 'INVALID_ARGUMENT';
+      errors.push({ index, code, field, message: `${field}: ${message}` });
+      continue;
+    }
+    const line = parsed.data;
+    const field = `lines[${index}].code`;
+    if (seen.has(line.code)) {
+      errors.push({ index, code: 'DUPLICATE_LINE', field, message: `${field}: code ${line.code} appears earlier in this request` });
+      continue;
+    }
+    seen.add(line.code);
+    const catalogueName = catalogue.get(line.code);
+    if (catalogueName === undefined) {
+      errors.push({
+        index,
+        code: 'REVENUE_LINE_UNKNOWN',
+        field,
+        message: `${field}: ${line.code} is not an active revenue line; sync it first with POST /api/v1/revenue-lines`,
+      });
+      continue;
+    }
+    const name = line.name ?? catalogueName;
+    if (existingCodes.has(line.code)) {
+      await trx
+        .updateTable('invoice_lines')
+        .set({ name, amount_minor: line.amount_minor, currency: input.currency, updated_at: now })
+        .where('merchant_id', '=', input.merchantId)
+        .where('invoice_ref', '=', input.invoiceRef)
+        .where('code', '=', line.code)
+        .execute();
+    } else {
+      await trx
+        .insertInto('invoice_lines')
+        .values({
+          id: ids.uuid(),
+          merchant_id: input.merchantId,
+          invoice_ref: input.invoiceRef,
+          code: line.code,
+          name,
+          amount_minor: line.amount_minor,
+          currency: input.currency,
+          remitted: 0,
+          remitted_at: null,
+          created_at: now,
+          updated_at: now,
+        })
+        .execute();
+    }
+    ingested++;
+    billed += line.amount_minor;
+  }
+  return { object: 'invoice.line_items', invoice_ref: input.invoiceRef, ingested, billed_minor: billed, errors };
+}
+
+export async function listInvoiceLines(db: Db, merchantId: string, invoiceRef: string): Promise<InvoiceLineListResponse> {
+  const rows = await db
+    .selectFrom('invoice_lines')
+    .select(['code', 'name', 'amount_minor', 'currency', 'remitted'])
+    .where('merchant_id', '=', merchantId)
+    .where('invoice_ref', '=', invoiceRef)
+    .orderBy('created_at')
+    .orderBy('code')
+    .execute();
+  if (rows.length === 0) throw notFound(`invoice ${invoiceRef}`);
+  return {
+    object: 'invoice.line_items',
+    invoice_ref: invoiceRef,
+    lines: rows.map((r) => ({ code: r.code, name: r.name, amount_minor: r.amount_minor, currency: r.currency, remitted: r.remitted === 1 })),
+    total_minor: rows.reduce((sum, r) => sum + r.amount_minor, 0),
+  };
+}

@@ -1,0 +1,110 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { Db } from '../../db/database';
+import type { CheckoutSessionsTable, Database } from '../../db/schema';
+import type { Clock } from '../../lib/clock';
+import { AppError, notFound } from '../../lib/errors';
+import type { IdGenerator } from '../../lib/ids';
+import {
+  DEFAULT_SESSION_LIFETIME_SECONDS,
+  type CheckoutSessionCreate,
+  type CheckoutSessionResponse,
+} from '../../../shared/schemas/merchant';
+
+export interface SessionOwner {
+  merchantId: string;
+  integrationId: string;
+  mode: 'test' | 'live';
+}
+
+export const checkoutUrl = (baseUrl: string, id: string): string => `${baseUrl}/checkout/${encodeURIComponent(id)}`;
+
+export function toMerchantSession(row: CheckoutSessionsTable, baseUrl: string): CheckoutSessionResponse {
+  const out: CheckoutSessionResponse = {
+    id: row.id,
+    object: 'checkout.session',
+    status: row.status,
+    amount_minor: row.amount_minor,
+    currency: row.currency,
+    invoice_ref: row.invoice_ref,
+    checkout_url: checkoutUrl(baseUrl, row.id),
+    expires_at: row.expires_at,
+    created_at: row.created_at,
+    metadata: JSON.parse(row.metadata) as Record<string, unknown>,
+  };
+  if (row.description !== null) out.description = row.description;
+  if (row.callback_url !== null) out.callback_url = row.callback_url;
+  if (row.customer_name !== null || row.customer_email !== null) {
+    out.customer = {};
+    if (row.customer_name !== null) out.customer.name = row.customer_name;
+    if (row.customer_email !== null) out.customer.email = row.customer_email;
+  }
+  return out;
+}
+
+/**
+ * Creates an `open` session. An invoice that is already paid (a `success` session exists for
+ * its reference) refuses a new one with 409 INVOICE_ALREADY_PAID, and a session's currency
+ * must match the invoice lines recorded for the same reference.
+ */
+export async function createSession(
+  trx: Transaction<Database> | Kysely<Database>,
+  clock: Clock,
+  ids: IdGenerator,
+  owner: SessionOwner,
+  input: CheckoutSessionCreate,
+): Promise<CheckoutSessionsTable> {
+  const paid = await trx
+    .selectFrom('checkout_sessions')
+    .select('id')
+    .where('merchant_id', '=', owner.merchantId)
+    .where('invoice_ref', '=', input.invoice_ref)
+    .where('status', '=', 'success')
+    .executeTakeFirst();
+  if (paid) throw new AppError('INVOICE_ALREADY_PAID', `invoice ${input.invoice_ref} is already paid by session ${paid.id}`);
+  const lineCurrency = await trx
+    .selectFrom('invoice_lines')
+    .select('currency')
+    .where('merchant_id', '=', owner.merchantId)
+    .where('invoice_ref', '=', input.invoice_ref)
+    .executeTakeFirst();
+  if (lineCurrency && lineCurrency.currency !== input.currency) {
+    throw new AppError(
+      'INVOICE_CURRENCY_MISMATCH',
+      `currency: invoice ${input.invoice_ref} is billed in ${lineCurrency.currency}, not ${input.currency}`,
+    );
+  }
+  const now = clock.now();
+  const lifetime = input.expires_in_seconds ?? DEFAULT_SESSION_LIFETIME_SECONDS;
+  const row: CheckoutSessionsTable = {
+    id: ids.token(owner.mode === 'live' ? 'cs_live' : 'cs_test', 24),
+    merchant_id: owner.merchantId,
+    integration_id: owner.integrationId,
+    status: 'open',
+    amount_minor: input.amount_minor,
+    currency: input.currency,
+    invoice_ref: input.invoice_ref,
+    description: input.description ?? null,
+    customer_name: input.customer?.name ?? null,
+    customer_email: input.customer?.email ?? null,
+    callback_url: input.callback_url ?? null,
+    metadata: JSON.stringify(input.metadata ?? {}),
+    paid_rail: null,
+    expires_at: new Date(now.getTime() + lifetime * 1000).toISOString(),
+    created_at: now.toISOString(),
+    updated_at: now.toISOString(),
+    finalized_at: null,
+  };
+  await trx.insertInto('checkout_sessions').values(row).execute();
+  return row;
+}
+
+export async function getMerchantSession(db: Db, merchantId: string, id: string): Promise<CheckoutSessionsTable> {
+  const row = await db
+    .selectFrom('checkout_sessions')
+    .selectAll()
+    .where('id', '=', id)
+    .where('merchant_id', '=', merchantId)
+    .executeTakeFirst();
+  if (!row) throw notFound(`session ${id}`);
+  return row;
+}

@@ -1,0 +1,41 @@
+import type { FastifyInstance } from 'fastify';
+import pino, { type Logger } from 'pino';
+import { build } from './app';
+import type { Config } from './config';
+import { migrate, openDatabase, type OpenedDatabase } from './db/database';
+import { systemClock, type Clock } from './lib/clock';
+import { randomIds } from './lib/ids';
+
+export interface RunningServer {
+  app: FastifyInstance;
+  database: OpenedDatabase;
+  url: string;
+  stop(): Promise<void>;
+}
+
+export function createLogger(level: string): Logger {
+  return pino({
+    level,
+    redact: { paths: ['req.headers.authorization', 'req.headers.cookie'], remove: true },
+  });
+}
+
+/**
+ * Opens the data directory, migrates, builds and listens: shared by `npm run serve` and the
+ * desktop app. `stop()` stops taking requests, lets those in flight finish and closes the database.
+ */
+export async function startServer(config: Config, opts: { clock?: Clock; logger?: Logger | false } = {}): Promise<RunningServer> {
+  const database = openDatabase(config.databaseFile);
+  await migrate(database.db);
+  const logger = opts.logger ?? createLogger(config.logLevel);
+  const app = await build({ db: database.db, clock: opts.clock ?? systemClock, ids: randomIds, config, logger });
+  await app.listen({ port: config.port, host: config.host });
+  const url = app.listeningOrigin;
+  let stopping: Promise<void> | undefined;
+  const stop = () =>
+    (stopping ??= (async () => {
+      await app.close();
+      await database.close();
+    })());
+  return { app, database, url, stop };
+}

@@ -1,0 +1,69 @@
+import { z } from 'zod';
+
+/** `is required` when the value is absent, else `message`: every field error names what is wrong. */
+export const requiredOr =
+  (message: string) =>
+  (issue: { input?: unknown }): string =>
+    issue.input === undefined ? 'is required' : message;
+
+// Default messages for issues a schema does not word itself.
+z.config({
+  customError: (issue) => {
+    if (issue.code === 'invalid_type') return issue.input === undefined ? 'is required' : `must be of type ${issue.expected}`;
+    return undefined;
+  },
+});
+
+/** Payment methods ("rails") a checkout session can be paid with. */
+export const RAILS = ['momo', 'card', 'bank_transfer', 'cash'] as const;
+export const Rail = z.enum(RAILS);
+export type Rail = z.infer<typeof Rail>;
+
+export const SESSION_STATUSES = ['open', 'pending', 'success', 'failed', 'expired'] as const;
+export const SessionStatus = z.enum(SESSION_STATUSES);
+export type SessionStatus = z.infer<typeof SessionStatus>;
+export const TERMINAL_STATUSES: readonly SessionStatus[] = ['success', 'failed', 'expired'];
+
+/** Largest amount the service accepts: keeps every sum an exact integer in JavaScript and SQLite. */
+export const MAX_AMOUNT_MINOR = 100_000_000_000_000; // 1e14 minor units
+
+/** Integer amount in minor units, at least 1. */
+export const AmountMinor = z
+  .number({ error: requiredOr('must be an integer number of minor units') })
+  .int({ error: 'must be an integer number of minor units' })
+  .min(1, { error: 'must be at least 1' })
+  .max(MAX_AMOUNT_MINOR, { error: `must be at most ${MAX_AMOUNT_MINOR}` });
+
+/** ISO 4217 alphabetic code: three letters (the spec's "max length 3"), normalised to upper case. */
+export const Currency = z
+  .string({ error: requiredOr('must be a string') })
+  .max(3, { error: 'must be at most 3 characters' })
+  .regex(/^[A-Za-z]{3}$/, { error: 'must be a three-letter ISO 4217 code' })
+  .transform((s) => s.toUpperCase());
+
+export const DEFAULT_CURRENCY = 'GHS';
+
+export const IsoDateTime = z.string().meta({ format: 'date-time' });
+
+/** Boolean in a query string: true/false/1/0 (case-insensitive). */
+export const QueryBoolean = z
+  .union([z.boolean(), z.enum(['true', 'false', '1', '0', 'TRUE', 'FALSE', 'True', 'False'])])
+  .transform((v) => v === true || v === 'true' || v === '1' || v === 'TRUE' || v === 'True');
+
+/** A per-line error in a 207 multi-status answer. */
+export const LineError = z.object({
+  index: z.number().int(),
+  code: z.string(),
+  field: z.string().optional(),
+  message: z.string(),
+});
+export type LineError = z.infer<typeof LineError>;
+
+export const ErrorEnvelope = z.object({
+  error: z.object({
+    code: z.string(),
+    message: z.string(),
+    retry_after_seconds: z.number().int().optional(),
+  }),
+});
+export type ErrorEnvelope = z.infer<typeof ErrorEnvelope>;

@@ -1,0 +1,217 @@
+import { z } from 'zod';
+import { AmountMinor, IsoDateTime, Rail, SessionStatus, requiredOr } from './common';
+
+/**
+ * Hosted-checkout (payer) API shapes: `/api/v1/checkout/...`, no credential.
+ * Field names follow API-SPEC 2026-06; additions are marked "extension".
+ */
+
+export const MOMO_OPERATORS = ['mtn', 'telecel', 'airteltigo'] as const;
+export const MomoOperator = z.enum(MOMO_OPERATORS, { error: requiredOr(`must be one of ${MOMO_OPERATORS.join(', ')}`) });
+export type MomoOperator = z.infer<typeof MomoOperator>;
+
+/** Ghana mobile number: 0XXXXXXXXX or 233XXXXXXXXX (spaces, dashes and a leading + are tolerated). */
+export const GhanaPhone = z
+  .string({ error: requiredOr('must be a string') })
+  .transform((s) => s.replace(/[\s-]/g, '').replace(/^\+/, ''))
+  .refine((s) => /^(0\d{9}|233\d{9})$/.test(s), { error: 'must be a Ghana number: 0XXXXXXXXX or 233XXXXXXXXX' });
+
+// ---------------------------------------------------------------- options
+export const ChoiceOption = z.object({ value: z.string(), label: z.string() });
+export const BranchOption = z.object({ id: z.string(), name: z.string(), code: z.string() });
+export const BankOption = z.object({ id: z.string(), name: z.string(), code: z.string(), branches: z.array(BranchOption) });
+
+export const PublicCheckoutOptions = z.object({
+  /** Every rail hosted checkout knows, with its label. */
+  payment_methods: z.array(ChoiceOption),
+  /** Rails paid at a bank branch (cash deposit slips). */
+  branch_payment_methods: z.array(ChoiceOption),
+  /** Active banks with their active branches. */
+  banks: z.array(BankOption),
+  /** extension: Mobile Money networks accepted as `operator`. */
+  momo_operators: z.array(ChoiceOption),
+});
+export type PublicCheckoutOptions = z.infer<typeof PublicCheckoutOptions>;
+
+// ---------------------------------------------------------------- session (payer view)
+export const CardCollectionMode = z.enum(['direct_card', 'test_simulation']);
+
+export const PublicLineItem = z.object({ code: z.string(), name: z.string(), amount_minor: z.number().int(), currency: z.string() });
+
+export const PublicCheckoutSession = z.object({
+  id: z.string(),
+  merchant_name: z.string(),
+  status: SessionStatus,
+  amount_minor: z.number().int(),
+  currency: z.string(),
+  invoice_ref: z.string(),
+  description: z.string(),
+  customer_name: z.string(),
+  allowed_rails: z.array(Rail),
+  expires_at: IsoDateTime,
+  return_to_merchant_url: z.string(),
+  card_collection_mode: CardCollectionMode,
+  line_items: z.array(PublicLineItem),
+  /** extension: `test` or `live`, so the page can label sandbox payments. */
+  mode: z.enum(['test', 'live']),
+  /** extension: the rail that paid the session, once `success`. */
+  paid_rail: Rail.nullable(),
+  /** extension: the attempt still pending on this session, so a reloaded page can resume it. */
+  pending_attempt: z
+    .object({ attempt_reference: z.string(), rail: Rail, status: z.string() })
+    .nullable(),
+});
+export type PublicCheckoutSession = z.infer<typeof PublicCheckoutSession>;
+
+// ---------------------------------------------------------------- quote
+export const Surcharge = z.object({
+  bearer: z.enum(['payer', 'merchant']),
+  fee_minor: z.number().int(),
+  surcharge_minor: z.number().int(),
+  total_minor: z.number().int(),
+  currency: z.string(),
+});
+export const PublicCheckoutQuote = z.object({
+  id: z.string(),
+  status: z.string(),
+  base_minor: z.number().int(),
+  currency: z.string(),
+  expires_at: IsoDateTime,
+  allowed_rails: z.array(Rail),
+  surcharges: z.record(z.string(), Surcharge),
+});
+export type PublicCheckoutQuote = z.infer<typeof PublicCheckoutQuote>;
+
+// ---------------------------------------------------------------- provider attempts
+export const ProviderPaymentInitiate = z.object({
+  rail: Rail,
+  amount_minor: AmountMinor,
+  operator: MomoOperator.optional(),
+  phone: GhanaPhone.optional(),
+  account_name: z.string().trim().max(200, { error: 'must be at most 200 characters' }).optional(),
+});
+export type ProviderPaymentInitiate = z.infer<typeof ProviderPaymentInitiate>;
+
+export const ATTEMPT_STATUSES = ['pending', 'succeeded', 'declined', 'expired'] as const;
+export const AttemptStatus = z.enum(ATTEMPT_STATUSES);
+export type AttemptStatus = z.infer<typeof AttemptStatus>;
+
+export const Instructions = z
+  .object({
+    mode: z.string(),
+    rail: Rail,
+    amount_minor: z.number().int().optional(),
+    currency: z.string().optional(),
+    operator: z.string().optional(),
+    phone_last4: z.string().optional(),
+    // bank transfer (extension)
+    bank_name: z.string().optional(),
+    bank_code: z.string().optional(),
+    account_number: z.string().optional(),
+    account_name: z.string().optional(),
+    payment_reference: z.string().optional(),
+    expires_at: IsoDateTime.optional(),
+  })
+  .loose();
+
+export const ProviderPaymentInitiationResponse = z.object({
+  attempt_reference: z.string(),
+  provider: z.string(),
+  provider_reference: z.string(),
+  rail: Rail,
+  status: AttemptStatus,
+  amount_charged_minor: z.number().int(),
+  currency: z.string(),
+  instructions: Instructions,
+  replayed: z.boolean(),
+});
+export type ProviderPaymentInitiationResponse = z.infer<typeof ProviderPaymentInitiationResponse>;
+
+export const ProviderPaymentStatusResponse = z.object({
+  attempt_reference: z.string(),
+  provider: z.string(),
+  provider_reference: z.string(),
+  rail: Rail,
+  status: AttemptStatus,
+  amount_charged_minor: z.number().int(),
+  currency: z.string(),
+  session_id: z.string(),
+  session_status: SessionStatus,
+  session_finalized_at: IsoDateTime.nullable(),
+  raw_status: z.string(),
+  refreshed: z.boolean(),
+  finalized: z.boolean(),
+  /** extension: why a declined attempt was declined (sandbox reason code). */
+  decline_reason: z.string().nullable(),
+  /** extension: seconds until `resend` may be called again (0 when it may). */
+  resend_available_in_seconds: z.number().int(),
+});
+export type ProviderPaymentStatusResponse = z.infer<typeof ProviderPaymentStatusResponse>;
+
+export const ProviderPaymentAuthorize = z.object({
+  code: z
+    .string({ error: requiredOr('must be a string') })
+    .trim()
+    .regex(/^\d{4,8}$/, { error: 'must be 4 to 8 digits' }),
+});
+
+export const AttemptParams = z.object({
+  reference: z.string().min(1).max(80),
+  attempt_reference: z.string().min(1).max(80),
+});
+export const AttemptStatusQuery = z.object({
+  refresh: z
+    .union([z.boolean(), z.enum(['1', '0', 'true', 'false'])])
+    .transform((v) => v === true || v === '1' || v === 'true')
+    .optional(),
+});
+
+// ---------------------------------------------------------------- card (test simulation, hosted page only)
+export const CardPaymentCreate = z.object({
+  amount_minor: AmountMinor,
+  card_number: z
+    .string({ error: requiredOr('must be a string') })
+    .transform((s) => s.replace(/[\s-]/g, ''))
+    .refine((s) => /^\d{12,19}$/.test(s), { error: 'must be 12 to 19 digits' }),
+  expiry_month: z.coerce.number({ error: requiredOr('must be a month number') }).int().min(1, { error: 'must be 1 to 12' }).max(12, { error: 'must be 1 to 12' }),
+  expiry_year: z.coerce.number({ error: requiredOr('must be a year') }).int().min(2000, { error: 'must be a four-digit year' }).max(2100, { error: 'must be a four-digit year' }),
+  cvc: z.string({ error: requiredOr('must be a string') }).regex(/^\d{3,4}$/, { error: 'must be 3 or 4 digits' }),
+  cardholder_name: z.string().max(200).optional(),
+});
+export const CardPaymentResponse = z.object({
+  id: z.string(),
+  status: z.enum(['succeeded', 'declined']),
+  brand: z.string(),
+  last4: z.string(),
+  amount_minor: z.number().int(),
+  currency: z.string(),
+  decline_reason: z.string().nullable(),
+  session_id: z.string(),
+  session_status: SessionStatus,
+});
+export type CardPaymentResponse = z.infer<typeof CardPaymentResponse>;
+
+// ---------------------------------------------------------------- cash slips
+export const CashDepositSlipCreate = z.object({
+  session_id: z.string({ error: requiredOr('must be a string') }).min(1, { error: 'must not be empty' }).max(80, { error: 'must be at most 80 characters' }),
+  amount_minor: AmountMinor,
+});
+export const SLIP_STATUSES = ['active', 'under_review', 'used', 'voided', 'expired'] as const;
+export const CashDepositSlipResponse = z.object({
+  slip_token: z.string(),
+  reference: z.string(),
+  amount_minor: z.number().int(),
+  currency: z.string(),
+  merchant_name: z.string(),
+  session_reference: z.string(),
+  invoice_ref: z.string(),
+  description: z.string(),
+  customer_name: z.string(),
+  status: z.enum(SLIP_STATUSES),
+  expires_at: IsoDateTime,
+  replayed: z.boolean(),
+  can_record: z.boolean(),
+});
+export type CashDepositSlipResponse = z.infer<typeof CashDepositSlipResponse>;
+
+export const SessionRefParams = z.object({ reference: z.string().min(1).max(80) });

@@ -20,6 +20,9 @@ export const GhanaPhone = z
 export const ChoiceOption = z.object({ value: z.string(), label: z.string() });
 export const BranchOption = z.object({ id: z.string(), name: z.string(), code: z.string() });
 export const BankOption = z.object({ id: z.string(), name: z.string(), code: z.string(), branches: z.array(BranchOption) });
+export type ChoiceOption = z.infer<typeof ChoiceOption>;
+export type BranchOption = z.infer<typeof BranchOption>;
+export type BankOption = z.infer<typeof BankOption>;
 
 export const PublicCheckoutOptions = z.object({
   /** Every rail hosted checkout knows, with its label. */
@@ -58,12 +61,14 @@ export const PublicCheckoutSession = z.object({
   paid_rail: Rail.nullable(),
   /** extension: the attempt still pending on this session, so a reloaded page can resume it. */
   pending_attempt: z
-    .object({ attempt_reference: z.string(), rail: Rail, status: z.string() })
+    .object({ attempt_reference: z.string(), rail: Rail, status: z.string(), instructions: z.record(z.string(), z.unknown()) })
     .nullable(),
 });
 export type PublicCheckoutSession = z.infer<typeof PublicCheckoutSession>;
 
 // ---------------------------------------------------------------- quote
+export type PublicLineItem = z.infer<typeof PublicLineItem>;
+
 export const Surcharge = z.object({
   bearer: z.enum(['payer', 'merchant']),
   fee_minor: z.number().int(),
@@ -71,6 +76,7 @@ export const Surcharge = z.object({
   total_minor: z.number().int(),
   currency: z.string(),
 });
+export type Surcharge = z.infer<typeof Surcharge>;
 export const PublicCheckoutQuote = z.object({
   id: z.string(),
   status: z.string(),

@@ -10,6 +10,7 @@ import type { Config } from './config';
 import type { Db } from './db/database';
 import { registerErrorHandling } from './http/errors';
 import { coerceToSchema, nestFormFields, parseUrlEncoded } from './http/form-body';
+import { registerPages } from './http/pages';
 import { AppError } from './lib/errors';
 import { sha256Hex } from './lib/hash';
 import type { Clock } from './lib/clock';
@@ -116,6 +117,7 @@ export async function build(input: BuildDeps): Promise<FastifyInstance> {
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+  await registerPages(app); // built renderer: /backoffice/, /checkout/:reference, /assets/
 
   await app.register(async (scope) => merchantRoutes(scope, deps), { prefix: '/api/v1' });
 

@@ -8,6 +8,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config';
 import type { Db } from './db/database';
+import { registerBodyLimit } from './http/body-limit';
 import { registerErrorHandling } from './http/errors';
 import { coerceToSchema, nestFormFields, parseUrlEncoded } from './http/form-body';
 import { registerPages } from './http/pages';
@@ -17,6 +18,10 @@ import type { Clock } from './lib/clock';
 import type { IdGenerator } from './lib/ids';
 import { bearerToken } from './modules/auth/merchant-auth';
 import { merchantRoutes } from './modules/merchant.routes';
+import { checkoutRoutes } from './modules/checkout/checkout.routes';
+import { startSweeper, type Sweeper } from './domain/sweeper';
+import { sandboxProviders } from './providers/index';
+import type { ProviderRegistry } from './providers/types';
 
 export interface AppDeps {
   db: Db;
@@ -27,6 +32,10 @@ export interface AppDeps {
   logger: FastifyBaseLogger | false;
   /** PUBLIC_BASE_URL, or the listening address when it is not set. */
   baseUrl(): string;
+  /** Payment rail providers (sandbox ones unless a test swaps them). */
+  providers: ProviderRegistry;
+  /** Run the timers (expiry sweeper, …): true for serve and desktop, false in tests that move the clock by hand. */
+  backgroundJobs: boolean;
 }
 
 declare module 'fastify' {
@@ -36,7 +45,11 @@ declare module 'fastify' {
   }
 }
 
-export type BuildDeps = Omit<AppDeps, 'baseUrl'> & { baseUrl?: () => string };
+export type BuildDeps = Omit<AppDeps, 'baseUrl' | 'providers' | 'backgroundJobs'> & {
+  baseUrl?: () => string;
+  providers?: ProviderRegistry;
+  backgroundJobs?: boolean;
+};
 
 /** Builds the Fastify instance with every plugin and route; never listens. */
 export async function build(input: BuildDeps): Promise<FastifyInstance> {
@@ -57,11 +70,12 @@ export async function build(input: BuildDeps): Promise<FastifyInstance> {
       const host = input.config.host.includes(':') ? `[${input.config.host}]` : input.config.host;
       return `http://${host}:${addr?.port ?? input.config.port}`;
     });
-  const deps: AppDeps = { ...input, baseUrl };
+  const deps: AppDeps = { ...input, baseUrl, providers: input.providers ?? sandboxProviders, backgroundJobs: input.backgroundJobs ?? false };
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
+  registerBodyLimit(app, input.config.bodyLimitBytes);
 
   // Bodies: JSON (built in), urlencoded and multipart, nested as customer[name] / lines[0][code].
   app.removeContentTypeParser('text/plain');
@@ -120,6 +134,15 @@ export async function build(input: BuildDeps): Promise<FastifyInstance> {
   await registerPages(app); // built renderer: /backoffice/, /checkout/:reference, /assets/
 
   await app.register(async (scope) => merchantRoutes(scope, deps), { prefix: '/api/v1' });
+  await app.register(async (scope) => checkoutRoutes(scope, deps), { prefix: '/api/v1/checkout' });
+
+  if (deps.backgroundJobs) {
+    let sweeper: Sweeper | undefined;
+    app.addHook('onReady', async () => {
+      sweeper = startSweeper(deps.db, deps, 1000, (err) => app.log.error({ err }, 'sweeper failed'));
+    });
+    app.addHook('onClose', async () => sweeper?.stop());
+  }
 
   return app;
 }

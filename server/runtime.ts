@@ -28,7 +28,7 @@ export async function startServer(config: Config, opts: { clock?: Clock; logger?
   const database = openDatabase(config.databaseFile);
   await migrate(database.db);
   const logger = opts.logger ?? createLogger(config.logLevel);
-  const app = await build({ db: database.db, clock: opts.clock ?? systemClock, ids: randomIds, config, logger });
+  const app = await build({ db: database.db, clock: opts.clock ?? systemClock, ids: randomIds, config, logger, backgroundJobs: true });
   await app.listen({ port: config.port, host: config.host });
   const url = app.listeningOrigin;
   let stopping: Promise<void> | undefined;

@@ -150,6 +150,99 @@ export interface StaffUsersTable {
   disabled_at: string | null;
 }
 
+export interface FeeRulesTable {
+  id: string;
+  integration_id: string;
+  rail: 'momo' | 'card' | 'bank_transfer' | 'cash';
+  percent_bps: number;
+  fixed_minor: number;
+  cap_minor: number | null;
+  bearer: 'payer' | 'merchant';
+  created_at: string;
+  updated_at: string;
+}
+
+export interface PaymentAttemptsTable {
+  id: string;
+  session_id: string;
+  rail: 'momo' | 'card' | 'bank_transfer' | 'cash';
+  provider: string;
+  provider_reference: string;
+  status: 'pending' | 'succeeded' | 'declined' | 'expired';
+  raw_status: string;
+  decline_reason: string | null;
+  base_minor: number;
+  fee_minor: number;
+  amount_charged_minor: number;
+  currency: string;
+  operator: string | null;
+  /** Normalised 233XXXXXXXXX; never leaves the server (responses carry phone_last4 only). */
+  phone: string | null;
+  phone_last4: string | null;
+  account_name: string | null;
+  payment_reference: string | null;
+  card_brand: string | null;
+  card_last4: string | null;
+  /** Sandbox behaviour chosen from the test inputs (normal, declined, insufficient_funds, …). */
+  scenario: string;
+  resend_count: number;
+  code_sent_at: string | null;
+  prompt_expires_at: string | null;
+  created_at: string;
+  updated_at: string;
+  finalized_at: string | null;
+}
+
+export interface CashSlipsTable {
+  id: string;
+  token: string;
+  reference: string;
+  session_id: string;
+  amount_minor: number;
+  base_minor: number;
+  fee_minor: number;
+  currency: string;
+  status: 'active' | 'under_review' | 'used' | 'voided' | 'expired';
+  expires_at: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface CashDepositsTable {
+  id: string;
+  slip_id: string;
+  session_id: string;
+  amount_minor: number;
+  currency: string;
+  branch_id: string | null;
+  note: string | null;
+  status: 'under_review' | 'approved' | 'rejected';
+  recorded_by: string;
+  reviewed_by: string | null;
+  review_reason: string | null;
+  created_at: string;
+  reviewed_at: string | null;
+}
+
+export interface SessionHistoryTable {
+  id: string;
+  session_id: string;
+  from_status: string;
+  to_status: string;
+  cause: string;
+  at: string;
+}
+
+export interface EventsTable {
+  id: string;
+  type: 'checkout.session.completed' | 'checkout.session.failed' | 'checkout.session.expired';
+  session_id: string;
+  integration_id: string;
+  /** The exact JSON body every delivery of this event sends. */
+  payload: string;
+  created_at: string;
+}
+
 export interface Database {
   merchants: MerchantsTable;
   integrations: IntegrationsTable;
@@ -163,6 +256,12 @@ export interface Database {
   banks: BanksTable;
   branches: BranchesTable;
   staff_users: StaffUsersTable;
+  fee_rules: FeeRulesTable;
+  payment_attempts: PaymentAttemptsTable;
+  cash_slips: CashSlipsTable;
+  cash_deposits: CashDepositsTable;
+  session_history: SessionHistoryTable;
+  events: EventsTable;
   kysely_migration: { name: string; timestamp: string };
   _generated?: { id: Generated<number> };
 }

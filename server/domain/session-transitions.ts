@@ -1,0 +1,179 @@
+import type { Transaction } from 'kysely';
+import type { CheckoutSessionsTable, Database, EventsTable } from '../db/schema';
+import type { Clock } from '../lib/clock';
+import { AppError, missingCase } from '../lib/errors';
+import type { IdGenerator } from '../lib/ids';
+import type { Rail, SessionStatus } from '../../shared/schemas/common';
+
+/**
+ * The session state machine (docs/checkout.md prints it). Every move is a conditional update
+ * (`… WHERE status IN (allowed from-states)`) inside the caller's transaction, so two racing
+ * requests cannot both win; a terminal move also writes its event (the webhook outbox) and
+ * a history row in that same transaction.
+ *
+ *   open    → pending   payment confirmation under way (Mobile Money prompt, teller deposit review)
+ *   pending → open      that attempt declined / expired, or the deposit rejected
+ *   open    → success   card approved, bank transfer confirmed
+ *   pending → success   Mobile Money approved, deposit approved
+ *   open    → expired   expires_at passed while open (sweeper, or the first read after it)
+ *   open    → failed    the session's declined-attempt limit reached
+ *   pending → failed    same, when the last decline arrives while pending
+ */
+export type Transition =
+  | { kind: 'begin_confirmation'; cause: string }
+  | { kind: 'confirmation_abandoned'; cause: string }
+  | { kind: 'payment_confirmed'; rail: Rail; cause: string }
+  | { kind: 'expired'; cause: string }
+  | { kind: 'failed'; cause: string };
+
+/** Declined payment attempts (Mobile Money and card) after which a session is `failed`. */
+export const MAX_DECLINED_ATTEMPTS = 5;
+
+type Trx = Transaction<Database>;
+type EventType = EventsTable['type'];
+
+function plan(t: Transition): { from: SessionStatus[]; to: SessionStatus; event?: EventType } {
+  switch (t.kind) {
+    case 'begin_confirmation':
+      return { from: ['open'], to: 'pending' };
+    case 'confirmation_abandoned':
+      return { from: ['pending'], to: 'open' };
+    case 'payment_confirmed':
+      return { from: ['open', 'pending'], to: 'success', event: 'checkout.session.completed' };
+    case 'expired':
+      return { from: ['open'], to: 'expired', event: 'checkout.session.expired' };
+    case 'failed':
+      return { from: ['open', 'pending'], to: 'failed', event: 'checkout.session.failed' };
+    default:
+      return missingCase(t);
+  }
+}
+
+export interface TransitionDeps {
+  clock: Clock;
+  ids: IdGenerator;
+}
+
+/**
+ * Applies a transition; returns the updated session, or null when the session was not in a
+ * from-state (someone else won the race, or the move does not apply).
+ */
+export async function applyTransition(
+  trx: Trx,
+  deps: TransitionDeps,
+  sessionId: string,
+  t: Transition,
+): Promise<CheckoutSessionsTable | null> {
+  const { from, to, event } = plan(t);
+  const now = deps.clock.now().toISOString();
+  const before = await trx.selectFrom('checkout_sessions').select('status').where('id', '=', sessionId).executeTakeFirst();
+  if (!before || !from.includes(before.status)) return null;
+  const updated = await trx
+    .updateTable('checkout_sessions')
+    .set({
+      status: to,
+      updated_at: now,
+      ...(event ? { finalized_at: now } : {}),
+      ...(t.kind === 'payment_confirmed' ? { paid_rail: t.rail } : {}),
+    })
+    .where('id', '=', sessionId)
+    .where('status', 'in', from)
+    .returningAll()
+    .executeTakeFirst();
+  if (!updated) return null;
+  await trx
+    .insertInto('session_history')
+    .values({ id: deps.ids.uuid(), session_id: sessionId, from_status: before.status, to_status: to, cause: t.cause, at: now })
+    .execute();
+  if (event) await recordTerminalEvent(trx, deps, updated, event);
+  if (t.kind === 'payment_confirmed') {
+    await trx
+      .updateTable('invoice_lines')
+      .set({ remitted: 1, remitted_at: now, updated_at: now })
+      .where('merchant_id', '=', updated.merchant_id)
+      .where('invoice_ref', '=', updated.invoice_ref)
+      .where('remitted', '=', 0)
+      .execute();
+  }
+  if (event) await settleLeftovers(trx, sessionId, now);
+  return updated;
+}
+
+/** Applies a transition that must happen; a lost race becomes 409 SESSION_NOT_PAYABLE. */
+export async function requireTransition(trx: Trx, deps: TransitionDeps, sessionId: string, t: Transition): Promise<CheckoutSessionsTable> {
+  const s = await applyTransition(trx, deps, sessionId, t);
+  if (!s) throw new AppError('SESSION_NOT_PAYABLE', 'session is not open for payment; refresh the session before continuing');
+  return s;
+}
+
+/** Once final, nothing else on the session can be paid: pending attempts expire, live slips are voided. */
+async function settleLeftovers(trx: Trx, sessionId: string, now: string): Promise<void> {
+  await trx
+    .updateTable('payment_attempts')
+    .set({ status: 'expired', raw_status: 'SESSION_CLOSED', updated_at: now, finalized_at: now })
+    .where('session_id', '=', sessionId)
+    .where('status', '=', 'pending')
+    .execute();
+  await trx
+    .updateTable('cash_slips')
+    .set({ status: 'voided', updated_at: now })
+    .where('session_id', '=', sessionId)
+    .where('status', '=', 'active')
+    .execute();
+}
+
+export function eventPayload(eventId: string, type: EventType, s: CheckoutSessionsTable, createdAt: string): string {
+  return JSON.stringify({
+    id: eventId,
+    type,
+    api_version: '2026-06',
+    created_at: createdAt,
+    data: {
+      session: {
+        id: s.id,
+        status: s.status,
+        amount_minor: s.amount_minor,
+        currency: s.currency,
+        invoice_ref: s.invoice_ref,
+        metadata: JSON.parse(s.metadata) as unknown,
+        paid_rail: s.paid_rail,
+        finalized_at: s.finalized_at,
+      },
+    },
+  });
+}
+
+/** Hooks that run inside the transaction that records an event (the webhook outbox adds its delivery rows). */
+export type EventRecordedHook = (trx: Trx, event: EventsTable) => Promise<void>;
+const eventHooks: EventRecordedHook[] = [];
+export function onEventRecorded(hook: EventRecordedHook): void {
+  if (!eventHooks.includes(hook)) eventHooks.push(hook);
+}
+
+async function recordTerminalEvent(trx: Trx, deps: TransitionDeps, s: CheckoutSessionsTable, type: EventType): Promise<void> {
+  const id = deps.ids.token('evt', 24);
+  const createdAt = deps.clock.now().toISOString();
+  const row: EventsTable = { id, type, session_id: s.id, integration_id: s.integration_id, payload: eventPayload(id, type, s, createdAt), created_at: createdAt };
+  await trx.insertInto('events').values(row).execute();
+  for (const hook of eventHooks) await hook(trx, row);
+}
+
+/** Counts declines and fails the session once the limit is reached; returns true when it failed. */
+export async function failIfTooManyDeclines(trx: Trx, deps: TransitionDeps, sessionId: string): Promise<boolean> {
+  const row = await trx
+    .selectFrom('payment_attempts')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('session_id', '=', sessionId)
+    .where('status', '=', 'declined')
+    .executeTakeFirstOrThrow();
+  if (Number(row.n) < MAX_DECLINED_ATTEMPTS) return false;
+  return (await applyTransition(trx, deps, sessionId, { kind: 'failed', cause: `${MAX_DECLINED_ATTEMPTS} declined payment attempts` })) !== null;
+}
+
+/** Expires the session if it is open and past expires_at; returns true when it did. */
+export async function expireIfDue(trx: Trx, deps: TransitionDeps, sessionId: string): Promise<boolean> {
+  const now = deps.clock.now().toISOString();
+  const s = await trx.selectFrom('checkout_sessions').select(['status', 'expires_at']).where('id', '=', sessionId).executeTakeFirst();
+  if (!s || s.status !== 'open' || s.expires_at > now) return false;
+  return (await applyTransition(trx, deps, sessionId, { kind: 'expired', cause: 'expires_at passed while open' })) !== null;
+}

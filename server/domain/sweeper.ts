@@ -1,0 +1,78 @@
+import type { Db } from '../db/database';
+import { applyTransition, expireIfDue, type TransitionDeps } from './session-transitions';
+import { purgeExpiredIdempotencyKeys } from '../modules/idempotency/idempotency.service';
+
+/**
+ * Time-driven moves, run every second by the server (and at start-up, so a restart loses
+ * nothing): open sessions past expires_at → expired; Mobile Money prompts past their expiry
+ * → attempt expired and session back to open; slips past expiry → expired.
+ */
+export async function sweep(db: Db, deps: TransitionDeps): Promise<{ expiredSessions: number; expiredAttempts: number }> {
+  const now = deps.clock.now().toISOString();
+  let expiredAttempts = 0;
+  const stalePrompts = await db
+    .selectFrom('payment_attempts')
+    .select(['id', 'session_id'])
+    .where('status', '=', 'pending')
+    .where('rail', '=', 'momo')
+    .where('raw_status', '=', 'PROMPT_SENT')
+    .where('prompt_expires_at', '<=', now)
+    .limit(500)
+    .execute();
+  for (const a of stalePrompts) {
+    await db.transaction().execute(async (trx) => {
+      const moved = await trx
+        .updateTable('payment_attempts')
+        .set({ status: 'expired', raw_status: 'PROMPT_EXPIRED', decline_reason: 'prompt_expired', updated_at: now, finalized_at: now })
+        .where('id', '=', a.id)
+        .where('status', '=', 'pending')
+        .executeTakeFirst();
+      if (Number(moved.numUpdatedRows) === 1) {
+        expiredAttempts++;
+        await applyTransition(trx, deps, a.session_id, { kind: 'confirmation_abandoned', cause: `momo attempt ${a.id} prompt expired` });
+      }
+    });
+  }
+  const due = await db
+    .selectFrom('checkout_sessions')
+    .select('id')
+    .where('status', '=', 'open')
+    .where('expires_at', '<=', now)
+    .limit(500)
+    .execute();
+  let expiredSessions = 0;
+  for (const s of due) {
+    if (await db.transaction().execute((trx) => expireIfDue(trx, deps, s.id))) expiredSessions++;
+  }
+  await db.updateTable('cash_slips').set({ status: 'expired', updated_at: now }).where('status', '=', 'active').where('expires_at', '<=', now).execute();
+  return { expiredSessions, expiredAttempts };
+}
+
+export interface Sweeper {
+  stop(): void;
+}
+
+/** Runs `sweep` every `intervalMs` (never two at once) until stopped; also sweeps idempotency keys hourly. */
+export function startSweeper(db: Db, deps: TransitionDeps, intervalMs = 1000, onError: (err: unknown) => void = () => {}): Sweeper {
+  let running = false;
+  let lastPurge = 0;
+  const tick = async () => {
+    if (running) return;
+    running = true;
+    try {
+      await sweep(db, deps);
+      if (Date.now() - lastPurge > 3_600_000) {
+        lastPurge = Date.now();
+        await purgeExpiredIdempotencyKeys(db, deps.clock);
+      }
+    } catch (err) {
+      onError(err);
+    } finally {
+      running = false;
+    }
+  };
+  void tick();
+  const timer = setInterval(() => void tick(), intervalMs);
+  timer.unref();
+  return { stop: () => clearInterval(timer) };
+}

@@ -1,0 +1,57 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { CheckoutSessionsTable, Database, PaymentAttemptsTable } from '../../db/schema';
+import { notFound } from '../../lib/errors';
+import { computeFee, DEFAULT_FEE_RULES, type FeeQuote, type FeeRule } from '../../domain/fees';
+import { RAILS, type Rail } from '../../../shared/schemas/common';
+
+type Q = Kysely<Database> | Transaction<Database>;
+
+export interface SessionWithOwner extends CheckoutSessionsTable {
+  merchant_name: string;
+  allowed_rails: string;
+  card_collection_mode: 'direct_card' | 'test_simulation';
+  mode: 'test' | 'live';
+}
+
+export async function findSession(q: Q, id: string): Promise<SessionWithOwner> {
+  const row = await q
+    .selectFrom('checkout_sessions as s')
+    .innerJoin('integrations as i', 'i.id', 's.integration_id')
+    .innerJoin('merchants as m', 'm.id', 's.merchant_id')
+    .selectAll('s')
+    .select(['m.name as merchant_name', 'i.allowed_rails', 'i.card_collection_mode', 'i.mode'])
+    .where('s.id', '=', id)
+    .executeTakeFirst();
+  if (!row) throw notFound(`session ${id}`);
+  return row;
+}
+
+export const allowedRails = (s: SessionWithOwner): Rail[] => {
+  const allowed = new Set(JSON.parse(s.allowed_rails) as string[]);
+  return RAILS.filter((r) => allowed.has(r));
+};
+
+export async function feeRule(q: Q, integrationId: string, rail: Rail): Promise<FeeRule> {
+  const row = await q
+    .selectFrom('fee_rules')
+    .select(['percent_bps', 'fixed_minor', 'cap_minor', 'bearer'])
+    .where('integration_id', '=', integrationId)
+    .where('rail', '=', rail)
+    .executeTakeFirst();
+  return row ?? DEFAULT_FEE_RULES[rail];
+}
+
+export async function quoteRail(q: Q, s: CheckoutSessionsTable, rail: Rail): Promise<FeeQuote> {
+  return computeFee(s.amount_minor, s.currency, await feeRule(q, s.integration_id, rail));
+}
+
+export async function findAttempt(q: Q, sessionId: string, attemptId: string): Promise<PaymentAttemptsTable> {
+  const row = await q
+    .selectFrom('payment_attempts')
+    .selectAll()
+    .where('id', '=', attemptId)
+    .where('session_id', '=', sessionId)
+    .executeTakeFirst();
+  if (!row) throw notFound(`payment attempt ${attemptId}`);
+  return row;
+}

@@ -1,0 +1,75 @@
+import type { PaymentAttemptsTable } from '../db/schema';
+import { AppError } from '../lib/errors';
+import { randomBase62 } from '../lib/ids';
+import type { InitiateInput, InitiateResult, ProviderOutcome, RailProvider } from './types';
+
+/** The verification code that approves a sandbox Mobile Money prompt. */
+export const SANDBOX_MOMO_APPROVE_CODE = '123456';
+/** How long a payer has to approve a prompt before it expires. */
+export const MOMO_PROMPT_TTL_SECONDS = 300;
+
+/**
+ * Sandbox wallets (last nine digits, so 024… and 23324… both work), in the spirit of MTN
+ * MoMo's sandbox MSISDNs. Any other valid Ghana number behaves normally: code 123456
+ * approves, any other code declines. docs/checkout.md prints this table.
+ */
+export const MOMO_TEST_NUMBERS: Record<string, { scenario: string; behaviour: string }> = {
+  '240000001': { scenario: 'payer_declined', behaviour: 'the payer rejects the prompt: authorize declines (PAYER_DECLINED) whatever the code' },
+  '240000002': { scenario: 'insufficient_funds', behaviour: 'authorize with 123456 declines with INSUFFICIENT_FUNDS' },
+  '240000003': { scenario: 'prompt_expired', behaviour: 'the prompt times out: the next authorize, refresh or resend finds the attempt expired (PROMPT_EXPIRED)' },
+  '240000004': {
+    scenario: 'stuck',
+    behaviour: 'authorize with 123456 is accepted but no callback arrives: the attempt stays pending (AWAITING_CALLBACK) until a status call with refresh=1 asks the provider, which then confirms it',
+  },
+  '240000005': { scenario: 'unavailable', behaviour: 'the provider is down after the prompt: authorize, resend and refresh answer 503 PROVIDER_RAIL_UNAVAILABLE' },
+  '240000006': { scenario: 'wallet_rejected', behaviour: 'the provider refuses to start: 400 PROVIDER_PAYMENT_REJECTED (wallet not registered)' },
+};
+
+const OPERATOR_PROVIDER: Record<string, string> = { mtn: 'MTN', telecel: 'TEL', airteltigo: 'ATG' };
+
+const unavailable = () => new AppError('PROVIDER_RAIL_UNAVAILABLE', 'the Mobile Money provider is temporarily unavailable; retry shortly', { retryAfterSeconds: 30 });
+
+function promptExpired(attempt: PaymentAttemptsTable, now: Date): boolean {
+  return attempt.scenario === 'prompt_expired' || (attempt.prompt_expires_at !== null && attempt.prompt_expires_at <= now.toISOString());
+}
+
+export const sandboxMomo: RailProvider = {
+  rail: 'momo',
+  name: 'sandbox_momo',
+  initiate(input: InitiateInput): InitiateResult {
+    const phone = input.phone ?? '';
+    const scenario = MOMO_TEST_NUMBERS[phone.slice(-9)]?.scenario ?? 'normal';
+    if (scenario === 'wallet_rejected') {
+      throw new AppError('PROVIDER_PAYMENT_REJECTED', 'phone: the Mobile Money provider rejected the payment: wallet is not registered for Mobile Money');
+    }
+    return {
+      provider: `sandbox_momo_${input.operator ?? 'mtn'}`,
+      providerReference: `${OPERATOR_PROVIDER[input.operator ?? 'mtn'] ?? 'MOMO'}-${randomBase62(14)}`,
+      scenario,
+      status: 'pending',
+      rawStatus: 'PROMPT_SENT',
+      promptExpiresAt: new Date(input.now.getTime() + MOMO_PROMPT_TTL_SECONDS * 1000).toISOString(),
+      instructions: {},
+    };
+  },
+  authorize(attempt, code, now): ProviderOutcome {
+    if (attempt.scenario === 'unavailable') throw unavailable();
+    if (promptExpired(attempt, now)) return { status: 'expired', rawStatus: 'PROMPT_EXPIRED', declineReason: 'prompt_expired' };
+    if (attempt.scenario === 'payer_declined') return { status: 'declined', rawStatus: 'FAILED:PAYER_DECLINED', declineReason: 'payer_declined' };
+    if (code !== SANDBOX_MOMO_APPROVE_CODE) return { status: 'declined', rawStatus: 'FAILED:INVALID_CODE', declineReason: 'invalid_code' };
+    if (attempt.scenario === 'insufficient_funds') return { status: 'declined', rawStatus: 'FAILED:INSUFFICIENT_FUNDS', declineReason: 'insufficient_funds' };
+    if (attempt.scenario === 'stuck') return { status: 'pending', rawStatus: 'AWAITING_CALLBACK' };
+    return { status: 'succeeded', rawStatus: 'SUCCESSFUL' };
+  },
+  refresh(attempt, now): ProviderOutcome {
+    if (attempt.scenario === 'unavailable') throw unavailable();
+    if (attempt.raw_status === 'AWAITING_CALLBACK') return { status: 'succeeded', rawStatus: 'SUCCESSFUL' };
+    if (promptExpired(attempt, now)) return { status: 'expired', rawStatus: 'PROMPT_EXPIRED', declineReason: 'prompt_expired' };
+    return { status: attempt.status, rawStatus: attempt.raw_status, declineReason: attempt.decline_reason };
+  },
+  resend(attempt, now): ProviderOutcome {
+    if (attempt.scenario === 'unavailable') throw unavailable();
+    if (promptExpired(attempt, now)) return { status: 'expired', rawStatus: 'PROMPT_EXPIRED', declineReason: 'prompt_expired' };
+    return { status: 'pending', rawStatus: 'PROMPT_SENT' };
+  },
+};

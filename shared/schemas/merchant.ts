@@ -131,8 +131,12 @@ export const InvoiceLineListResponse = z.object({
 export type InvoiceLineListResponse = z.infer<typeof InvoiceLineListResponse>;
 
 // ---------------------------------------------------------------- checkout sessions
+// Key length is checked on the whole record: a failing key schema would only say "Invalid key in record".
 const Metadata = z
-  .record(z.string().max(LIMITS.metadataKeyLength, { error: `keys must be at most ${LIMITS.metadataKeyLength} characters` }), z.unknown())
+  .record(z.string(), z.unknown(), { error: requiredOr('must be an object of key-value pairs') })
+  .refine((m) => Object.keys(m).every((k) => k.length >= 1 && k.length <= LIMITS.metadataKeyLength), {
+    error: `keys must be 1 to ${LIMITS.metadataKeyLength} characters`,
+  })
   .refine((m) => Object.keys(m).length <= LIMITS.metadataKeys, { error: `must have at most ${LIMITS.metadataKeys} keys` })
   .refine((m) => new TextEncoder().encode(JSON.stringify(m)).length <= LIMITS.metadataBytes, {
     error: `must serialise to at most ${LIMITS.metadataBytes} bytes of JSON`,

@@ -24,7 +24,13 @@ let counter = 0;
 
 /** A real SQLite file in a fresh temp directory, migrated, with a movable clock. */
 export async function createTestApp(
-  opts: { rateLimitPerMin?: number; env?: Record<string, string>; publicBaseUrl?: string } = {},
+  opts: {
+    rateLimitPerMin?: number;
+    env?: Record<string, string>;
+    publicBaseUrl?: string;
+    /** Runs after build and before ready: a test may add its own routes (they get every app-wide hook). */
+    extend?: (app: FastifyInstance) => void | Promise<void>;
+  } = {},
 ): Promise<TestContext> {
   const dataDir = mkdtempSync(join(tmpdir(), 'paydesk-test-'));
   const config = loadConfig(
@@ -34,6 +40,7 @@ export async function createTestApp(
   await migrate(database.db);
   const clock = new ManualClock(new Date());
   const app = await build({ db: database.db, clock, ids: randomIds, config, logger: false });
+  await opts.extend?.(app);
   await app.ready();
   return {
     app,

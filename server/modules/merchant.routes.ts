@@ -183,7 +183,7 @@ export async function merchantRoutes(app: FastifyInstance, deps: AppDeps): Promi
     },
     async (req) => {
       const m = merchantOf(req);
-      const row = await getMerchantSession(db, m.merchantId, req.params.reference);
+      const row = await getMerchantSession(db, deps, m.merchantId, req.params.reference);
       return toMerchantSession(row, deps.baseUrl());
     },
   );

@@ -1,5 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Db } from '../../db/database';
+import { expireIfDue, type TransitionDeps } from '../../domain/session-transitions';
 import type { CheckoutSessionsTable, Database } from '../../db/schema';
 import type { Clock } from '../../lib/clock';
 import { AppError, notFound } from '../../lib/errors';
@@ -98,13 +99,14 @@ export async function createSession(
   return row;
 }
 
-export async function getMerchantSession(db: Db, merchantId: string, id: string): Promise<CheckoutSessionsTable> {
-  const row = await db
-    .selectFrom('checkout_sessions')
-    .selectAll()
-    .where('id', '=', id)
-    .where('merchant_id', '=', merchantId)
-    .executeTakeFirst();
+export async function getMerchantSession(db: Db, deps: TransitionDeps, merchantId: string, id: string): Promise<CheckoutSessionsTable> {
+  const find = () => db.selectFrom('checkout_sessions').selectAll().where('id', '=', id).where('merchant_id', '=', merchantId).executeTakeFirst();
+  const row = await find();
   if (!row) throw notFound(`session ${id}`);
+  // Between two sweeps a session can be past expires_at: the lookup never reports it as open.
+  if (row.status === 'open' && row.expires_at <= deps.clock.now().toISOString()) {
+    await db.transaction().execute((trx) => expireIfDue(trx, deps, id));
+    return (await find()) ?? row;
+  }
   return row;
 }

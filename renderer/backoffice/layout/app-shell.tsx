@@ -1,0 +1,69 @@
+import { useQuery } from '@tanstack/react-query';
+import { serverQueries } from '../api/server.queries';
+import { useSession } from '../features/auth/session';
+import { OverviewPage } from '../features/home/overview-page';
+import { PlaceholderPage } from '../features/placeholder/placeholder-page';
+import { Link, useRouter } from '../router';
+import { matchRoute, ROUTES, routesFor, type RouteName } from '../routes';
+import { Button } from '../../ui/button';
+
+/** Header, role-filtered navigation and the current page. */
+export function AppShell() {
+  const { session, signOut } = useSession();
+  const { path } = useRouter();
+  const health = useQuery(serverQueries.health());
+  const version = useQuery(serverQueries.desktopVersion());
+  if (!session) return null;
+
+  const allowed = routesFor(session.user.role);
+  const current = matchRoute(path);
+
+  return (
+    <div className="shell">
+      <header className="shell__header">
+        <span className="shell__brand">Paydesk</span>
+        <span className={`shell__status shell__status--${health.isError ? 'down' : 'up'}`} role="status">
+          {health.isError ? 'Server unreachable' : 'Server online'}
+        </span>
+        <span className="shell__user">
+          {session.user.username} · {session.user.role}
+        </span>
+        <Button variant="secondary" onClick={signOut}>
+          Sign out
+        </Button>
+      </header>
+      <nav className="shell__nav" aria-label="Back office">
+        <ul>
+          {allowed.map((name) => (
+            <li key={name}>
+              <Link to={ROUTES[name].path} className="shell__nav-link">
+                {ROUTES[name].label}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <main className="shell__main">{renderPage(current, allowed)}</main>
+      <footer className="shell__footer">{version.data ? `Paydesk desktop ${version.data}` : 'Paydesk in the browser'}</footer>
+    </div>
+  );
+}
+
+function renderPage(current: RouteName | null, allowed: readonly RouteName[]) {
+  if (!current) return <PlaceholderPage title="Page not found" body="There is no back-office page at this address." />;
+  if (!allowed.includes(current)) return <PlaceholderPage title="Not available" body="Your role does not give access to this page." />;
+  switch (current) {
+    case 'home':
+      return <OverviewPage />;
+    case 'tellerScan':
+    case 'review':
+    case 'finance':
+    case 'webhooks':
+    case 'admin':
+      return <PlaceholderPage title={ROUTES[current].label} body="This area arrives with the back-office features." />;
+    default: {
+      const missing: never = current;
+      throw new Error(`no page for route ${String(missing)}`);
+    }
+  }
+}

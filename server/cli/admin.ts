@@ -101,9 +101,13 @@ function help(): string {
 
 export async function runCli(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
-  if (!name || name === '--help' || name === 'help') {
+  if (name === '--help' || name === 'help') {
     process.stdout.write(`${help()}\n`);
-    return name ? 0 : 2;
+    return 0;
+  }
+  if (!name) {
+    process.stderr.write(`paydesk admin: a command is required (${Object.keys(COMMANDS).join(', ')}); run 'npm run admin -- help'\n`);
+    return 2;
   }
   const command = COMMANDS[name];
   if (!command) {
@@ -122,9 +126,10 @@ export async function runCli(argv: string[]): Promise<number> {
         : err instanceof TypeError && 'code' in err && String(err.code).startsWith('ERR_PARSE_ARGS')
           ? err.message
           : `failed: ${(err as Error).message}`;
-    process.stderr.write(`paydesk admin ${name}: ${message.split('\n')[0]}\n`);
-    if (err instanceof UsageError || (err instanceof TypeError && 'code' in err)) process.stderr.write(`usage: npm run admin -- ${command.usage}\n`);
-    return err instanceof UsageError ? 2 : 1;
+    // CONTRACT §2: bad input is one line on stderr, so the usage hint shares it.
+    const usage = err instanceof UsageError || (err instanceof TypeError && 'code' in err) ? ` (usage: npm run admin -- ${command.usage})` : '';
+    process.stderr.write(`paydesk admin ${name}: ${message.split('\n')[0]}${usage}\n`);
+    return err instanceof UsageError || err instanceof TypeError ? 2 : 1;
   }
 }
 

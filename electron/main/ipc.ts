@@ -1,7 +1,7 @@
 import type { IpcMain, IpcMainInvokeEvent, WebContents } from 'electron';
 import { z } from 'zod';
 import { IPC_CHANNELS, type IpcChannel } from '../shared/ipc-channels';
-import { MAX_EXTERNAL_URL_LENGTH } from './external-url';
+import { MAX_EXTERNAL_URL_LENGTH } from './url-policy';
 import { isBackOfficeUrl } from './navigation-guard';
 
 /** Argument tuples, one per channel: extra or missing arguments are refused like wrong ones. */

@@ -1,17 +1,7 @@
 import type { WebContents } from 'electron';
-import { isSafeExternalUrl } from './external-url';
+import { isSafeExternalUrl, sameOrigin } from './url-policy';
 
 export type NavigationDecision = 'allow' | 'open-external' | 'deny';
-
-/** Parses `raw` and reports whether it is on exactly `appOrigin` (scheme, host and port). */
-export function sameOrigin(raw: string, appOrigin: string): URL | null {
-  try {
-    const url = new URL(raw);
-    return url.origin === new URL(appOrigin).origin ? url : null;
-  } catch {
-    return null;
-  }
-}
 
 /**
  * Pages that belong in the desktop window: the back office and the root that redirects to it.

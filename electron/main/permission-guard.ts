@@ -1,5 +1,5 @@
 import type { Session, WebContents } from 'electron';
-import { sameOrigin } from './navigation-guard';
+import { sameOrigin } from './url-policy';
 
 /**
  * The one page allowed to use the camera: the teller's slip scanner

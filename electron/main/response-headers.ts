@@ -1,5 +1,5 @@
 import type { OnHeadersReceivedListenerDetails, Session } from 'electron';
-import { sameOrigin } from './navigation-guard';
+import { sameOrigin } from './url-policy';
 
 /** The policy the server sends with its pages (server/http/pages.ts), enforced here as well. */
 export const DESKTOP_CSP = [

@@ -9,7 +9,7 @@ import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fast
 import type { Config } from './config';
 import type { Db } from './db/database';
 import { registerBodyLimit } from './http/body-limit';
-import { registerErrorHandling } from './http/errors';
+import { frameworkErrors, registerErrorHandling } from './http/errors';
 import { coerceToSchema, nestFormFields, parseUrlEncoded } from './http/form-body';
 import { registerPages } from './http/pages';
 import { AppError } from './lib/errors';
@@ -19,6 +19,7 @@ import type { IdGenerator } from './lib/ids';
 import { bearerToken } from './modules/auth/merchant-auth';
 import { merchantRoutes } from './modules/merchant.routes';
 import { checkoutRoutes } from './modules/checkout/checkout.routes';
+import { backofficeRoutes } from './modules/backoffice/backoffice.routes';
 import { startSweeper, type Sweeper } from './domain/sweeper';
 import { sandboxProviders } from './providers/index';
 import type { ProviderRegistry } from './providers/types';
@@ -61,6 +62,7 @@ export async function build(input: BuildDeps): Promise<FastifyInstance> {
     trustProxy: false,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
+    frameworkErrors, // router errors (over-long path parameter, bad percent-encoding) in the envelope
   });
   const baseUrl =
     input.baseUrl ??
@@ -135,6 +137,7 @@ export async function build(input: BuildDeps): Promise<FastifyInstance> {
 
   await app.register(async (scope) => merchantRoutes(scope, deps), { prefix: '/api/v1' });
   await app.register(async (scope) => checkoutRoutes(scope, deps), { prefix: '/api/v1/checkout' });
+  await app.register(async (scope) => backofficeRoutes(scope, deps), { prefix: '/api/backoffice/v1' });
 
   if (deps.backgroundJobs) {
     let sweeper: Sweeper | undefined;

@@ -77,3 +77,23 @@ export function registerErrorHandling(app: FastifyInstance): void {
     reply.code(404).send(errorBody('NOT_FOUND', `no route for ${req.method} ${req.url.split('?')[0]}`));
   });
 }
+
+/**
+ * Errors Fastify's router raises before any route or hook runs (they bypass the error
+ * handler): a path parameter longer than the router accepts names no resource (404), a path
+ * that is not valid percent-encoding is a bad request (400). Both in the envelope.
+ */
+export function frameworkErrors(err: FastifyError, req: FastifyRequest, reply: FastifyReply): void {
+  const path = req.url.split('?')[0] ?? '';
+  if (err.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    reply.code(404).send(errorBody('NOT_FOUND', `no resource at ${req.method} ${path.slice(0, 120)}${path.length > 120 ? '…' : ''}`));
+    return;
+  }
+  if (err.code === 'FST_ERR_BAD_URL') {
+    reply.code(400).send(errorBody('INVALID_ARGUMENT', 'path: is not a valid URL (bad percent-encoding)'));
+    return;
+  }
+  req.log.error({ err }, 'router error');
+  reply.code(500).send(errorBody('INTERNAL_ERROR', 'internal error'));
+}
+

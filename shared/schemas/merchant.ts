@@ -184,6 +184,7 @@ export const CheckoutSessionResponse = z.object({
 });
 export type CheckoutSessionResponse = z.infer<typeof CheckoutSessionResponse>;
 
+/** Any reference that names no session of this merchant is 404 NOT_FOUND (CONTRACT §4), however long. */
 export const SessionReferenceParams = z.object({
-  reference: z.string().min(1).max(80, { error: 'must be at most 80 characters' }),
+  reference: z.string().describe('the session id (`cs_test_…`)'),
 });

@@ -107,6 +107,15 @@ describe('HTTP envelope: content types, sizes, malformed bodies, unknown routes'
     }
   });
 
+  it('answers router-level failures in the envelope too: over-long path parameters 404, bad percent-encoding 400', async () => {
+    const long = await t.app.inject({ method: 'GET', url: `/api/v1/sessions/${'x'.repeat(500)}`, headers: auth });
+    expect(long.statusCode).toBe(404);
+    expect(envelope(long).code).toBe('NOT_FOUND');
+    const bad = await t.app.inject({ method: 'GET', url: '/api/v1/sessions/%E0%A4%A', headers: auth });
+    expect(bad.statusCode).toBe(400);
+    expect(envelope(bad).code).toBe('INVALID_ARGUMENT');
+  });
+
   it('never answers with a stack trace or SQL text', async () => {
     const res = await t.app.inject({ method: 'POST', url: '/api/v1/sessions', headers: { ...auth, 'content-type': 'application/json' }, payload: '{"__proto__": {"x": 1}, "amount_minor": 1}' });
     expect(res.statusCode).toBe(400);

@@ -53,9 +53,11 @@ describe('POST /api/v1/sessions and GET /api/v1/sessions/{reference}', () => {
   });
 
   it('looks up an unknown session as 404 NOT_FOUND', async () => {
-    const res = await get(t.app, `${SESSIONS}/cs_test_doesnotexist`, m.api_key);
-    expect(res.statusCode).toBe(404);
-    expect(envelope(res).code).toBe('NOT_FOUND');
+    for (const ref of ['cs_test_doesnotexist', 'x'.repeat(300), 'a%20b', "'%20OR%201=1--"]) {
+      const res = await get(t.app, `${SESSIONS}/${ref}`, m.api_key);
+      expect(res.statusCode, ref).toBe(404);
+      expect(envelope(res).code).toBe('NOT_FOUND');
+    }
   });
 
   it('accepts the same session in JSON, urlencoded and multipart, with nested customer[...] and metadata[...]', async () => {

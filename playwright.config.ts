@@ -1,0 +1,64 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { defineConfig } from '@playwright/test';
+
+/**
+ * Browser tests of the payer's hosted checkout against the real server (`tsx server/main.ts`)
+ * on a fresh temporary DATA_DIR, with the renderer built first. The config module is loaded by
+ * the runner and again by every worker: the data directory and port are fixed in the
+ * environment on first load so all of them agree.
+ */
+if (!process.env.PAYDESK_E2E_DATA_DIR) process.env.PAYDESK_E2E_DATA_DIR = mkdtempSync(join(tmpdir(), 'paydesk-e2e-'));
+if (!process.env.PAYDESK_E2E_PORT) process.env.PAYDESK_E2E_PORT = '47913';
+
+const dataDir = process.env.PAYDESK_E2E_DATA_DIR;
+const port = Number(process.env.PAYDESK_E2E_PORT);
+export const baseURL = `http://127.0.0.1:${port}`;
+
+export default defineConfig({
+  testDir: 'test/e2e',
+  testMatch: '**/*.spec.ts',
+  outputDir: 'test-results/artifacts',
+  globalSetup: './test/e2e/global-setup.ts',
+  fullyParallel: true,
+  workers: process.env.CI ? 2 : 3,
+  retries: 0,
+  forbidOnly: !!process.env.CI,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  reporter: [['list']],
+  use: {
+    baseURL,
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    launchOptions: {
+      executablePath: process.env.PLAYWRIGHT_CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'],
+    },
+  },
+  projects: [
+    { name: 'desktop', use: { browserName: 'chromium', viewport: { width: 1280, height: 860 } } },
+    // Mobile: a phone-sized viewport with touch, still Debian's Chromium (no downloaded browsers).
+    {
+      name: 'mobile',
+      use: { browserName: 'chromium', viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true },
+    },
+  ],
+  webServer: {
+    command: 'npm run -s build && npx tsx server/main.ts',
+    url: `${baseURL}/healthz`,
+    reuseExistingServer: false,
+    timeout: 180_000,
+    stdout: 'ignore',
+    stderr: 'pipe',
+    env: {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      PUBLIC_BASE_URL: baseURL,
+      RATE_LIMIT_PER_MIN: '0',
+      LOG_LEVEL: 'warn',
+    },
+  },
+});

@@ -1,0 +1,253 @@
+import { queryOptions, type QueryClient } from '@tanstack/react-query';
+import type {
+  CardPaymentResponse,
+  CashDepositSlipResponse,
+  MomoOperator,
+  ProviderPaymentInitiationResponse,
+  ProviderPaymentStatusResponse,
+  PublicCheckoutOptions,
+  PublicCheckoutQuote,
+  PublicCheckoutSession,
+} from '../../shared/schemas/checkout';
+import type { Rail } from '../../shared/schemas/common';
+
+/**
+ * All hosted-checkout data access: one fetch wrapper that understands the error envelope,
+ * `queryOptions` factories for what the page reads, and plain functions for what it writes.
+ * Same origin, no credential: the page never holds a merchant key.
+ */
+
+const BASE = '/api/v1/checkout';
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly retryAfterSeconds: number | null = null,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+
+  /** A conflict means the session moved on (paid, pending, expired, fee changed): refresh, don't dead-end. */
+  get isConflict(): boolean {
+    return this.status === 409;
+  }
+}
+
+/** Network failure (offline, server down): distinct from an API answer. */
+export class NetworkError extends Error {
+  constructor() {
+    super('We could not reach the payment service. Check your connection and try again.');
+    this.name = 'NetworkError';
+  }
+}
+
+async function request<T>(path: string, init: { method?: 'GET' | 'POST'; body?: unknown; signal?: AbortSignal } = {}): Promise<T> {
+  let res: Response;
+  try {
+    res = await fetch(`${BASE}${path}`, {
+      method: init.method ?? 'GET',
+      headers: init.body === undefined ? { accept: 'application/json' } : { accept: 'application/json', 'content-type': 'application/json' },
+      body: init.body === undefined ? undefined : JSON.stringify(init.body),
+      signal: init.signal ?? null,
+      credentials: 'omit',
+      cache: 'no-store',
+    });
+  } catch (err) {
+    if (err instanceof DOMException && err.name === 'AbortError') throw err;
+    throw new NetworkError();
+  }
+  const text = await res.text();
+  let data: unknown = null;
+  if (text) {
+    try {
+      data = JSON.parse(text);
+    } catch {
+      data = null;
+    }
+  }
+  if (!res.ok) {
+    const envelope = (data as { error?: { code?: unknown; message?: unknown; retry_after_seconds?: unknown } } | null)?.error;
+    const code = typeof envelope?.code === 'string' ? envelope.code : res.status >= 500 ? 'INTERNAL' : 'UNKNOWN';
+    const message = typeof envelope?.message === 'string' ? envelope.message : `Request failed (${res.status})`;
+    const retryHeader = Number(res.headers.get('retry-after'));
+    const retry =
+      typeof envelope?.retry_after_seconds === 'number'
+        ? envelope.retry_after_seconds
+        : Number.isFinite(retryHeader) && retryHeader > 0
+          ? retryHeader
+          : null;
+    throw new ApiError(res.status, code, message, retry);
+  }
+  return data as T;
+}
+
+const enc = encodeURIComponent;
+
+// ------------------------------------------------------------------ query keys and factories
+export const checkoutKeys = {
+  all: ['checkout'] as const,
+  options: () => ['checkout', 'options'] as const,
+  session: (id: string) => ['checkout', 'session', id] as const,
+  quote: (id: string) => ['checkout', 'session', id, 'quote'] as const,
+  attempt: (id: string, attemptRef: string) => ['checkout', 'session', id, 'attempt', attemptRef] as const,
+};
+
+const TERMINAL = new Set(['success', 'failed', 'expired']);
+
+export const sessionQuery = (id: string) =>
+  queryOptions({
+    queryKey: checkoutKeys.session(id),
+    queryFn: ({ signal }) => request<PublicCheckoutSession>(`/sessions/${enc(id)}`, { signal }),
+    // Pending sessions move on from elsewhere (teller approval, provider callback): poll them.
+    // Open sessions are polled slowly so an expiry or a payment from another tab shows up.
+    refetchInterval: (q) => {
+      const s = q.state.data?.status;
+      if (!s || TERMINAL.has(s)) return false;
+      return s === 'pending' ? 4_000 : 20_000;
+    },
+    retry: (count, err) => !(err instanceof ApiError && err.status < 500 && err.status !== 429) && count < 3,
+  });
+
+export const optionsQuery = () =>
+  queryOptions({
+    queryKey: checkoutKeys.options(),
+    queryFn: ({ signal }) => request<PublicCheckoutOptions>('/options', { signal }),
+    staleTime: 10 * 60_000,
+  });
+
+export const quoteQuery = (id: string) =>
+  queryOptions({
+    queryKey: checkoutKeys.quote(id),
+    queryFn: ({ signal }) => request<PublicCheckoutQuote>(`/sessions/${enc(id)}/quote`, { signal }),
+    staleTime: 30_000,
+    retry: (count, err) => !(err instanceof ApiError && err.status < 500 && err.status !== 429) && count < 3,
+  });
+
+/** Attempt status, asking the provider for news (`refresh=1`) while the attempt is pending. */
+export const attemptQuery = (id: string, attemptRef: string, intervalMs = 3_000) =>
+  queryOptions({
+    queryKey: checkoutKeys.attempt(id, attemptRef),
+    queryFn: ({ signal }) =>
+      request<ProviderPaymentStatusResponse>(`/sessions/${enc(id)}/provider-attempts/${enc(attemptRef)}?refresh=1`, { signal }),
+    // Keep asking while pending, and while a success has not yet been finalized on the session.
+    refetchInterval: (q) => {
+      const d = q.state.data;
+      if (!d) return intervalMs;
+      return d.status === 'pending' || (d.status === 'succeeded' && !d.finalized) ? intervalMs : false;
+    },
+    refetchIntervalInBackground: false,
+    retry: (count, err) => !(err instanceof ApiError && err.status < 500 && err.status !== 429 && err.status !== 503) && count < 5,
+  });
+
+// ------------------------------------------------------------------ writes
+export interface MomoAttemptInput {
+  amount_minor: number;
+  operator: MomoOperator;
+  phone: string;
+}
+
+export const startMomoAttempt = (id: string, input: MomoAttemptInput) =>
+  request<ProviderPaymentInitiationResponse>(`/sessions/${enc(id)}/provider-attempts`, {
+    method: 'POST',
+    body: { rail: 'momo' satisfies Rail, ...input },
+  });
+
+export const startBankTransferAttempt = (id: string, amountMinor: number) =>
+  request<ProviderPaymentInitiationResponse>(`/sessions/${enc(id)}/provider-attempts`, {
+    method: 'POST',
+    body: { rail: 'bank_transfer' satisfies Rail, amount_minor: amountMinor },
+  });
+
+export const authorizeAttempt = (id: string, attemptRef: string, code: string) =>
+  request<ProviderPaymentStatusResponse>(`/sessions/${enc(id)}/provider-attempts/${enc(attemptRef)}/authorize`, {
+    method: 'POST',
+    body: { code },
+  });
+
+export const resendAttemptCode = (id: string, attemptRef: string) =>
+  request<ProviderPaymentStatusResponse>(`/sessions/${enc(id)}/provider-attempts/${enc(attemptRef)}/resend`, { method: 'POST' });
+
+export interface CardPaymentInput {
+  amount_minor: number;
+  card_number: string;
+  expiry_month: number;
+  expiry_year: number;
+  cvc: string;
+  cardholder_name?: string;
+}
+
+/** Test simulation only. The card data goes straight into the request body and nowhere else. */
+export const payByCard = (id: string, input: CardPaymentInput) =>
+  request<CardPaymentResponse>(`/sessions/${enc(id)}/card-payments`, { method: 'POST', body: input });
+
+/** Creates the session's cash slip, or returns the active one with `replayed: true`. */
+export const issueCashSlip = (id: string, amountMinor: number) =>
+  request<CashDepositSlipResponse>('/cash-slips', { method: 'POST', body: { session_id: id, amount_minor: amountMinor } });
+
+/** After any write or conflict: re-read the session and its quote so the page shows what is true now. */
+export async function refreshSession(qc: QueryClient, id: string): Promise<void> {
+  await Promise.all([
+    qc.invalidateQueries({ queryKey: checkoutKeys.session(id), exact: true }),
+    qc.invalidateQueries({ queryKey: checkoutKeys.quote(id), exact: true }),
+  ]);
+}
+
+/** Words for a failed call, for the payer (no codes, no jargon). */
+export function describeError(err: unknown): string {
+  if (err instanceof NetworkError) return err.message;
+  if (err instanceof ApiError) {
+    switch (err.code) {
+      case 'SESSION_NOT_PAYABLE':
+        return 'This checkout can no longer take this payment. We refreshed it to show its current state.';
+      case 'PAYMENT_AMOUNT_MISMATCH':
+        return 'The amount to pay changed. We refreshed the total; please check it and try again.';
+      case 'PAYMENT_ATTEMPT_PENDING':
+        return 'A payment for this checkout is already in progress.';
+      case 'RAIL_NOT_ALLOWED':
+        return 'This payment method is not available for this checkout.';
+      case 'RATE_LIMITED':
+        return err.retryAfterSeconds
+          ? `Too many tries. Please wait ${err.retryAfterSeconds} seconds and try again.`
+          : 'Too many tries. Please wait a moment and try again.';
+      case 'PROVIDER_PAYMENT_REJECTED':
+        return `The payment provider refused this payment${err.message.includes(':') ? ` (${err.message.split(':').slice(-1)[0]!.trim()})` : ''}. Try other details or another payment method.`;
+      case 'STATE_CONFLICT':
+        return 'This payment already moved on. We refreshed the page to show where it stands.';
+      case 'IDEMPOTENCY_IN_PROGRESS':
+        return 'Your previous request is still being processed. Please wait a moment.';
+      case 'PROVIDER_RAIL_UNAVAILABLE':
+        return 'This payment method is temporarily unavailable. Please try again shortly or choose another method.';
+      case 'INVALID_ARGUMENT':
+        return friendlyInvalid(err.message);
+      default:
+        if (err.status >= 500) return 'Something went wrong on our side. Please try again.';
+        return err.message;
+    }
+  }
+  return 'Something went wrong. Please try again.';
+}
+
+const FIELD_NAMES: Record<string, string> = {
+  phone: 'Phone number',
+  operator: 'Network',
+  card_number: 'Card number',
+  expiry_month: 'Expiry month',
+  expiry_year: 'Expiry year',
+  cvc: 'Security code',
+  code: 'Verification code',
+  cardholder_name: 'Name on card',
+  amount_minor: 'Amount',
+};
+
+function friendlyInvalid(message: string): string {
+  // Server messages start with the field ("card_number: is not a valid card number"): name it in words.
+  const m = /^([a-z_]+(?:\.[a-z_0-9]+)*):\s*(.*)$/s.exec(message);
+  if (m) {
+    const field = FIELD_NAMES[m[1]!] ?? m[1]!.replace(/_/g, ' ');
+    return `${field}: ${m[2]}`;
+  }
+  return message ? message.charAt(0).toUpperCase() + message.slice(1) : 'Please check the details you entered.';
+}

@@ -1,0 +1,261 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useId, useRef, useState, type FormEvent } from 'react';
+import { payByCard, refreshSession } from './api';
+import { describeDecline, formatMoney } from './format';
+import { Spinner } from './icons';
+import type { RailPrice } from './method-picker';
+import { useFocusOnChange } from './use-focus';
+import { usePaymentErrors } from './use-payment-errors';
+
+/** Sandbox cards (test_simulation): what each number does. */
+export const TEST_CARDS = [
+  { number: '4242 4242 4242 4242', outcome: 'Approved' },
+  { number: '4000 0000 0000 0002', outcome: 'Declined' },
+  { number: '4000 0000 0000 9995', outcome: 'Insufficient funds' },
+  { number: '5555 5555 5555 4444', outcome: 'Approved (Mastercard)' },
+  { number: '4000 0000 0000 0069', outcome: 'Expired card' },
+] as const;
+
+function groupCardNumber(v: string): string {
+  return v
+    .replace(/\D/g, '')
+    .slice(0, 19)
+    .replace(/(\d{4})(?=\d)/g, '$1 ');
+}
+
+function formatExpiry(v: string, previous: string): string {
+  const deleting = v.length < previous.length;
+  let d = v.replace(/\D/g, '').slice(0, 4);
+  if (d.length === 1 && Number(d) > 1) d = `0${d}`;
+  if (d.length < 2) return d;
+  if (d.length === 2) return deleting ? d : `${d} / `;
+  return `${d.slice(0, 2)} / ${d.slice(2)}`;
+}
+
+function parseExpiry(v: string): { month: number; year: number } | null {
+  const m = /^(\d{2})\s*\/\s*(\d{2}|\d{4})$/.exec(v.trim());
+  if (!m) return null;
+  const month = Number(m[1]);
+  const year = m[2]!.length === 2 ? 2000 + Number(m[2]) : Number(m[2]);
+  if (month < 1 || month > 12) return null;
+  return { month, year };
+}
+
+type Field = 'number' | 'expiry' | 'cvc';
+
+/**
+ * Card entry for test integrations only (card_collection_mode `test_simulation`). Card data lives
+ * in this component's state only long enough to send it; it is never logged, stored, or put in a
+ * URL, and the browser is told not to save it.
+ */
+export function CardPayment({
+  sessionId,
+  price,
+  currency,
+  testMode,
+  onBack,
+}: {
+  sessionId: string;
+  price: RailPrice;
+  currency: string;
+  testMode: boolean;
+  onBack: () => void;
+}) {
+  const qc = useQueryClient();
+  const explain = usePaymentErrors(sessionId);
+  const id = useId();
+  const heading = useFocusOnChange<HTMLHeadingElement>();
+  const [number, setNumber] = useState('');
+  const [expiry, setExpiry] = useState('');
+  const [cvc, setCvc] = useState('');
+  const [name, setName] = useState('');
+  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
+  const [result, setResult] = useState<string | null>(null);
+  const refs = { number: useRef<HTMLInputElement>(null), expiry: useRef<HTMLInputElement>(null), cvc: useRef<HTMLInputElement>(null) };
+
+  const pay = useMutation({
+    mutationFn: (input: Parameters<typeof payByCard>[1]) => payByCard(sessionId, input),
+    onSuccess: (res) => {
+      setCvc('');
+      if (res.status === 'succeeded') {
+        setNumber('');
+        setExpiry('');
+        setResult(null);
+      } else {
+        setResult(`${describeDecline(res.decline_reason)} Your ${res.brand || 'card'} ending in ${res.last4} was not charged.`);
+        refs.number.current?.focus();
+      }
+      void refreshSession(qc, sessionId);
+    },
+    onError: (err) => {
+      setCvc('');
+      setResult(explain(err));
+    },
+  });
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    setResult(null);
+    const digits = number.replace(/\D/g, '');
+    const exp = parseExpiry(expiry);
+    const next: Partial<Record<Field, string>> = {};
+    if (!/^\d{12,19}$/.test(digits)) next.number = 'Enter the card number.';
+    if (!exp) next.expiry = 'Enter the expiry date as MM / YY.';
+    else {
+      const now = new Date();
+      if (exp.year < now.getFullYear() || (exp.year === now.getFullYear() && exp.month < now.getMonth() + 1)) next.expiry = 'This card has expired.';
+    }
+    if (!/^\d{3,4}$/.test(cvc)) next.cvc = 'Enter the 3 or 4 digit security code.';
+    setErrors(next);
+    const first = (['number', 'expiry', 'cvc'] as const).find((f) => next[f]);
+    if (first) return refs[first].current?.focus();
+    if (!exp) return;
+    pay.mutate({
+      amount_minor: price.totalMinor,
+      card_number: digits,
+      expiry_month: exp.month,
+      expiry_year: exp.year,
+      cvc,
+      ...(name.trim() ? { cardholder_name: name.trim() } : {}),
+    });
+  };
+
+  const describedBy = (f: Field, hint?: string) => [hint, errors[f] ? `${id}-${f}-err` : null].filter(Boolean).join(' ') || undefined;
+
+  return (
+    <form className="pay-form" onSubmit={submit} noValidate autoComplete="off" aria-labelledby={`${id}-h`}>
+      <h2 id={`${id}-h`} ref={heading} tabIndex={-1} className="step-title">
+        Pay by card
+      </h2>
+      {testMode && (
+        <div className="test-sim" role="note" aria-labelledby={`${id}-sim`}>
+          <p id={`${id}-sim`} className="test-sim-title">
+            <span className="badge badge-test">TEST SIMULATION</span> No real card is charged
+          </p>
+          <p>Use one of these test cards with any future expiry date and any 3-digit code:</p>
+          <ul className="test-cards">
+            {TEST_CARDS.map((c) => (
+              <li key={c.number}>
+                <button
+                  type="button"
+                  className="test-card"
+                  onClick={() => {
+                    setNumber(c.number);
+                    setErrors((x) => ({ ...x, number: undefined }));
+                    refs.expiry.current?.focus();
+                  }}
+                  aria-label={`Use test card ${c.number}: ${c.outcome}`}
+                >
+                  <span className="mono">{c.number}</span>
+                  <span className={`test-card-outcome${c.outcome.startsWith('Approved') ? ' is-ok' : ''}`}>{c.outcome}</span>
+                </button>
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+
+      <div className={`field${errors.number ? ' has-error' : ''}`}>
+        <label htmlFor={`${id}-number`}>Card number</label>
+        <input
+          id={`${id}-number`}
+          ref={refs.number}
+          name="card-number-sim"
+          inputMode="numeric"
+          autoComplete="off"
+          placeholder="1234 1234 1234 1234"
+          value={number}
+          onChange={(e) => {
+            setNumber(groupCardNumber(e.target.value));
+            setErrors((x) => ({ ...x, number: undefined }));
+          }}
+          aria-invalid={errors.number ? true : undefined}
+          aria-describedby={describedBy('number')}
+          className="mono"
+        />
+        {errors.number && (
+          <p className="field-error" id={`${id}-number-err`}>
+            {errors.number}
+          </p>
+        )}
+      </div>
+      <div className="field-row">
+        <div className={`field${errors.expiry ? ' has-error' : ''}`}>
+          <label htmlFor={`${id}-expiry`}>Expiry date</label>
+          <input
+            id={`${id}-expiry`}
+            ref={refs.expiry}
+            name="card-expiry-sim"
+            inputMode="numeric"
+            autoComplete="off"
+            placeholder="MM / YY"
+            value={expiry}
+            onChange={(e) => {
+              setExpiry(formatExpiry(e.target.value, expiry));
+              setErrors((x) => ({ ...x, expiry: undefined }));
+            }}
+            aria-invalid={errors.expiry ? true : undefined}
+            aria-describedby={describedBy('expiry')}
+          />
+          {errors.expiry && (
+            <p className="field-error" id={`${id}-expiry-err`}>
+              {errors.expiry}
+            </p>
+          )}
+        </div>
+        <div className={`field${errors.cvc ? ' has-error' : ''}`}>
+          <label htmlFor={`${id}-cvc`}>Security code</label>
+          <input
+            id={`${id}-cvc`}
+            ref={refs.cvc}
+            name="card-cvc-sim"
+            inputMode="numeric"
+            autoComplete="off"
+            placeholder="CVC"
+            maxLength={4}
+            value={cvc}
+            onChange={(e) => {
+              setCvc(e.target.value.replace(/\D/g, '').slice(0, 4));
+              setErrors((x) => ({ ...x, cvc: undefined }));
+            }}
+            aria-invalid={errors.cvc ? true : undefined}
+            aria-describedby={describedBy('cvc', `${id}-cvc-hint`)}
+          />
+          <p className="field-hint" id={`${id}-cvc-hint`}>
+            3 digits on the back
+          </p>
+          {errors.cvc && (
+            <p className="field-error" id={`${id}-cvc-err`}>
+              {errors.cvc}
+            </p>
+          )}
+        </div>
+      </div>
+      <div className="field">
+        <label htmlFor={`${id}-name`}>
+          Name on card <span className="optional">(optional)</span>
+        </label>
+        <input id={`${id}-name`} name="card-name-sim" autoComplete="off" value={name} onChange={(e) => setName(e.target.value)} />
+      </div>
+
+      {result && (
+        <div className="notice notice-error" role="alert" data-testid="card-result">
+          {result}
+        </div>
+      )}
+
+      <button type="submit" className="btn btn-primary btn-block" disabled={pay.isPending}>
+        {pay.isPending ? (
+          <>
+            <Spinner /> Processing…
+          </>
+        ) : (
+          <>Pay {formatMoney(price.totalMinor, currency)}</>
+        )}
+      </button>
+      <button type="button" className="btn btn-link" onClick={onBack}>
+        ← Choose another method
+      </button>
+    </form>
+  );
+}

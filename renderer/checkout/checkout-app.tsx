@@ -1,0 +1,318 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useMemo, useState } from 'react';
+import type { PublicCheckoutQuote, PublicCheckoutSession } from '../../shared/schemas/checkout';
+import type { Rail } from '../../shared/schemas/common';
+import { ApiError, describeError, optionsQuery, quoteQuery, refreshSession, sessionQuery } from './api';
+import { BankTransferPayment } from './bank-transfer-payment';
+import { CardPayment } from './card-payment';
+import { CashPayment } from './cash-slip';
+import { RAIL_LABELS } from './format';
+import { Spinner } from './icons';
+import { MethodPicker, priceOf, type RailPrice } from './method-picker';
+import { MomoPayment } from './momo-payment';
+import type { ResumableAttempt } from './resumable-attempt';
+import { OrderSummary } from './order-summary';
+import { ExpiredScreen, FailedScreen, LoadErrorScreen, NotFoundScreen, PendingScreen, SuccessScreen } from './outcome-screens';
+import { useFocusOnChange } from './use-focus';
+
+/** The session id is the last segment of `/checkout/{id}`. */
+export function sessionIdFromLocation(pathname: string): string | null {
+  const m = /\/checkout\/([^/?#]+)\/?$/.exec(pathname);
+  return m?.[1] ? decodeURIComponent(m[1]) : null;
+}
+
+function initials(name: string): string {
+  const parts = name.trim().split(/\s+/).filter(Boolean);
+  return ((parts[0]?.[0] ?? '') + (parts[1]?.[0] ?? '')).toUpperCase() || 'P';
+}
+
+export function CheckoutApp({ sessionId }: { sessionId: string | null }) {
+  if (!sessionId) {
+    return (
+      <Shell session={null}>
+        <div className="card card-narrow">
+          <NotFoundScreen />
+        </div>
+      </Shell>
+    );
+  }
+  return <Checkout sessionId={sessionId} />;
+}
+
+function Checkout({ sessionId }: { sessionId: string }) {
+  const qc = useQueryClient();
+  const session = useQuery(sessionQuery(sessionId));
+  const s = session.data;
+
+  useEffect(() => {
+    if (s) document.title = `Pay ${s.merchant_name} · ${s.invoice_ref}`;
+  }, [s]);
+
+  if (session.isPending) {
+    return (
+      <Shell session={null}>
+        <div className="card card-narrow loading-card" aria-busy="true">
+          <Spinner label="Loading checkout" />
+          <p>Loading checkout…</p>
+        </div>
+      </Shell>
+    );
+  }
+  if (!s) {
+    const err = session.error;
+    return (
+      <Shell session={null}>
+        <div className="card card-narrow">
+          {err instanceof ApiError && (err.status === 404 || err.status === 400) ? (
+            <NotFoundScreen />
+          ) : (
+            <LoadErrorScreen message={describeError(err)} onRetry={() => void refreshSession(qc, sessionId)} />
+          )}
+        </div>
+      </Shell>
+    );
+  }
+
+  switch (s.status) {
+    case 'success':
+      return (
+        <Shell session={s}>
+          <div className="card card-narrow">
+            <SuccessScreen session={s} />
+          </div>
+        </Shell>
+      );
+    case 'failed':
+      return (
+        <Shell session={s}>
+          <div className="card card-narrow">
+            <FailedScreen session={s} />
+          </div>
+        </Shell>
+      );
+    case 'expired':
+      return (
+        <Shell session={s}>
+          <div className="card card-narrow">
+            <ExpiredScreen session={s} />
+          </div>
+        </Shell>
+      );
+    case 'open':
+    case 'pending':
+      return <Payable session={s} />;
+  }
+}
+
+function Payable({ session }: { session: PublicCheckoutSession }) {
+  const qc = useQueryClient();
+  const sessionId = session.id;
+  const options = useQuery(optionsQuery());
+  const quote = useQuery({ ...quoteQuery(sessionId), enabled: session.status === 'open' });
+  const [selected, setSelected] = useState<Rail | null>(null);
+  const [resume, setResume] = useState<ResumableAttempt | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+
+  // A reloaded page picks up the attempt still pending on this session (Mobile Money prompt, bank transfer).
+  const pendingAttempt = session.pending_attempt;
+  useEffect(() => {
+    if (pendingAttempt && pendingAttempt.status === 'pending' && (pendingAttempt.rail === 'momo' || pendingAttempt.rail === 'bank_transfer')) {
+      setResume((r) =>
+        r?.ref === pendingAttempt.attempt_reference
+          ? r
+          : { rail: pendingAttempt.rail, ref: pendingAttempt.attempt_reference, instructions: pendingAttempt.instructions },
+      );
+      setSelected((cur) => cur ?? pendingAttempt.rail);
+    }
+  }, [pendingAttempt]);
+
+  // When expires_at passes, ask the server straight away rather than at the next slow poll.
+  useEffect(() => {
+    const ms = Date.parse(session.expires_at) - Date.now();
+    if (Number.isNaN(ms) || session.status !== 'open') return;
+    const t = window.setTimeout(() => void refreshSession(qc, sessionId), Math.min(Math.max(ms + 1_000, 0), 2 ** 31 - 1));
+    return () => window.clearTimeout(t);
+  }, [session.expires_at, session.status, qc, sessionId]);
+
+  // The quote answers 409 once the session is no longer open: re-read the session instead of showing an error.
+  useEffect(() => {
+    if (quote.error instanceof ApiError && quote.error.isConflict) {
+      setNotice('This checkout changed while you were on it. We refreshed it.');
+      void refreshSession(qc, sessionId);
+    }
+  }, [quote.error, qc, sessionId]);
+
+  // If the quote changes under the payer (fees edited), keep the chosen method but the new total.
+  const lastQuote = useLastDefined(quote.data);
+  const price: RailPrice | null = useMemo(() => {
+    if (!selected) return null;
+    if (lastQuote) return priceOf(lastQuote, selected);
+    return { rail: selected, feeMinor: 0, totalMinor: session.amount_minor, payerPays: false };
+  }, [selected, lastQuote, session.amount_minor]);
+
+  const labels = useMemo(() => Object.fromEntries((options.data?.payment_methods ?? []).map((m) => [m.value, m.label])), [options.data]);
+  const headingRef = useFocusOnChange<HTMLHeadingElement>(selected, selected === null && notice === null ? false : true);
+
+  // Pending with no flow of ours under way (e.g. a cash deposit the teller is reviewing): explain and wait.
+  const flowInProgress = selected === 'momo' || selected === 'bank_transfer' || resume !== null;
+  if (session.status === 'pending' && !flowInProgress) {
+    return (
+      <Shell session={session}>
+        <div className="card card-narrow">
+          <PendingScreen session={session} />
+        </div>
+      </Shell>
+    );
+  }
+
+  const back = () => {
+    setSelected(null);
+    setResume(null);
+    setNotice(null);
+  };
+  const resumed = resume && resume.rail === selected ? resume : null;
+  const currency = lastQuote?.currency ?? session.currency;
+
+  let body;
+  if (!selected || !price) {
+    body = (
+      <div className="pay-form">
+        <h2 ref={headingRef} tabIndex={-1} className="step-title">
+          How would you like to pay?
+        </h2>
+        {notice && (
+          <div className="notice notice-info" role="status">
+            {notice}
+          </div>
+        )}
+        <QuoteState quote={lastQuote} error={quote.error} loading={quote.isPending && quote.fetchStatus !== 'idle'} onRetry={() => void quote.refetch()}>
+          {(q) => <MethodPicker rails={session.allowed_rails} quote={q} labels={labels} onChoose={(r) => {
+            setNotice(null);
+            setSelected(r);
+          }} />}
+        </QuoteState>
+      </div>
+    );
+  } else {
+    switch (selected) {
+      case 'momo':
+        body = (
+          <MomoPayment
+            sessionId={sessionId}
+            price={price}
+            currency={currency}
+            operators={options.data?.momo_operators ?? []}
+            resumeAttempt={resumed}
+            onBack={back}
+          />
+        );
+        break;
+      case 'bank_transfer':
+        body = <BankTransferPayment sessionId={sessionId} price={price} currency={currency} resumeAttempt={resumed} onBack={back} />;
+        break;
+      case 'cash':
+        body = <CashPayment sessionId={sessionId} price={price} currency={currency} banks={options.data?.banks ?? []} onBack={back} />;
+        break;
+      case 'card':
+        body = <CardPayment sessionId={sessionId} price={price} currency={currency} testMode={session.card_collection_mode === 'test_simulation' || session.mode === 'test'} onBack={back} />;
+        break;
+    }
+  }
+
+  return (
+    <Shell session={session}>
+      <div className="layout">
+        <OrderSummary session={session} selected={price} />
+        <section className="panel" aria-label={selected ? `Pay with ${RAIL_LABELS[selected]}` : 'Payment method'}>
+          {body}
+        </section>
+      </div>
+    </Shell>
+  );
+}
+
+function QuoteState({
+  quote,
+  error,
+  loading,
+  onRetry,
+  children,
+}: {
+  quote: PublicCheckoutQuote | undefined;
+  error: Error | null;
+  loading: boolean;
+  onRetry: () => void;
+  children: (q: PublicCheckoutQuote) => React.ReactNode;
+}) {
+  if (quote) return <>{children(quote)}</>;
+  if (error && !(error instanceof ApiError && error.isConflict)) {
+    return (
+      <div className="notice notice-error" role="alert">
+        {describeError(error)}{' '}
+        <button type="button" className="btn btn-link btn-inline" onClick={onRetry}>
+          Try again
+        </button>
+      </div>
+    );
+  }
+  return (
+    <ul className="methods methods-loading" aria-busy={loading} aria-label="Loading payment methods">
+      {[0, 1, 2, 3].map((i) => (
+        <li key={i} className="method method-skeleton" />
+      ))}
+    </ul>
+  );
+}
+
+function useLastDefined<T>(value: T | undefined): T | undefined {
+  const [last, setLast] = useState(value);
+  if (value !== undefined && value !== last) setLast(value);
+  return value ?? last;
+}
+
+function Shell({ session, children }: { session: PublicCheckoutSession | null; children: React.ReactNode }) {
+  return (
+    <div className="shell">
+      <a className="skip-link" href="#main">
+        Skip to payment
+      </a>
+      <header className="topbar">
+        <div className="topbar-inner">
+          {session ? (
+            <div className="brand">
+              <span className="brand-mark" aria-hidden="true">
+                {initials(session.merchant_name)}
+              </span>
+              <span className="brand-name" data-testid="merchant-name">
+                {session.merchant_name}
+              </span>
+            </div>
+          ) : (
+            <div className="brand">
+              <span className="brand-name">Paydesk Checkout</span>
+            </div>
+          )}
+          {session?.mode === 'test' && (
+            <span className="badge badge-test" data-testid="test-mode-badge" title="Sandbox: no real money moves">
+              Test mode
+            </span>
+          )}
+        </div>
+      </header>
+      <main id="main" className="main">
+        <h1 className="visually-hidden">{session ? `Pay ${session.merchant_name}` : 'Checkout'}</h1>
+        {children}
+      </main>
+      <footer className="foot">
+        <svg aria-hidden="true" viewBox="0 0 16 16" width="12" height="12">
+          <rect x="3" y="7" width="10" height="7" rx="1.5" fill="currentColor" />
+          <path d="M5.5 7V5a2.5 2.5 0 015 0v2" fill="none" stroke="currentColor" strokeWidth="1.5" />
+        </svg>
+        <span>
+          Secured by <strong>Paydesk</strong>
+        </span>
+        {session?.mode === 'test' && <span className="foot-sep">Sandbox: no real money moves</span>}
+      </footer>
+    </div>
+  );
+}

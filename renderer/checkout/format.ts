@@ -1,0 +1,125 @@
+import type { Rail } from '../../shared/schemas/common';
+
+const LOCALE = typeof navigator !== 'undefined' && navigator.language ? navigator.language : 'en-GH';
+
+const moneyFormats = new Map<string, Intl.NumberFormat>();
+
+function moneyFormat(currency: string): Intl.NumberFormat {
+  let f = moneyFormats.get(currency);
+  if (!f) {
+    try {
+      f = new Intl.NumberFormat(LOCALE, { style: 'currency', currency, currencyDisplay: 'code' });
+    } catch {
+      f = new Intl.NumberFormat(LOCALE, { style: 'currency', currency: 'GHS', currencyDisplay: 'code' });
+    }
+    moneyFormats.set(currency, f);
+  }
+  return f;
+}
+
+/** Decimal places of a currency, as Intl knows them (GHS 2, JPY 0, BHD 3). */
+export function currencyDigits(currency: string): number {
+  return moneyFormat(currency).resolvedOptions().maximumFractionDigits ?? 2;
+}
+
+/** Integer minor units → plain decimal string ("1250.00"), exact: built from digits, not floating point. */
+export function minorToDecimal(amountMinor: number, currency: string): string {
+  const digits = currencyDigits(currency);
+  const negative = amountMinor < 0;
+  const abs = String(Math.abs(Math.trunc(amountMinor))).padStart(digits + 1, '0');
+  const major = digits ? `${abs.slice(0, -digits)}.${abs.slice(-digits)}` : abs;
+  return negative ? `-${major}` : major;
+}
+
+/** Integer minor units → "GHS 1,250.00", with the currency's own number of decimals. */
+export function formatMoney(amountMinor: number, currency: string): string {
+  // Intl formats a decimal string exactly (no float rounding for very large amounts).
+  return moneyFormat(currency).format(minorToDecimal(amountMinor, currency) as `${number}`);
+}
+
+const dateTime = new Intl.DateTimeFormat(LOCALE, { dateStyle: 'medium', timeStyle: 'short' });
+
+export function formatDateTime(iso: string): string {
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? iso : dateTime.format(d);
+}
+
+/** "4:05" or "1:02:09" for a countdown. */
+export function formatClock(totalSeconds: number): string {
+  const s = Math.max(0, Math.floor(totalSeconds));
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const sec = String(s % 60).padStart(2, '0');
+  return h ? `${h}:${String(m).padStart(2, '0')}:${sec}` : `${m}:${sec}`;
+}
+
+/** "in 14 minutes", "in 2 hours" for an expiry that is further away. */
+export function formatRelative(seconds: number): string {
+  const rtf = new Intl.RelativeTimeFormat(LOCALE, { numeric: 'auto' });
+  if (seconds < 90) return rtf.format(Math.max(0, Math.round(seconds)), 'second');
+  if (seconds < 90 * 60) return rtf.format(Math.round(seconds / 60), 'minute');
+  if (seconds < 36 * 3600) return rtf.format(Math.round(seconds / 3600), 'hour');
+  return rtf.format(Math.round(seconds / 86400), 'day');
+}
+
+export const RAIL_LABELS: Record<Rail, string> = {
+  momo: 'Mobile Money',
+  card: 'Card',
+  bank_transfer: 'Bank transfer',
+  cash: 'Cash at a bank branch',
+};
+
+export const RAIL_HINTS: Record<Rail, string> = {
+  momo: 'MTN, Telecel or AirtelTigo: approve on your phone',
+  card: 'Visa or Mastercard',
+  bank_transfer: 'Transfer from your bank app or at the counter',
+  cash: 'Print a deposit slip and pay at any listed branch',
+};
+
+export const OPERATOR_LABELS: Record<string, string> = {
+  mtn: 'MTN MoMo',
+  telecel: 'Telecel Cash',
+  airteltigo: 'AirtelTigo Money',
+};
+
+/** Sandbox decline reasons → words for the payer. Unknown codes fall back to a generic line. */
+export function describeDecline(reason: string | null | undefined): string {
+  switch (reason) {
+    case 'insufficient_funds':
+      return 'The account does not have enough funds for this payment.';
+    case 'invalid_code':
+    case 'wrong_code':
+    case 'invalid_otp':
+      return 'The verification code was not correct.';
+    case 'expired':
+    case 'prompt_expired':
+    case 'timeout':
+      return 'The approval request expired before it was confirmed.';
+    case 'card_declined':
+    case 'declined':
+    case 'do_not_honor':
+      return 'The payment was declined.';
+    case 'payer_declined':
+    case 'payer_rejected':
+    case 'rejected_by_payer':
+    case 'cancelled':
+      return 'The payment was rejected on the phone.';
+    case 'expired_card':
+      return 'The card has expired.';
+    case 'incorrect_cvc':
+      return 'The security code was not correct.';
+    default:
+      return reason ? `The payment was declined (${reason.replace(/_/g, ' ')}).` : 'The payment was declined.';
+  }
+}
+
+/** Only http(s) return links are rendered: a merchant-supplied URL must not become a script link. */
+export function safeHttpUrl(url: string | null | undefined): string | null {
+  if (!url) return null;
+  try {
+    const u = new URL(url, window.location.href);
+    return u.protocol === 'https:' || u.protocol === 'http:' ? u.toString() : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,23 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { CheckoutApp, sessionIdFromLocation } from './checkout-app';
+import './checkout.css';
+
+const queryClient = new QueryClient({
+  defaultOptions: {
+    queries: { refetchOnWindowFocus: true, staleTime: 0 },
+    mutations: { retry: false },
+  },
+});
+
+const root = document.getElementById('root');
+if (!root) throw new Error('checkout: #root missing from index.html');
+
+createRoot(root).render(
+  <StrictMode>
+    <QueryClientProvider client={queryClient}>
+      <CheckoutApp sessionId={sessionIdFromLocation(window.location.pathname)} />
+    </QueryClientProvider>
+  </StrictMode>,
+);

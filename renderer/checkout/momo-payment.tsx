@@ -1,0 +1,460 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import type { ProviderPaymentStatusResponse, PublicCheckoutOptions } from '../../shared/schemas/checkout';
+
+type ChoiceOption = PublicCheckoutOptions['momo_operators'][number];
+import { ApiError, attemptQuery, authorizeAttempt, checkoutKeys, refreshSession, resendAttemptCode, startMomoAttempt } from './api';
+import { OPERATOR_LABELS, describeDecline, formatClock, formatMoney } from './format';
+import { Spinner } from './icons';
+import { useCountdown } from './use-countdown';
+import { useFocusOnChange } from './use-focus';
+import { usePaymentErrors } from './use-payment-errors';
+import type { RailPrice } from './method-picker';
+import { str, type ResumableAttempt } from './resumable-attempt';
+
+// Options carry ChoiceOption shapes; fall back to the contract's operators if the list is empty.
+const DEFAULT_OPERATORS = [
+  { value: 'mtn', label: 'MTN MoMo' },
+  { value: 'telecel', label: 'Telecel Cash' },
+  { value: 'airteltigo', label: 'AirtelTigo Money' },
+];
+
+/** Ghana mobile number as the server accepts it: 0XXXXXXXXX or 233XXXXXXXXX (spaces, dashes, + tolerated). */
+export function normaliseGhanaPhone(input: string): string | null {
+  const s = input.replace(/[\s-().]/g, '').replace(/^\+/, '');
+  return /^(0\d{9}|233\d{9})$/.test(s) ? s : null;
+}
+
+/** Network from the number prefix, to preselect it; the payer can always change it. */
+function guessOperator(phone: string): string | null {
+  const s = phone.replace(/\D/g, '');
+  const local = s.startsWith('233') ? `0${s.slice(3)}` : s;
+  const prefix = local.slice(0, 3);
+  if (['024', '054', '055', '059', '025', '053'].includes(prefix)) return 'mtn';
+  if (['020', '050'].includes(prefix)) return 'telecel';
+  if (['026', '056', '027', '057'].includes(prefix)) return 'airteltigo';
+  return null;
+}
+
+interface Attempt {
+  reference: string;
+  operator: string;
+  last4: string;
+}
+
+export function MomoPayment({
+  sessionId,
+  price,
+  currency,
+  operators,
+  resumeAttempt,
+  onBack,
+}: {
+  sessionId: string;
+  price: RailPrice;
+  currency: string;
+  operators: ChoiceOption[];
+  resumeAttempt: ResumableAttempt | null;
+  onBack: () => void;
+}) {
+  const [attempt, setAttempt] = useState<Attempt | null>(
+    resumeAttempt
+      ? {
+          reference: resumeAttempt.ref,
+          operator: str(resumeAttempt.instructions.operator) ?? '',
+          last4: str(resumeAttempt.instructions.phone_last4) ?? '',
+        }
+      : null,
+  );
+  const [phone, setPhone] = useState('');
+  const [operator, setOperator] = useState('');
+  return attempt ? (
+    <MomoApprove
+      key={attempt.reference}
+      sessionId={sessionId}
+      attempt={attempt}
+      price={price}
+      currency={currency}
+      onRetry={() => setAttempt(null)}
+    />
+  ) : (
+    <MomoForm
+      sessionId={sessionId}
+      price={price}
+      currency={currency}
+      operators={operators.length ? operators : DEFAULT_OPERATORS}
+      phone={phone}
+      operator={operator}
+      onPhone={setPhone}
+      onOperator={setOperator}
+      onStarted={setAttempt}
+      onBack={onBack}
+      focusHeading={resumeAttempt === null}
+    />
+  );
+}
+
+function MomoForm(props: {
+  sessionId: string;
+  price: RailPrice;
+  currency: string;
+  operators: ChoiceOption[];
+  phone: string;
+  operator: string;
+  onPhone: (v: string) => void;
+  onOperator: (v: string) => void;
+  onStarted: (a: Attempt) => void;
+  onBack: () => void;
+  focusHeading: boolean;
+}) {
+  const { sessionId, price, currency, operators, phone, operator } = props;
+  const qc = useQueryClient();
+  const explain = usePaymentErrors(sessionId);
+  const id = useId();
+  const heading = useFocusOnChange<HTMLHeadingElement>(null, props.focusHeading);
+  const [errors, setErrors] = useState<{ phone?: string; operator?: string }>({});
+  const [formError, setFormError] = useState<string | null>(null);
+  const phoneRef = useRef<HTMLInputElement>(null);
+  const operatorRef = useRef<HTMLSelectElement>(null);
+
+  const start = useMutation({
+    mutationFn: (input: { operator: string; phone: string }) =>
+      startMomoAttempt(sessionId, { amount_minor: price.totalMinor, operator: input.operator as 'mtn', phone: input.phone }),
+    onSuccess: (res, input) => {
+      void refreshSession(qc, sessionId);
+      props.onStarted({
+        reference: res.attempt_reference,
+        operator: res.instructions.operator ?? input.operator,
+        last4: res.instructions.phone_last4 ?? input.phone.slice(-4),
+      });
+    },
+    onError: (err) => {
+      if (err instanceof ApiError && err.code === 'INVALID_ARGUMENT' && /phone/i.test(err.message)) {
+        setErrors({ phone: 'Enter a Ghana mobile number, for example 024 123 4567.' });
+        phoneRef.current?.focus();
+        return;
+      }
+      setFormError(explain(err));
+    },
+  });
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    setFormError(null);
+    const normalised = normaliseGhanaPhone(phone);
+    const next: typeof errors = {};
+    if (!operator) next.operator = 'Choose your Mobile Money network.';
+    if (!normalised) next.phone = phone.trim() ? 'Enter a Ghana mobile number, for example 024 123 4567.' : 'Enter your Mobile Money number.';
+    setErrors(next);
+    if (next.operator) return operatorRef.current?.focus();
+    if (next.phone || !normalised) return phoneRef.current?.focus();
+    start.mutate({ operator, phone: normalised });
+  };
+
+  return (
+    <form className="pay-form" onSubmit={submit} noValidate aria-labelledby={`${id}-h`}>
+      <h2 id={`${id}-h`} ref={heading} tabIndex={-1} className="step-title">
+        Pay with Mobile Money
+      </h2>
+      <p className="step-lead">We will send a payment request to your phone. Approve it there to complete the payment.</p>
+
+      <div className={`field${errors.operator ? ' has-error' : ''}`}>
+        <label htmlFor={`${id}-op`}>Network</label>
+        <div className="select-wrap">
+          <select
+            id={`${id}-op`}
+            ref={operatorRef}
+            name="operator"
+            value={operator}
+            onChange={(e) => {
+              props.onOperator(e.target.value);
+              setErrors((x) => ({ ...x, operator: undefined }));
+            }}
+            aria-invalid={errors.operator ? true : undefined}
+            aria-describedby={errors.operator ? `${id}-op-err` : undefined}
+            required
+          >
+            <option value="" disabled>
+              Choose network
+            </option>
+            {operators.map((o) => (
+              <option key={o.value} value={o.value}>
+                {o.label || OPERATOR_LABELS[o.value] || o.value}
+              </option>
+            ))}
+          </select>
+        </div>
+        {errors.operator && (
+          <p className="field-error" id={`${id}-op-err`}>
+            {errors.operator}
+          </p>
+        )}
+      </div>
+
+      <div className={`field${errors.phone ? ' has-error' : ''}`}>
+        <label htmlFor={`${id}-phone`}>Mobile Money number</label>
+        <input
+          id={`${id}-phone`}
+          ref={phoneRef}
+          name="phone"
+          type="tel"
+          inputMode="tel"
+          autoComplete="tel-national"
+          placeholder="024 123 4567"
+          value={phone}
+          onChange={(e) => {
+            const v = e.target.value;
+            props.onPhone(v);
+            setErrors((x) => ({ ...x, phone: undefined }));
+            if (!operator) {
+              const guess = guessOperator(v);
+              if (guess && operators.some((o) => o.value === guess)) props.onOperator(guess);
+            }
+          }}
+          aria-invalid={errors.phone ? true : undefined}
+          aria-describedby={`${id}-phone-hint${errors.phone ? ` ${id}-phone-err` : ''}`}
+          required
+        />
+        <p className="field-hint" id={`${id}-phone-hint`}>
+          Ghana number: 10 digits starting with 0 (e.g. 024 123 4567) or 233…
+        </p>
+        {errors.phone && (
+          <p className="field-error" id={`${id}-phone-err`}>
+            {errors.phone}
+          </p>
+        )}
+      </div>
+
+      {formError && (
+        <div className="notice notice-error" role="alert">
+          {formError}
+        </div>
+      )}
+
+      <button type="submit" className="btn btn-primary btn-block" disabled={start.isPending}>
+        {start.isPending ? (
+          <>
+            <Spinner /> Sending request…
+          </>
+        ) : (
+          <>Pay {formatMoney(price.totalMinor, currency)}</>
+        )}
+      </button>
+      <button type="button" className="btn btn-link" onClick={props.onBack}>
+        ← Choose another method
+      </button>
+    </form>
+  );
+}
+
+function statusLine(s: ProviderPaymentStatusResponse | undefined): string {
+  if (!s) return 'Checking the status of your payment…';
+  switch (s.status) {
+    case 'pending':
+      return 'Waiting for you to approve the payment on your phone…';
+    case 'succeeded':
+      return s.finalized ? 'Payment approved.' : 'Payment approved. Confirming…';
+    case 'declined':
+      return 'The payment was declined.';
+    case 'expired':
+      return 'The payment request expired.';
+  }
+}
+
+function MomoApprove({
+  sessionId,
+  attempt,
+  price,
+  currency,
+  onRetry,
+}: {
+  sessionId: string;
+  attempt: Attempt;
+  price: RailPrice;
+  currency: string;
+  onRetry: () => void;
+}) {
+  const qc = useQueryClient();
+  const explain = usePaymentErrors(sessionId);
+  const id = useId();
+  const heading = useFocusOnChange<HTMLHeadingElement>();
+  const status = useQuery(attemptQuery(sessionId, attempt.reference));
+  const [code, setCode] = useState('');
+  const [codeError, setCodeError] = useState<string | null>(null);
+  const [message, setMessage] = useState<string | null>(null);
+  const [rateLimitedUntil, setRateLimitedUntil] = useState<number | null>(null);
+  const codeRef = useRef<HTMLInputElement>(null);
+  const data = status.data;
+  const pending = !data || data.status === 'pending';
+
+  // Resend cooldown: the server says how long (resend_available_in_seconds on every status answer,
+  // retry_after_seconds on a 429); the deadline is fixed at the moment the answer arrived.
+  const fromStatus = data ? status.dataUpdatedAt + data.resend_available_in_seconds * 1000 : null;
+  const deadline = Math.max(fromStatus ?? 0, rateLimitedUntil ?? 0) || null;
+  const resendIn = useCountdown(deadline);
+
+  const finished = data && data.status !== 'pending';
+  useEffect(() => {
+    if (!data) return;
+    // Once the attempt settles, the session has moved (success, back to open, or failed): re-read it.
+    if (data.status !== 'pending' && (data.status !== 'succeeded' || data.finalized)) void refreshSession(qc, sessionId);
+  }, [data, qc, sessionId]);
+
+  const applyStatus = (res: ProviderPaymentStatusResponse) => qc.setQueryData(checkoutKeys.attempt(sessionId, attempt.reference), res);
+
+  const authorize = useMutation({
+    mutationFn: (c: string) => authorizeAttempt(sessionId, attempt.reference, c),
+    onSuccess: (res) => {
+      setMessage(null);
+      applyStatus(res);
+    },
+    onError: (err) => setMessage(explain(err)),
+  });
+  const resend = useMutation({
+    mutationFn: () => resendAttemptCode(sessionId, attempt.reference),
+    onSuccess: (res) => {
+      applyStatus(res);
+      setRateLimitedUntil(null);
+      setMessage('We sent a new code to your phone.');
+      codeRef.current?.focus();
+    },
+    onError: (err) => {
+      if (err instanceof ApiError && err.status === 429) {
+        setRateLimitedUntil(Date.now() + (err.retryAfterSeconds ?? 30) * 1000);
+        setMessage(null);
+        return;
+      }
+      setMessage(explain(err));
+    },
+  });
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const c = code.replace(/\s/g, '');
+    if (!/^\d{4,8}$/.test(c)) {
+      setCodeError('Enter the code from the SMS: 4 to 8 digits.');
+      codeRef.current?.focus();
+      return;
+    }
+    setCodeError(null);
+    authorize.mutate(c);
+  };
+
+  const network = OPERATOR_LABELS[attempt.operator] ?? 'Mobile Money';
+
+  if (finished && (data.status === 'declined' || data.status === 'expired')) {
+    return (
+      <div className="pay-form">
+        <h2 ref={heading} tabIndex={-1} className="step-title">
+          {data.status === 'expired' ? 'Payment request expired' : 'Payment declined'}
+        </h2>
+        <div className="notice notice-error" role="alert" data-testid="momo-declined">
+          {data.status === 'expired' ? 'The request on your phone expired before it was approved. No money was taken.' : `${describeDecline(data.decline_reason)} No money was taken.`}
+        </div>
+        {data.session_status === 'failed' ? (
+          <p className="step-lead">This checkout cannot take more attempts.</p>
+        ) : (
+          <button type="button" className="btn btn-primary btn-block" onClick={onRetry}>
+            Try again
+          </button>
+        )}
+      </div>
+    );
+  }
+
+  return (
+    <div className="pay-form">
+      <h2 ref={heading} tabIndex={-1} className="step-title">
+        Approve on your phone
+      </h2>
+      <div className="phone-prompt">
+        <div className="phone-graphic" aria-hidden="true">
+          <svg viewBox="0 0 48 72" width="44" height="66">
+            <rect x="3" y="2" width="42" height="68" rx="7" fill="#fff" stroke="currentColor" strokeWidth="3" />
+            <rect x="10" y="14" width="28" height="22" rx="3" fill="currentColor" opacity="0.12" />
+            <path d="M17 25l5 5 9-9" fill="none" stroke="currentColor" strokeWidth="3" strokeLinecap="round" strokeLinejoin="round" />
+            <path d="M19 62h10" stroke="currentColor" strokeWidth="3" strokeLinecap="round" />
+          </svg>
+          {pending && <span className="pulse" />}
+        </div>
+        <p>
+          We sent a request for <strong>{formatMoney(price.totalMinor, currency)}</strong> to your {network} number
+          {attempt.last4 ? (
+            <>
+              {' '}
+              ending in <strong data-testid="phone-last4">{attempt.last4}</strong>
+            </>
+          ) : null}
+          . Approve it on your phone, or enter the verification code you received by SMS.
+        </p>
+      </div>
+
+      <p className="live-status" role="status" aria-live="polite" data-testid="momo-status">
+        {pending && <Spinner />}
+        {statusLine(data)}
+      </p>
+
+      {pending && (
+        <>
+          <form onSubmit={submit} noValidate className="code-form">
+            <div className={`field${codeError ? ' has-error' : ''}`}>
+              <label htmlFor={`${id}-code`}>Verification code</label>
+              <input
+                id={`${id}-code`}
+                ref={codeRef}
+                name="code"
+                className="code-input"
+                inputMode="numeric"
+                autoComplete="one-time-code"
+                maxLength={8}
+                placeholder="••••••"
+                value={code}
+                onChange={(e) => {
+                  setCode(e.target.value.replace(/[^\d]/g, ''));
+                  setCodeError(null);
+                }}
+                aria-invalid={codeError ? true : undefined}
+                aria-describedby={codeError ? `${id}-code-err` : undefined}
+              />
+              {codeError && (
+                <p className="field-error" id={`${id}-code-err`}>
+                  {codeError}
+                </p>
+              )}
+            </div>
+            <button type="submit" className="btn btn-primary btn-block" disabled={authorize.isPending}>
+              {authorize.isPending ? (
+                <>
+                  <Spinner /> Confirming…
+                </>
+              ) : (
+                'Confirm payment'
+              )}
+            </button>
+          </form>
+
+          <div className="resend-row">
+            <span>Didn't get a code?</span>
+            <button type="button" className="btn btn-link" disabled={resendIn > 0 || resend.isPending} onClick={() => resend.mutate()} aria-describedby={`${id}-resend-timer`}>
+              Resend code
+            </button>
+            <span id={`${id}-resend-timer`} className="resend-timer" data-testid="resend-countdown">
+              {resendIn > 0 ? `available in ${formatClock(resendIn)}` : ''}
+            </span>
+          </div>
+        </>
+      )}
+
+      {message && (
+        <div className="notice notice-info" role="status">
+          {message}
+        </div>
+      )}
+      {status.isError && !data && (
+        <div className="notice notice-warning" role="status">
+          We could not check the payment status. We will keep trying.
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,123 @@
+import { useState } from 'react';
+import type { PublicCheckoutSession } from '../../shared/schemas/checkout';
+import type { Rail } from '../../shared/schemas/common';
+import { RAIL_LABELS, formatClock, formatDateTime, formatMoney, formatRelative } from './format';
+import { useCountdown } from './use-countdown';
+
+export interface SelectedTotal {
+  rail: Rail;
+  feeMinor: number;
+  totalMinor: number;
+}
+
+/** What is being paid for: merchant, invoice, line items, the amount due and the time left. */
+export function OrderSummary({ session, selected }: { session: PublicCheckoutSession; selected: SelectedTotal | null }) {
+  const [open, setOpen] = useState(false);
+  const expiresMs = Date.parse(session.expires_at);
+  const left = useCountdown(Number.isNaN(expiresMs) ? null : expiresMs);
+  const showFee = selected !== null && selected.feeMinor > 0;
+  const due = selected ? selected.totalMinor : session.amount_minor;
+  const hasItems = session.line_items.length > 0;
+  const isLive = session.status === 'open' || session.status === 'pending';
+
+  return (
+    <section className="summary" aria-labelledby="summary-heading">
+      <h2 id="summary-heading" className="visually-hidden">
+        Order summary
+      </h2>
+      <p className="summary-label">{showFee ? 'Total to pay' : 'Amount due'}</p>
+      <p className="summary-amount" data-testid="amount-due">
+        {formatMoney(due, session.currency)}
+      </p>
+      {showFee && (
+        <p className="summary-fee-note">
+          Includes {formatMoney(selected.feeMinor, session.currency)} {RAIL_LABELS[selected.rail]} fee
+        </p>
+      )}
+
+      <dl className="summary-meta">
+        <div>
+          <dt>Invoice</dt>
+          <dd data-testid="invoice-ref">{session.invoice_ref}</dd>
+        </div>
+        {session.description && (
+          <div>
+            <dt>For</dt>
+            <dd>{session.description}</dd>
+          </div>
+        )}
+        {session.customer_name && (
+          <div>
+            <dt>Billed to</dt>
+            <dd>{session.customer_name}</dd>
+          </div>
+        )}
+      </dl>
+
+      {(hasItems || showFee) && (
+        <div className={`summary-lines${open ? ' is-open' : ''}`}>
+          <button
+            type="button"
+            className="summary-toggle"
+            aria-expanded={open}
+            aria-controls="summary-lines-list"
+            onClick={() => setOpen((o) => !o)}
+          >
+            {open ? 'Hide details' : `Show details${hasItems ? ` (${session.line_items.length} ${session.line_items.length === 1 ? 'item' : 'items'})` : ''}`}
+            <svg aria-hidden="true" viewBox="0 0 12 12" width="12" height="12">
+              <path d="M3 4.5l3 3 3-3" fill="none" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round" />
+            </svg>
+          </button>
+          <div id="summary-lines-list" className="summary-lines-body">
+            {hasItems && (
+              <ul className="line-items">
+                {session.line_items.map((item, i) => (
+                  <li key={`${item.code}-${i}`}>
+                    <span className="line-name">
+                      {item.name}
+                      <span className="line-code">{item.code}</span>
+                    </span>
+                    <span className="line-amount">{formatMoney(item.amount_minor, item.currency || session.currency)}</span>
+                  </li>
+                ))}
+              </ul>
+            )}
+            <dl className="totals">
+              <div>
+                <dt>Subtotal</dt>
+                <dd>{formatMoney(session.amount_minor, session.currency)}</dd>
+              </div>
+              {showFee && (
+                <div>
+                  <dt>{RAIL_LABELS[selected.rail]} fee</dt>
+                  <dd>{formatMoney(selected.feeMinor, session.currency)}</dd>
+                </div>
+              )}
+              <div className="totals-grand">
+                <dt>Total</dt>
+                <dd>{formatMoney(due, session.currency)}</dd>
+              </div>
+            </dl>
+          </div>
+        </div>
+      )}
+
+      {isLive && (
+        <p className={`summary-expiry${left > 0 && left < 300 ? ' is-urgent' : ''}`}>
+          <svg aria-hidden="true" viewBox="0 0 16 16" width="14" height="14">
+            <circle cx="8" cy="8" r="6.25" fill="none" stroke="currentColor" strokeWidth="1.5" />
+            <path d="M8 4.5V8l2.2 1.6" fill="none" stroke="currentColor" strokeWidth="1.5" strokeLinecap="round" />
+          </svg>
+          {left > 0 ? (
+            <span>
+              Expires {left < 3600 ? `in ${formatClock(left)}` : formatRelative(left)}
+              <span className="summary-expiry-at"> · {formatDateTime(session.expires_at)}</span>
+            </span>
+          ) : (
+            <span>Expired</span>
+          )}
+        </p>
+      )}
+    </section>
+  );
+}

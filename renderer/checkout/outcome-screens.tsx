@@ -1,0 +1,146 @@
+import type { ReactNode } from 'react';
+import type { PublicCheckoutSession } from '../../shared/schemas/checkout';
+import { RAIL_LABELS, formatDateTime, formatMoney, safeHttpUrl } from './format';
+import { OutcomeIcon, Spinner } from './icons';
+import { useFocusOnChange } from './use-focus';
+
+function ReturnLink({ session, label }: { session: PublicCheckoutSession; label: string }) {
+  const href = safeHttpUrl(session.return_to_merchant_url);
+  if (!href) return null;
+  return (
+    <a className="btn btn-primary btn-block" href={href} rel="noopener" data-testid="return-to-merchant">
+      {label}
+    </a>
+  );
+}
+
+function Outcome({
+  kind,
+  title,
+  children,
+  testId,
+}: {
+  kind: 'success' | 'failed' | 'expired' | 'pending' | 'missing';
+  title: string;
+  children: ReactNode;
+  testId: string;
+}) {
+  const heading = useFocusOnChange<HTMLHeadingElement>(kind);
+  return (
+    <div className={`outcome outcome-${kind}`} data-testid={testId}>
+      <OutcomeIcon kind={kind} />
+      <h2 ref={heading} tabIndex={-1} className="outcome-title">
+        {title}
+      </h2>
+      {children}
+    </div>
+  );
+}
+
+function Receipt({ session }: { session: PublicCheckoutSession }) {
+  return (
+    <dl className="receipt">
+      <div>
+        <dt>Merchant</dt>
+        <dd>{session.merchant_name}</dd>
+      </div>
+      <div>
+        <dt>Invoice</dt>
+        <dd>{session.invoice_ref}</dd>
+      </div>
+      <div>
+        <dt>Amount</dt>
+        <dd>{formatMoney(session.amount_minor, session.currency)}</dd>
+      </div>
+      {session.paid_rail && (
+        <div>
+          <dt>Paid with</dt>
+          <dd>{RAIL_LABELS[session.paid_rail]}</dd>
+        </div>
+      )}
+      <div>
+        <dt>Checkout</dt>
+        <dd className="mono small">{session.id}</dd>
+      </div>
+    </dl>
+  );
+}
+
+export function SuccessScreen({ session }: { session: PublicCheckoutSession }) {
+  return (
+    <Outcome kind="success" title="Payment successful" testId="screen-success">
+      <p className="outcome-lead" role="status">
+        {session.merchant_name} has received your payment of <strong>{formatMoney(session.amount_minor, session.currency)}</strong>.
+      </p>
+      <Receipt session={session} />
+      <ReturnLink session={session} label={`Return to ${session.merchant_name}`} />
+      <p className="outcome-note">You can close this page.</p>
+    </Outcome>
+  );
+}
+
+export function FailedScreen({ session }: { session: PublicCheckoutSession }) {
+  return (
+    <Outcome kind="failed" title="Payment failed" testId="screen-failed">
+      <p className="outcome-lead" role="status">
+        This checkout could not be paid and is now closed. No money was taken for it.
+      </p>
+      <Receipt session={session} />
+      <ReturnLink session={session} label={`Return to ${session.merchant_name} to try again`} />
+      {!safeHttpUrl(session.return_to_merchant_url) && <p className="outcome-note">Contact {session.merchant_name} for a new payment link.</p>}
+    </Outcome>
+  );
+}
+
+export function ExpiredScreen({ session }: { session: PublicCheckoutSession }) {
+  return (
+    <Outcome kind="expired" title="This checkout has expired" testId="screen-expired">
+      <p className="outcome-lead" role="status">
+        The payment link for invoice <strong>{session.invoice_ref}</strong> expired on {formatDateTime(session.expires_at)}. No payment was
+        taken.
+      </p>
+      <ReturnLink session={session} label={`Return to ${session.merchant_name}`} />
+      {!safeHttpUrl(session.return_to_merchant_url) && <p className="outcome-note">Ask {session.merchant_name} for a new payment link.</p>}
+    </Outcome>
+  );
+}
+
+/** Pending with nothing for the payer to do here: a cash deposit under teller review, or a provider still confirming. */
+export function PendingScreen({ session }: { session: PublicCheckoutSession }) {
+  return (
+    <Outcome kind="pending" title="Your payment is being confirmed" testId="screen-pending">
+      <p className="outcome-lead">
+        We have your payment for invoice <strong>{session.invoice_ref}</strong> and are waiting for the final confirmation. A cash
+        deposit is confirmed once the bank has reviewed it, which usually takes a few minutes during banking hours.
+      </p>
+      <p className="live-status" role="status" aria-live="polite">
+        <Spinner /> Waiting for confirmation. This page updates by itself.
+      </p>
+      <p className="outcome-note">
+        You can close this page: {session.merchant_name} is told as soon as the payment is confirmed. Do not pay again.
+      </p>
+      <ReturnLink session={session} label={`Return to ${session.merchant_name}`} />
+    </Outcome>
+  );
+}
+
+export function NotFoundScreen() {
+  return (
+    <Outcome kind="missing" title="Checkout not found" testId="screen-not-found">
+      <p className="outcome-lead">This payment link is not valid. Check the link you were given, or ask the merchant for a new one.</p>
+    </Outcome>
+  );
+}
+
+export function LoadErrorScreen({ message, onRetry }: { message: string; onRetry: () => void }) {
+  return (
+    <Outcome kind="failed" title="We could not load this checkout" testId="screen-load-error">
+      <p className="outcome-lead" role="alert">
+        {message}
+      </p>
+      <button type="button" className="btn btn-primary btn-block" onClick={onRetry}>
+        Try again
+      </button>
+    </Outcome>
+  );
+}

@@ -1,0 +1,27 @@
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { MERCHANT_NAME, statePath } from './support';
+
+/**
+ * Creates the merchant and its test integration through the operator CLI, against the same
+ * DATA_DIR the server under test uses (CONTRACT §2: the running server sees it without a restart),
+ * and leaves the API key where the tests read it.
+ */
+export default function globalSetup(): void {
+  const dataDir = process.env.PAYDESK_E2E_DATA_DIR;
+  if (!dataDir) throw new Error('PAYDESK_E2E_DATA_DIR is not set (playwright.config.ts sets it)');
+  const out = execFileSync('npx', ['tsx', 'server/cli/admin.ts', 'integration:create', '--merchant', MERCHANT_NAME, '--json'], {
+    env: { ...process.env, DATA_DIR: dataDir },
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const line = out
+    .trim()
+    .split('\n')
+    .reverse()
+    .find((l) => l.trim().startsWith('{'));
+  if (!line) throw new Error(`integration:create printed no JSON: ${out}`);
+  const created = JSON.parse(line) as { api_key: string; merchant_id: string };
+  if (!created.api_key?.startsWith('ak_test_')) throw new Error('integration:create returned no test key');
+  writeFileSync(statePath(dataDir), JSON.stringify({ apiKey: created.api_key, merchantId: created.merchant_id }), { mode: 0o600 });
+}

@@ -1,0 +1,86 @@
+import { readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import type { Page, TestInfo } from '@playwright/test';
+
+export const MERCHANT_NAME = 'Accra Water Co.';
+export const CALLBACK_URL = 'https://merchant.example/orders/return';
+
+export const statePath = (dataDir: string) => join(dataDir, 'e2e-state.json');
+
+function apiBase(): string {
+  return `http://127.0.0.1:${process.env.PAYDESK_E2E_PORT ?? '47913'}`;
+}
+
+function apiKey(): string {
+  const dataDir = process.env.PAYDESK_E2E_DATA_DIR;
+  if (!dataDir) throw new Error('PAYDESK_E2E_DATA_DIR is not set');
+  return (JSON.parse(readFileSync(statePath(dataDir), 'utf8')) as { apiKey: string }).apiKey;
+}
+
+async function merchantCall<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+  const res = await fetch(`${apiBase()}/api/v1${path}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${apiKey()}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json', 'idempotency-key': randomUUID() }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (!res.ok && res.status !== 207) throw new Error(`${method} ${path} → ${res.status}: ${text}`);
+  return JSON.parse(text) as T;
+}
+
+export interface CreatedSession {
+  id: string;
+  checkout_url: string;
+  amount_minor: number;
+  invoice_ref: string;
+  expires_at: string;
+}
+
+const LINES = [
+  { code: 'WTR-USAGE', name: 'Water usage, March (18 m³)', amount_minor: 18_450 },
+  { code: 'WTR-METER', name: 'Meter service charge', amount_minor: 1_500 },
+  { code: 'SEW-LEVY', name: 'Sewerage levy', amount_minor: 2_300 },
+];
+
+/**
+ * Creates a checkout session the way a merchant backend does: sync the service codes, record the
+ * invoice lines, then create the session for the invoice total.
+ */
+export async function createSession(opts: { expiresInSeconds?: number; description?: string; withLines?: boolean } = {}): Promise<CreatedSession> {
+  const invoiceRef = `INV-${new Date().getFullYear()}-${Math.floor(Math.random() * 900_000 + 100_000)}`;
+  const withLines = opts.withLines ?? true;
+  let amount = 25_000;
+  if (withLines) {
+    await merchantCall('POST', '/revenue-lines', { lines: LINES.map(({ code, name }) => ({ code, name })), deactivate_missing: false });
+    await merchantCall('POST', '/invoice-lines', { invoice_ref: invoiceRef, currency: 'GHS', lines: LINES });
+    amount = LINES.reduce((sum, l) => sum + l.amount_minor, 0);
+  }
+  return merchantCall<CreatedSession>('POST', '/sessions', {
+    amount_minor: amount,
+    invoice_ref: invoiceRef,
+    currency: 'GHS',
+    description: opts.description ?? 'Water bill, March 2026',
+    customer: { name: 'Ama Mensah', email: 'ama.mensah@example.com' },
+    callback_url: CALLBACK_URL,
+    ...(opts.expiresInSeconds ? { expires_in_seconds: opts.expiresInSeconds } : {}),
+  });
+}
+
+export const getMerchantSession = (id: string) => merchantCall<{ id: string; status: string }>('GET', `/sessions/${encodeURIComponent(id)}`);
+
+/** Path of the checkout page for a session (the test's baseURL is the server under test). */
+export const checkoutPath = (s: CreatedSession) => new URL(s.checkout_url).pathname;
+
+/** Full-page screenshot into test-results/screens/<project>/<name>.png, for people to look at. */
+export async function shot(page: Page, info: TestInfo, name: string, opts: { fullPage?: boolean } = {}): Promise<void> {
+  const dir = join('test-results', 'screens', info.project.name);
+  mkdirSync(dir, { recursive: true });
+  // Let animations (spinners, pulse) and fonts settle so the picture is stable.
+  await page.evaluate(() => document.fonts?.ready);
+  await page.screenshot({ path: join(dir, `${name}.png`), fullPage: opts.fullPage ?? true, animations: 'disabled' });
+}

@@ -1,0 +1,144 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+/** Repository root (bench/ sits directly under it). */
+export const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+export interface Child {
+  proc: ChildProcess;
+  pid: number;
+  /** `http://127.0.0.1:PORT` from the `listening on http://` line. */
+  url: string;
+  /** ms from spawn to the listening line. */
+  startMs: number;
+  stderr(): string;
+  /** SIGTERM, then SIGKILL after `graceMs`; resolves with the exit code (null when killed). */
+  stop(graceMs?: number): Promise<number | null>;
+  /** kill -9, as a crash would. */
+  kill9(): Promise<void>;
+}
+
+const live = new Set<ChildProcess>();
+let hooked = false;
+
+/** Children die with us, whatever way we exit. */
+function hookExit(): void {
+  if (hooked) return;
+  hooked = true;
+  process.on('exit', () => {
+    for (const p of live) if (p.exitCode === null && p.signalCode === null) p.kill('SIGKILL');
+  });
+}
+
+function exited(proc: ChildProcess): Promise<number | null> {
+  if (proc.exitCode !== null || proc.signalCode !== null) return Promise.resolve(proc.exitCode);
+  return new Promise((resolve) => proc.once('exit', (code) => resolve(code)));
+}
+
+/**
+ * Spawns `node --import tsx <script> …args` from the repository root (no npx wrapper, so the
+ * pid is the server's own) and waits for its `listening on http://` line.
+ */
+export async function spawnNode(
+  script: string,
+  args: string[],
+  env: Record<string, string>,
+  opts: { timeoutMs?: number; nodeArgs?: string[] } = {},
+): Promise<Child> {
+  hookExit();
+  const started = performance.now();
+  const proc = spawn(process.execPath, [...(opts.nodeArgs ?? []), '--import', 'tsx', script, ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  live.add(proc);
+  proc.once('exit', () => live.delete(proc));
+  let err = '';
+  proc.stderr?.setEncoding('utf8').on('data', (d: string) => {
+    err = (err + d).slice(-20_000);
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => {
+      proc.kill('SIGKILL');
+      reject(new Error(`${script} did not print its listening line within ${opts.timeoutMs ?? 30_000} ms; stderr: ${err.slice(-2000)}`));
+    }, opts.timeoutMs ?? 30_000);
+    proc.stdout?.setEncoding('utf8').on('data', (d: string) => {
+      out += d;
+      const m = /listening on (http:\/\/[^\s]+)/.exec(out);
+      if (m?.[1]) {
+        clearTimeout(timer);
+        resolve(m[1]);
+      }
+    });
+    proc.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      reject(new Error(`${script} exited (${code ?? signal}) before listening; stderr: ${err.slice(-2000)}`));
+    });
+  });
+  const startMs = performance.now() - started;
+  const pid = proc.pid;
+  if (pid === undefined) throw new Error(`${script}: no pid`);
+  return {
+    proc,
+    pid,
+    url,
+    startMs,
+    stderr: () => err,
+    stop: async (graceMs = 10_000) => {
+      if (proc.exitCode !== null || proc.signalCode !== null) return proc.exitCode;
+      proc.kill('SIGTERM');
+      const timer = setTimeout(() => proc.kill('SIGKILL'), graceMs);
+      const code = await exited(proc);
+      clearTimeout(timer);
+      return code;
+    },
+    kill9: async () => {
+      if (proc.exitCode !== null || proc.signalCode !== null) return;
+      proc.kill('SIGKILL');
+      await exited(proc);
+    },
+  };
+}
+
+/** Starts `server/main.ts` (what `npm run serve` runs) on a free loopback port. */
+export function spawnServer(dataDir: string, env: Record<string, string> = {}, nodeArgs: string[] = []): Promise<Child> {
+  return spawnNode('server/main.ts', [], { DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', RATE_LIMIT_PER_MIN: '0', LOG_LEVEL: 'warn', ...env }, { nodeArgs });
+}
+
+/** Runs the operator CLI (`npm run admin -- …`) and returns its parsed `--json` output. */
+export function runAdmin<T = Record<string, unknown>>(dataDir: string, args: string[], env: Record<string, string> = {}): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const proc = spawn(process.execPath, ['--import', 'tsx', 'server/cli/admin.ts', ...args, '--json'], {
+      cwd: ROOT,
+      env: { ...process.env, DATA_DIR: dataDir, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    live.add(proc);
+    let out = '';
+    let err = '';
+    proc.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+    proc.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
+    proc.once('exit', (code) => {
+      live.delete(proc);
+      if (code !== 0) return reject(new Error(`admin ${args[0]} exited ${code}: ${err.trim()}`));
+      try {
+        resolve(JSON.parse(out) as T);
+      } catch {
+        reject(new Error(`admin ${args[0]} printed no JSON: ${out}`));
+      }
+    });
+  });
+}
+
+/** Resident set size of a process in MB (Linux /proc), or null elsewhere. */
+export function rssMb(pid: number): number | null {
+  try {
+    const m = /VmRSS:\s+(\d+)\s+kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m?.[1] ? Math.round(Number(m[1]) / 102.4) / 10 : null;
+  } catch {
+    return null;
+  }
+}

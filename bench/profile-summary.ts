@@ -1,0 +1,38 @@
+import { readFileSync } from 'node:fs';
+
+/**
+ * Summarises a `node --cpu-prof` profile: self time per function and per package/file, the
+ * heaviest first. `npx tsx bench/profile-summary.ts FILE.cpuprofile [top]`
+ */
+interface Node {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  hitCount: number;
+  children?: number[];
+}
+const [file, topArg] = process.argv.slice(2);
+if (!file) throw new Error('usage: profile-summary.ts FILE.cpuprofile [top]');
+const profile = JSON.parse(readFileSync(file, 'utf8')) as { nodes: Node[]; samples: number[] };
+const top = Number(topArg ?? 30);
+const total = profile.samples.length;
+const byFn = new Map<string, number>();
+const byPkg = new Map<string, number>();
+const where = (url: string) => {
+  const m = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
+  if (m?.[1]) return m[1];
+  if (url.includes('/work/')) return url.replace(/^.*\/work\/[^/]+\//, '');
+  return url || '(native)';
+};
+for (const n of profile.nodes) {
+  if (!n.hitCount) continue;
+  const fn = `${n.callFrame.functionName || '(anon)'} ${where(n.callFrame.url)}:${n.callFrame.lineNumber + 1}`;
+  byFn.set(fn, (byFn.get(fn) ?? 0) + n.hitCount);
+  const pkg = where(n.callFrame.url);
+  byPkg.set(pkg, (byPkg.get(pkg) ?? 0) + n.hitCount);
+}
+const show = (title: string, m: Map<string, number>) => {
+  process.stdout.write(`\n${title} (of ${total} samples)\n`);
+  for (const [k, v] of [...m].sort((a, b) => b[1] - a[1]).slice(0, top)) process.stdout.write(`${((100 * v) / total).toFixed(1).padStart(5)}%  ${k}\n`);
+};
+show('self time by package / file', byPkg);
+show('self time by function', byFn);

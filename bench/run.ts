@@ -1,0 +1,396 @@
+import { createServer, type Server } from 'node:http';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import { rssMb, runAdmin, spawnNode, spawnServer, type Child } from './processes';
+
+/**
+ * `npm run bench` (CONTRACT §8): one JSON object per scenario on stdout,
+ * `{ scenario, requests, rps, p50_ms, p99_ms, errors }`, then the ratios to the ceilings,
+ * the start-up figures and the issue-7 targets, also as JSON lines. Human notes go to stderr.
+ * Everything runs on loopback, in a fresh temporary DATA_DIR, and stops by itself.
+ */
+
+const CONNECTIONS = 50;
+const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 6);
+const FANOUT_EVENTS = Number(process.env.BENCH_FANOUT_EVENTS ?? 2000);
+/** Extra node flags for the Paydesk server, e.g. BENCH_SERVER_NODE_ARGS=--cpu-prof */
+const SERVER_NODE_ARGS = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
+
+interface ScenarioResult {
+  scenario: string;
+  requests: number;
+  rps: number;
+  p50_ms: number;
+  p99_ms: number;
+  errors: number;
+}
+
+const results = new Map<string, ScenarioResult>();
+const note = (msg: string) => process.stderr.write(`bench: ${msg}\n`);
+const line = (obj: object) => process.stdout.write(`${JSON.stringify(obj)}\n`);
+const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
+
+type Options = autocannon.Options;
+
+function cannon(scenario: string, opts: Omit<Options, 'connections'> & { connections?: number }): Promise<ScenarioResult> {
+  return new Promise((resolve, reject) => {
+    const settings: Options = { connections: CONNECTIONS, duration: DURATION_S, ...opts };
+    const instance = autocannon(settings, (err, r) => {
+      clearTimeout(guard);
+      if (err) return reject(err);
+      const seconds = r.duration > 0 ? r.duration : DURATION_S;
+      const out: ScenarioResult = {
+        scenario,
+        requests: r.requests.total,
+        rps: round(r.requests.total / seconds, 1),
+        p50_ms: r.latency.p50,
+        p99_ms: r.latency.p99,
+        errors: r.errors + r.timeouts + r.non2xx,
+      };
+      results.set(scenario, out);
+      line(out);
+      resolve(out);
+    });
+    // A run bounded by `amount` must still stop: never more than three durations.
+    const guard = setTimeout(() => instance.stop(), DURATION_S * 3000);
+  });
+}
+
+const json = (headers: Record<string, string> = {}) => ({ 'content-type': 'application/json', ...headers });
+
+async function http<T>(url: string, init: RequestInit & { expect?: number } = {}): Promise<T> {
+  const res = await fetch(url, init);
+  const text = await res.text();
+  if (init.expect !== undefined && res.status !== init.expect) throw new Error(`${init.method ?? 'GET'} ${url}: ${res.status} ${text.slice(0, 300)}`);
+  return JSON.parse(text) as T;
+}
+
+async function waitHealthy(url: string, timeoutMs = 10_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    try {
+      if ((await fetch(`${url}/healthz`)).status === 200) return;
+    } catch {
+      /* not yet */
+    }
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  throw new Error(`${url}/healthz never answered 200`);
+}
+
+// ---------------------------------------------------------------- webhook receiver
+
+interface Receiver {
+  url: string;
+  /** When true, answers 503 so deliveries pile up in the outbox. */
+  gated: boolean;
+  attempts: number;
+  acked: Map<string, number>;
+  server: Server;
+}
+
+async function startReceiver(): Promise<Receiver> {
+  const r: Receiver = { url: '', gated: true, attempts: 0, acked: new Map(), server: createServer() };
+  r.server.on('request', (req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      r.attempts++;
+      if (r.gated) {
+        res.writeHead(503).end();
+        return;
+      }
+      let id = String(req.headers['webhook-id'] ?? req.headers['x-paydesk-event-id'] ?? '');
+      try {
+        const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { id?: string };
+        if (typeof body.id === 'string') id = body.id;
+      } catch {
+        /* keep the header id */
+      }
+      if (!r.acked.has(id)) r.acked.set(id, performance.now());
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"received":true}');
+    });
+  });
+  await new Promise<void>((resolve) => r.server.listen(0, '127.0.0.1', resolve));
+  const addr = r.server.address();
+  r.url = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}/hooks`;
+  return r;
+}
+
+// ---------------------------------------------------------------- scenarios
+
+async function ceilings(): Promise<void> {
+  const jsonCeiling = await spawnNode('bench/ceiling-server.ts', ['json'], {});
+  try {
+    await cannon('ceiling_fastify_json', { url: `${jsonCeiling.url}/` });
+  } finally {
+    await jsonCeiling.stop();
+  }
+  const sqliteCeiling = await spawnNode('bench/ceiling-server.ts', ['sqlite'], {});
+  try {
+    let n = 0;
+    await cannon('ceiling_sqlite_insert', {
+      url: `${sqliteCeiling.url}/`,
+      method: 'POST',
+      headers: json(),
+      requests: [{ setupRequest: (req) => ({ ...req, body: JSON.stringify({ amount_minor: 1000, invoice_ref: `INV-C-${++n}` }) }) }],
+    });
+  } finally {
+    await sqliteCeiling.stop();
+  }
+}
+
+async function coldStart(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'paydesk-bench-cold-'));
+  let server: Child | undefined;
+  try {
+    const t0 = performance.now();
+    server = await spawnServer(dir);
+    await waitHealthy(server.url);
+    const coldMs = performance.now() - t0;
+    line({ metric: 'cold_start_ms', value: Math.round(coldMs), detail: 'spawn of node --import tsx server/main.ts on an empty DATA_DIR (migrations included) to the first /healthz 200' });
+    results.set('cold_start_ms', { scenario: 'cold_start_ms', requests: 0, rps: 0, p50_ms: Math.round(coldMs), p99_ms: Math.round(coldMs), errors: 0 });
+    await new Promise((r) => setTimeout(r, 2000));
+    const rss = rssMb(server.pid);
+    line({ metric: 'idle_rss_mb', value: rss, detail: 'VmRSS of the server 2 s after start, no traffic' });
+    if (rss !== null) results.set('idle_rss_mb', { scenario: 'idle_rss_mb', requests: 0, rps: 0, p50_ms: rss, p99_ms: rss, errors: 0 });
+  } finally {
+    await server?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function paydeskScenarios(receiver: Receiver): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'paydesk-bench-'));
+  let server: Child | undefined;
+  try {
+    // Fast retries so a delivery held back by the gated receiver is due again within a second.
+    server = await spawnServer(dir, { WEBHOOK_RETRY_DELAYS_S: Array(40).fill('1').join(',') }, SERVER_NODE_ARGS);
+    const base = server.url;
+    const created = await runAdmin<{ api_key: string }>(dir, ['integration:create', '--merchant', 'Bench Merchant', '--webhook-url', receiver.url]);
+    const auth = { authorization: `Bearer ${created.api_key}` };
+
+    // Revenue lines for the 100-line invoices.
+    const codes = Array.from({ length: 100 }, (_, i) => `SVC${String(i).padStart(3, '0')}`);
+    await http(`${base}/api/v1/revenue-lines`, {
+      method: 'POST',
+      headers: json(auth),
+      body: JSON.stringify({ lines: codes.map((code) => ({ code, name: `Service ${code}` })) }),
+      expect: 200,
+    });
+
+    // session_create: a fresh Idempotency-Key and invoice per request; the ids feed the momo scenario.
+    const sessionIds: string[] = [];
+    let n = 0;
+    const runId = Date.now().toString(36);
+    await cannon('session_create', {
+      url: `${base}/api/v1/sessions`,
+      method: 'POST',
+      requests: [
+        {
+          setupRequest: (req) => {
+            n++;
+            return {
+              ...req,
+              headers: json({ ...auth, 'idempotency-key': `bench-${runId}-${n}` }),
+              body: JSON.stringify({ amount_minor: 1000, invoice_ref: `INV-B-${runId}-${n}`, description: 'Bench water bill' }),
+            };
+          },
+          onResponse: (status, body) => {
+            if (status === 201) sessionIds.push((JSON.parse(body) as { id: string }).id);
+          },
+        },
+      ],
+    });
+    const first = sessionIds[0];
+    if (!first) throw new Error('session_create produced no session');
+
+    await cannon('session_get', { url: `${base}/api/v1/sessions/${first}`, headers: auth });
+    await cannon('public_quote', { url: `${base}/api/v1/checkout/sessions/${first}/quote` });
+
+    let m = 0;
+    const lines = codes.map((code, i) => ({ code, amount_minor: 100 + i }));
+    await cannon('invoice_lines_ingest', {
+      url: `${base}/api/v1/invoice-lines`,
+      method: 'POST',
+      requests: [
+        {
+          setupRequest: (req) => ({ ...req, headers: json(auth), body: JSON.stringify({ invoice_ref: `INV-L-${runId}-${++m}`, lines }) }),
+        },
+      ],
+    });
+
+    // momo_attempt_create: one fresh open session per request, round-robin over those created above.
+    const quote = await http<{ surcharges: Record<string, { total_minor: number }> }>(`${base}/api/v1/checkout/sessions/${first}/quote`, { expect: 200 });
+    const momoTotal = quote.surcharges.momo?.total_minor;
+    if (momoTotal === undefined) throw new Error('quote has no momo total');
+    const attempts: Array<{ session: string; attempt: string }> = [];
+    let k = 0;
+    await cannon('momo_attempt_create', {
+      url: base,
+      method: 'POST',
+      amount: sessionIds.length,
+      requests: [
+        {
+          setupRequest: (req, context) => {
+            const session = sessionIds[k++ % sessionIds.length];
+            (context as { session?: string }).session = session;
+            return {
+              ...req,
+              path: `/api/v1/checkout/sessions/${session}/provider-attempts`,
+              headers: json(),
+              body: JSON.stringify({ rail: 'momo', amount_minor: momoTotal, operator: 'mtn', phone: '0241234567' }),
+            };
+          },
+          // One request in flight per connection, so the connection's context names this response's session.
+          onResponse: (status, body, context) => {
+            if (status === 201) attempts.push({ session: String((context as { session?: string }).session), attempt: (JSON.parse(body) as { attempt_reference: string }).attempt_reference });
+          },
+        },
+      ],
+    });
+    await webhookFanout(base, receiver, attempts);
+    note(`server RSS after load: ${rssMb(server.pid)} MB`);
+  } finally {
+    await server?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * webhook_fanout: terminal events per second delivered and acknowledged by a local receiver.
+ * The receiver first answers 503, so the `checkout.session.completed` events of FANOUT_EVENTS
+ * authorised Mobile Money attempts pile up in the outbox (retried every second); then it
+ * opens and the figure is distinct events acknowledged / time from opening to the last ack.
+ * Sessions are driven to success by authorising the attempts momo_attempt_create started
+ * (reported as momo_authorize).
+ */
+async function webhookFanout(base: string, receiver: Receiver, attempts: Array<{ session: string; attempt: string }>): Promise<void> {
+  const batch = attempts.slice(0, FANOUT_EVENTS);
+  let i = 0;
+  await cannon('momo_authorize', {
+    url: base,
+    method: 'POST',
+    amount: batch.length,
+    requests: [
+      {
+        setupRequest: (req) => {
+          const a = batch[i++ % batch.length]!;
+          return {
+            ...req,
+            path: `/api/v1/checkout/sessions/${a.session}/provider-attempts/${a.attempt}/authorize`,
+            headers: json(),
+            body: JSON.stringify({ code: '123456' }),
+          };
+        },
+      },
+    ],
+  });
+  const authorised = results.get('momo_authorize');
+  const expected = (authorised?.requests ?? 0) - (authorised?.errors ?? 0);
+  const unavailable = (reason: string) => {
+    line({ scenario: 'webhook_fanout', requests: 0, rps: 0, p50_ms: 0, p99_ms: 0, errors: expected });
+    line({ check: 'webhook_fanout', available: false, reason });
+    note(`webhook_fanout: NOT MEASURED: ${reason}`);
+  };
+  if (expected <= 0) return unavailable('no session reached success, so there was nothing to deliver');
+
+  // The dispatcher must have tried at least one delivery while the receiver was gated.
+  const tried = Date.now() + 10_000;
+  while (receiver.attempts === 0 && Date.now() < tried) await new Promise((r) => setTimeout(r, 100));
+  if (receiver.attempts === 0) {
+    return unavailable(`webhook delivery is not available: ${expected} sessions reached success but no delivery attempt reached the receiver within 10 s`);
+  }
+  await new Promise((r) => setTimeout(r, 1500)); // every held delivery is due again
+  receiver.gated = false;
+  const opened = performance.now();
+  const deadline = Date.now() + 60_000;
+  while (receiver.acked.size < expected && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  const times = [...receiver.acked.values()].sort((a, b) => a - b);
+  const last = times[times.length - 1] ?? opened;
+  const seconds = Math.max((last - opened) / 1000, 0.001);
+  const lat = (q: number) => round((times[Math.min(times.length - 1, Math.floor(q * times.length))] ?? opened) - opened, 1);
+  const out: ScenarioResult = {
+    scenario: 'webhook_fanout',
+    requests: receiver.acked.size,
+    rps: round(receiver.acked.size / seconds, 1),
+    // Time from the receiver opening until half / 99 % of the backlog was acknowledged.
+    p50_ms: lat(0.5),
+    p99_ms: lat(0.99),
+    errors: Math.max(0, expected - receiver.acked.size),
+  };
+  results.set('webhook_fanout', out);
+  line(out);
+}
+
+// ---------------------------------------------------------------- ratios and targets
+
+function ratios(): void {
+  const pairs: Array<[string, string]> = [
+    ['session_create', 'ceiling_sqlite_insert'],
+    ['invoice_lines_ingest', 'ceiling_sqlite_insert'],
+    ['momo_attempt_create', 'ceiling_sqlite_insert'],
+    ['momo_authorize', 'ceiling_sqlite_insert'],
+    ['session_get', 'ceiling_fastify_json'],
+    ['public_quote', 'ceiling_fastify_json'],
+  ];
+  for (const [scenario, ceiling] of pairs) {
+    const s = results.get(scenario);
+    const c = results.get(ceiling);
+    if (s && c && c.rps > 0) line({ scenario, ceiling, ratio: round(s.rps / c.rps, 3) });
+  }
+}
+
+function targets(): void {
+  const r = (name: string) => results.get(name);
+  const ratio = (a: string, b: string) => {
+    const x = r(a);
+    const y = r(b);
+    return x && y && y.rps > 0 ? round(x.rps / y.rps, 3) : null;
+  };
+  const check = (target: string, value: number | null, holds: (v: number) => boolean, threshold: string) =>
+    line({ target, threshold, value, holds: value !== null && holds(value) });
+  check('session_create / ceiling_sqlite_insert', ratio('session_create', 'ceiling_sqlite_insert'), (v) => v >= 0.5, '>= 0.5');
+  check('session_get / ceiling_fastify_json', ratio('session_get', 'ceiling_fastify_json'), (v) => v >= 0.6, '>= 0.6');
+  check('session_get p99_ms', r('session_get')?.p99_ms ?? null, (v) => v <= 10, '<= 10');
+  const fan = r('webhook_fanout');
+  check('webhook_fanout events/s', fan && fan.requests > 0 ? fan.rps : null, (v) => v >= 1000, '>= 1000');
+  check('cold_start_ms', r('cold_start_ms')?.p50_ms ?? null, (v) => v < 1000, '< 1000');
+  check('idle_rss_mb', r('idle_rss_mb')?.p50_ms ?? null, (v) => v < 150, '< 150');
+}
+
+// ---------------------------------------------------------------- main
+
+async function main(): Promise<void> {
+  const started = Date.now();
+  note(`${CONNECTIONS} connections, ${DURATION_S} s per scenario; loopback only; figures are noisy on a shared machine`);
+  const receiver = await startReceiver();
+  try {
+    await ceilings();
+    await coldStart();
+    await paydeskScenarios(receiver);
+    ratios();
+    targets();
+  } finally {
+    receiver.server.closeAllConnections();
+    receiver.server.close();
+  }
+  note(`done in ${Math.round((Date.now() - started) / 1000)} s`);
+}
+
+const abort = (signal: string) => {
+  note(`${signal}: stopping`);
+  process.exit(130); // the exit hook in processes.ts kills every child
+};
+process.on('SIGINT', () => abort('SIGINT'));
+process.on('SIGTERM', () => abort('SIGTERM'));
+
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    process.stderr.write(`bench failed: ${(err as Error).stack ?? String(err)}\n`);
+    process.exit(1);
+  },
+);

@@ -50,6 +50,14 @@ const OPERATOR_LABELS: Record<string, string> = { mtn: 'MTN MoMo', telecel: 'Tel
 const notPayable = (status: string) =>
   new AppError('SESSION_NOT_PAYABLE', `session is ${status}, not open for payment; refresh the session before continuing`);
 
+/**
+ * Lazy expiry in a transaction of its own: a request that then fails (409 SESSION_NOT_PAYABLE
+ * on an expired session) must not roll the expiry, and its event, back.
+ */
+async function expireDue(deps: CheckoutDeps, sessionId: string): Promise<void> {
+  await deps.db.transaction().execute((trx) => expireIfDue(trx, deps, sessionId));
+}
+
 /** Loads a session inside the transaction, expiring it first when its time has passed. */
 async function loadFresh(trx: Trx, deps: CheckoutDeps, sessionId: string): Promise<SessionWithOwner> {
   await findSession(trx, sessionId);
@@ -119,6 +127,7 @@ export async function publicSession(deps: CheckoutDeps, sessionId: string): Prom
 }
 
 export async function quoteSession(deps: CheckoutDeps, sessionId: string): Promise<PublicCheckoutQuote> {
+  await expireDue(deps, sessionId);
   return deps.db.transaction().execute(async (trx) => {
     const s = await loadFresh(trx, deps, sessionId);
     if (s.status !== 'open') throw notPayable(s.status);
@@ -167,6 +176,7 @@ export async function createProviderAttempt(
   sessionId: string,
   body: ProviderPaymentInitiate,
 ): Promise<{ status: 200 | 201; body: ProviderPaymentInitiationResponse }> {
+  await expireDue(deps, sessionId);
   return deps.db.transaction().execute(async (trx) => {
     const s = await loadFresh(trx, deps, sessionId);
     const provider = providerFor(deps, body.rail);
@@ -392,6 +402,7 @@ export interface CardInput {
 
 /** Card payment in test simulation: the number and code are used here and dropped. */
 export async function payByCard(deps: CheckoutDeps, sessionId: string, card: CardInput): Promise<{ status: 201; body: CardPaymentResponse }> {
+  await expireDue(deps, sessionId);
   return deps.db.transaction().execute(async (trx) => {
     const s = await loadFresh(trx, deps, sessionId);
     requireRail(s, 'card');
@@ -469,6 +480,8 @@ export async function payByCard(deps: CheckoutDeps, sessionId: string, card: Car
  * real collection account would (the transfer is returned; the session stays payable).
  */
 export async function confirmBankTransfer(deps: CheckoutDeps, paymentReference: string, amountMinor: number) {
+  const target = await deps.db.selectFrom('payment_attempts').select('session_id').where('payment_reference', '=', paymentReference).executeTakeFirst();
+  if (target) await expireDue(deps, target.session_id);
   return deps.db.transaction().execute(async (trx) => {
     const a = await trx.selectFrom('payment_attempts').selectAll().where('payment_reference', '=', paymentReference).executeTakeFirst();
     if (!a) throw notFound(`bank transfer with payment reference ${paymentReference}`);
@@ -525,6 +538,7 @@ export function slipBody(slip: CashSlipsTable, s: SessionWithOwner, replayed: bo
  * session (expires_at equals the session's).
  */
 export async function createCashSlip(deps: CheckoutDeps, sessionId: string, amountMinor: number): Promise<{ status: 200 | 201; body: CashDepositSlipResponse }> {
+  await expireDue(deps, sessionId);
   return deps.db.transaction().execute(async (trx) => {
     const s = await loadFresh(trx, deps, sessionId);
     requireRail(s, 'cash');

@@ -19,6 +19,7 @@ import type { IdGenerator } from './lib/ids';
 import { bearerToken } from './modules/auth/merchant-auth';
 import { merchantRoutes } from './modules/merchant.routes';
 import { checkoutRoutes } from './modules/checkout/checkout.routes';
+import { backofficeRoutes } from './modules/backoffice/backoffice.routes';
 import { startSweeper, type Sweeper } from './domain/sweeper';
 import { sandboxProviders } from './providers/index';
 import type { ProviderRegistry } from './providers/types';
@@ -136,6 +137,7 @@ export async function build(input: BuildDeps): Promise<FastifyInstance> {
 
   await app.register(async (scope) => merchantRoutes(scope, deps), { prefix: '/api/v1' });
   await app.register(async (scope) => checkoutRoutes(scope, deps), { prefix: '/api/v1/checkout' });
+  await app.register(async (scope) => backofficeRoutes(scope, deps), { prefix: '/api/backoffice/v1' });
 
   if (deps.backgroundJobs) {
     let sweeper: Sweeper | undefined;

@@ -243,6 +243,41 @@ export interface EventsTable {
   created_at: string;
 }
 
+export interface StaffSessionsTable {
+  id: string;
+  staff_id: string;
+  /** SHA-256 of the bearer token; the token itself is never stored. */
+  token_hash: string;
+  created_at: string;
+  expires_at: string;
+  last_seen_at: string;
+  revoked_at: string | null;
+  ip: string | null;
+}
+
+export interface StaffLoginFailuresTable {
+  id: string;
+  throttle_key: string;
+  at: string;
+}
+
+export interface AuditLogTable {
+  id: string;
+  at: string;
+  actor_id: string | null;
+  actor_username: string;
+  actor_role: string;
+  action: string;
+  target_type: string;
+  target_id: string | null;
+  merchant_id: string | null;
+  /** JSON of the state before the action, or null. */
+  before: string | null;
+  /** JSON of the state after the action, or null. */
+  after: string | null;
+  ip: string | null;
+}
+
 export interface Database {
   merchants: MerchantsTable;
   integrations: IntegrationsTable;
@@ -262,6 +297,9 @@ export interface Database {
   cash_deposits: CashDepositsTable;
   session_history: SessionHistoryTable;
   events: EventsTable;
+  staff_sessions: StaffSessionsTable;
+  staff_login_failures: StaffLoginFailuresTable;
+  audit_log: AuditLogTable;
   kysely_migration: { name: string; timestamp: string };
   _generated?: { id: Generated<number> };
 }

@@ -1,0 +1,153 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppDeps } from '../../app';
+import { ErrorEnvelope } from '../../../shared/schemas/common';
+import {
+  AuditList,
+  AuditQuery,
+  CashDeposit,
+  DepositIdParams,
+  DepositList,
+  DepositListQuery,
+  DepositRecord,
+  DepositReject,
+  DepositResult,
+  ScannedSlip,
+  SlipTokenParams,
+  StaffLogin,
+  StaffLoginResponse,
+  StaffMe,
+} from '../../../shared/schemas/backoffice';
+import { listAudit } from './audit.service';
+import { approveDeposit, getDeposit, listDeposits, lookupSlip, recordDeposit, rejectDeposit } from './cash-desk.service';
+import { financeRoutes } from './finance.routes';
+import { adminRoutes } from './admin.routes';
+import { allow, authenticateStaff, login, logout, me, requireStaff } from './staff-auth';
+
+const errors = { 400: ErrorEnvelope, 401: ErrorEnvelope, 403: ErrorEnvelope, 404: ErrorEnvelope, 409: ErrorEnvelope, 429: ErrorEnvelope };
+
+/**
+ * The back-office API (`/api/backoffice/v1`, CONTRACT §3) used by the React back office.
+ * Every route but sign-in needs a staff bearer token (401 otherwise); each declares the roles
+ * that may call it (403 FORBIDDEN for the others). Role names, paths and shapes of the cash
+ * desk are fixed by the contract.
+ */
+export async function backofficeRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  app.addHook('onSend', async (_req, reply) => {
+    reply.header('cache-control', 'no-store');
+  });
+  app.addHook('onRequest', async (req) => {
+    const path = req.url.split('?')[0] ?? '';
+    if (path.endsWith('/auth/login') && req.method === 'POST') return;
+    // Unknown paths still answer 404 to anyone (the not-found handler runs without a route).
+    if (!req.routeOptions.url) return;
+    req.staff = await authenticateStaff(deps, req);
+  });
+
+  // ------------------------------------------------------------ auth
+  const authTags = ['Back office: staff sign-in'];
+  r.post(
+    '/auth/login',
+    { schema: { tags: authTags, summary: 'Sign in: a bearer token for the other calls', body: StaffLogin, response: { 200: StaffLoginResponse, ...errors } } },
+    async (req) => login(deps, req.body.username, req.body.password, req.ip),
+  );
+  r.post(
+    '/auth/logout',
+    { schema: { tags: authTags, summary: 'Revoke the token this call is made with', response: { 204: z.null(), ...errors } } },
+    async (req, reply) => {
+      await logout(deps, requireStaff(req), req.ip);
+      return reply.code(204).send(null);
+    },
+  );
+  r.get('/me', { schema: { tags: authTags, summary: 'The signed-in staff member', response: { 200: StaffMe, ...errors } } }, async (req) =>
+    me(deps, requireStaff(req)),
+  );
+
+  // ------------------------------------------------------------ cash desk
+  const deskTags = ['Back office: cash desk'];
+  r.get(
+    '/cash-slips/:slip_token',
+    {
+      preHandler: allow('teller', 'supervisor'),
+      schema: { tags: deskTags, summary: 'A cash slip as scanned', params: SlipTokenParams, response: { 200: ScannedSlip, ...errors } },
+    },
+    async (req) => lookupSlip(deps, req.params.slip_token),
+  );
+  r.post(
+    '/cash-slips/:slip_token/deposits',
+    {
+      preHandler: allow('teller'),
+      schema: {
+        tags: deskTags,
+        summary: 'Record the counted cash for a slip (the session becomes pending until a supervisor reviews it)',
+        params: SlipTokenParams,
+        body: DepositRecord,
+        response: { 201: DepositResult, ...errors },
+      },
+    },
+    async (req, reply) => reply.code(201).send(await recordDeposit(deps, requireStaff(req), req.ip, req.params.slip_token, req.body)),
+  );
+  r.get(
+    '/deposits',
+    {
+      preHandler: allow('teller', 'supervisor', 'admin'),
+      schema: {
+        tags: deskTags,
+        summary: 'Deposits (status=under_review: the review queue, oldest first); tellers see their own',
+        querystring: DepositListQuery,
+        response: { 200: DepositList, ...errors },
+      },
+    },
+    async (req) => listDeposits(deps.db, requireStaff(req), req.query),
+  );
+  r.get(
+    '/deposits/:deposit_id',
+    {
+      preHandler: allow('teller', 'supervisor', 'admin'),
+      schema: { tags: deskTags, summary: 'One deposit', params: DepositIdParams, response: { 200: CashDeposit, ...errors } },
+    },
+    async (req) => getDeposit(deps.db, requireStaff(req), req.params.deposit_id),
+  );
+  r.post(
+    '/deposits/:deposit_id/approve',
+    {
+      preHandler: allow('supervisor'),
+      schema: {
+        tags: deskTags,
+        summary: 'Approve a deposit (never by its recorder): the session succeeds',
+        params: DepositIdParams,
+        response: { 200: z.object({ deposit: CashDeposit }), ...errors },
+      },
+    },
+    async (req) => ({ deposit: await approveDeposit(deps, requireStaff(req), req.ip, req.params.deposit_id) }),
+  );
+  r.post(
+    '/deposits/:deposit_id/reject',
+    {
+      preHandler: allow('supervisor'),
+      schema: {
+        tags: deskTags,
+        summary: 'Reject a deposit with a reason (never by its recorder): the slip is voided and the session reopens',
+        params: DepositIdParams,
+        body: DepositReject,
+        response: { 200: z.object({ deposit: CashDeposit }), ...errors },
+      },
+    },
+    async (req) => ({ deposit: await rejectDeposit(deps, requireStaff(req), req.ip, req.params.deposit_id, req.body.reason) }),
+  );
+
+  // ------------------------------------------------------------ audit trail
+  r.get(
+    '/audit',
+    {
+      preHandler: allow('admin', 'supervisor'),
+      schema: { tags: ['Back office: audit'], summary: 'The audit trail of staff actions, newest first (read-only)', querystring: AuditQuery, response: { 200: AuditList, ...errors } },
+    },
+    async (req) => listAudit(deps.db, req.query),
+  );
+
+  await financeRoutes(app, deps);
+  await adminRoutes(app, deps);
+}

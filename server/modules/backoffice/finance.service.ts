@@ -1,0 +1,458 @@
+import { sql } from 'kysely';
+import type { Db } from '../../db/database';
+import type { CheckoutSessionsTable } from '../../db/schema';
+import { expireIfDue, type TransitionDeps } from '../../domain/session-transitions';
+import { AppError, invalid, notFound } from '../../lib/errors';
+import type {
+  InvoiceDetail,
+  InvoiceList,
+  InvoiceSummary,
+  MerchantSummary,
+  RevenueLinesView,
+  SessionDetail,
+  SessionList,
+  SessionRow,
+  TimelineEntry,
+} from '../../../shared/schemas/backoffice';
+import type { Rail, SessionStatus } from '../../../shared/schemas/common';
+import { actorOf, recordAudit } from './audit.service';
+import type { StaffContext } from './staff-auth';
+
+export type FinanceDeps = TransitionDeps & { db: Db };
+
+export async function listMerchants(db: Db, staff: StaffContext): Promise<{ merchants: MerchantSummary[] }> {
+  let q = db.selectFrom('merchants').select(['id', 'name', 'created_at']).orderBy('name');
+  if (staff.role === 'finance') q = q.where('id', '=', staff.merchantId ?? '');
+  return { merchants: await q.execute() };
+}
+
+// ---------------------------------------------------------------- revenue lines
+
+export async function revenueLines(db: Db, merchantId: string): Promise<RevenueLinesView> {
+  const rows = await db.selectFrom('revenue_lines').selectAll().where('merchant_id', '=', merchantId).orderBy('code').execute();
+  const syncs = await db.selectFrom('revenue_line_syncs').selectAll().where('merchant_id', '=', merchantId).orderBy('created_at', 'desc').limit(20).execute();
+  const active = rows.filter((r) => r.active === 1).length;
+  return {
+    merchant_id: merchantId,
+    lines: rows.map((r) => ({
+      id: r.id,
+      code: r.code,
+      name: r.name,
+      active: r.active === 1,
+      source: r.source,
+      last_synced_at: r.last_synced_at,
+      updated_at: r.updated_at,
+    })),
+    counts: { total: rows.length, active, inactive: rows.length - active },
+    syncs: syncs.map((s) => ({
+      id: s.id,
+      source: s.integration_id ? 'api' : 'back office',
+      created: s.created,
+      updated: s.updated,
+      reactivated: s.reactivated,
+      deactivated: s.deactivated,
+      unchanged: s.unchanged,
+      total: s.total,
+      error_count: s.error_count,
+      created_at: s.created_at,
+    })),
+  };
+}
+
+/**
+ * Activates or deactivates one revenue line the way a sync does: the change is counted in a
+ * sync-history row (reactivated / deactivated, or unchanged when it already was), so the
+ * history shows every change whoever made it. A deactivated code refuses new invoice lines.
+ */
+export async function setRevenueLineActive(deps: FinanceDeps, staff: StaffContext, ip: string, merchantId: string, lineId: string, active: boolean) {
+  return deps.db.transaction().execute(async (trx) => {
+    const line = await trx.selectFrom('revenue_lines').selectAll().where('id', '=', lineId).where('merchant_id', '=', merchantId).executeTakeFirst();
+    if (!line) throw notFound(`revenue line ${lineId}`);
+    const now = deps.clock.now().toISOString();
+    const changed = (line.active === 1) !== active;
+    if (changed) {
+      await trx
+        .updateTable('revenue_lines')
+        .set({ active: active ? 1 : 0, updated_at: now, last_synced_at: now, source: 'backoffice' })
+        .where('id', '=', line.id)
+        .where('active', '=', active ? 0 : 1)
+        .execute();
+    }
+    await trx
+      .insertInto('revenue_line_syncs')
+      .values({
+        id: deps.ids.uuid(),
+        merchant_id: merchantId,
+        integration_id: null,
+        created: 0,
+        updated: 0,
+        reactivated: changed && active ? 1 : 0,
+        deactivated: changed && !active ? 1 : 0,
+        unchanged: changed ? 0 : 1,
+        total: 1,
+        error_count: 0,
+        created_at: now,
+      })
+      .execute();
+    await recordAudit(trx, deps, actorOf(staff, ip), {
+      action: active ? 'revenue_line.activate' : 'revenue_line.deactivate',
+      targetType: 'revenue_line',
+      targetId: line.id,
+      merchantId,
+      before: { code: line.code, active: line.active === 1 },
+      after: { code: line.code, active },
+    });
+    return revenueLines(deps.db, merchantId);
+  });
+}
+
+// ---------------------------------------------------------------- invoices
+
+interface InvoiceAgg {
+  invoice_ref: string;
+  currency: string | null;
+  line_count: number;
+  billed_minor: number;
+  remitted_at: string | null;
+  latest_session_status: SessionStatus | null;
+  updated_at: string;
+}
+
+/**
+ * An invoice is an `invoice_ref` of the merchant with lines or sessions. Rule (docs/backoffice.md):
+ * it is remitted once one of its sessions succeeds; at that moment its lines are marked
+ * remitted in the same transaction (domain/session-transitions.ts), and they are frozen after.
+ */
+function invoiceAggregate(db: Db, merchantId: string) {
+  return sql<InvoiceAgg>`
+    WITH refs AS (
+      SELECT invoice_ref FROM invoice_lines WHERE merchant_id = ${merchantId}
+      UNION SELECT invoice_ref FROM checkout_sessions WHERE merchant_id = ${merchantId}
+    )
+    SELECT r.invoice_ref AS invoice_ref,
+      COALESCE(
+        (SELECT currency FROM invoice_lines l WHERE l.merchant_id = ${merchantId} AND l.invoice_ref = r.invoice_ref LIMIT 1),
+        (SELECT currency FROM checkout_sessions s WHERE s.merchant_id = ${merchantId} AND s.invoice_ref = r.invoice_ref ORDER BY created_at DESC LIMIT 1)
+      ) AS currency,
+      (SELECT COUNT(*) FROM invoice_lines l WHERE l.merchant_id = ${merchantId} AND l.invoice_ref = r.invoice_ref) AS line_count,
+      COALESCE((SELECT SUM(amount_minor) FROM invoice_lines l WHERE l.merchant_id = ${merchantId} AND l.invoice_ref = r.invoice_ref), 0) AS billed_minor,
+      (SELECT MIN(finalized_at) FROM checkout_sessions s WHERE s.merchant_id = ${merchantId} AND s.invoice_ref = r.invoice_ref AND s.status = 'success') AS remitted_at,
+      (SELECT status FROM checkout_sessions s WHERE s.merchant_id = ${merchantId} AND s.invoice_ref = r.invoice_ref ORDER BY created_at DESC, id DESC LIMIT 1) AS latest_session_status,
+      MAX(
+        COALESCE((SELECT MAX(updated_at) FROM invoice_lines l WHERE l.merchant_id = ${merchantId} AND l.invoice_ref = r.invoice_ref), ''),
+        COALESCE((SELECT MAX(updated_at) FROM checkout_sessions s WHERE s.merchant_id = ${merchantId} AND s.invoice_ref = r.invoice_ref), '')
+      ) AS updated_at
+    FROM refs r`;
+}
+
+const toInvoice = (r: InvoiceAgg): InvoiceSummary => ({
+  invoice_ref: r.invoice_ref,
+  currency: r.currency ?? 'GHS',
+  line_count: Number(r.line_count),
+  billed_minor: Number(r.billed_minor),
+  remitted: r.remitted_at !== null,
+  remitted_at: r.remitted_at,
+  latest_session_status: r.latest_session_status,
+  updated_at: r.updated_at,
+});
+
+const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+export async function listInvoices(
+  db: Db,
+  merchantId: string,
+  f: { q?: string | undefined; remitted?: boolean | undefined; limit: number; offset: number },
+): Promise<InvoiceList> {
+  const where = [sql`1 = 1`];
+  if (f.q) where.push(sql`invoice_ref LIKE ${`%${likeEscape(f.q)}%`} ESCAPE '\\'`);
+  if (f.remitted !== undefined) where.push(f.remitted ? sql`remitted_at IS NOT NULL` : sql`remitted_at IS NULL`);
+  const cond = sql.join(where, sql` AND `);
+  const base = invoiceAggregate(db, merchantId);
+  const total = await sql<{ n: number }>`SELECT COUNT(*) AS n FROM (${base}) WHERE ${cond}`.execute(db);
+  const rows = await sql<InvoiceAgg>`SELECT * FROM (${base}) WHERE ${cond} ORDER BY updated_at DESC, invoice_ref LIMIT ${f.limit} OFFSET ${f.offset}`.execute(db);
+  return { invoices: rows.rows.map(toInvoice), total: Number(total.rows[0]?.n ?? 0) };
+}
+
+export async function invoiceDetail(db: Db, merchantId: string, invoiceRef: string): Promise<InvoiceDetail> {
+  const rows = await sql<InvoiceAgg>`SELECT * FROM (${invoiceAggregate(db, merchantId)}) WHERE invoice_ref = ${invoiceRef}`.execute(db);
+  const agg = rows.rows[0];
+  if (!agg) throw notFound(`invoice ${invoiceRef}`);
+  const lines = await db
+    .selectFrom('invoice_lines')
+    .select(['code', 'name', 'amount_minor', 'currency', 'remitted'])
+    .where('merchant_id', '=', merchantId)
+    .where('invoice_ref', '=', invoiceRef)
+    .orderBy('created_at')
+    .orderBy('code')
+    .execute();
+  const sessions = await sessionBase(db).where('s.merchant_id', '=', merchantId).where('s.invoice_ref', '=', invoiceRef).orderBy('s.created_at', 'desc').execute();
+  return { invoice: toInvoice(agg), lines: lines.map((l) => ({ ...l, remitted: l.remitted === 1 })), sessions: sessions.map(toSessionRow) };
+}
+
+// ---------------------------------------------------------------- sessions
+
+const sessionBase = (db: Db) =>
+  db.selectFrom('checkout_sessions as s').innerJoin('merchants as m', 'm.id', 's.merchant_id').selectAll('s').select('m.name as merchant_name');
+
+const toSessionRow = (s: CheckoutSessionsTable & { merchant_name: string }): SessionRow => ({
+  id: s.id,
+  status: s.status,
+  amount_minor: s.amount_minor,
+  currency: s.currency,
+  invoice_ref: s.invoice_ref,
+  description: s.description,
+  customer_name: s.customer_name,
+  paid_rail: s.paid_rail,
+  merchant_id: s.merchant_id,
+  merchant_name: s.merchant_name,
+  created_at: s.created_at,
+  expires_at: s.expires_at,
+  finalized_at: s.finalized_at,
+});
+
+export interface SessionFilter {
+  status?: SessionStatus | undefined;
+  rail?: Rail | undefined;
+  invoice_ref?: string | undefined;
+  from?: string | undefined;
+  to?: string | undefined;
+  sort: 'created_at' | 'amount_minor' | 'status' | 'invoice_ref';
+  dir: 'asc' | 'desc';
+  limit: number;
+  offset: number;
+}
+
+const iso = (field: string, v: string | undefined): string | undefined => {
+  if (v === undefined) return undefined;
+  const t = Date.parse(v);
+  if (Number.isNaN(t)) throw invalid(field, 'must be an ISO 8601 date-time');
+  return new Date(t).toISOString();
+};
+
+/**
+ * Sessions of one merchant. `rail` matches the rail that paid, or any rail tried (an attempt,
+ * or a cash slip); `invoice_ref` matches a prefix; `from`/`to` bound `created_at` (to exclusive).
+ */
+export async function listSessions(deps: FinanceDeps, merchantId: string, f: SessionFilter): Promise<SessionList> {
+  // Sessions past their time read as expired here too, as on every other read.
+  await deps.db.transaction().execute(async (trx) => {
+    const due = await trx
+      .selectFrom('checkout_sessions')
+      .select('id')
+      .where('merchant_id', '=', merchantId)
+      .where('status', '=', 'open')
+      .where('expires_at', '<=', deps.clock.now().toISOString())
+      .limit(500)
+      .execute();
+    for (const s of due) await expireIfDue(trx, deps, s.id);
+  });
+  const from = iso('from', f.from);
+  const to = iso('to', f.to);
+  if (from && to && from >= to) throw invalid('to', 'must be after from');
+  let q = sessionBase(deps.db).where('s.merchant_id', '=', merchantId);
+  if (f.status) q = q.where('s.status', '=', f.status);
+  if (f.invoice_ref) q = q.where(sql<boolean>`s.invoice_ref LIKE ${`${likeEscape(f.invoice_ref)}%`} ESCAPE '\\'`);
+  if (from) q = q.where('s.created_at', '>=', from);
+  if (to) q = q.where('s.created_at', '<', to);
+  if (f.rail) {
+    const rail = f.rail;
+    q = q.where((eb) =>
+      eb.or([
+        eb('s.paid_rail', '=', rail),
+        eb.exists(eb.selectFrom('payment_attempts as a').select('a.id').whereRef('a.session_id', '=', 's.id').where('a.rail', '=', rail)),
+        ...(rail === 'cash' ? [eb.exists(eb.selectFrom('cash_slips as c').select('c.id').whereRef('c.session_id', '=', 's.id'))] : []),
+      ]),
+    );
+  }
+  const total = await q.clearSelect().select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const rows = await q.orderBy(`s.${f.sort}`, f.dir).orderBy('s.id', f.dir).limit(f.limit).offset(f.offset).execute();
+  return { sessions: rows.map(toSessionRow), total: Number(total.n) };
+}
+
+const RAIL_NAMES: Record<string, string> = { momo: 'Mobile Money', card: 'Card', bank_transfer: 'Bank transfer', cash: 'Cash' };
+
+/** One session with its invoice lines and everything that happened to it, oldest first. */
+export async function sessionDetail(deps: FinanceDeps, staff: StaffContext, sessionId: string): Promise<SessionDetail> {
+  await deps.db.transaction().execute(async (trx) => {
+    await expireIfDue(trx, deps, sessionId);
+  });
+  const s = await sessionBase(deps.db).where('s.id', '=', sessionId).executeTakeFirst();
+  if (!s || (staff.role === 'finance' && s.merchant_id !== staff.merchantId)) throw notFound(`session ${sessionId}`);
+  const db = deps.db;
+  const [history, attempts, slips, deposits, events, lines] = await Promise.all([
+    db.selectFrom('session_history').selectAll().where('session_id', '=', s.id).execute(),
+    db.selectFrom('payment_attempts').selectAll().where('session_id', '=', s.id).execute(),
+    db.selectFrom('cash_slips').selectAll().where('session_id', '=', s.id).execute(),
+    db
+      .selectFrom('cash_deposits as d')
+      .innerJoin('staff_users as rec', 'rec.id', 'd.recorded_by')
+      .leftJoin('staff_users as rev', 'rev.id', 'd.reviewed_by')
+      .selectAll('d')
+      .select(['rec.username as recorded_by_username', 'rev.username as reviewed_by_username'])
+      .where('d.session_id', '=', s.id)
+      .execute(),
+    db.selectFrom('events').select(['id', 'type', 'created_at']).where('session_id', '=', s.id).execute(),
+    db
+      .selectFrom('invoice_lines')
+      .select(['code', 'name', 'amount_minor', 'currency', 'remitted'])
+      .where('merchant_id', '=', s.merchant_id)
+      .where('invoice_ref', '=', s.invoice_ref)
+      .orderBy('created_at')
+      .execute(),
+  ]);
+  const t: TimelineEntry[] = [{ at: s.created_at, kind: 'created', title: 'Session created', detail: `${s.amount_minor} ${s.currency} for invoice ${s.invoice_ref}`, ref: s.id }];
+  for (const h of history) t.push({ at: h.at, kind: 'transition', title: `${h.from_status} → ${h.to_status}`, detail: h.cause, ref: null });
+  for (const a of attempts) {
+    const rail = RAIL_NAMES[a.rail] ?? a.rail;
+    const who = a.rail === 'momo' ? ` · ${a.operator ?? ''} ••${a.phone_last4 ?? ''}` : a.rail === 'card' ? ` · ${a.card_brand ?? ''} ••${a.card_last4 ?? ''}` : a.payment_reference ? ` · ref ${a.payment_reference}` : '';
+    t.push({ at: a.created_at, kind: 'attempt', title: `${rail} attempt started`, detail: `${a.amount_charged_minor} ${a.currency}${who}`, ref: a.id });
+    if (a.finalized_at) {
+      t.push({ at: a.finalized_at, kind: 'attempt', title: `${rail} attempt ${a.status}`, detail: a.decline_reason ? `${a.raw_status} · ${a.decline_reason}` : a.raw_status, ref: a.id });
+    }
+  }
+  for (const sl of slips) {
+    t.push({ at: sl.created_at, kind: 'slip', title: `Cash slip ${sl.reference} issued`, detail: `${sl.amount_minor} ${sl.currency} · now ${sl.status}`, ref: sl.reference });
+  }
+  for (const d of deposits) {
+    t.push({ at: d.created_at, kind: 'deposit', title: 'Cash deposit recorded', detail: `${d.amount_minor} ${d.currency} by ${d.recorded_by_username}${d.note ? ` · “${d.note}”` : ''}`, ref: d.id });
+    if (d.reviewed_at) {
+      t.push({
+        at: d.reviewed_at,
+        kind: 'deposit',
+        title: `Cash deposit ${d.status}`,
+        detail: `by ${d.reviewed_by_username ?? 'unknown'}${d.review_reason ? ` · ${d.review_reason}` : ''}`,
+        ref: d.id,
+      });
+    }
+  }
+  for (const e of events) t.push({ at: e.created_at, kind: 'event', title: `Event ${e.type}`, detail: e.id, ref: e.id });
+  t.push(...(await deliveryEntries(db, events.map((e) => e.id))));
+  const kindOrder = ['created', 'attempt', 'slip', 'deposit', 'transition', 'event', 'delivery'];
+  t.sort((a, b) => (a.at === b.at ? kindOrder.indexOf(a.kind) - kindOrder.indexOf(b.kind) : a.at < b.at ? -1 : 1));
+  return {
+    session: { ...toSessionRow(s), customer_email: s.customer_email, metadata: JSON.parse(s.metadata) as Record<string, unknown> },
+    lines: lines.map((l) => ({ ...l, remitted: l.remitted === 1 })),
+    timeline: t,
+  };
+}
+
+/**
+ * Webhook delivery attempts of these events, when the webhook outbox (issue 4) has created
+ * its table; read defensively so the timeline works before and after that migration.
+ */
+async function deliveryEntries(db: Db, eventIds: string[]): Promise<TimelineEntry[]> {
+  if (eventIds.length === 0) return [];
+  const table = await sql<{ name: string }>`SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'webhook_delivery_attempts'`.execute(db);
+  if (table.rows.length === 0) return [];
+  try {
+    const rows = await sql<{ event_id: string; started_at: string; kind: string; outcome: string; status_code: number | null; error: string | null; latency_ms: number; url: string }>`
+      SELECT event_id, started_at, kind, outcome, status_code, error, latency_ms, url FROM webhook_delivery_attempts
+      WHERE event_id IN (${sql.join(eventIds)}) ORDER BY seq`.execute(db);
+    return rows.rows.map((r) => ({
+      at: r.started_at,
+      kind: 'delivery' as const,
+      title: r.outcome === 'succeeded' ? `Webhook delivered (${r.status_code ?? 'ok'})` : `Webhook attempt failed${r.status_code ? ` (${r.status_code})` : ''}`,
+      detail: [r.url, `${r.latency_ms} ms`, r.kind.replace('_', ' '), r.error].filter(Boolean).join(' · '),
+      ref: r.event_id,
+    }));
+  } catch {
+    return [];
+  }
+}
+
+// ---------------------------------------------------------------- reconciliation export
+
+const csvCell = (v: string | number | null): string => {
+  if (v === null) return '';
+  let s = String(v);
+  // A cell a spreadsheet would run as a formula is written as text.
+  if (/^[=+\-@\t\r]/.test(s)) s = `'${s}`;
+  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+};
+
+const fractionDigits = (currency: string): number => {
+  try {
+    return new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+  } catch {
+    return 2;
+  }
+};
+
+export const PAYMENT_CSV_COLUMNS = [
+  'paid_at',
+  'session_id',
+  'merchant',
+  'invoice_ref',
+  'rail',
+  'currency',
+  'amount_minor',
+  'fee_minor',
+  'collected_minor',
+  'amount',
+  'payment_reference',
+  'deposit_id',
+  'recorded_by',
+  'approved_by',
+  'customer_name',
+] as const;
+
+/**
+ * Every payment of the merchant whose session succeeded in [from, to): one row per session,
+ * with the attempt or cash deposit that paid it. Amounts in minor units plus a decimal column.
+ */
+export async function paymentsCsv(db: Db, merchantId: string, fromRaw: string, toRaw: string): Promise<string> {
+  const from = iso('from', fromRaw)!;
+  const to = iso('to', toRaw)!;
+  if (from >= to) throw invalid('to', 'must be after from');
+  if (Date.parse(to) - Date.parse(from) > 367 * 86_400_000) throw new AppError('INVALID_ARGUMENT', 'to: the range may span at most one year');
+  const sessions = await sessionBase(db)
+    .where('s.merchant_id', '=', merchantId)
+    .where('s.status', '=', 'success')
+    .where('s.finalized_at', '>=', from)
+    .where('s.finalized_at', '<', to)
+    .orderBy('s.finalized_at')
+    .orderBy('s.id')
+    .execute();
+  const ids = sessions.map((s) => s.id);
+  const attempts = ids.length
+    ? await db.selectFrom('payment_attempts').selectAll().where('session_id', 'in', ids).where('status', '=', 'succeeded').execute()
+    : [];
+  const deposits = ids.length
+    ? await db
+        .selectFrom('cash_deposits as d')
+        .innerJoin('cash_slips as sl', 'sl.id', 'd.slip_id')
+        .innerJoin('staff_users as rec', 'rec.id', 'd.recorded_by')
+        .leftJoin('staff_users as rev', 'rev.id', 'd.reviewed_by')
+        .select(['d.id', 'd.session_id', 'd.amount_minor', 'sl.reference', 'sl.fee_minor', 'rec.username as recorded_by', 'rev.username as approved_by'])
+        .where('d.session_id', 'in', ids)
+        .where('d.status', '=', 'approved')
+        .execute()
+    : [];
+  const lines = [PAYMENT_CSV_COLUMNS.join(',')];
+  for (const s of sessions) {
+    const a = attempts.find((x) => x.session_id === s.id);
+    const d = deposits.find((x) => x.session_id === s.id);
+    const collected = d?.amount_minor ?? a?.amount_charged_minor ?? s.amount_minor;
+    const fee = d ? d.fee_minor : (a?.fee_minor ?? 0);
+    const digits = fractionDigits(s.currency);
+    const row = [
+      s.finalized_at,
+      s.id,
+      s.merchant_name,
+      s.invoice_ref,
+      s.paid_rail,
+      s.currency,
+      s.amount_minor,
+      fee,
+      collected,
+      (collected / 10 ** digits).toFixed(digits),
+      d?.reference ?? a?.payment_reference ?? a?.provider_reference ?? null,
+      d?.id ?? null,
+      d?.recorded_by ?? null,
+      d?.approved_by ?? null,
+      s.customer_name,
+    ];
+    lines.push(row.map(csvCell).join(','));
+  }
+  return `${lines.join('\r\n')}\r\n`;
+}

@@ -1,0 +1,237 @@
+import { z } from 'zod';
+import { CashDepositSlipResponse } from './checkout';
+import { AmountMinor, IsoDateTime, QueryBoolean, Rail, requiredOr, SessionStatus } from './common';
+
+/**
+ * Back-office API (`/api/backoffice/v1`, CONTRACT §3): request and response shapes shared by
+ * the server (validation, response serialisation) and the React back office (types).
+ */
+export const STAFF_ROLES = ['teller', 'supervisor', 'finance', 'admin'] as const;
+export const StaffRole = z.enum(STAFF_ROLES);
+export type StaffRole = z.infer<typeof StaffRole>;
+
+const text = (max: number) =>
+  z
+    .string({ error: requiredOr('must be a string') })
+    .trim()
+    .min(1, { error: 'must not be empty' })
+    .max(max, { error: `must be at most ${max} characters` });
+
+// ---------------------------------------------------------------- auth
+export const StaffLogin = z.object({
+  username: z.string({ error: requiredOr('must be a string') }).min(1, { error: 'must not be empty' }).max(64, { error: 'must be at most 64 characters' }),
+  password: z.string({ error: requiredOr('must be a string') }).min(1, { error: 'must not be empty' }).max(200, { error: 'must be at most 200 characters' }),
+});
+export const StaffUser = z.object({ id: z.string(), username: z.string(), role: StaffRole });
+export type StaffUser = z.infer<typeof StaffUser>;
+export const StaffLoginResponse = z.object({ token: z.string(), user: StaffUser, expires_at: IsoDateTime });
+export type StaffLoginResponse = z.infer<typeof StaffLoginResponse>;
+export const StaffMe = z.object({
+  user: StaffUser.extend({
+    branch_id: z.string().nullable(),
+    branch_name: z.string().nullable(),
+    merchant_id: z.string().nullable(),
+    merchant_name: z.string().nullable(),
+  }),
+  expires_at: IsoDateTime,
+});
+export type StaffMe = z.infer<typeof StaffMe>;
+
+// ---------------------------------------------------------------- cash desk
+export const SlipTokenParams = z.object({ slip_token: z.string().min(1).max(100) });
+export const DepositIdParams = z.object({ deposit_id: z.string().min(1).max(80) });
+
+export const DEPOSIT_STATUSES = ['under_review', 'approved', 'rejected'] as const;
+export const DepositStatus = z.enum(DEPOSIT_STATUSES);
+export type DepositStatus = z.infer<typeof DepositStatus>;
+
+export const StaffRef = z.object({ id: z.string(), username: z.string() });
+
+export const CashDeposit = z.object({
+  id: z.string(),
+  status: DepositStatus,
+  amount_minor: z.number().int(),
+  currency: z.string(),
+  slip_reference: z.string(),
+  session_id: z.string(),
+  session_status: SessionStatus,
+  merchant_id: z.string(),
+  merchant_name: z.string(),
+  invoice_ref: z.string(),
+  customer_name: z.string(),
+  branch_id: z.string().nullable(),
+  branch_name: z.string().nullable(),
+  note: z.string().nullable(),
+  recorded_by: StaffRef,
+  reviewed_by: StaffRef.nullable(),
+  review_reason: z.string().nullable(),
+  created_at: IsoDateTime,
+  reviewed_at: IsoDateTime.nullable(),
+});
+export type CashDeposit = z.infer<typeof CashDeposit>;
+
+/** The slip as a teller scans it: the payer-side slip fields plus the session's status and any deposit on it. */
+export const ScannedSlip = CashDepositSlipResponse.extend({
+  session_status: SessionStatus,
+  deposit: CashDeposit.nullable(),
+});
+export type ScannedSlip = z.infer<typeof ScannedSlip>;
+
+export const DepositRecord = z.object({
+  amount_minor: AmountMinor,
+  branch_id: z.string().max(80, { error: 'must be at most 80 characters' }).optional(),
+  note: z.string().trim().max(500, { error: 'must be at most 500 characters' }).optional(),
+});
+export const DepositResult = z.object({ deposit: CashDeposit, slip: ScannedSlip });
+export type DepositResult = z.infer<typeof DepositResult>;
+
+export const DepositReject = z.object({ reason: text(500) });
+
+export const DepositListQuery = z.object({
+  status: DepositStatus.optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+  offset: z.coerce.number().int().min(0).default(0),
+});
+export const DepositList = z.object({ deposits: z.array(CashDeposit), total: z.number().int() });
+export type DepositList = z.infer<typeof DepositList>;
+
+// ---------------------------------------------------------------- finance
+export const MerchantScopeQuery = z.object({ merchant_id: z.string().max(80).optional() });
+
+export const MerchantSummary = z.object({ id: z.string(), name: z.string(), created_at: IsoDateTime });
+export const MerchantList = z.object({ merchants: z.array(MerchantSummary) });
+export type MerchantSummary = z.infer<typeof MerchantSummary>;
+
+export const RevenueLineRow = z.object({
+  id: z.string(),
+  code: z.string(),
+  name: z.string(),
+  active: z.boolean(),
+  source: z.string(),
+  last_synced_at: IsoDateTime,
+  updated_at: IsoDateTime,
+});
+export const RevenueLineSync = z.object({
+  id: z.string(),
+  source: z.string(),
+  created: z.number().int(),
+  updated: z.number().int(),
+  reactivated: z.number().int(),
+  deactivated: z.number().int(),
+  unchanged: z.number().int(),
+  total: z.number().int(),
+  error_count: z.number().int(),
+  created_at: IsoDateTime,
+});
+export const RevenueLinesView = z.object({
+  merchant_id: z.string(),
+  lines: z.array(RevenueLineRow),
+  counts: z.object({ total: z.number().int(), active: z.number().int(), inactive: z.number().int() }),
+  syncs: z.array(RevenueLineSync),
+});
+export type RevenueLinesView = z.infer<typeof RevenueLinesView>;
+export const RevenueLineIdParams = z.object({ line_id: z.string().min(1).max(80) });
+
+export const InvoiceSummary = z.object({
+  invoice_ref: z.string(),
+  currency: z.string(),
+  line_count: z.number().int(),
+  billed_minor: z.number().int(),
+  remitted: z.boolean(),
+  remitted_at: IsoDateTime.nullable(),
+  latest_session_status: SessionStatus.nullable(),
+  updated_at: IsoDateTime,
+});
+export type InvoiceSummary = z.infer<typeof InvoiceSummary>;
+export const InvoiceListQuery = MerchantScopeQuery.extend({
+  q: z.string().max(120).optional(),
+  remitted: QueryBoolean.optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+  offset: z.coerce.number().int().min(0).default(0),
+});
+export const InvoiceList = z.object({ invoices: z.array(InvoiceSummary), total: z.number().int() });
+export type InvoiceList = z.infer<typeof InvoiceList>;
+export const InvoiceRefParams = z.object({ invoice_ref: z.string().min(1).max(120) });
+
+export const SESSION_SORTS = ['created_at', 'amount_minor', 'status', 'invoice_ref'] as const;
+export const SessionListQuery = MerchantScopeQuery.extend({
+  status: SessionStatus.optional(),
+  rail: Rail.optional(),
+  invoice_ref: z.string().max(120).optional(),
+  from: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time' }).optional(),
+  to: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time' }).optional(),
+  sort: z.enum(SESSION_SORTS).default('created_at'),
+  dir: z.enum(['asc', 'desc']).default('desc'),
+  limit: z.coerce.number().int().min(1).max(200).default(25),
+  offset: z.coerce.number().int().min(0).default(0),
+});
+export const SessionRow = z.object({
+  id: z.string(),
+  status: SessionStatus,
+  amount_minor: z.number().int(),
+  currency: z.string(),
+  invoice_ref: z.string(),
+  description: z.string().nullable(),
+  customer_name: z.string().nullable(),
+  paid_rail: z.string().nullable(),
+  merchant_id: z.string(),
+  merchant_name: z.string(),
+  created_at: IsoDateTime,
+  expires_at: IsoDateTime,
+  finalized_at: IsoDateTime.nullable(),
+});
+export type SessionRow = z.infer<typeof SessionRow>;
+export const SessionList = z.object({ sessions: z.array(SessionRow), total: z.number().int() });
+export type SessionList = z.infer<typeof SessionList>;
+export const SessionIdParams = z.object({ session_id: z.string().min(1).max(80) });
+
+export const TimelineEntry = z.object({
+  at: IsoDateTime,
+  kind: z.enum(['created', 'transition', 'attempt', 'slip', 'deposit', 'event', 'delivery']),
+  title: z.string(),
+  detail: z.string(),
+  ref: z.string().nullable(),
+});
+export type TimelineEntry = z.infer<typeof TimelineEntry>;
+export const InvoiceLineRow = z.object({ code: z.string(), name: z.string(), amount_minor: z.number().int(), currency: z.string(), remitted: z.boolean() });
+export const SessionDetail = z.object({
+  session: SessionRow.extend({ customer_email: z.string().nullable(), metadata: z.record(z.string(), z.unknown()) }),
+  lines: z.array(InvoiceLineRow),
+  timeline: z.array(TimelineEntry),
+});
+export type SessionDetail = z.infer<typeof SessionDetail>;
+export const InvoiceDetail = z.object({
+  invoice: InvoiceSummary,
+  lines: z.array(InvoiceLineRow),
+  sessions: z.array(SessionRow),
+});
+export type InvoiceDetail = z.infer<typeof InvoiceDetail>;
+
+export const PaymentsExportQuery = MerchantScopeQuery.extend({
+  from: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time' }),
+  to: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time' }),
+});
+
+// ---------------------------------------------------------------- audit
+export const AuditEntry = z.object({
+  id: z.string(),
+  at: IsoDateTime,
+  actor: z.object({ id: z.string().nullable(), username: z.string(), role: z.string() }),
+  action: z.string(),
+  target_type: z.string(),
+  target_id: z.string().nullable(),
+  merchant_id: z.string().nullable(),
+  before: z.unknown().nullable(),
+  after: z.unknown().nullable(),
+  ip: z.string().nullable(),
+});
+export type AuditEntry = z.infer<typeof AuditEntry>;
+export const AuditQuery = z.object({
+  action: z.string().max(80).optional(),
+  actor: z.string().max(64).optional(),
+  target_id: z.string().max(120).optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+  offset: z.coerce.number().int().min(0).default(0),
+});
+export const AuditList = z.object({ entries: z.array(AuditEntry), total: z.number().int() });
+export type AuditList = z.infer<typeof AuditList>;

@@ -12,6 +12,7 @@ import { registerBodyLimit } from './http/body-limit';
 import { frameworkErrors, registerErrorHandling } from './http/errors';
 import { coerceToSchema, nestFormFields, parseUrlEncoded } from './http/form-body';
 import { registerPages } from './http/pages';
+import { withSafeRequestLog } from './http/request-log';
 import { AppError } from './lib/errors';
 import { sha256Hex } from './lib/hash';
 import type { Clock } from './lib/clock';
@@ -55,7 +56,7 @@ export type BuildDeps = Omit<AppDeps, 'baseUrl' | 'providers' | 'backgroundJobs'
 /** Builds the Fastify instance with every plugin and route; never listens. */
 export async function build(input: BuildDeps): Promise<FastifyInstance> {
   const app: FastifyInstance = Fastify({
-    ...(input.logger ? { loggerInstance: input.logger } : { logger: false }),
+    ...(input.logger ? { loggerInstance: withSafeRequestLog(input.logger) } : { logger: false }),
     bodyLimit: input.config.bodyLimitBytes,
     requestIdHeader: 'x-request-id',
     genReqId: () => input.ids.token('req', 16),

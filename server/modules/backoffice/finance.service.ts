@@ -65,7 +65,7 @@ export async function revenueLines(db: Db, merchantId: string): Promise<RevenueL
  * history shows every change whoever made it. A deactivated code refuses new invoice lines.
  */
 export async function setRevenueLineActive(deps: FinanceDeps, staff: StaffContext, ip: string, merchantId: string, lineId: string, active: boolean) {
-  return deps.db.transaction().execute(async (trx) => {
+  await deps.db.transaction().execute(async (trx) => {
     const line = await trx.selectFrom('revenue_lines').selectAll().where('id', '=', lineId).where('merchant_id', '=', merchantId).executeTakeFirst();
     if (!line) throw notFound(`revenue line ${lineId}`);
     const now = deps.clock.now().toISOString();
@@ -102,8 +102,8 @@ export async function setRevenueLineActive(deps: FinanceDeps, staff: StaffContex
       before: { code: line.code, active: line.active === 1 },
       after: { code: line.code, active },
     });
-    return revenueLines(deps.db, merchantId);
   });
+  return revenueLines(deps.db, merchantId);
 }
 
 // ---------------------------------------------------------------- invoices

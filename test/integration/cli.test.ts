@@ -25,7 +25,7 @@ function expectBadInput(r: CliResult, pattern: RegExp) {
   expect(lines[0]).toMatch(pattern);
 }
 
-describe('operator CLI (npm run admin)', () => {
+describe('operator CLI (npm run admin)', { timeout: 60_000 }, () => {
   let dataDir: string;
   let database: OpenedDatabase | undefined;
   beforeAll(() => {
@@ -82,17 +82,21 @@ describe('operator CLI (npm run admin)', () => {
     expect(after.integrations).toHaveLength(before.integrations.length);
   });
 
-  it('exits non-zero with one line on stderr on bad input', async () => {
-    expectBadInput(await runAdmin(dataDir, ['integration:create', '--json']), /--merchant is required/);
-    expectBadInput(await runAdmin(dataDir, ['integration:create', '--merchant', '   ', '--json']), /--merchant is required/);
-    expectBadInput(await runAdmin(dataDir, ['integration:create', '--merchant', 'X', '--webhook-url', 'not a url', '--json']), /webhook_url/);
-    expectBadInput(await runAdmin(dataDir, ['integration:create', '--merchant', 'X', '--frobnicate', '--json']), /frobnicate/);
-    expectBadInput(await runAdmin(dataDir, ['staff:create', '--username', 'someone', '--password', 'longenough', '--role', 'cashier', '--json']), /role/);
-    expectBadInput(await runAdmin(dataDir, ['staff:create', '--username', 'someone', '--password', 'short', '--role', 'teller', '--json']), /password/);
-    expectBadInput(await runAdmin(dataDir, ['staff:create', '--username', 'someone', '--role', 'teller', '--json']), /--password is required/);
-    expectBadInput(await runAdmin(dataDir, ['key:revoke', '--key', 'ak_test_nothing', '--json']), /not found/);
-    expectBadInput(await runAdmin(dataDir, ['no:such-command']), /unknown command/);
-    expectBadInput(await runAdmin(dataDir, []), /command is required/);
+  it('exits non-zero with one line on stderr on bad input', { timeout: 90_000 }, async () => {
+    const cases: Array<[string[], RegExp]> = [
+      [['integration:create', '--json'], /--merchant is required/],
+      [['integration:create', '--merchant', '   ', '--json'], /--merchant is required/],
+      [['integration:create', '--merchant', 'X', '--webhook-url', 'not a url', '--json'], /webhook_url/],
+      [['integration:create', '--merchant', 'X', '--frobnicate', '--json'], /frobnicate/],
+      [['staff:create', '--username', 'someone', '--password', 'longenough', '--role', 'cashier', '--json'], /role/],
+      [['staff:create', '--username', 'someone', '--password', 'short', '--role', 'teller', '--json'], /password/],
+      [['staff:create', '--username', 'someone', '--role', 'teller', '--json'], /--password is required/],
+      [['key:revoke', '--key', 'ak_test_nothing', '--json'], /not found/],
+      [['no:such-command'], /unknown command/],
+      [[], /command is required/],
+    ];
+    const results = await Promise.all(cases.map(([args]) => runAdmin(dataDir, args)));
+    results.forEach((r, i) => expectBadInput(r, cases[i]![1]));
   });
 
   it('staff:create --json prints id, username and role; a taken username is refused', async () => {

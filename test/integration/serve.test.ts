@@ -59,7 +59,7 @@ async function stop(s: Served): Promise<number | null> {
 
 const call = (url: string, init: RequestInit = {}) => fetch(url, { ...init, signal: AbortSignal.timeout(10_000) });
 
-describe('serve mode (npm run serve)', () => {
+describe('serve mode (npm run serve)', { timeout: 60_000 }, () => {
   let dataDir: string;
   let server: Served | undefined;
   beforeAll(async () => {
@@ -125,7 +125,7 @@ describe('serve mode (npm run serve)', () => {
   });
 });
 
-describe('two server processes on one DATA_DIR', () => {
+describe('two server processes on one DATA_DIR', { timeout: 60_000 }, () => {
   let dataDir: string;
   const servers: Served[] = [];
   beforeAll(async () => {

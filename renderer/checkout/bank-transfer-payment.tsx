@@ -3,7 +3,7 @@ import { useEffect, useState } from 'react';
 import type { ProviderPaymentInitiationResponse } from '../../shared/schemas/checkout';
 import { attemptQuery, refreshSession, sessionQuery, startBankTransferAttempt } from './api';
 import { CopyButton } from './copy-button';
-import { describeDecline, formatClock, formatDateTime, formatMoney, minorToDecimal } from './format';
+import { describeDecline, formatClock, formatDateTime, formatMoney, formatRelative, minorToDecimal } from './format';
 import { Spinner } from './icons';
 import type { RailPrice } from './method-picker';
 import { int, str, type ResumableAttempt } from './resumable-attempt';
@@ -33,12 +33,14 @@ export function BankTransferPayment({
   price,
   currency,
   resumeAttempt,
+  testMode,
   onBack,
 }: {
   sessionId: string;
   price: RailPrice;
   currency: string;
   resumeAttempt: ResumableAttempt | null;
+  testMode: boolean;
   onBack: () => void;
 }) {
   const qc = useQueryClient();
@@ -100,6 +102,7 @@ export function BankTransferPayment({
       price={price}
       currency={currency}
       headingRef={heading}
+      testMode={testMode}
       onRetry={() => {
         setAttemptRef(null);
         setInstructions(null);
@@ -116,6 +119,7 @@ function TransferInstructions({
   price,
   currency,
   headingRef,
+  testMode,
   onRetry,
   onBack,
 }: {
@@ -125,6 +129,7 @@ function TransferInstructions({
   price: RailPrice;
   currency: string;
   headingRef: React.RefObject<HTMLHeadingElement | null>;
+  testMode: boolean;
   onRetry: () => void;
   onBack: () => void;
 }) {
@@ -206,14 +211,20 @@ function TransferInstructions({
         </dl>
       )}
       {expiresAt && (
-        <p className="summary-expiry">
+        <p className="step-lead">
           {left > 0 ? (
             <>
-              Use these details within <strong>{formatClock(left)}</strong> (until {formatDateTime(expiresAt)}).
+              Use these details before <strong>{formatDateTime(expiresAt)}</strong> ({left < 3600 ? `${formatClock(left)} left` : formatRelative(left)}).
             </>
           ) : (
             'These details have expired.'
           )}
+        </p>
+      )}
+      {testMode && (
+        <p className="field-hint">
+          <span className="badge badge-test badge-sm">Test</span> No real transfer is needed: an operator confirms the sandbox transfer from the
+          Paydesk back office or CLI, and this page follows.
         </p>
       )}
       <p className="live-status" role="status" aria-live="polite" data-testid="bt-status">

@@ -22,7 +22,8 @@ export function Barcode({ kind, value, label, className }: { kind: Symbology; va
           kind === 'qrcode'
             ? bwip.toSVG({ bcid: 'qrcode', text: value, scale: 4, eclevel: 'M', paddingwidth: 0, paddingheight: 0 } as Parameters<typeof bwip.toSVG>[0])
             : bwip.toSVG({ bcid: 'code128', text: value, scale: 2, height: 14, includetext: false, paddingwidth: 0, paddingheight: 0 } as Parameters<typeof bwip.toSVG>[0]);
-        setSvg(out);
+        // Bars may stretch vertically (only their widths carry data); the QR code keeps its square.
+        setSvg(kind === 'code128' ? out.replace('<svg ', '<svg preserveAspectRatio="none" ') : out);
       })
       .catch(() => {
         if (!cancelled) setFailed(true);

@@ -91,7 +91,7 @@ export function CashPayment({
             Print slip
           </button>
           <button type="button" className="btn btn-secondary" onClick={onBack}>
-            Choose another method
+            Pay another way
           </button>
         </div>
       </div>
@@ -125,9 +125,12 @@ export function DepositSlip({ slip, banks }: { slip: CashDepositSlipResponse; ba
           <p className="slip-ref" data-testid="slip-reference">
             {slip.reference}
           </p>
-          <Barcode kind="code128" value={slip.slip_token} label="Code 128 barcode of the slip token" className="slip-barcode" />
-          <p className="slip-token mono">{slip.slip_token}</p>
+          <p className="slip-ref-help">Quote this reference if the code cannot be scanned.</p>
         </div>
+      </div>
+      <div className="slip-barcode-wrap">
+        <Barcode kind="code128" value={slip.slip_token} label="Code 128 barcode of the slip token" className="slip-barcode" />
+        <p className="slip-token mono">{slip.slip_token}</p>
       </div>
 
       <dl className="slip-details">

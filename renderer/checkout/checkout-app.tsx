@@ -203,12 +203,15 @@ function Payable({ session }: { session: PublicCheckoutSession }) {
             currency={currency}
             operators={options.data?.momo_operators ?? []}
             resumeAttempt={resumed}
+            testMode={session.mode === 'test'}
             onBack={back}
           />
         );
         break;
       case 'bank_transfer':
-        body = <BankTransferPayment sessionId={sessionId} price={price} currency={currency} resumeAttempt={resumed} onBack={back} />;
+        body = (
+          <BankTransferPayment sessionId={sessionId} price={price} currency={currency} resumeAttempt={resumed} testMode={session.mode === 'test'} onBack={back} />
+        );
         break;
       case 'cash':
         body = <CashPayment sessionId={sessionId} price={price} currency={currency} banks={options.data?.banks ?? []} onBack={back} />;

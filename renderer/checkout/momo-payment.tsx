@@ -48,6 +48,7 @@ export function MomoPayment({
   currency,
   operators,
   resumeAttempt,
+  testMode,
   onBack,
 }: {
   sessionId: string;
@@ -55,6 +56,7 @@ export function MomoPayment({
   currency: string;
   operators: ChoiceOption[];
   resumeAttempt: ResumableAttempt | null;
+  testMode: boolean;
   onBack: () => void;
 }) {
   const [attempt, setAttempt] = useState<Attempt | null>(
@@ -75,6 +77,7 @@ export function MomoPayment({
       attempt={attempt}
       price={price}
       currency={currency}
+      testMode={testMode}
       onRetry={() => setAttempt(null)}
     />
   ) : (
@@ -266,12 +269,14 @@ function MomoApprove({
   attempt,
   price,
   currency,
+  testMode,
   onRetry,
 }: {
   sessionId: string;
   attempt: Attempt;
   price: RailPrice;
   currency: string;
+  testMode: boolean;
   onRetry: () => void;
 }) {
   const qc = useQueryClient();
@@ -378,7 +383,7 @@ function MomoApprove({
           {pending && <span className="pulse" />}
         </div>
         <p>
-          We sent a request for <strong>{formatMoney(price.totalMinor, currency)}</strong> to your {network} number
+          We sent a request for <strong>{formatMoney(data?.amount_charged_minor ?? price.totalMinor, data?.currency ?? currency)}</strong> to your {network} number
           {attempt.last4 ? (
             <>
               {' '}
@@ -414,8 +419,13 @@ function MomoApprove({
                   setCodeError(null);
                 }}
                 aria-invalid={codeError ? true : undefined}
-                aria-describedby={codeError ? `${id}-code-err` : undefined}
+                aria-describedby={[testMode ? `${id}-code-hint` : '', codeError ? `${id}-code-err` : ''].filter(Boolean).join(' ') || undefined}
               />
+              {testMode && (
+                <p className="field-hint" id={`${id}-code-hint`}>
+                  <span className="badge badge-test badge-sm">Test</span> No SMS is sent in test mode: code 123456 approves, any other code declines.
+                </p>
+              )}
               {codeError && (
                 <p className="field-error" id={`${id}-code-err`}>
                   {codeError}
@@ -435,12 +445,15 @@ function MomoApprove({
 
           <div className="resend-row">
             <span>Didn't get a code?</span>
-            <button type="button" className="btn btn-link" disabled={resendIn > 0 || resend.isPending} onClick={() => resend.mutate()} aria-describedby={`${id}-resend-timer`}>
+            <button type="button" className="btn btn-link" disabled={resendIn > 0 || resend.isPending} onClick={() => resend.mutate()}>
               Resend code
+              {resendIn > 0 && (
+                <span className="resend-timer" data-testid="resend-countdown">
+                  {' '}
+                  in {formatClock(resendIn)}
+                </span>
+              )}
             </button>
-            <span id={`${id}-resend-timer`} className="resend-timer" data-testid="resend-countdown">
-              {resendIn > 0 ? `available in ${formatClock(resendIn)}` : ''}
-            </span>
           </div>
         </>
       )}

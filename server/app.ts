@@ -22,6 +22,8 @@ import { merchantRoutes } from './modules/merchant.routes';
 import { checkoutRoutes } from './modules/checkout/checkout.routes';
 import { backofficeRoutes } from './modules/backoffice/backoffice.routes';
 import { startSweeper, type Sweeper } from './domain/sweeper';
+import { createDispatcher } from './webhooks/dispatcher';
+import { installWebhookOutbox } from './webhooks/outbox';
 import { sandboxProviders } from './providers/index';
 import type { ProviderRegistry } from './providers/types';
 
@@ -140,6 +142,15 @@ export async function build(input: BuildDeps): Promise<FastifyInstance> {
   await app.register(async (scope) => checkoutRoutes(scope, deps), { prefix: '/api/v1/checkout' });
   await app.register(async (scope) => backofficeRoutes(scope, deps), { prefix: '/api/backoffice/v1' });
 
+  // Delivery rows are written beside every event, whether or not this process sends them.
+  installWebhookOutbox();
+  if (deps.backgroundJobs) {
+    const dispatcher = createDispatcher({ db: deps.db, clock: deps.clock, retryDelaysS: deps.config.webhookRetryDelaysS, log: app.log });
+    app.decorate('webhookDispatcher', dispatcher);
+    app.addHook('onReady', async () => dispatcher.start());
+    // Waits for attempts in flight (bounded), then flushes their outcomes, before the database closes.
+    app.addHook('onClose', async () => dispatcher.stop());
+  }
   if (deps.backgroundJobs) {
     let sweeper: Sweeper | undefined;
     app.addHook('onReady', async () => {

@@ -243,6 +243,55 @@ export interface EventsTable {
   created_at: string;
 }
 
+/** One event × one endpoint: the retry state of that delivery (server/webhooks/). */
+export interface WebhookDeliveriesTable {
+  id: string;
+  event_id: string;
+  endpoint_id: string;
+  integration_id: string;
+  session_id: string;
+  event_type: EventsTable['type'];
+  status: 'pending' | 'succeeded' | 'failed';
+  attempt_count: number;
+  /** Failed attempts in the current run of the retry schedule (a manual redelivery restarts it). */
+  schedule_step: number;
+  /** When the next attempt is due; null once succeeded or failed. */
+  next_attempt_at: string | null;
+  /** Set by a manual redelivery: the next attempt is logged as kind `manual`. */
+  manual_requested_at: string | null;
+  /** Dispatcher holding the delivery while an attempt is in flight (`host:pid:token`). */
+  claimed_by: string | null;
+  locked_until: string | null;
+  last_attempt_at: string | null;
+  last_status_code: number | null;
+  last_error: string | null;
+  delivered_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Every HTTP attempt of a delivery: the delivery log. */
+export interface WebhookDeliveryAttemptsTable {
+  /** Insertion order (SQLite rowid): `webhooks:tail` follows it. */
+  seq: Generated<number>;
+  id: string;
+  delivery_id: string;
+  event_id: string;
+  endpoint_id: string;
+  attempt_number: number;
+  kind: 'initial' | 'automatic_retry' | 'manual';
+  url: string;
+  started_at: string;
+  latency_ms: number;
+  outcome: 'succeeded' | 'failed';
+  status_code: number | null;
+  error: string | null;
+  /** First bytes of the receiver's answer (UTF-8, truncated). */
+  response_excerpt: string | null;
+  /** The retry this attempt scheduled, if any. */
+  next_attempt_at: string | null;
+}
+
 export interface StaffSessionsTable {
   id: string;
   staff_id: string;
@@ -297,6 +346,8 @@ export interface Database {
   cash_deposits: CashDepositsTable;
   session_history: SessionHistoryTable;
   events: EventsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_delivery_attempts: WebhookDeliveryAttemptsTable;
   staff_sessions: StaffSessionsTable;
   staff_login_failures: StaffLoginFailuresTable;
   audit_log: AuditLogTable;

@@ -2,6 +2,7 @@ import type { Migration } from 'kysely';
 import * as m0001 from './0001_foundation';
 import * as m0002 from './0002_seed_banks';
 import * as m0003 from './0003_checkout';
+import * as m0004 from './0004_webhook_deliveries';
 import * as m0005 from './0005_backoffice';
 
 /**
@@ -12,5 +13,6 @@ export const migrations: Record<string, Migration> = {
   '0001_foundation': m0001,
   '0002_seed_banks': m0002,
   '0003_checkout': m0003,
+  '0004_webhook_deliveries': m0004,
   '0005_backoffice': m0005,
 };

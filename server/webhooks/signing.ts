@@ -1,0 +1,55 @@
+import { createHmac } from 'node:crypto';
+import type { EventsTable } from '../db/schema';
+
+/**
+ * Signing a delivery (API-SPEC Events, docs/webhooks.md "Headers"). Every attempt is signed
+ * afresh with the current time, over the event's stored body byte for byte.
+ *
+ * - `X-Service-Signature: t=<unix>,v1=<hex>`: HMAC-SHA256 keyed with the secret string's
+ *   UTF-8 bytes over `<t>.<body>`. During a rotation overlap a second `v1` (the previous
+ *   secret) follows the first, as Stripe does; receivers accept either.
+ * - Standard Webhooks (standardwebhooks.com) alongside: `webhook-id` (the event id, stable
+ *   across retries), `webhook-timestamp` (= t), `webhook-signature: v1,<base64>` over
+ *   `<id>.<t>.<body>`, keyed with the base64-decoded part of the secret after `whsec_` (so
+ *   the Standard Webhooks libraries take the very same secret string); space-separated
+ *   when two secrets sign.
+ */
+export interface SigningSecrets {
+  current: string;
+  /** The previous secret while a rotation overlap lasts, else null. */
+  previous: string | null;
+}
+
+export const SIGNATURE_HEADER = 'x-service-signature';
+
+export function hexSignature(secret: string, t: number, body: string): string {
+  return createHmac('sha256', secret).update(`${t}.`).update(body).digest('hex');
+}
+
+/** The key Standard Webhooks libraries derive from a `whsec_…` secret. */
+export function standardWebhooksKey(secret: string): Buffer {
+  return Buffer.from(secret.startsWith('whsec_') ? secret.slice('whsec_'.length) : secret, 'base64');
+}
+
+export function standardSignature(secret: string, eventId: string, t: number, body: string): string {
+  return createHmac('sha256', standardWebhooksKey(secret)).update(`${eventId}.${t}.`).update(body).digest('base64');
+}
+
+/** The secrets an endpoint signs with at `now`: the previous one only until its overlap ends. */
+export function activeSecrets(endpoint: { secret: string; previous_secret: string | null; previous_secret_expires_at: string | null }, now: Date): SigningSecrets {
+  const previousValid = endpoint.previous_secret !== null && endpoint.previous_secret_expires_at !== null && endpoint.previous_secret_expires_at > now.toISOString();
+  return { current: endpoint.secret, previous: previousValid ? endpoint.previous_secret : null };
+}
+
+/** Every header of one attempt (besides content-type and user-agent). */
+export function deliveryHeaders(event: Pick<EventsTable, 'id' | 'type' | 'payload'>, secrets: SigningSecrets, t: number): Record<string, string> {
+  const all = secrets.previous ? [secrets.current, secrets.previous] : [secrets.current];
+  return {
+    'x-service-event-id': event.id,
+    'x-service-event-type': event.type,
+    'x-service-signature': [`t=${t}`, ...all.map((s) => `v1=${hexSignature(s, t, event.payload)}`)].join(','),
+    'webhook-id': event.id,
+    'webhook-timestamp': String(t),
+    'webhook-signature': all.map((s) => `v1,${standardSignature(s, event.id, t, event.payload)}`).join(' '),
+  };
+}

@@ -1,0 +1,156 @@
+import { z } from 'zod';
+
+/**
+ * Shapes of the webhook back-office calls (server/webhooks/webhooks.service.ts), ready for
+ * route schemas: query strings coerce, responses are what the service returns.
+ */
+
+export const DeliveryStatus = z.enum(['pending', 'succeeded', 'failed']);
+export const AttemptKind = z.enum(['initial', 'automatic_retry', 'manual']);
+export const AttemptOutcome = z.enum(['succeeded', 'failed']);
+export const WebhookEventType = z.enum(['checkout.session.completed', 'checkout.session.failed', 'checkout.session.expired']);
+
+const Limit = z.coerce.number().int().min(1).max(200).default(50);
+
+/** Filters of the delivery log (attempts, newest first). */
+export const AttemptListQuery = z.object({
+  endpoint_id: z.string().max(80).optional(),
+  integration_id: z.string().max(80).optional(),
+  event_id: z.string().max(80).optional(),
+  event_type: WebhookEventType.optional(),
+  session_id: z.string().max(80).optional(),
+  /** Status of the delivery the attempt belongs to. */
+  status: DeliveryStatus.optional(),
+  /** Outcome of the attempt itself. */
+  outcome: AttemptOutcome.optional(),
+  kind: AttemptKind.optional(),
+  since: z.iso.datetime({ offset: true }).optional(),
+  until: z.iso.datetime({ offset: true }).optional(),
+  limit: Limit,
+  /** `next_cursor` of the previous page. */
+  cursor: z.string().max(40).optional(),
+});
+export type AttemptListQuery = z.input<typeof AttemptListQuery>;
+
+/** Filters of the deliveries (one per event and endpoint, newest first). */
+export const DeliveryListQuery = z.object({
+  endpoint_id: z.string().max(80).optional(),
+  integration_id: z.string().max(80).optional(),
+  event_id: z.string().max(80).optional(),
+  event_type: WebhookEventType.optional(),
+  session_id: z.string().max(80).optional(),
+  status: DeliveryStatus.optional(),
+  limit: Limit,
+  cursor: z.string().max(200).optional(),
+});
+export type DeliveryListQuery = z.input<typeof DeliveryListQuery>;
+
+export const WebhookAttempt = z.object({
+  id: z.string(),
+  delivery_id: z.string(),
+  event_id: z.string(),
+  event_type: WebhookEventType,
+  session_id: z.string(),
+  endpoint_id: z.string(),
+  url: z.string(),
+  attempt_number: z.number().int(),
+  kind: AttemptKind,
+  started_at: z.string(),
+  latency_ms: z.number().int(),
+  outcome: AttemptOutcome,
+  status_code: z.number().int().nullable(),
+  error: z.string().nullable(),
+  response_excerpt: z.string().nullable(),
+  next_attempt_at: z.string().nullable(),
+  delivery_status: DeliveryStatus,
+});
+export type WebhookAttempt = z.infer<typeof WebhookAttempt>;
+
+export const WebhookDelivery = z.object({
+  id: z.string(),
+  event_id: z.string(),
+  event_type: WebhookEventType,
+  session_id: z.string(),
+  integration_id: z.string(),
+  endpoint_id: z.string(),
+  endpoint_url: z.string(),
+  status: DeliveryStatus,
+  attempt_count: z.number().int(),
+  next_attempt_at: z.string().nullable(),
+  last_attempt_at: z.string().nullable(),
+  last_status_code: z.number().int().nullable(),
+  last_error: z.string().nullable(),
+  delivered_at: z.string().nullable(),
+  created_at: z.string(),
+});
+export type WebhookDelivery = z.infer<typeof WebhookDelivery>;
+
+export const AttemptList = z.object({ object: z.literal('list'), attempts: z.array(WebhookAttempt), next_cursor: z.string().nullable() });
+export type AttemptList = z.infer<typeof AttemptList>;
+export const DeliveryList = z.object({ object: z.literal('list'), deliveries: z.array(WebhookDelivery), next_cursor: z.string().nullable() });
+export type DeliveryList = z.infer<typeof DeliveryList>;
+export const DeliveryDetail = WebhookDelivery.extend({ payload: z.string(), attempts: z.array(WebhookAttempt) });
+export type DeliveryDetail = z.infer<typeof DeliveryDetail>;
+
+export const RedeliverRequest = z.object({ endpoint_id: z.string().max(80).optional() });
+export const RedeliverResult = z.object({ event_id: z.string(), deliveries: z.array(WebhookDelivery) });
+export type RedeliverResult = z.infer<typeof RedeliverResult>;
+
+export const RecoverRequest = z.object({
+  since: z.iso.datetime({ offset: true }),
+  until: z.iso.datetime({ offset: true }).optional(),
+  endpoint_id: z.string().max(80).optional(),
+  integration_id: z.string().max(80).optional(),
+});
+export type RecoverRequest = z.input<typeof RecoverRequest>;
+export const RecoverResult = z.object({ recovered: z.number().int(), delivery_ids: z.array(z.string()), skipped_disabled_endpoints: z.number().int() });
+export type RecoverResult = z.infer<typeof RecoverResult>;
+
+export const EndpointHealth = z.object({
+  endpoint_id: z.string(),
+  integration_id: z.string(),
+  merchant_id: z.string(),
+  url: z.string(),
+  status: z.enum(['active', 'disabled']),
+  disabled_reason: z.string().nullable(),
+  /** End of the current secret-rotation overlap (two signatures sent until then), or null. */
+  previous_secret_expires_at: z.string().nullable(),
+  deliveries: z.object({ pending: z.number().int(), succeeded: z.number().int(), failed: z.number().int() }),
+  oldest_pending_at: z.string().nullable(),
+  window_hours: z.number(),
+  attempts_in_window: z.number().int(),
+  succeeded_in_window: z.number().int(),
+  /** Succeeded / all attempts in the window; null without attempts. */
+  success_rate: z.number().nullable(),
+  avg_latency_ms: z.number().nullable(),
+  max_latency_ms: z.number().nullable(),
+  /** Failed attempts since the last success. */
+  consecutive_failures: z.number().int(),
+  last_success_at: z.string().nullable(),
+  last_failure_at: z.string().nullable(),
+  last_error: z.string().nullable(),
+});
+export type EndpointHealth = z.infer<typeof EndpointHealth>;
+export const EndpointHealthList = z.object({ object: z.literal('list'), endpoints: z.array(EndpointHealth) });
+
+export const RotateSecretRequest = z.object({ overlap_hours: z.coerce.number().min(0).max(168).default(24) });
+export const RotatedSecret = z.object({
+  endpoint_id: z.string(),
+  /** Shown this once. */
+  secret: z.string(),
+  previous_secret_expires_at: z.string().nullable(),
+});
+export type RotatedSecret = z.infer<typeof RotatedSecret>;
+
+export const WebhookEndpoint = z.object({
+  id: z.string(),
+  integration_id: z.string(),
+  url: z.string(),
+  status: z.enum(['active', 'disabled']),
+  disabled_reason: z.string().nullable(),
+  previous_secret_expires_at: z.string().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type WebhookEndpoint = z.infer<typeof WebhookEndpoint>;
+export const DisableEndpointRequest = z.object({ reason: z.string().trim().min(1).max(300) });

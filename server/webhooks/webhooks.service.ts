@@ -1,0 +1,486 @@
+import type { Db } from '../db/database';
+import type { WebhookEndpointsTable } from '../db/schema';
+import type { Clock } from '../lib/clock';
+import { AppError, invalid, notFound } from '../lib/errors';
+import type { IdGenerator } from '../lib/ids';
+import { newWebhookSecret } from '../modules/integrations/integrations.service';
+import { newDeliveryId, notifyOutboxWrite } from './outbox';
+import {
+  AttemptListQuery,
+  DeliveryListQuery,
+  type AttemptList,
+  type DeliveryDetail,
+  type DeliveryList,
+  type EndpointHealth,
+  type RecoverRequest,
+  type RecoverResult,
+  type RedeliverResult,
+  type RotatedSecret,
+  type WebhookAttempt,
+  type WebhookDelivery,
+  type WebhookEndpoint,
+} from './webhooks.schemas';
+
+/**
+ * Webhook operations for the back office and the operator CLI. Routes are thin wrappers:
+ * validate with the zod shapes in webhooks.schemas.ts, resolve the caller's merchant scope,
+ * call one function, return its result.
+ *
+ * Scope: every function takes `scope: { merchantId: string | null }`. A staff member bound
+ * to a merchant passes that merchant's id and sees only its integrations; resources of
+ * other merchants answer 404 NOT_FOUND as if absent. `null` (admin, CLI) sees everything.
+ *
+ *   listAttempts(db, query, scope): AttemptList
+ *       The delivery log, newest first. query (AttemptListQuery): endpoint_id, integration_id,
+ *       event_id, event_type, session_id, status (of the delivery: pending|succeeded|failed),
+ *       outcome (of the attempt: succeeded|failed), kind (initial|automatic_retry|manual),
+ *       since/until (ISO, on started_at), limit (1–200, 50), cursor (next_cursor).
+ *   listDeliveries(db, query, scope): DeliveryList
+ *       One row per event × endpoint with its current state; same filters (no outcome/kind).
+ *   getDelivery(db, deliveryId, scope): DeliveryDetail        delivery + payload + attempts
+ *   redeliverEvent(db, clock, { eventId, endpointId? }, scope): RedeliverResult
+ *       Manual redelivery of one event to every active endpoint of its integration (or the
+ *       one named): one `manual` attempt at once, then the normal retry schedule if it fails.
+ *       409 STATE_CONFLICT when an attempt for it is in flight, when the named endpoint is
+ *       disabled, or when the integration has no active endpoint.
+ *   recoverFailedDeliveries(db, clock, { since, until?, endpoint_id?, integration_id? }, scope): RecoverResult
+ *       Svix's "recover": every delivery that became `failed` at or after `since` (on an
+ *       endpoint that is active now) is queued again as a manual redelivery.
+ *   endpointHealth(db, clock, { integrationId?, endpointId?, windowHours = 24 }, scope): { object, endpoints }
+ *       Per endpoint: status, backlog, success rate and latency over the window, last error.
+ *   rotateEndpointSecret(db, clock, ids, endpointId, { overlapHours = 24 }, scope): RotatedSecret
+ *       New secret (returned this once). The old one keeps signing beside it (two `v1=`)
+ *       until `previous_secret_expires_at`; 0 hours ends the old one at once. Max 168.
+ *   disableEndpoint(db, clock, endpointId, reason, scope): WebhookEndpoint
+ *       No new deliveries are queued for it; its pending ones fail ("endpoint disabled").
+ *   enableEndpoint(db, clock, endpointId, scope): WebhookEndpoint
+ *       Active again (after a 410 or a manual disable); use recover to resend what failed.
+ *
+ * Every mutating function is a handful of conditional updates; the dispatcher in this process
+ * is poked at once, one in another process (the server, when the CLI calls) within its poll
+ * interval (0.5 s).
+ */
+export interface WebhookScope {
+  merchantId: string | null;
+}
+
+export const ALL_MERCHANTS: WebhookScope = { merchantId: null };
+export const DEFAULT_ROTATION_OVERLAP_HOURS = 24;
+export const MAX_ROTATION_OVERLAP_HOURS = 168;
+
+const encodeCursor = (parts: string[]): string => Buffer.from(parts.join('\n')).toString('base64url');
+function decodeCursor(cursor: string, n: number): string[] {
+  const parts = Buffer.from(cursor, 'base64url').toString('utf8').split('\n');
+  if (parts.length !== n) throw invalid('cursor', 'is not a cursor this list returned');
+  return parts;
+}
+
+/** Loads an endpoint the caller may see, or 404. */
+async function visibleEndpoint(db: Db, endpointId: string, scope: WebhookScope): Promise<WebhookEndpointsTable & { merchant_id: string }> {
+  const row = await db
+    .selectFrom('webhook_endpoints as w')
+    .innerJoin('integrations as i', 'i.id', 'w.integration_id')
+    .selectAll('w')
+    .select('i.merchant_id')
+    .where('w.id', '=', endpointId)
+    .executeTakeFirst();
+  if (!row || (scope.merchantId !== null && row.merchant_id !== scope.merchantId)) throw notFound(`webhook endpoint ${endpointId}`);
+  return row;
+}
+
+const endpointView = (e: WebhookEndpointsTable): WebhookEndpoint => ({
+  id: e.id,
+  integration_id: e.integration_id,
+  url: e.url,
+  status: e.status,
+  disabled_reason: e.disabled_reason,
+  previous_secret_expires_at: e.previous_secret ? e.previous_secret_expires_at : null,
+  created_at: e.created_at,
+  updated_at: e.updated_at,
+});
+
+function deliveriesQuery(db: Db, scope: WebhookScope) {
+  let q = db
+    .selectFrom('webhook_deliveries as d')
+    .innerJoin('webhook_endpoints as w', 'w.id', 'd.endpoint_id')
+    .innerJoin('integrations as i', 'i.id', 'd.integration_id')
+    .select([
+      'd.id',
+      'd.event_id',
+      'd.event_type',
+      'd.session_id',
+      'd.integration_id',
+      'd.endpoint_id',
+      'w.url as endpoint_url',
+      'd.status',
+      'd.attempt_count',
+      'd.next_attempt_at',
+      'd.last_attempt_at',
+      'd.last_status_code',
+      'd.last_error',
+      'd.delivered_at',
+      'd.created_at',
+    ]);
+  if (scope.merchantId !== null) q = q.where('i.merchant_id', '=', scope.merchantId);
+  return q;
+}
+
+export async function listDeliveries(db: Db, query: DeliveryListQuery, scope: WebhookScope): Promise<DeliveryList> {
+  const f = DeliveryListQuery.parse(query);
+  let q = deliveriesQuery(db, scope);
+  if (f.endpoint_id) q = q.where('d.endpoint_id', '=', f.endpoint_id);
+  if (f.integration_id) q = q.where('d.integration_id', '=', f.integration_id);
+  if (f.event_id) q = q.where('d.event_id', '=', f.event_id);
+  if (f.event_type) q = q.where('d.event_type', '=', f.event_type);
+  if (f.session_id) q = q.where('d.session_id', '=', f.session_id);
+  if (f.status) q = q.where('d.status', '=', f.status);
+  if (f.cursor) {
+    const [at, id] = decodeCursor(f.cursor, 2) as [string, string];
+    q = q.where((eb) => eb.or([eb('d.created_at', '<', at), eb.and([eb('d.created_at', '=', at), eb('d.id', '<', id)])]));
+  }
+  const rows = await q.orderBy('d.created_at', 'desc').orderBy('d.id', 'desc').limit(f.limit + 1).execute();
+  const page = rows.slice(0, f.limit);
+  const last = page.at(-1);
+  return { object: 'list', deliveries: page, next_cursor: rows.length > f.limit && last ? encodeCursor([last.created_at, last.id]) : null };
+}
+
+function attemptsQuery(db: Db, scope: WebhookScope) {
+  let q = db
+    .selectFrom('webhook_delivery_attempts as a')
+    .innerJoin('webhook_deliveries as d', 'd.id', 'a.delivery_id')
+    .innerJoin('integrations as i', 'i.id', 'd.integration_id')
+    .select([
+      'a.seq',
+      'a.id',
+      'a.delivery_id',
+      'a.event_id',
+      'd.event_type',
+      'd.session_id',
+      'a.endpoint_id',
+      'a.url',
+      'a.attempt_number',
+      'a.kind',
+      'a.started_at',
+      'a.latency_ms',
+      'a.outcome',
+      'a.status_code',
+      'a.error',
+      'a.response_excerpt',
+      'a.next_attempt_at',
+      'd.status as delivery_status',
+    ]);
+  if (scope.merchantId !== null) q = q.where('i.merchant_id', '=', scope.merchantId);
+  return q;
+}
+
+const attemptView = ({ seq: _seq, ...a }: WebhookAttempt & { seq: number }): WebhookAttempt => a;
+
+export async function listAttempts(db: Db, query: AttemptListQuery, scope: WebhookScope): Promise<AttemptList> {
+  const f = AttemptListQuery.parse(query);
+  let q = attemptsQuery(db, scope);
+  if (f.endpoint_id) q = q.where('a.endpoint_id', '=', f.endpoint_id);
+  if (f.integration_id) q = q.where('d.integration_id', '=', f.integration_id);
+  if (f.event_id) q = q.where('a.event_id', '=', f.event_id);
+  if (f.event_type) q = q.where('d.event_type', '=', f.event_type);
+  if (f.session_id) q = q.where('d.session_id', '=', f.session_id);
+  if (f.status) q = q.where('d.status', '=', f.status);
+  if (f.outcome) q = q.where('a.outcome', '=', f.outcome);
+  if (f.kind) q = q.where('a.kind', '=', f.kind);
+  if (f.since) q = q.where('a.started_at', '>=', new Date(f.since).toISOString());
+  if (f.until) q = q.where('a.started_at', '<', new Date(f.until).toISOString());
+  if (f.cursor) {
+    const [seq] = decodeCursor(f.cursor, 1);
+    if (!/^\d+$/.test(seq ?? '')) throw invalid('cursor', 'is not a cursor this list returned');
+    q = q.where('a.seq', '<', Number(seq));
+  }
+  const rows = await q.orderBy('a.seq', 'desc').limit(f.limit + 1).execute();
+  const page = rows.slice(0, f.limit);
+  const last = page.at(-1);
+  return { object: 'list', attempts: page.map(attemptView), next_cursor: rows.length > f.limit && last ? encodeCursor([String(last.seq)]) : null };
+}
+
+export async function getDelivery(db: Db, deliveryId: string, scope: WebhookScope): Promise<DeliveryDetail> {
+  const d = await deliveriesQuery(db, scope).where('d.id', '=', deliveryId).executeTakeFirst();
+  if (!d) throw notFound(`webhook delivery ${deliveryId}`);
+  const event = await db.selectFrom('events').select('payload').where('id', '=', d.event_id).executeTakeFirstOrThrow();
+  const attempts = await attemptsQuery(db, scope).where('a.delivery_id', '=', deliveryId).orderBy('a.seq').execute();
+  return { ...d, payload: event.payload, attempts: attempts.map(attemptView) };
+}
+
+export async function redeliverEvent(db: Db, clock: Clock, input: { eventId: string; endpointId?: string | undefined }, scope: WebhookScope): Promise<RedeliverResult> {
+  const nowIso = clock.now().toISOString();
+  const ids = await db.transaction().execute(async (trx) => {
+    const event = await trx
+      .selectFrom('events as e')
+      .innerJoin('integrations as i', 'i.id', 'e.integration_id')
+      .select(['e.id', 'e.type', 'e.session_id', 'e.integration_id', 'i.merchant_id'])
+      .where('e.id', '=', input.eventId)
+      .executeTakeFirst();
+    if (!event || (scope.merchantId !== null && event.merchant_id !== scope.merchantId)) throw notFound(`event ${input.eventId}`);
+    let endpoints = await trx.selectFrom('webhook_endpoints').select(['id', 'status']).where('integration_id', '=', event.integration_id).execute();
+    if (input.endpointId !== undefined) {
+      endpoints = endpoints.filter((e) => e.id === input.endpointId);
+      if (endpoints.length === 0) throw notFound(`webhook endpoint ${input.endpointId} of this event's integration`);
+      if (endpoints[0]!.status !== 'active') throw new AppError('STATE_CONFLICT', `webhook endpoint ${input.endpointId} is disabled; enable it before redelivering`);
+    }
+    const active = endpoints.filter((e) => e.status === 'active');
+    if (active.length === 0) throw new AppError('STATE_CONFLICT', `the integration of event ${input.eventId} has no active webhook endpoint`);
+    const existing = await trx
+      .selectFrom('webhook_deliveries')
+      .select(['id', 'endpoint_id', 'status', 'locked_until'])
+      .where('event_id', '=', event.id)
+      .where(
+        'endpoint_id',
+        'in',
+        active.map((e) => e.id),
+      )
+      .execute();
+    if (existing.some((d) => d.status === 'pending' && d.locked_until !== null && d.locked_until > nowIso)) {
+      throw new AppError('STATE_CONFLICT', `an attempt to deliver event ${input.eventId} is in flight; retry in a few seconds`);
+    }
+    const out: string[] = [];
+    for (const e of active) {
+      const d = existing.find((x) => x.endpoint_id === e.id);
+      if (d) {
+        await trx
+          .updateTable('webhook_deliveries')
+          .set({ status: 'pending', next_attempt_at: nowIso, manual_requested_at: nowIso, schedule_step: 0, claimed_by: null, locked_until: null, updated_at: nowIso })
+          .where('id', '=', d.id)
+          .execute();
+        out.push(d.id);
+      } else {
+        // An endpoint added after the event: its first delivery of it.
+        const id = newDeliveryId();
+        await trx
+          .insertInto('webhook_deliveries')
+          .values({
+            id,
+            event_id: event.id,
+            endpoint_id: e.id,
+            integration_id: event.integration_id,
+            session_id: event.session_id,
+            event_type: event.type,
+            status: 'pending',
+            attempt_count: 0,
+            schedule_step: 0,
+            next_attempt_at: nowIso,
+            manual_requested_at: nowIso,
+            claimed_by: null,
+            locked_until: null,
+            last_attempt_at: null,
+            last_status_code: null,
+            last_error: null,
+            delivered_at: null,
+            created_at: nowIso,
+            updated_at: nowIso,
+          })
+          .execute();
+        out.push(id);
+      }
+    }
+    return out;
+  });
+  notifyOutboxWrite();
+  const deliveries = await deliveriesQuery(db, ALL_MERCHANTS).where('d.id', 'in', ids).orderBy('d.id').execute();
+  return { event_id: input.eventId, deliveries };
+}
+
+export async function recoverFailedDeliveries(db: Db, clock: Clock, input: RecoverRequest, scope: WebhookScope): Promise<RecoverResult> {
+  const since = new Date(input.since);
+  if (Number.isNaN(since.getTime())) throw invalid('since', 'must be an ISO 8601 date-time');
+  const until = input.until ? new Date(input.until) : undefined;
+  if (until && Number.isNaN(until.getTime())) throw invalid('until', 'must be an ISO 8601 date-time');
+  if (input.endpoint_id) await visibleEndpoint(db, input.endpoint_id, scope);
+  const nowIso = clock.now().toISOString();
+  const result = await db.transaction().execute(async (trx) => {
+    let q = trx
+      .selectFrom('webhook_deliveries as d')
+      .innerJoin('webhook_endpoints as w', 'w.id', 'd.endpoint_id')
+      .innerJoin('integrations as i', 'i.id', 'd.integration_id')
+      .select(['d.id', 'w.status as endpoint_status'])
+      .where('d.status', '=', 'failed')
+      .where('d.updated_at', '>=', since.toISOString());
+    if (until) q = q.where('d.updated_at', '<', until.toISOString());
+    if (input.endpoint_id) q = q.where('d.endpoint_id', '=', input.endpoint_id);
+    if (input.integration_id) q = q.where('d.integration_id', '=', input.integration_id);
+    if (scope.merchantId !== null) q = q.where('i.merchant_id', '=', scope.merchantId);
+    const failed = await q.execute();
+    const ids = failed.filter((d) => d.endpoint_status === 'active').map((d) => d.id);
+    for (let i = 0; i < ids.length; i += 500) {
+      await trx
+        .updateTable('webhook_deliveries')
+        .set({ status: 'pending', next_attempt_at: nowIso, manual_requested_at: nowIso, schedule_step: 0, claimed_by: null, locked_until: null, updated_at: nowIso })
+        .where('id', 'in', ids.slice(i, i + 500))
+        .where('status', '=', 'failed')
+        .execute();
+    }
+    return { recovered: ids.length, delivery_ids: ids, skipped_disabled_endpoints: failed.length - ids.length };
+  });
+  if (result.recovered > 0) notifyOutboxWrite();
+  return result;
+}
+
+export async function endpointHealth(
+  db: Db,
+  clock: Clock,
+  input: { integrationId?: string | undefined; endpointId?: string | undefined; windowHours?: number | undefined },
+  scope: WebhookScope,
+): Promise<{ object: 'list'; endpoints: EndpointHealth[] }> {
+  const windowHours = input.windowHours ?? 24;
+  if (!(windowHours > 0 && windowHours <= 24 * 90)) throw invalid('window_hours', 'must be between 0 and 2160');
+  const from = new Date(clock.now().getTime() - windowHours * 3_600_000).toISOString();
+  let q = db
+    .selectFrom('webhook_endpoints as w')
+    .innerJoin('integrations as i', 'i.id', 'w.integration_id')
+    .selectAll('w')
+    .select('i.merchant_id');
+  if (input.endpointId) q = q.where('w.id', '=', input.endpointId);
+  if (input.integrationId) q = q.where('w.integration_id', '=', input.integrationId);
+  if (scope.merchantId !== null) q = q.where('i.merchant_id', '=', scope.merchantId);
+  const endpoints = await q.orderBy('w.created_at').execute();
+  if (input.endpointId && endpoints.length === 0) throw notFound(`webhook endpoint ${input.endpointId}`);
+  const out: EndpointHealth[] = [];
+  for (const e of endpoints) {
+    const counts = await db
+      .selectFrom('webhook_deliveries')
+      .select(['status', (eb) => eb.fn.countAll<number>().as('n'), (eb) => eb.fn.min('created_at').as('oldest')])
+      .where('endpoint_id', '=', e.id)
+      .groupBy('status')
+      .execute();
+    const n = (s: string) => Number(counts.find((c) => c.status === s)?.n ?? 0);
+    const win = await db
+      .selectFrom('webhook_delivery_attempts')
+      .select((eb) => [
+        eb.fn.countAll<number>().as('total'),
+        eb.fn.sum<number>(eb.case().when('outcome', '=', 'succeeded').then(1).else(0).end()).as('ok'),
+        eb.fn.avg<number>('latency_ms').as('avg'),
+        eb.fn.max('latency_ms').as('max'),
+      ])
+      .where('endpoint_id', '=', e.id)
+      .where('started_at', '>=', from)
+      .executeTakeFirstOrThrow();
+    const lastOk = await db
+      .selectFrom('webhook_delivery_attempts')
+      .select(['seq', 'started_at'])
+      .where('endpoint_id', '=', e.id)
+      .where('outcome', '=', 'succeeded')
+      .orderBy('seq', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    const lastFail = await db
+      .selectFrom('webhook_delivery_attempts')
+      .select(['started_at', 'error'])
+      .where('endpoint_id', '=', e.id)
+      .where('outcome', '=', 'failed')
+      .orderBy('seq', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    const streak = await db
+      .selectFrom('webhook_delivery_attempts')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('endpoint_id', '=', e.id)
+      .where('outcome', '=', 'failed')
+      .where('seq', '>', lastOk?.seq ?? 0)
+      .executeTakeFirstOrThrow();
+    const total = Number(win.total);
+    const ok = Number(win.ok ?? 0);
+    out.push({
+      endpoint_id: e.id,
+      integration_id: e.integration_id,
+      merchant_id: e.merchant_id,
+      url: e.url,
+      status: e.status,
+      disabled_reason: e.disabled_reason,
+      previous_secret_expires_at: e.previous_secret ? e.previous_secret_expires_at : null,
+      deliveries: { pending: n('pending'), succeeded: n('succeeded'), failed: n('failed') },
+      oldest_pending_at: counts.find((c) => c.status === 'pending')?.oldest ?? null,
+      window_hours: windowHours,
+      attempts_in_window: total,
+      succeeded_in_window: ok,
+      success_rate: total > 0 ? ok / total : null,
+      avg_latency_ms: win.avg === null ? null : Math.round(Number(win.avg)),
+      max_latency_ms: win.max === null ? null : Number(win.max),
+      consecutive_failures: Number(streak.n),
+      last_success_at: lastOk?.started_at ?? null,
+      last_failure_at: lastFail?.started_at ?? null,
+      last_error: lastFail?.error ?? null,
+    });
+  }
+  return { object: 'list', endpoints: out };
+}
+
+export async function rotateEndpointSecret(
+  db: Db,
+  clock: Clock,
+  ids: IdGenerator,
+  endpointId: string,
+  input: { overlapHours?: number | undefined },
+  scope: WebhookScope,
+): Promise<RotatedSecret> {
+  const overlapHours = input.overlapHours ?? DEFAULT_ROTATION_OVERLAP_HOURS;
+  if (!(overlapHours >= 0 && overlapHours <= MAX_ROTATION_OVERLAP_HOURS)) throw invalid('overlap_hours', `must be between 0 and ${MAX_ROTATION_OVERLAP_HOURS}`);
+  const endpoint = await visibleEndpoint(db, endpointId, scope);
+  const now = clock.now();
+  const secret = newWebhookSecret(ids);
+  const expires = overlapHours > 0 ? new Date(now.getTime() + overlapHours * 3_600_000).toISOString() : null;
+  const updated = await db
+    .updateTable('webhook_endpoints')
+    .set({ secret, previous_secret: expires ? endpoint.secret : null, previous_secret_expires_at: expires, updated_at: now.toISOString() })
+    .where('id', '=', endpointId)
+    .where('secret', '=', endpoint.secret) // two rotations racing: one wins, the other retries
+    .executeTakeFirst();
+  if (Number(updated.numUpdatedRows) !== 1) throw new AppError('STATE_CONFLICT', 'the secret was rotated at the same moment by someone else; try again');
+  return { endpoint_id: endpointId, secret, previous_secret_expires_at: expires };
+}
+
+export async function disableEndpoint(db: Db, clock: Clock, endpointId: string, reason: string, scope: WebhookScope): Promise<WebhookEndpoint> {
+  const text = reason.trim();
+  if (!text) throw invalid('reason', 'must not be empty');
+  await visibleEndpoint(db, endpointId, scope);
+  const nowIso = clock.now().toISOString();
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable('webhook_endpoints')
+      .set({ status: 'disabled', disabled_reason: text.slice(0, 300), updated_at: nowIso })
+      .where('id', '=', endpointId)
+      .execute();
+    // In-flight attempts finish and record themselves; the rest stop here.
+    await trx
+      .updateTable('webhook_deliveries')
+      .set({ status: 'failed', next_attempt_at: null, last_error: `endpoint disabled: ${text.slice(0, 300)}`, updated_at: nowIso })
+      .where('endpoint_id', '=', endpointId)
+      .where('status', '=', 'pending')
+      .where((w) => w.or([w('locked_until', 'is', null), w('locked_until', '<=', nowIso)]))
+      .execute();
+  });
+  return endpointView(await visibleEndpoint(db, endpointId, scope));
+}
+
+export async function enableEndpoint(db: Db, clock: Clock, endpointId: string, scope: WebhookScope): Promise<WebhookEndpoint> {
+  await visibleEndpoint(db, endpointId, scope);
+  await db
+    .updateTable('webhook_endpoints')
+    .set({ status: 'active', disabled_reason: null, updated_at: clock.now().toISOString() })
+    .where('id', '=', endpointId)
+    .execute();
+  return endpointView(await visibleEndpoint(db, endpointId, scope));
+}
+
+/** A delivery's attempts after `afterSeq`, oldest first: what `webhooks:tail` prints. */
+export async function attemptsAfter(db: Db, afterSeq: number, limit: number, filter: { endpointId?: string | undefined } = {}) {
+  let q = attemptsQuery(db, ALL_MERCHANTS).where('a.seq', '>', afterSeq);
+  if (filter.endpointId) q = q.where('a.endpoint_id', '=', filter.endpointId);
+  return q.orderBy('a.seq').limit(limit).execute();
+}
+
+/** The seq of the n-th newest attempt (so a tail starts with the last few), or 0. */
+export async function tailStart(db: Db, lastN: number): Promise<number> {
+  if (lastN <= 0) {
+    const top = await db.selectFrom('webhook_delivery_attempts').select((eb) => eb.fn.max('seq').as('s')).executeTakeFirst();
+    return Number(top?.s ?? 0);
+  }
+  const row = await db.selectFrom('webhook_delivery_attempts').select('seq').orderBy('seq', 'desc').offset(lastN).limit(1).executeTakeFirst();
+  return row ? Number(row.seq) : 0;
+}
+
+export type { WebhookDelivery };

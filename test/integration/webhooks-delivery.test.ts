@@ -1,0 +1,444 @@
+import { createHmac } from 'node:crypto';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createDispatcher, type Dispatcher } from '../../server/webhooks/dispatcher';
+import { startLocalReceiver, unusedPort, type LocalReceiver } from '../../server/webhooks/local-receiver';
+import { sweep } from '../../server/domain/sweeper';
+import { randomIds } from '../../server/lib/ids';
+import {
+  disableEndpoint,
+  endpointHealth,
+  getDelivery,
+  listAttempts,
+  listDeliveries,
+  recoverFailedDeliveries,
+  redeliverEvent,
+  rotateEndpointSecret,
+  ALL_MERCHANTS,
+} from '../../server/webhooks/webhooks.service';
+import { verifyWebhook } from '../../shared/webhooks/verify';
+import { bearer, createTestApp, type TestContext } from '../helpers/app';
+
+/**
+ * The dispatcher against a real receiver over HTTP on 127.0.0.1. Events come from real
+ * terminal transitions (card payment over the public API, expiry by the sweeper); the
+ * clock is a ManualClock, moved to make retries due.
+ */
+
+let t: TestContext;
+let receiver: LocalReceiver;
+let dispatcher: Dispatcher | undefined;
+const extra: LocalReceiver[] = [];
+
+beforeEach(async () => {
+  t = await createTestApp();
+  receiver = await startLocalReceiver();
+});
+
+afterEach(async () => {
+  await dispatcher?.stop();
+  dispatcher = undefined;
+  await receiver.close();
+  for (const r of extra.splice(0)) await r.close();
+  await t.close();
+});
+
+async function startDispatcher(opts: { delays?: number[]; timeoutMs?: number } = {}): Promise<Dispatcher> {
+  dispatcher = createDispatcher({
+    db: t.database.db,
+    clock: t.clock,
+    retryDelaysS: opts.delays ?? [1, 1, 1],
+    attemptTimeoutMs: opts.timeoutMs ?? 5_000,
+    pollIntervalMs: 50,
+  });
+  await dispatcher.start();
+  return dispatcher;
+}
+
+async function createSession(apiKey: string, invoiceRef = `INV-${Math.random().toString(36).slice(2, 8)}`, extraBody: Record<string, unknown> = {}) {
+  const res = await t.app.inject({ method: 'POST', url: '/api/v1/sessions', headers: bearer(apiKey), payload: { amount_minor: 2500, invoice_ref: invoiceRef, ...extraBody } });
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json() as { id: string; invoice_ref: string };
+}
+
+/** Pays a new session by sandbox card: the session reaches success and emits checkout.session.completed. */
+async function paidSession(apiKey: string, extraBody: Record<string, unknown> = {}) {
+  const s = await createSession(apiKey, undefined, extraBody);
+  const quote = await t.app.inject({ method: 'GET', url: `/api/v1/checkout/sessions/${s.id}/quote` });
+  expect(quote.statusCode, quote.body).toBe(200);
+  const total = (quote.json() as { surcharges: Record<string, { total_minor: number }> }).surcharges.card!.total_minor;
+  const paid = await t.app.inject({
+    method: 'POST',
+    url: `/api/v1/checkout/sessions/${s.id}/card-payments`,
+    payload: { amount_minor: total, card_number: '4242424242424242', expiry_month: 12, expiry_year: 2099, cvc: '123' },
+  });
+  expect(paid.statusCode, paid.body).toBe(201);
+  const event = await t.database.db.selectFrom('events').selectAll().where('session_id', '=', s.id).executeTakeFirstOrThrow();
+  return { session: s, event };
+}
+
+async function delivery(eventId: string) {
+  return t.database.db.selectFrom('webhook_deliveries').selectAll().where('event_id', '=', eventId).executeTakeFirstOrThrow();
+}
+
+async function attempts(eventId: string) {
+  return t.database.db.selectFrom('webhook_delivery_attempts').selectAll().where('event_id', '=', eventId).orderBy('seq').execute();
+}
+
+async function until<T>(what: string, probe: () => Promise<T | undefined | null | false>, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await probe();
+    if (v) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+const header = (r: LocalReceiver, i: number, name: string) => String(r.received[i]!.headers[name]);
+
+/** Moves the clock past the next retry and pokes the dispatcher. */
+async function advance(seconds: number) {
+  t.clock.advanceSeconds(seconds);
+  dispatcher!.wake();
+}
+
+describe('webhook delivery', () => {
+  it('delivers a completed event once, signed per the spec and per Standard Webhooks, with the exact stored body', async () => {
+    const m = await t.merchant(undefined, receiver.url);
+    const { session, event } = await paidSession(m.api_key, { metadata: { order: 'A-1', note: 'café' } });
+    await startDispatcher();
+    await receiver.waitFor(1);
+    await dispatcher!.idle();
+
+    const req = receiver.received[0]!;
+    expect(req.method).toBe('POST');
+    expect(req.headers['content-type']).toBe('application/json');
+    expect(req.headers['x-service-event-id']).toBe(event.id);
+    expect(req.headers['x-service-event-type']).toBe('checkout.session.completed');
+    expect(req.body.equals(Buffer.from(event.payload))).toBe(true);
+    const body = JSON.parse(req.body.toString('utf8'));
+    expect(body).toMatchObject({
+      id: event.id,
+      type: 'checkout.session.completed',
+      data: { session: { id: session.id, status: 'success', amount_minor: 2500, currency: 'GHS', invoice_ref: session.invoice_ref, metadata: { order: 'A-1', note: 'café' } } },
+    });
+
+    // The receiver helper accepts it at the receiver's own clock …
+    const sig = header(receiver, 0, 'x-service-signature');
+    expect(await verifyWebhook(req.body, sig, m.webhook_secret!, { now: t.clock.now() })).toEqual({ ok: true, timestamp: expect.any(Number) });
+    // … and an independent HMAC computed here agrees.
+    const match = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(sig);
+    expect(match).not.toBeNull();
+    const [, ts, v1] = match!;
+    expect(Number(ts)).toBe(Math.floor(t.clock.now().getTime() / 1000));
+    expect(createHmac('sha256', m.webhook_secret!).update(`${ts}.`).update(req.body).digest('hex')).toBe(v1);
+    // Standard Webhooks: id.timestamp.body, keyed with the base64 part of whsec_…
+    expect(header(receiver, 0, 'webhook-id')).toBe(event.id);
+    expect(header(receiver, 0, 'webhook-timestamp')).toBe(ts);
+    const key = Buffer.from(m.webhook_secret!.slice('whsec_'.length), 'base64');
+    const std = createHmac('sha256', key).update(`${event.id}.${ts}.`).update(req.body).digest('base64');
+    expect(header(receiver, 0, 'webhook-signature')).toBe(`v1,${std}`);
+    // A wrong secret does not verify.
+    expect((await verifyWebhook(req.body, sig, 'whsec_wrong', { now: t.clock.now() })).ok).toBe(false);
+
+    // Exactly once on a healthy receiver, even after more looks at the outbox.
+    for (let i = 0; i < 3; i++) {
+      dispatcher!.wake();
+      await dispatcher!.idle();
+    }
+    await new Promise((r) => setTimeout(r, 200));
+    expect(receiver.received).toHaveLength(1);
+    const d = await delivery(event.id);
+    expect(d).toMatchObject({ status: 'succeeded', attempt_count: 1, last_status_code: 200, next_attempt_at: null, claimed_by: null });
+    const log = await attempts(event.id);
+    expect(log).toHaveLength(1);
+    expect(log[0]).toMatchObject({ kind: 'initial', outcome: 'succeeded', status_code: 200, error: null, response_excerpt: '{"received":true}', url: receiver.url });
+    expect(log[0]!.latency_ms).toBeGreaterThanOrEqual(0);
+  });
+
+  it('wakes on a new event without waiting for a poll and delivers expired events too', async () => {
+    const m = await t.merchant(undefined, receiver.url);
+    await startDispatcher();
+    const s = await createSession(m.api_key);
+    t.clock.advanceSeconds(24 * 3600 + 60); // past the default lifetime
+    await sweep(t.database.db, { clock: t.clock, ids: randomIds });
+    await receiver.waitFor(1);
+    const body = JSON.parse(receiver.received[0]!.body.toString('utf8'));
+    expect(body).toMatchObject({ type: 'checkout.session.expired', data: { session: { id: s.id, status: 'expired' } } });
+    expect(header(receiver, 0, 'x-service-event-type')).toBe('checkout.session.expired');
+  });
+
+  it('retries a 500 after the configured delay with the same event id and byte-identical body, fresh t and signature', async () => {
+    const m = await t.merchant(undefined, receiver.url);
+    receiver.respond = (r) => (r.n === 1 ? { status: 500, body: 'boom '.repeat(400) } : { status: 204 });
+    const { event } = await paidSession(m.api_key);
+    await startDispatcher({ delays: [30, 60] });
+    await receiver.waitFor(1);
+    await dispatcher!.idle();
+    let d = await delivery(event.id);
+    expect(d).toMatchObject({ status: 'pending', attempt_count: 1, last_status_code: 500, last_error: 'receiver answered 500' });
+    expect(Date.parse(d.next_attempt_at!) - t.clock.now().getTime()).toBe(30_000);
+
+    await advance(10); // not yet due
+    await dispatcher!.idle();
+    expect(receiver.received).toHaveLength(1);
+    await advance(21);
+    await receiver.waitFor(2);
+    await dispatcher!.idle();
+
+    const [a, b] = receiver.received;
+    expect(b!.headers['x-service-event-id']).toBe(a!.headers['x-service-event-id']);
+    expect(b!.body.equals(a!.body)).toBe(true);
+    expect(b!.headers['x-service-signature']).not.toBe(a!.headers['x-service-signature']);
+    for (const r of [a!, b!]) {
+      const res = await verifyWebhook(r.body, String(r.headers['x-service-signature']), m.webhook_secret!, { now: t.clock.now() });
+      expect(res.ok).toBe(true);
+    }
+    d = await delivery(event.id);
+    expect(d).toMatchObject({ status: 'succeeded', attempt_count: 2, last_status_code: 204 });
+    const log = await attempts(event.id);
+    expect(log.map((x) => [x.kind, x.outcome, x.status_code])).toEqual([
+      ['initial', 'failed', 500],
+      ['automatic_retry', 'succeeded', 204],
+    ]);
+    expect(log[0]!.response_excerpt!.length).toBeLessThanOrEqual(1025); // truncated excerpt
+    expect(log[0]!.response_excerpt!.endsWith('…')).toBe(true);
+    expect(receiver.received).toHaveLength(2);
+  });
+
+  it('marks the delivery failed after the last scheduled retry, and it shows in the log and the health summary', async () => {
+    const m = await t.merchant(undefined, receiver.url);
+    receiver.respond = () => ({ status: 502 });
+    const { event, session } = await paidSession(m.api_key);
+    await startDispatcher({ delays: [1, 2] });
+    await receiver.waitFor(1);
+    await dispatcher!.idle();
+    await advance(1);
+    await receiver.waitFor(2);
+    await dispatcher!.idle();
+    await advance(2);
+    await receiver.waitFor(3);
+    await dispatcher!.idle();
+    const d = await delivery(event.id);
+    expect(d).toMatchObject({ status: 'failed', attempt_count: 3, next_attempt_at: null, last_status_code: 502 });
+    await advance(3600);
+    await dispatcher!.idle();
+    expect(receiver.received).toHaveLength(3);
+
+    const failed = await listDeliveries(t.database.db, { status: 'failed', session_id: session.id }, ALL_MERCHANTS);
+    expect(failed.deliveries).toHaveLength(1);
+    const log = await listAttempts(t.database.db, { event_type: 'checkout.session.completed', session_id: session.id }, ALL_MERCHANTS);
+    expect(log.attempts.map((a) => a.kind)).toEqual(['automatic_retry', 'automatic_retry', 'initial']);
+    expect(log.attempts.every((a) => a.delivery_status === 'failed' && a.status_code === 502)).toBe(true);
+    const page = await listAttempts(t.database.db, { session_id: session.id, limit: 2 }, ALL_MERCHANTS);
+    expect(page.attempts).toHaveLength(2);
+    const rest = await listAttempts(t.database.db, { session_id: session.id, limit: 2, cursor: page.next_cursor! }, ALL_MERCHANTS);
+    expect(rest.attempts.map((a) => a.kind)).toEqual(['initial']);
+    expect(rest.next_cursor).toBeNull();
+    // Scoped to another merchant: nothing.
+    expect((await listAttempts(t.database.db, { session_id: session.id }, { merchantId: 'someone-else' })).attempts).toHaveLength(0);
+
+    const health = await endpointHealth(t.database.db, t.clock, { integrationId: m.integration_id, windowHours: 48 }, ALL_MERCHANTS);
+    expect(health.endpoints[0]).toMatchObject({
+      status: 'active',
+      deliveries: { pending: 0, succeeded: 0, failed: 1 },
+      attempts_in_window: 3,
+      succeeded_in_window: 0,
+      success_rate: 0,
+      consecutive_failures: 3,
+      last_error: 'receiver answered 502',
+    });
+  });
+
+  it('times out a receiver that does not answer and retries it', async () => {
+    const m = await t.merchant(undefined, receiver.url);
+    receiver.respond = (r) => (r.n === 1 ? 'hang' : { status: 200 });
+    const { event } = await paidSession(m.api_key);
+    await startDispatcher({ timeoutMs: 300 });
+    await receiver.waitFor(1);
+    await until('the timed-out attempt', async () => (await attempts(event.id))[0]);
+    const [first] = await attempts(event.id);
+    expect(first).toMatchObject({ outcome: 'failed', status_code: null, error: 'timed out after 300 ms' });
+    expect(first!.latency_ms).toBeGreaterThanOrEqual(250);
+    expect(first!.latency_ms).toBeLessThan(5_000);
+    await advance(1);
+    await receiver.waitFor(2);
+    await dispatcher!.idle();
+    expect(await delivery(event.id)).toMatchObject({ status: 'succeeded', attempt_count: 2 });
+  });
+
+  it('retries after a refused connection and delivers once the receiver is back', async () => {
+    const port = await unusedPort();
+    const url = `http://127.0.0.1:${port}/hooks`;
+    const m = await t.merchant(undefined, url);
+    const { event } = await paidSession(m.api_key);
+    await startDispatcher();
+    const first = await until('the refused attempt', async () => (await attempts(event.id))[0]);
+    expect(first).toMatchObject({ outcome: 'failed', status_code: null, error: 'connection refused (ECONNREFUSED)' });
+    expect((await delivery(event.id)).status).toBe('pending');
+
+    const back = await startLocalReceiver({ port, path: '/hooks' });
+    extra.push(back);
+    await advance(1);
+    await back.waitFor(1);
+    await dispatcher!.idle();
+    expect(back.received[0]!.body.equals(Buffer.from(event.payload))).toBe(true);
+    expect(await delivery(event.id)).toMatchObject({ status: 'succeeded', attempt_count: 2 });
+  });
+
+  it('stops on 410 Gone and disables the endpoint; later events are not queued for it', async () => {
+    const m = await t.merchant(undefined, receiver.url);
+    receiver.respond = () => ({ status: 410 });
+    const { event } = await paidSession(m.api_key);
+    await startDispatcher();
+    await receiver.waitFor(1);
+    await dispatcher!.idle();
+    expect(await delivery(event.id)).toMatchObject({ status: 'failed', next_attempt_at: null, last_status_code: 410 });
+    const endpoint = await t.database.db.selectFrom('webhook_endpoints').selectAll().where('integration_id', '=', m.integration_id).executeTakeFirstOrThrow();
+    expect(endpoint.status).toBe('disabled');
+    expect(endpoint.disabled_reason).toMatch(/410/);
+    await advance(3600);
+    await dispatcher!.idle();
+    expect(receiver.received).toHaveLength(1);
+
+    const second = await paidSession(m.api_key);
+    const rows = await t.database.db.selectFrom('webhook_deliveries').select('id').where('event_id', '=', second.event.id).execute();
+    expect(rows).toHaveLength(0);
+    await expect(redeliverEvent(t.database.db, t.clock, { eventId: event.id }, ALL_MERCHANTS)).rejects.toMatchObject({ code: 'STATE_CONFLICT' });
+  });
+
+  it('waits for Retry-After on 429 when it is longer than the scheduled delay', async () => {
+    const m = await t.merchant(undefined, receiver.url);
+    receiver.respond = (r) => (r.n === 1 ? { status: 429, headers: { 'retry-after': '120' } } : { status: 200 });
+    const { event } = await paidSession(m.api_key);
+    await startDispatcher({ delays: [1, 1] });
+    await receiver.waitFor(1);
+    await dispatcher!.idle();
+    const d = await delivery(event.id);
+    expect(Date.parse(d.next_attempt_at!) - t.clock.now().getTime()).toBe(120_000);
+    await advance(60);
+    await dispatcher!.idle();
+    expect(receiver.received).toHaveLength(1);
+    await advance(61);
+    await receiver.waitFor(2);
+    await dispatcher!.idle();
+    expect(await delivery(event.id)).toMatchObject({ status: 'succeeded' });
+  });
+
+  it('signs with both secrets during a rotation overlap and with the new one only after it', async () => {
+    const m = await t.merchant(undefined, receiver.url);
+    const endpoint = await t.database.db.selectFrom('webhook_endpoints').select('id').where('integration_id', '=', m.integration_id).executeTakeFirstOrThrow();
+    const rotated = await rotateEndpointSecret(t.database.db, t.clock, randomIds, endpoint.id, { overlapHours: 24 }, ALL_MERCHANTS);
+    expect(rotated.secret).not.toBe(m.webhook_secret);
+    expect(Date.parse(rotated.previous_secret_expires_at!) - t.clock.now().getTime()).toBe(24 * 3600_000);
+    await startDispatcher();
+
+    await paidSession(m.api_key);
+    await receiver.waitFor(1);
+    const a = receiver.received[0]!;
+    const sigA = String(a.headers['x-service-signature']);
+    expect(sigA).toMatch(/^t=\d+,v1=[0-9a-f]{64},v1=[0-9a-f]{64}$/);
+    expect(String(a.headers['webhook-signature']).split(' ')).toHaveLength(2);
+    expect((await verifyWebhook(a.body, sigA, rotated.secret, { now: t.clock.now() })).ok).toBe(true);
+    expect((await verifyWebhook(a.body, sigA, m.webhook_secret!, { now: t.clock.now() })).ok).toBe(true);
+    // The first v1 is the new secret's.
+    const ts = /t=(\d+)/.exec(sigA)![1];
+    expect(sigA.split(',')[1]).toBe(`v1=${createHmac('sha256', rotated.secret).update(`${ts}.`).update(a.body).digest('hex')}`);
+
+    t.clock.advanceSeconds(24 * 3600 + 1);
+    await paidSession(m.api_key);
+    await receiver.waitFor(2);
+    const b = receiver.received[1]!;
+    const sigB = String(b.headers['x-service-signature']);
+    expect(sigB).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
+    expect((await verifyWebhook(b.body, sigB, rotated.secret, { now: t.clock.now() })).ok).toBe(true);
+    expect(await verifyWebhook(b.body, sigB, m.webhook_secret!, { now: t.clock.now() })).toMatchObject({ ok: false, reason: 'signature_mismatch' });
+  });
+
+  it('redelivers one event on request (kind manual) and recovers every failed delivery since a time', async () => {
+    const m = await t.merchant(undefined, receiver.url);
+    const { event } = await paidSession(m.api_key);
+    await startDispatcher({ delays: [1] });
+    await receiver.waitFor(1);
+    await dispatcher!.idle();
+
+    const re = await redeliverEvent(t.database.db, t.clock, { eventId: event.id }, ALL_MERCHANTS);
+    expect(re.deliveries).toHaveLength(1);
+    await receiver.waitFor(2);
+    await dispatcher!.idle();
+    expect(receiver.received[1]!.body.equals(receiver.received[0]!.body)).toBe(true);
+    expect(receiver.received[1]!.headers['x-service-event-id']).toBe(event.id);
+    const detail = await getDelivery(t.database.db, re.deliveries[0]!.id, ALL_MERCHANTS);
+    expect(detail.payload).toBe(event.payload);
+    expect(detail.attempts.map((a) => a.kind)).toEqual(['initial', 'manual']);
+    await expect(redeliverEvent(t.database.db, t.clock, { eventId: event.id }, { merchantId: 'other' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+
+    // An outage: two events fail all their attempts.
+    receiver.respond = () => ({ status: 503 });
+    const since = t.clock.now().toISOString();
+    const e2 = (await paidSession(m.api_key)).event;
+    const e3 = (await paidSession(m.api_key)).event;
+    await receiver.waitFor(4);
+    await dispatcher!.idle();
+    await advance(1);
+    await receiver.waitFor(6);
+    await dispatcher!.idle();
+    expect((await delivery(e2.id)).status).toBe('failed');
+    expect((await delivery(e3.id)).status).toBe('failed');
+
+    receiver.respond = () => ({ status: 200 });
+    const recovered = await recoverFailedDeliveries(t.database.db, t.clock, { since }, ALL_MERCHANTS);
+    expect(recovered.recovered).toBe(2);
+    await receiver.waitFor(8);
+    await dispatcher!.idle();
+    expect((await delivery(e2.id)).status).toBe('succeeded');
+    expect((await delivery(e3.id)).status).toBe('succeeded');
+    const manual = await listAttempts(t.database.db, { kind: 'manual', outcome: 'succeeded' }, ALL_MERCHANTS);
+    expect(manual.attempts).toHaveLength(3);
+    expect(receiver.received).toHaveLength(8);
+  });
+
+  it('fails the pending deliveries of an endpoint disabled by an operator', async () => {
+    const m = await t.merchant(undefined, receiver.url);
+    receiver.respond = () => ({ status: 500 });
+    const { event } = await paidSession(m.api_key);
+    await startDispatcher({ delays: [60] });
+    await receiver.waitFor(1);
+    await dispatcher!.idle();
+    const d = await delivery(event.id);
+    const ep = await disableEndpoint(t.database.db, t.clock, d.endpoint_id, 'merchant asked to pause', ALL_MERCHANTS);
+    expect(ep).toMatchObject({ status: 'disabled', disabled_reason: 'merchant asked to pause' });
+    expect(await delivery(event.id)).toMatchObject({ status: 'failed', last_error: 'endpoint disabled: merchant asked to pause' });
+    await advance(120);
+    await dispatcher!.idle();
+    expect(receiver.received).toHaveLength(1);
+  });
+
+  it('graceful stop waits for an attempt in flight and records it', async () => {
+    const m = await t.merchant(undefined, receiver.url);
+    receiver.respond = () => ({ status: 200, delayMs: 400 });
+    const { event } = await paidSession(m.api_key);
+    await startDispatcher();
+    await receiver.waitFor(1);
+    expect(dispatcher!.inFlight()).toBe(1);
+    await dispatcher!.stop();
+    expect(await delivery(event.id)).toMatchObject({ status: 'succeeded', attempt_count: 1 });
+  });
+
+  it('fans out to every active endpoint of the integration', async () => {
+    const m = await t.merchant(undefined, receiver.url);
+    const second = await startLocalReceiver();
+    extra.push(second);
+    const now = t.clock.now().toISOString();
+    await t.database.db
+      .insertInto('webhook_endpoints')
+      .values({ id: randomIds.uuid(), integration_id: m.integration_id, url: second.url, secret: 'whsec_second', previous_secret: null, previous_secret_expires_at: null, status: 'active', disabled_reason: null, created_at: now, updated_at: now })
+      .execute();
+    const { event } = await paidSession(m.api_key);
+    await startDispatcher();
+    await receiver.waitFor(1);
+    await second.waitFor(1);
+    expect(second.received[0]!.headers['x-service-event-id']).toBe(event.id);
+    expect((await verifyWebhook(second.received[0]!.body, String(second.received[0]!.headers['x-service-signature']), 'whsec_second', { now: t.clock.now() })).ok).toBe(true);
+  });
+});

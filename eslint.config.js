@@ -21,6 +21,13 @@ export default tseslint.config(
     },
   },
   {
+    // Plain Node.js scripts (npm start, check:electron): Node's globals, no TypeScript.
+    files: ['scripts/**/*.mjs'],
+    languageOptions: {
+      globals: { process: 'readonly', console: 'readonly', URL: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly' },
+    },
+  },
+  {
     files: ['shared/**/*.ts'],
     rules: {
       'no-restricted-imports': [

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { app, BrowserWindow, dialog, ipcMain, session, shell } from 'electron';
 import { loadConfig } from '../../server/config';
 import { startServer, type RunningServer } from '../../server/runtime';
+import { createBackOfficeWindow } from './back-office-window';
 import { openExternalVetted } from './external-url';
 import { registerIpcHandlers } from './ipc';
 import { installApplicationMenu } from './menu';
@@ -10,7 +11,6 @@ import { installPermissionGuards } from './permission-guard';
 import { printDocument } from './print';
 import { installResponseHeaderPolicy } from './response-headers';
 import { desktopServerEnv } from './server-env';
-import { backOfficeWindowOptions } from './window-options';
 
 /**
  * The desktop app: the embedded server (the same one `npm run serve` runs) on a loopback port,
@@ -33,9 +33,7 @@ function backOfficeUrl(): string {
 }
 
 function createMainWindow(): BrowserWindow {
-  const win = new BrowserWindow(
-    backOfficeWindowOptions({ preload: join(import.meta.dirname, '../preload/index.cjs'), devTools: !app.isPackaged }),
-  );
+  const win = createBackOfficeWindow({ preload: join(import.meta.dirname, '../preload/index.cjs'), devTools: !app.isPackaged });
   win.once('ready-to-show', () => win.show());
   win.on('closed', () => {
     if (mainWindow === win) mainWindow = null;
@@ -65,7 +63,7 @@ async function start(): Promise<void> {
   registerIpcHandlers(ipcMain, () => appOrigin, {
     printDocument: (request, sender) => printDocument(sender, request),
     appVersion: () => app.getVersion(),
-    openExternal: (url) => openExternalVetted(url),
+    openUrlInBrowser: (url) => openExternalVetted(url),
   });
   installApplicationMenu({
     appName: app.getName(),

@@ -25,7 +25,8 @@ export interface IpcImplementations {
   /** Prints the calling window's page (laid out for print by the back office). */
   printDocument(request: PrintRequest, sender: WebContents): Promise<{ printed: boolean; reason?: string }>;
   appVersion(): string;
-  openExternal(url: string): Promise<boolean>;
+  /** Opens a vetted http(s) URL in the system browser (external-url.ts). */
+  openUrlInBrowser(url: string): Promise<boolean>;
 }
 
 /** Sender shape the guard reads (a WebFrameMain). */
@@ -72,5 +73,5 @@ export function registerIpcHandlers(ipcMain: Pick<IpcMain, 'handle'>, appOrigin:
     guarded(IPC_CHANNELS.printDocument, appOrigin, ([request], event) => impl.printDocument(request, event.sender)),
   );
   ipcMain.handle(IPC_CHANNELS.appVersion, guarded(IPC_CHANNELS.appVersion, appOrigin, () => impl.appVersion()));
-  ipcMain.handle(IPC_CHANNELS.openExternal, guarded(IPC_CHANNELS.openExternal, appOrigin, ([url]) => impl.openExternal(url)));
+  ipcMain.handle(IPC_CHANNELS.openExternal, guarded(IPC_CHANNELS.openExternal, appOrigin, ([url]) => impl.openUrlInBrowser(url)));
 }

@@ -32,12 +32,12 @@ type GuardedContents = Pick<WebContents, 'on' | 'setWindowOpenHandler'>;
  * (and vetted http(s) links open in the browser), new windows are refused, redirects may not
  * leave the app's origin, and <webview> is never attached.
  */
-export function installNavigationGuard(contents: GuardedContents, appOrigin: string, openExternal: (url: string) => unknown): void {
+export function installNavigationGuard(contents: GuardedContents, appOrigin: string, openInBrowser: (url: string) => unknown): void {
   contents.on('will-navigate', (event) => {
     const decision = decideNavigation(event.url, appOrigin);
     if (decision === 'allow') return;
     event.preventDefault();
-    if (decision === 'open-external') void openExternal(event.url);
+    if (decision === 'open-external') void openInBrowser(event.url);
   });
   contents.on('will-frame-navigate', (event) => {
     // Sub-frames (none today) may not leave the origin at all; the main frame is handled above.
@@ -48,7 +48,7 @@ export function installNavigationGuard(contents: GuardedContents, appOrigin: str
   });
   contents.on('will-attach-webview', (event) => event.preventDefault());
   contents.setWindowOpenHandler(({ url }) => {
-    if (decideWindowOpen(url) === 'open-external') void openExternal(url);
+    if (decideWindowOpen(url) === 'open-external') void openInBrowser(url);
     return { action: 'deny' };
   });
 }

@@ -18,7 +18,7 @@ function register() {
   const impl = {
     printDocument: vi.fn(async () => ({ printed: true })),
     appVersion: vi.fn(() => '1.2.3'),
-    openExternal: vi.fn(async () => true),
+    openUrlInBrowser: vi.fn(async () => true),
   };
   registerIpcHandlers({ handle: (channel: string, fn: Handler) => void handlers.set(channel, fn) } as never, () => ORIGIN, impl);
   const call = (channel: string, frame: object | null, ...args: unknown[]) => {
@@ -56,7 +56,7 @@ describe('IPC handlers', () => {
     expect(h.impl.printDocument).toHaveBeenCalledWith({ kind: 'slip', id: 'slp_ABC-123' }, { id: 7 });
     expect(h.call(IPC_CHANNELS.appVersion, backOffice)).toBe('1.2.3');
     await expect(h.call(IPC_CHANNELS.openExternal, backOffice, 'https://example.com/')).resolves.toBe(true);
-    expect(h.impl.openExternal).toHaveBeenCalledWith('https://example.com/');
+    expect(h.impl.openUrlInBrowser).toHaveBeenCalledWith('https://example.com/');
   });
 
   it.each([
@@ -68,7 +68,7 @@ describe('IPC handlers', () => {
     for (const channel of Object.values(IPC_CHANNELS)) {
       expect(() => h.call(channel, frame, 'https://example.com/')).toThrow(/sender is not the back office/);
     }
-    expect(h.impl.openExternal).not.toHaveBeenCalled();
+    expect(h.impl.openUrlInBrowser).not.toHaveBeenCalled();
     expect(h.impl.appVersion).not.toHaveBeenCalled();
   });
 
@@ -88,7 +88,7 @@ describe('IPC handlers', () => {
     expect(() => h.call(channel, backOffice, ...args)).toThrow(/invalid arguments/);
     expect(h.impl.printDocument).not.toHaveBeenCalled();
     expect(h.impl.appVersion).not.toHaveBeenCalled();
-    expect(h.impl.openExternal).not.toHaveBeenCalled();
+    expect(h.impl.openUrlInBrowser).not.toHaveBeenCalled();
   });
 
   it('reads the app origin per call (it is known only once the server listens)', () => {

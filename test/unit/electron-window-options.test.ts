@@ -1,10 +1,27 @@
-import { describe, expect, it } from 'vitest';
-import { backOfficeWindowOptions, secureWebPreferences } from '../../electron/main/window-options';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 
-describe('window options', () => {
+/** Electron's BrowserWindow, faked: records the options each window is created with. */
+const created: unknown[] = [];
+vi.mock('electron', () => ({
+  BrowserWindow: class {
+    constructor(readonly options: unknown) {
+      created.push(options);
+    }
+  },
+}));
+
+const { createBackOfficeWindow } = await import('../../electron/main/back-office-window');
+
+describe('back-office window options', () => {
+  beforeEach(() => {
+    created.length = 0;
+  });
+
   it('follows the Electron security checklist', () => {
-    const prefs = backOfficeWindowOptions({ preload: '/app/out/preload/index.cjs', devTools: false }).webPreferences;
-    expect(prefs).toMatchObject({
+    createBackOfficeWindow({ preload: '/app/out/preload/index.cjs', devTools: false });
+    expect(created).toHaveLength(1);
+    const options = created[0] as { webPreferences: Record<string, unknown> };
+    expect(options.webPreferences).toMatchObject({
       preload: '/app/out/preload/index.cjs',
       contextIsolation: true,
       sandbox: true,
@@ -16,21 +33,20 @@ describe('window options', () => {
       experimentalFeatures: false,
       webviewTag: false,
       navigateOnDragDrop: false,
+      disableBlinkFeatures: 'Auxclick',
       devTools: false,
     });
-    expect(prefs).not.toHaveProperty('enableBlinkFeatures');
-    expect(prefs).not.toHaveProperty('additionalArguments');
+    expect(options.webPreferences).not.toHaveProperty('enableBlinkFeatures');
+    expect(options.webPreferences).not.toHaveProperty('additionalArguments');
   });
 
   it('waits for the first paint before showing the window', () => {
-    expect(backOfficeWindowOptions({ preload: '/p.cjs', devTools: true }).show).toBe(false);
+    createBackOfficeWindow({ preload: '/p.cjs', devTools: false });
+    expect(created[0]).toMatchObject({ show: false });
   });
 
   it('offers developer tools only when asked (unpackaged runs)', () => {
-    expect(backOfficeWindowOptions({ preload: '/p.cjs', devTools: true }).webPreferences?.devTools).toBe(true);
-  });
-
-  it('omits the preload when none is given', () => {
-    expect(secureWebPreferences({ devTools: false })).not.toHaveProperty('preload');
+    createBackOfficeWindow({ preload: '/p.cjs', devTools: true });
+    expect(created[0]).toMatchObject({ webPreferences: { devTools: true } });
   });
 });

@@ -6,6 +6,9 @@ import { AppError } from '../lib/errors';
 import { randomIds } from '../lib/ids';
 import { createIntegration, listIntegrations, revokeApiKey } from '../modules/integrations/integrations.service';
 import { createStaff } from '../modules/staff/staff.service';
+import { confirmBankTransfer } from '../modules/checkout/checkout.service';
+import { sandboxProviders } from '../providers/index';
+import { installWebhookOutbox } from '../webhooks/outbox';
 
 /**
  * Operator CLI (`npm run admin -- <command>`), CONTRACT §2. Works on the same DATA_DIR as a
@@ -91,6 +94,29 @@ const COMMANDS: Record<string, Command> = {
         }),
       );
       return { json: user, text: `created ${user.role} ${user.username} (${user.id})` };
+    },
+  },
+  'sandbox:bank-transfer': {
+    usage: 'sandbox:bank-transfer --reference PAYMENT_REF --amount N [--json]',
+    options: { reference: { type: 'string' }, amount: { type: 'string' } },
+    run: async (f) => {
+      // The sandbox bank's "transfer received" notification (docs/sandbox.md). A wrong amount
+      // is refused (409 PAYMENT_AMOUNT_MISMATCH) and the session stays payable.
+      const reference = need(f, 'reference').trim();
+      const amountText = need(f, 'amount').trim();
+      const amount = Number(amountText);
+      if (!/^\d+$/.test(amountText) || !Number.isSafeInteger(amount) || amount < 1) {
+        throw new UsageError('--amount must be a whole number of minor units, at least 1');
+      }
+      const status = await withDb((db) => {
+        // A completed session's event gets its webhook deliveries in this process too.
+        installWebhookOutbox();
+        return confirmBankTransfer({ db, clock: systemClock, ids: randomIds, providers: sandboxProviders }, reference, amount);
+      });
+      return {
+        json: status,
+        text: `transfer ${reference} of ${amount} received: attempt ${status.attempt_reference} ${status.status}; session ${status.session_id} ${status.session_status}`,
+      };
     },
   },
 };

@@ -6,7 +6,7 @@ import type { IdGenerator } from '../lib/ids';
 import type { Rail, SessionStatus } from '../../shared/schemas/common';
 
 /**
- * The session state machine (docs/checkout.md prints it). Every move is a conditional update
+ * The session state machine (docs/lifecycle.md prints it with every cause). Every move is a conditional update
  * (`… WHERE status IN (allowed from-states)`) inside the caller's transaction, so two racing
  * requests cannot both win; a terminal move also writes its event (the webhook outbox) and
  * a history row in that same transaction.

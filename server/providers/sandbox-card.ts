@@ -42,7 +42,7 @@ export type CardDecision =
 export function decideSandboxCard(cardNumber: string, expiryMonth: number, expiryYear: number, now: Date): CardDecision {
   if (!luhnValid(cardNumber)) return { ok: false, field: 'card_number', message: 'is not a valid card number' };
   const test = CARD_TEST_NUMBERS[cardNumber];
-  if (!test) return { ok: false, field: 'card_number', message: 'test mode accepts only the sandbox test cards listed in docs/checkout.md' };
+  if (!test) return { ok: false, field: 'card_number', message: 'test mode accepts only the sandbox test cards listed in docs/sandbox.md' };
   const brand = cardBrand(cardNumber);
   const last4 = cardNumber.slice(-4);
   const endOfExpiryMonth = Date.UTC(expiryYear, expiryMonth, 1);

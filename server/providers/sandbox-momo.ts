@@ -11,7 +11,7 @@ export const MOMO_PROMPT_TTL_SECONDS = 300;
 /**
  * Sandbox wallets (last nine digits, so 024… and 23324… both work), in the spirit of MTN
  * MoMo's sandbox MSISDNs. Any other valid Ghana number behaves normally: code 123456
- * approves, any other code declines. docs/checkout.md prints this table.
+ * approves, any other code declines. docs/sandbox.md prints this table.
  */
 export const MOMO_TEST_NUMBERS: Record<string, { scenario: string; behaviour: string }> = {
   '240000001': { scenario: 'payer_declined', behaviour: 'the payer rejects the prompt: authorize declines (PAYER_DECLINED) whatever the code' },

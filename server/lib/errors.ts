@@ -15,10 +15,10 @@ export const ERROR_CODES = {
   IDEMPOTENCY_IN_PROGRESS: { status: 409, meaning: 'Another write on the same checkout session is being processed (a double submit on hosted checkout); retry in a moment.' },
   SESSION_NOT_PAYABLE: { status: 409, meaning: 'The session is not open for payment; refresh the session before continuing.' },
   PAYMENT_AMOUNT_MISMATCH: { status: 409, meaning: 'The amount differs from the current session total for the chosen rail (or from the slip amount); refresh and use the current amount.' },
-  PAYMENT_ATTEMPT_PENDING: { status: 409, meaning: 'Another payment attempt on this session is still pending; wait for it to finish or be declined.' },
+  PAYMENT_ATTEMPT_PENDING: { status: 409, meaning: 'The payment attempt is still pending with the provider (the payer already approved it and the confirmation has not arrived); do not authorize or resend again: poll its status with `refresh=1` until it is final.' },
   INVOICE_ALREADY_PAID: { status: 409, meaning: 'The invoice reference already has a successful payment; its lines are remitted and cannot change.' },
   INVOICE_CURRENCY_MISMATCH: { status: 409, meaning: 'The invoice already holds lines in another currency.' },
-  STATE_CONFLICT: { status: 409, meaning: 'The resource is not in a state that allows this action (for example a deposit already reviewed).' },
+  STATE_CONFLICT: { status: 409, meaning: 'The resource is not in a state that allows this action (for example a deposit already reviewed, or a payment attempt that is no longer pending).' },
   PAYLOAD_TOO_LARGE: { status: 413, meaning: 'The request body is larger than the documented limit (1 MiB).' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, meaning: 'The body is not application/json, application/x-www-form-urlencoded or multipart/form-data.' },
   IDEMPOTENCY_KEY_REUSED: { status: 422, meaning: 'The Idempotency-Key was already used with a different body; retry with the original body or a new key.' },
@@ -27,7 +27,7 @@ export const ERROR_CODES = {
   DUPLICATE_LINE: { status: 422, meaning: 'The same code appears twice in one request (reported per line in `errors`).' },
   RATE_LIMITED: { status: 429, meaning: 'Too many requests; the body carries `retry_after_seconds` (and the `Retry-After` header); wait that long before retrying.' },
   INTERNAL_ERROR: { status: 500, meaning: 'An unexpected fault; details are logged, never returned. Always a bug.' },
-  PROVIDER_RAIL_UNAVAILABLE: { status: 503, meaning: 'The payment provider for this rail is temporarily unavailable; retry later.' },
+  PROVIDER_RAIL_UNAVAILABLE: { status: 503, meaning: 'The payment provider for this rail is temporarily unavailable; the attempt stays pending. The body carries `retry_after_seconds`; retry then.' },
   SERVICE_UNAVAILABLE: { status: 503, meaning: 'The server is shutting down or overloaded; retry later.' },
 } as const satisfies Record<string, { status: number; meaning: string }>;
 

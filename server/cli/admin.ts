@@ -6,6 +6,7 @@ import { AppError } from '../lib/errors';
 import { randomIds } from '../lib/ids';
 import { createIntegration, listIntegrations, revokeApiKey } from '../modules/integrations/integrations.service';
 import { createStaff } from '../modules/staff/staff.service';
+import { webhookCommands } from '../webhooks/webhooks.cli';
 import { confirmBankTransfer } from '../modules/checkout/checkout.service';
 import { sandboxProviders } from '../providers/index';
 import { installWebhookOutbox } from '../webhooks/outbox';
@@ -15,7 +16,7 @@ import { installWebhookOutbox } from '../webhooks/outbox';
  * running server (WAL + busy timeout); applies migrations itself on an empty one.
  */
 type Flags = Record<string, string | boolean | undefined>;
-type Command = { usage: string; options: Record<string, { type: 'string' | 'boolean' }>; run: (f: Flags) => Promise<{ json: unknown; text: string }> };
+type Command = { usage: string; options: Record<string, { type: 'string' | 'boolean' }>; run: (f: Flags) => Promise<{ json: unknown; text: string; streamed?: boolean }> };
 
 class UsageError extends Error {}
 
@@ -38,6 +39,7 @@ async function withDb<T>(fn: (db: ReturnType<typeof openDatabase>['db']) => Prom
 }
 
 const COMMANDS: Record<string, Command> = {
+  ...webhookCommands, // webhooks:tail, :redeliver, :recover, :health, :rotate-secret, :enable
   'integration:create': {
     usage: 'integration:create --merchant NAME [--webhook-url URL] [--json]',
     options: { merchant: { type: 'string' }, 'webhook-url': { type: 'string' }, live: { type: 'boolean' } },
@@ -143,7 +145,8 @@ export async function runCli(argv: string[]): Promise<number> {
   try {
     const { values } = parseArgs({ args: rest, options: { ...command.options, json: { type: 'boolean' } }, strict: true, allowPositionals: false });
     const out = await command.run(values as Flags);
-    process.stdout.write(values.json ? `${JSON.stringify(out.json)}\n` : `${out.text}\n`);
+    // A streaming command (webhooks:tail) has printed its lines already.
+    if (!out.streamed) process.stdout.write(values.json ? `${JSON.stringify(out.json)}\n` : `${out.text}\n`);
     return 0;
   } catch (err) {
     const message =

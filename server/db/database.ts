@@ -13,6 +13,35 @@ export interface OpenedDatabase {
   close(): Promise<void>;
 }
 
+/** Prepared statements kept per connection; Kysely's queries are a bounded set of SQL texts. */
+const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * Kysely's SQLite driver calls `prepare(sql)` for every query, and preparing was the largest
+ * server-side cost in the benchmark profile (docs/performance.md). Statements are reused by
+ * SQL text instead. Safe because Kysely runs one query at a time on the connection and
+ * `all`/`run` finish synchronously; a statement being iterated (`.stream()`) is not reused.
+ */
+function withStatementCache(sqlite: SQLite.Database): Pick<SQLite.Database, 'prepare' | 'close'> {
+  const cache = new Map<string, SQLite.Statement>();
+  return {
+    prepare: ((sql: string) => {
+      const hit = cache.get(sql);
+      if (hit && !hit.busy) return hit;
+      const stmt = sqlite.prepare(sql);
+      if (!hit) {
+        if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
+        cache.set(sql, stmt);
+      }
+      return stmt;
+    }) as SQLite.Database['prepare'],
+    close: () => {
+      cache.clear();
+      return sqlite.close();
+    },
+  };
+}
+
 /** Opens (creating if needed) the SQLite file with the pragmas Paydesk relies on. */
 export function openDatabase(file: string): OpenedDatabase {
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
@@ -22,7 +51,7 @@ export function openDatabase(file: string): OpenedDatabase {
   sqlite.pragma('foreign_keys = ON');
   // The CLI and the server share the file: wait for the other's write instead of failing.
   sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   return {
     db,
     sqlite,

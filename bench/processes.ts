@@ -44,11 +44,11 @@ export async function spawnNode(
   script: string,
   args: string[],
   env: Record<string, string>,
-  opts: { timeoutMs?: number; nodeArgs?: string[] } = {},
+  opts: { timeoutMs?: number; nodeArgs?: string[]; /** false: plain node, for an already-built .mjs */ loader?: boolean } = {},
 ): Promise<Child> {
   hookExit();
   const started = performance.now();
-  const proc = spawn(process.execPath, [...(opts.nodeArgs ?? []), '--import', 'tsx', script, ...args], {
+  const proc = spawn(process.execPath, [...(opts.nodeArgs ?? []), ...(opts.loader === false ? [] : ['--import', 'tsx']), script, ...args], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

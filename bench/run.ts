@@ -1,9 +1,9 @@
 import { createServer, type Server } from 'node:http';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { rssMb, runAdmin, spawnNode, spawnServer, type Child } from './processes';
+import { ROOT, rssMb, runAdmin, spawnNode, spawnServer, type Child } from './processes';
 
 /**
  * `npm run bench` (CONTRACT §8): one JSON object per scenario on stdout,
@@ -159,6 +159,49 @@ async function coldStart(): Promise<void> {
   } finally {
     await server?.stop();
     rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The same cold start and idle RSS for the server bundled into one ES module (esbuild, which
+ * tsx already brings): the tsx loader compiles and resolves every module through its hooks
+ * thread at start, and this shows what precompiling would give. Skipped without esbuild.
+ */
+async function coldStartBundled(): Promise<void> {
+  // Inside the repository so the bundle's bare imports resolve to node_modules/.
+  mkdirSync(join(ROOT, 'node_modules/.cache'), { recursive: true });
+  const outDir = mkdtempSync(join(ROOT, 'node_modules/.cache/paydesk-bench-bundle-'));
+  const dir = mkdtempSync(join(tmpdir(), 'paydesk-bench-cold-'));
+  let server: Child | undefined;
+  try {
+    let esbuild: typeof import('esbuild');
+    try {
+      esbuild = await import('esbuild');
+    } catch {
+      note('esbuild not found: bundled cold start skipped');
+      return;
+    }
+    const outfile = join(outDir, 'main.mjs');
+    await esbuild.build({
+      entryPoints: [join(ROOT, 'server/main.ts')],
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+      outfile,
+      packages: 'external',
+      logLevel: 'silent',
+    });
+    const t0 = performance.now();
+    server = await spawnNode(outfile, [], { DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1', RATE_LIMIT_PER_MIN: '0', LOG_LEVEL: 'warn' }, { loader: false });
+    await waitHealthy(server.url);
+    line({ metric: 'cold_start_bundled_ms', value: Math.round(performance.now() - t0), detail: 'same, server prebundled with esbuild and run by plain node (no tsx loader)' });
+    await new Promise((r) => setTimeout(r, 2000));
+    line({ metric: 'idle_rss_bundled_mb', value: rssMb(server.pid), detail: 'same, prebundled server' });
+  } finally {
+    await server?.stop();
+    rmSync(dir, { recursive: true, force: true });
+    rmSync(outDir, { recursive: true, force: true });
   }
 }
 
@@ -370,6 +413,7 @@ async function main(): Promise<void> {
   try {
     await ceilings();
     await coldStart();
+    await coldStartBundled();
     await paydeskScenarios(receiver);
     ratios();
     targets();

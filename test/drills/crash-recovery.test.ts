@@ -44,7 +44,7 @@ describe('drill: kill -9 and restart', () => {
     await Promise.all(writers);
 
     server = await spawnServer(data.dir);
-    for (const [key, id] of acknowledged) {
+    for (const id of acknowledged.values()) {
       const got = await request(server.url, 'GET', `/api/v1/sessions/${id}`, { key: api_key });
       expect(got.status, `session ${id}`).toBe(200);
     }

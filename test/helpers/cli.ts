@@ -16,7 +16,7 @@ export function runAdmin(dataDir: string, args: string[]): Promise<CliResult> {
       cwd: ROOT,
       env: { ...process.env, DATA_DIR: dataDir, NODE_OPTIONS: '' },
       stdio: ['ignore', 'pipe', 'pipe'],
-      timeout: 30_000,
+      timeout: 60_000,
     });
     let stdout = '';
     let stderr = '';

@@ -26,8 +26,8 @@ function serve(dataDir: string, env: Record<string, string> = {}): Promise<Serve
   return new Promise((done, fail) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      fail(new Error(`server did not start within 20 s:\n${out}`));
-    }, 20_000);
+      fail(new Error(`server did not start within 45 s:\n${out}`));
+    }, 45_000);
     const onData = (d: Buffer) => {
       out += d.toString();
       const match = /listening on (http:\/\/[^\s]+)/.exec(out);
@@ -48,24 +48,24 @@ function serve(dataDir: string, env: Record<string, string> = {}): Promise<Serve
 /** Sends SIGTERM and waits (bounded) for the exit code. */
 async function stop(s: Served): Promise<number | null> {
   s.child.kill('SIGTERM');
-  const timeout = new Promise<'timeout'>((done) => setTimeout(() => done('timeout'), 15_000).unref());
+  const timeout = new Promise<'timeout'>((done) => setTimeout(() => done('timeout'), 30_000).unref());
   const code = await Promise.race([s.exited, timeout]);
   if (code === 'timeout') {
     s.child.kill('SIGKILL');
-    throw new Error(`server did not exit within 15 s of SIGTERM:\n${s.output()}`);
+    throw new Error(`server did not exit within 30 s of SIGTERM:\n${s.output()}`);
   }
   return code;
 }
 
 const call = (url: string, init: RequestInit = {}) => fetch(url, { ...init, signal: AbortSignal.timeout(10_000) });
 
-describe('serve mode (npm run serve)', { timeout: 60_000 }, () => {
+describe('serve mode (npm run serve)', { timeout: 120_000 }, () => {
   let dataDir: string;
   let server: Served | undefined;
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'paydesk-serve-'));
     server = await serve(dataDir);
-  });
+  }, 120_000);
   afterAll(async () => {
     if (server && server.child.exitCode === null) server.child.kill('SIGKILL');
     rmSync(dataDir, { recursive: true, force: true });
@@ -125,13 +125,14 @@ describe('serve mode (npm run serve)', { timeout: 60_000 }, () => {
   });
 });
 
-describe('two server processes on one DATA_DIR', { timeout: 60_000 }, () => {
+describe('two server processes on one DATA_DIR', { timeout: 120_000 }, () => {
   let dataDir: string;
   const servers: Served[] = [];
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'paydesk-serve2-'));
-    servers.push(await serve(dataDir), await serve(dataDir));
-  });
+    servers.push(await serve(dataDir)); // the first migrates the fresh DATA_DIR
+    servers.push(await serve(dataDir));
+  }, 120_000);
   afterAll(async () => {
     for (const s of servers) if (s.child.exitCode === null) s.child.kill('SIGKILL');
     rmSync(dataDir, { recursive: true, force: true });

@@ -12,6 +12,7 @@ import {
   quoteTotal,
   resend,
   sessionRow,
+  sessionUrl,
   setAllowedRails,
   startAttempt,
   startMomo,
@@ -361,6 +362,32 @@ describe('hosted checkout: Mobile Money provider attempts', () => {
       expect((await authorize(t, s.id, a.attempt_reference, '123456')).json().session_status).toBe('success');
       // Once final, resend is a conflict, not a new prompt.
       expectError(await resend(t, s.id, a.attempt_reference), 409, 'STATE_CONFLICT');
+    });
+  });
+
+  describe('request encodings', () => {
+    it('starts attempts from urlencoded and multipart bodies too', async () => {
+      for (const encoding of ['urlencoded', 'multipart'] as const) {
+        const s = await openSession(t, m);
+        const res = await post(t.app, `${sessionUrl(s.id)}/provider-attempts`, { rail: 'momo', amount_minor: 10_100, operator: 'mtn', phone: '0241234567' }, { encoding });
+        expect(res.statusCode, res.body).toBe(201);
+        const code = await post(t.app, `${attemptUrl(s.id, res.json().attempt_reference)}/authorize`, { code: '123456' }, { encoding });
+        expect(code.json()).toMatchObject({ status: 'succeeded', session_status: 'success' });
+      }
+    });
+
+    it('resend takes no body: an empty body with Content-Type application/json is accepted; bodies elsewhere are still required', async () => {
+      const s = await openSession(t, m);
+      const a = await startMomo(t, s.id);
+      t.clock.advanceSeconds(RESEND_COOLDOWN_SECONDS);
+      const res = await t.app.inject({ method: 'POST', url: `${attemptUrl(s.id, a.attempt_reference)}/resend`, headers: { 'content-type': 'application/json' } });
+      expect(res.statusCode, res.body).toBe(200);
+      const url = `${attemptUrl(s.id, a.attempt_reference)}/authorize`;
+      const empty = await t.app.inject({ method: 'POST', url, headers: { 'content-type': 'application/json' } });
+      expect(expectError(empty, 400, 'INVALID_ARGUMENT').message).toMatch(/^body: a JSON body is required/);
+      expect(expectError(await t.app.inject({ method: 'POST', url, headers: { 'content-type': 'application/json' }, payload: '{"code":' }), 400, 'INVALID_ARGUMENT').message).toBe('body: malformed JSON');
+      expectError(await t.app.inject({ method: 'POST', url, headers: { 'content-type': 'application/json' }, payload: '{"code":"123456","__proto__":{"x":1}}' }), 400, 'INVALID_ARGUMENT');
+      expect((await status(t, s.id, a.attempt_reference)).json().status).toBe('pending');
     });
   });
 

@@ -18,6 +18,7 @@ export const ROUTES = {
   finance: { path: '/backoffice/finance', label: 'Finance', roles: ['finance', 'admin'] },
   webhooks: { path: '/backoffice/webhooks', label: 'Webhooks', roles: ['admin', 'finance'] },
   admin: { path: '/backoffice/admin', label: 'Administration', roles: ['admin'] },
+  audit: { path: '/backoffice/audit', label: 'Audit trail', roles: ['admin', 'supervisor'] },
 } as const satisfies Record<string, BackOfficeRoute>;
 
 export type RouteName = keyof typeof ROUTES;

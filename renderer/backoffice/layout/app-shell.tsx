@@ -2,6 +2,12 @@ import { useQuery } from '@tanstack/react-query';
 import { serverQueries } from '../api/server.queries';
 import { useSession } from '../features/auth/session';
 import { OverviewPage } from '../features/home/overview-page';
+import { AdminPage } from '../features/admin/admin-page';
+import { AuditPage } from '../features/audit/audit-page';
+import { CashDeskPage } from '../features/cash-desk/cash-desk-page';
+import { FinancePage } from '../features/finance/finance-page';
+import { ReviewPage } from '../features/review/review-page';
+import { WebhooksPage } from '../features/webhooks/webhooks-page';
 import { PlaceholderPage } from '../features/placeholder/placeholder-page';
 import { Link, useRouter } from '../router';
 import { matchRoute, ROUTES, routesFor, type RouteName } from '../routes';
@@ -56,11 +62,17 @@ function renderPage(current: RouteName | null, allowed: readonly RouteName[]) {
     case 'home':
       return <OverviewPage />;
     case 'tellerScan':
+      return <CashDeskPage />;
     case 'review':
+      return <ReviewPage />;
     case 'finance':
+      return <FinancePage />;
     case 'webhooks':
+      return <WebhooksPage />;
     case 'admin':
-      return <PlaceholderPage title={ROUTES[current].label} body="This area arrives with the back-office features." />;
+      return <AdminPage />;
+    case 'audit':
+      return <AuditPage />;
     default: {
       const missing: never = current;
       throw new Error(`no page for route ${String(missing)}`);

@@ -1,4 +1,6 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { createContext, useContext, useMemo, useState, type ReactNode } from 'react';
+import { apiRequest, BACKOFFICE_API } from '../../api/client';
 import type { StaffRole } from '../../routes';
 
 export interface StaffUser {
@@ -26,7 +28,24 @@ const SessionContext = createContext<SessionValue | null>(null);
  */
 export function SessionProvider({ children }: { children: ReactNode }) {
   const [session, setSession] = useState<StaffSession | null>(null);
-  const value = useMemo<SessionValue>(() => ({ session, signIn: setSession, signOut: () => setSession(null) }), [session]);
+  const queryClient = useQueryClient();
+  const value = useMemo<SessionValue>(
+    () => ({
+      session,
+      signIn: (next) => {
+        // Nothing cached for the previous user may show to the next one.
+        queryClient.clear();
+        setSession(next);
+      },
+      signOut: () => {
+        // Revoke the token on the server too (best effort: an expired token is already void).
+        if (session) void apiRequest(`${BACKOFFICE_API}/auth/logout`, { method: 'POST', token: session.token }).catch(() => undefined);
+        queryClient.clear();
+        setSession(null);
+      },
+    }),
+    [session, queryClient],
+  );
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
 }
 

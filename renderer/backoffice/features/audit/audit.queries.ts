@@ -1,0 +1,13 @@
+import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import type { AuditList } from '../../../../shared/schemas/backoffice';
+import { qs, type BackOfficeApi } from '../common/api';
+
+export const auditQueries = {
+  list: (api: BackOfficeApi, f: { action: string; actor: string; limit: number; offset: number }) =>
+    queryOptions({
+      queryKey: ['audit', api.userId, f] as const,
+      queryFn: ({ signal }) => api.get<AuditList>(`/audit${qs({ action: f.action, actor: f.actor, limit: f.limit, offset: f.offset })}`, signal),
+      placeholderData: keepPreviousData,
+      refetchInterval: 15_000,
+    }),
+};

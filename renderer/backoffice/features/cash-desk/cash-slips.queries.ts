@@ -1,0 +1,19 @@
+import { queryOptions } from '@tanstack/react-query';
+import type { DepositResult, ScannedSlip } from '../../../../shared/schemas/backoffice';
+import type { BackOfficeApi } from '../common/api';
+
+/** Cash slips as the teller scans them (GET /cash-slips/{token}) and the deposit recorded on one. */
+export const cashSlipQueries = {
+  scanned: (api: BackOfficeApi, token: string) =>
+    queryOptions({
+      queryKey: ['cash-slips', api.userId, token] as const,
+      queryFn: ({ signal }) => api.get<ScannedSlip>(`/cash-slips/${encodeURIComponent(token)}`, signal),
+      // A slip's state changes at the counter: always read it fresh.
+      staleTime: 0,
+      enabled: token.length > 0,
+    }),
+};
+
+export function recordDeposit(api: BackOfficeApi, token: string, body: { amount_minor: number; note?: string }): Promise<DepositResult> {
+  return api.post<DepositResult>(`/cash-slips/${encodeURIComponent(token)}/deposits`, body);
+}

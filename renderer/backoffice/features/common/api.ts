@@ -1,0 +1,61 @@
+import { useMemo } from 'react';
+import { ApiError, apiRequest, BACKOFFICE_API } from '../../api/client';
+import { useSession } from '../auth/session';
+
+/**
+ * The back-office API bound to the signed-in staff member's token. A 401 (token expired,
+ * signed out elsewhere, account disabled) returns the user to the sign-in screen.
+ */
+export interface BackOfficeApi {
+  /** Who the cache entries belong to: part of every query key, so one user never sees another's data. */
+  readonly userId: string;
+  get<T>(path: string, signal?: AbortSignal): Promise<T>;
+  post<T>(path: string, body?: unknown): Promise<T>;
+  /** Downloads a non-JSON answer (CSV) as a Blob. */
+  download(path: string): Promise<Blob>;
+}
+
+export function useApi(): BackOfficeApi {
+  const { session, signOut } = useSession();
+  return useMemo<BackOfficeApi>(() => {
+    const token = session?.token ?? null;
+    const guard = async <T,>(p: Promise<T>): Promise<T> => {
+      try {
+        return await p;
+      } catch (err) {
+        if (err instanceof ApiError && err.status === 401) signOut();
+        throw err;
+      }
+    };
+    return {
+      userId: session?.user.id ?? 'anonymous',
+      get: (path, signal) => guard(apiRequest(`${BACKOFFICE_API}${path}`, { token, ...(signal ? { signal } : {}) })),
+      post: (path, body) => guard(apiRequest(`${BACKOFFICE_API}${path}`, { method: 'POST', token, body: body ?? {} })),
+      download: (path) =>
+        guard(
+          (async () => {
+            const res = await fetch(`${BACKOFFICE_API}${path}`, { headers: token ? { authorization: `Bearer ${token}` } : {}, cache: 'no-store' });
+            if (!res.ok) {
+              const body = (await res.json().catch(() => null)) as { error?: { code?: string; message?: string } } | null;
+              throw new ApiError(res.status, body?.error?.code ?? 'HTTP_ERROR', body?.error?.message ?? `the server answered ${res.status}`);
+            }
+            return res.blob();
+          })(),
+        ),
+    };
+  }, [session, signOut]);
+}
+
+/** A query string from defined values only. */
+export function qs(params: Record<string, string | number | boolean | undefined | null>): string {
+  const sp = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== null && v !== '') sp.set(k, String(v));
+  const s = sp.toString();
+  return s ? `?${s}` : '';
+}
+
+export function errorMessage(err: unknown): string {
+  if (err instanceof ApiError) return err.message;
+  if (err instanceof Error && err.name === 'TypeError') return 'The Paydesk server could not be reached.';
+  return err instanceof Error ? err.message : String(err);
+}

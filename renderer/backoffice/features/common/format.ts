@@ -1,0 +1,95 @@
+/** Display formats for the back office: Intl only, in the amount's own currency. */
+const LOCALE = typeof navigator !== 'undefined' && navigator.language ? navigator.language : 'en-GH';
+
+const moneyFormats = new Map<string, Intl.NumberFormat>();
+function moneyFormat(currency: string): Intl.NumberFormat {
+  let f = moneyFormats.get(currency);
+  if (!f) {
+    try {
+      f = new Intl.NumberFormat(LOCALE, { style: 'currency', currency, currencyDisplay: 'code' });
+    } catch {
+      f = new Intl.NumberFormat(LOCALE, { style: 'currency', currency: 'GHS', currencyDisplay: 'code' });
+    }
+    moneyFormats.set(currency, f);
+  }
+  return f;
+}
+
+/** Decimal places of a currency as Intl knows them (GHS 2, JPY 0, BHD 3). */
+export function currencyDigits(currency: string): number {
+  return moneyFormat(currency).resolvedOptions().maximumFractionDigits ?? 2;
+}
+
+/** Integer minor units → exact decimal string ("1250.00"), built from digits, not floating point. */
+export function minorToDecimal(amountMinor: number, currency: string): string {
+  const digits = currencyDigits(currency);
+  const negative = amountMinor < 0;
+  const abs = String(Math.abs(Math.trunc(amountMinor))).padStart(digits + 1, '0');
+  const major = digits ? `${abs.slice(0, -digits)}.${abs.slice(-digits)}` : abs;
+  return negative ? `-${major}` : major;
+}
+
+/** "GHS 1,250.00" in the amount's currency. */
+export function formatMoney(amountMinor: number, currency: string): string {
+  return moneyFormat(currency).format(minorToDecimal(amountMinor, currency) as `${number}`);
+}
+
+/**
+ * A typed amount ("1,250.5", "1250.50", "GHS 1250") → minor units, or null when it is not a
+ * valid amount with at most the currency's number of decimals.
+ */
+export function parseAmount(text: string, currency: string): number | null {
+  const cleaned = text.replace(/[A-Za-z\s,]/g, '');
+  if (!/^\d+(\.\d*)?$/.test(cleaned)) return null;
+  const digits = currencyDigits(currency);
+  const [whole = '0', frac = ''] = cleaned.split('.');
+  if (frac.length > digits) return null;
+  const minor = Number(whole) * 10 ** digits + Number(frac.padEnd(digits, '0') || '0');
+  return Number.isSafeInteger(minor) ? minor : null;
+}
+
+const dateTime = new Intl.DateTimeFormat(LOCALE, { dateStyle: 'medium', timeStyle: 'short' });
+const dateTimeSeconds = new Intl.DateTimeFormat(LOCALE, { dateStyle: 'medium', timeStyle: 'medium' });
+
+export function formatDateTime(iso: string | null | undefined, opts: { seconds?: boolean } = {}): string {
+  if (!iso) return '—';
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  return (opts.seconds ? dateTimeSeconds : dateTime).format(d);
+}
+
+/** "in 3 hours", "5 minutes ago". */
+export function formatRelative(iso: string, now = Date.now()): string {
+  const seconds = (new Date(iso).getTime() - now) / 1000;
+  const rtf = new Intl.RelativeTimeFormat(LOCALE, { numeric: 'auto' });
+  const abs = Math.abs(seconds);
+  if (abs < 90) return rtf.format(Math.round(seconds), 'second');
+  if (abs < 90 * 60) return rtf.format(Math.round(seconds / 60), 'minute');
+  if (abs < 36 * 3600) return rtf.format(Math.round(seconds / 3600), 'hour');
+  return rtf.format(Math.round(seconds / 86400), 'day');
+}
+
+export const RAIL_LABELS: Record<string, string> = { momo: 'Mobile Money', card: 'Card', bank_transfer: 'Bank transfer', cash: 'Cash' };
+export const railLabel = (rail: string | null | undefined): string => (rail ? (RAIL_LABELS[rail] ?? rail) : '—');
+
+/** `2026-06-01` for a date input, in local time. */
+export function dateInputValue(d: Date): string {
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}`;
+}
+
+/** Start of a local calendar day (date input value) as an ISO instant. */
+export function dayStartIso(day: string): string | undefined {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(day)) return undefined;
+  const d = new Date(`${day}T00:00:00`);
+  return Number.isNaN(d.getTime()) ? undefined : d.toISOString();
+}
+
+/** Start of the day after (exclusive end of a range that includes `day`). */
+export function dayEndIso(day: string): string | undefined {
+  const start = dayStartIso(day);
+  if (!start) return undefined;
+  const d = new Date(start);
+  d.setDate(d.getDate() + 1);
+  return d.toISOString();
+}

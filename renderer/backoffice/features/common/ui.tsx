@@ -1,0 +1,304 @@
+import { useId, type ReactNode } from 'react';
+import { errorMessage } from './api';
+import { formatMoney } from './format';
+import './features.css';
+
+/** Shared building blocks of the back-office screens: one look for cards, tables, badges and states. */
+
+const TONES: Record<string, 'green' | 'amber' | 'red' | 'grey' | 'blue'> = {
+  success: 'green',
+  approved: 'green',
+  succeeded: 'green',
+  active: 'green',
+  used: 'green',
+  remitted: 'green',
+  pending: 'amber',
+  under_review: 'amber',
+  open: 'blue',
+  failed: 'red',
+  rejected: 'red',
+  declined: 'red',
+  voided: 'red',
+  disabled: 'red',
+  revoked: 'red',
+  expired: 'grey',
+  inactive: 'grey',
+};
+
+export function StatusBadge({ status, label }: { status: string; label?: string }) {
+  const tone = TONES[status] ?? 'grey';
+  return (
+    <span className={`bo-badge bo-badge--${tone}`} data-status={status}>
+      {label ?? status.replace(/_/g, ' ')}
+    </span>
+  );
+}
+
+export function Money({ minor, currency, strong }: { minor: number; currency: string; strong?: boolean }) {
+  return <span className={`bo-money${strong ? ' bo-money--strong' : ''}`}>{formatMoney(minor, currency)}</span>;
+}
+
+export function Card({ title, actions, children, className, testId }: { title?: ReactNode; actions?: ReactNode; children: ReactNode; className?: string; testId?: string }) {
+  return (
+    <section className={`bo-card${className ? ` ${className}` : ''}`} data-testid={testId}>
+      {(title || actions) && (
+        <header className="bo-card__header">
+          {title && <h2 className="bo-card__title">{title}</h2>}
+          {actions && <div className="bo-card__actions">{actions}</div>}
+        </header>
+      )}
+      {children}
+    </section>
+  );
+}
+
+export function Loading({ label = 'Loading…' }: { label?: string }) {
+  return (
+    <div className="bo-state bo-state--loading" role="status" aria-live="polite">
+      <span className="bo-spinner" aria-hidden="true" />
+      {label}
+    </div>
+  );
+}
+
+export function Empty({ title, children }: { title: string; children?: ReactNode }) {
+  return (
+    <div className="bo-state bo-state--empty">
+      <p className="bo-state__title">{title}</p>
+      {children && <p className="bo-state__body">{children}</p>}
+    </div>
+  );
+}
+
+export function ErrorState({ error, onRetry }: { error: unknown; onRetry?: () => void }) {
+  return (
+    <div className="bo-state bo-state--error" role="alert">
+      <p className="bo-state__title">Could not load this</p>
+      <p className="bo-state__body">{errorMessage(error)}</p>
+      {onRetry && (
+        <button type="button" className="bo-btn bo-btn--secondary" onClick={onRetry}>
+          Try again
+        </button>
+      )}
+    </div>
+  );
+}
+
+/** Loading / error / empty / content, in that order, for one query. */
+export function QueryState<T>({
+  query,
+  empty,
+  isEmpty,
+  children,
+}: {
+  query: { data: T | undefined; isPending: boolean; isError: boolean; error: unknown; refetch: () => unknown };
+  empty?: ReactNode;
+  isEmpty?: (data: T) => boolean;
+  children: (data: T) => ReactNode;
+}) {
+  if (query.isPending) return <Loading />;
+  if (query.isError || query.data === undefined) return <ErrorState error={query.error} onRetry={() => void query.refetch()} />;
+  if (isEmpty?.(query.data)) return <>{empty ?? <Empty title="Nothing here yet" />}</>;
+  return <>{children(query.data)}</>;
+}
+
+export interface Column<T> {
+  key: string;
+  header: string;
+  render: (row: T) => ReactNode;
+  /** Server-side sort key; the header becomes a sort button. */
+  sortKey?: string;
+  align?: 'left' | 'right';
+  width?: string;
+}
+
+export interface SortState {
+  key: string;
+  dir: 'asc' | 'desc';
+}
+
+/** A table with sortable headers (sort on the server) and optional row activation. */
+export function DataTable<T>({
+  columns,
+  rows,
+  rowKey,
+  sort,
+  onSort,
+  onRowClick,
+  caption,
+  testId,
+}: {
+  columns: Column<T>[];
+  rows: T[];
+  rowKey: (row: T) => string;
+  sort?: SortState;
+  onSort?: (s: SortState) => void;
+  onRowClick?: (row: T) => void;
+  caption?: string;
+  testId?: string;
+}) {
+  return (
+    <div className="bo-table-wrap">
+      <table className="bo-table" data-testid={testId}>
+        {caption && <caption className="bo-visually-hidden">{caption}</caption>}
+        <thead>
+          <tr>
+            {columns.map((c) => {
+              const active = sort && c.sortKey === sort.key;
+              return (
+                <th
+                  key={c.key}
+                  scope="col"
+                  className={c.align === 'right' ? 'bo-num' : undefined}
+                  aria-sort={active ? (sort.dir === 'asc' ? 'ascending' : 'descending') : undefined}
+                >
+                  {c.sortKey && onSort ? (
+                    <button
+                      type="button"
+                      className="bo-sort"
+                      onClick={() => onSort({ key: c.sortKey!, dir: active && sort.dir === 'desc' ? 'asc' : 'desc' })}
+                    >
+                      {c.header}
+                      <span className="bo-sort__arrow" aria-hidden="true">
+                        {active ? (sort.dir === 'asc' ? '▲' : '▼') : '↕'}
+                      </span>
+                    </button>
+                  ) : (
+                    c.header
+                  )}
+                </th>
+              );
+            })}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <tr
+              key={rowKey(row)}
+              className={onRowClick ? 'bo-row--link' : undefined}
+              onClick={onRowClick ? () => onRowClick(row) : undefined}
+              onKeyDown={onRowClick ? (e) => e.key === 'Enter' && onRowClick(row) : undefined}
+              tabIndex={onRowClick ? 0 : undefined}
+            >
+              {columns.map((c) => (
+                <td key={c.key} className={c.align === 'right' ? 'bo-num' : undefined}>
+                  {c.render(row)}
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+export function Pagination({ total, limit, offset, onChange }: { total: number; limit: number; offset: number; onChange: (offset: number) => void }) {
+  const from = total === 0 ? 0 : offset + 1;
+  const to = Math.min(total, offset + limit);
+  return (
+    <nav className="bo-pagination" aria-label="Pages">
+      <span className="bo-pagination__count">
+        {from}–{to} of {total}
+      </span>
+      <button type="button" className="bo-btn bo-btn--secondary bo-btn--sm" disabled={offset === 0} onClick={() => onChange(Math.max(0, offset - limit))}>
+        Previous
+      </button>
+      <button type="button" className="bo-btn bo-btn--secondary bo-btn--sm" disabled={offset + limit >= total} onClick={() => onChange(offset + limit)}>
+        Next
+      </button>
+    </nav>
+  );
+}
+
+export function SelectField({
+  label,
+  value,
+  onChange,
+  options,
+}: {
+  label: string;
+  value: string;
+  onChange: (v: string) => void;
+  options: Array<{ value: string; label: string }>;
+}) {
+  const id = useId();
+  return (
+    <div className="bo-filter">
+      <label htmlFor={id} className="bo-filter__label">
+        {label}
+      </label>
+      <select id={id} className="bo-input" value={value} onChange={(e) => onChange(e.target.value)}>
+        {options.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+export function InputField({
+  label,
+  value,
+  onChange,
+  type = 'text',
+  placeholder,
+}: {
+  label: string;
+  value: string;
+  onChange: (v: string) => void;
+  type?: string;
+  placeholder?: string;
+}) {
+  const id = useId();
+  return (
+    <div className="bo-filter">
+      <label htmlFor={id} className="bo-filter__label">
+        {label}
+      </label>
+      <input id={id} className="bo-input" type={type} value={value} placeholder={placeholder} onChange={(e) => onChange(e.target.value)} />
+    </div>
+  );
+}
+
+export function Tabs<K extends string>({ tabs, current, onChange }: { tabs: Array<{ key: K; label: string }>; current: K; onChange: (k: K) => void }) {
+  return (
+    <div className="bo-tabs" role="tablist">
+      {tabs.map((t) => (
+        <button key={t.key} type="button" role="tab" aria-selected={t.key === current} className="bo-tab" onClick={() => onChange(t.key)}>
+          {t.label}
+        </button>
+      ))}
+    </div>
+  );
+}
+
+/** A label/value grid for a record's details. */
+export function DetailList({ items }: { items: Array<[string, ReactNode]> }) {
+  return (
+    <dl className="bo-details">
+      {items.map(([k, v]) => (
+        <div key={k} className="bo-details__row">
+          <dt>{k}</dt>
+          <dd>{v}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+export function PageTitle({ title, subtitle, actions }: { title: string; subtitle?: ReactNode; actions?: ReactNode }) {
+  return (
+    <div className="bo-page-title">
+      <div>
+        <h1 className="bo-page-title__h">{title}</h1>
+        {subtitle && <p className="bo-page-title__sub">{subtitle}</p>}
+      </div>
+      {actions && <div className="bo-page-title__actions">{actions}</div>}
+    </div>
+  );
+}
+
+export const Mono = ({ children }: { children: ReactNode }) => <code className="bo-mono">{children}</code>;

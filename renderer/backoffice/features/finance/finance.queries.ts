@@ -1,0 +1,74 @@
+import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import type {
+  InvoiceDetail,
+  InvoiceList,
+  MerchantSummary,
+  RevenueLinesView,
+  SessionDetail,
+  SessionList,
+} from '../../../../shared/schemas/backoffice';
+import { qs, type BackOfficeApi } from '../common/api';
+
+export interface SessionFilters {
+  status: string;
+  rail: string;
+  invoice_ref: string;
+  from: string | undefined;
+  to: string | undefined;
+  sort: string;
+  dir: 'asc' | 'desc';
+  limit: number;
+  offset: number;
+}
+
+/**
+ * Finance reads, scoped to one merchant: a finance user's own (merchantId undefined: the
+ * server knows it), or the one an admin picked.
+ */
+export const financeQueries = {
+  merchants: (api: BackOfficeApi) =>
+    queryOptions({
+      queryKey: ['merchants', api.userId] as const,
+      queryFn: ({ signal }) => api.get<{ merchants: MerchantSummary[] }>('/merchants', signal),
+      staleTime: 60_000,
+    }),
+  sessions: (api: BackOfficeApi, merchantId: string | undefined, f: SessionFilters) =>
+    queryOptions({
+      queryKey: ['sessions', api.userId, merchantId ?? 'own', f] as const,
+      queryFn: ({ signal }) =>
+        api.get<SessionList>(
+          `/sessions${qs({ merchant_id: merchantId, status: f.status, rail: f.rail, invoice_ref: f.invoice_ref, from: f.from, to: f.to, sort: f.sort, dir: f.dir, limit: f.limit, offset: f.offset })}`,
+          signal,
+        ),
+      // Live: statuses change as payers pay and supervisors approve.
+      refetchInterval: 5_000,
+      placeholderData: keepPreviousData,
+    }),
+  session: (api: BackOfficeApi, id: string) =>
+    queryOptions({
+      queryKey: ['sessions', api.userId, 'detail', id] as const,
+      queryFn: ({ signal }) => api.get<SessionDetail>(`/sessions/${encodeURIComponent(id)}`, signal),
+      refetchInterval: 5_000,
+    }),
+  invoices: (api: BackOfficeApi, merchantId: string | undefined, f: { q: string; remitted: string; limit: number; offset: number }) =>
+    queryOptions({
+      queryKey: ['invoices', api.userId, merchantId ?? 'own', f] as const,
+      queryFn: ({ signal }) => api.get<InvoiceList>(`/invoices${qs({ merchant_id: merchantId, q: f.q, remitted: f.remitted, limit: f.limit, offset: f.offset })}`, signal),
+      placeholderData: keepPreviousData,
+    }),
+  invoice: (api: BackOfficeApi, merchantId: string | undefined, ref: string) =>
+    queryOptions({
+      queryKey: ['invoices', api.userId, merchantId ?? 'own', 'detail', ref] as const,
+      queryFn: ({ signal }) => api.get<InvoiceDetail>(`/invoices/${encodeURIComponent(ref)}${qs({ merchant_id: merchantId })}`, signal),
+    }),
+  revenueLines: (api: BackOfficeApi, merchantId: string | undefined) =>
+    queryOptions({
+      queryKey: ['revenue-lines', api.userId, merchantId ?? 'own'] as const,
+      queryFn: ({ signal }) => api.get<RevenueLinesView>(`/revenue-lines${qs({ merchant_id: merchantId })}`, signal),
+    }),
+};
+
+export const setRevenueLineActive = (api: BackOfficeApi, merchantId: string | undefined, lineId: string, active: boolean) =>
+  api.post<RevenueLinesView>(`/revenue-lines/${encodeURIComponent(lineId)}/${active ? 'activate' : 'deactivate'}${qs({ merchant_id: merchantId })}`);
+
+export const paymentsCsvPath = (merchantId: string | undefined, from: string, to: string) => `/reports/payments.csv${qs({ merchant_id: merchantId, from, to })}`;

@@ -1,0 +1,230 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { expect, test, type Page } from '@playwright/test';
+import { createSession, shot, statePath, type CreatedSession } from './support';
+
+/**
+ * The back office against the real server: a teller records a cash deposit by scanning the
+ * slip token as a keyboard-wedge scanner types it, a supervisor approves it, and finance sees
+ * the session succeed. Role limits are checked in the screens and over HTTP.
+ */
+const PASSWORD = 'e2e-back-office-pass';
+const run = `${Date.now() % 1_000_000}`;
+const USERS = {
+  teller: `bo.teller.${run}`,
+  supervisor: `bo.super.${run}`,
+  financeA: `bo.fin.a.${run}`,
+  financeB: `bo.fin.b.${run}`,
+  admin: `bo.admin.${run}`,
+};
+const API = `http://127.0.0.1:${process.env.PAYDESK_E2E_PORT ?? '47913'}`;
+
+function cli(args: string[]): Record<string, string> {
+  const out = execFileSync('npx', ['tsx', 'server/cli/admin.ts', ...args, '--json'], {
+    env: { ...process.env, DATA_DIR: process.env.PAYDESK_E2E_DATA_DIR },
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const line = out
+    .trim()
+    .split('\n')
+    .reverse()
+    .find((l) => l.startsWith('{'));
+  return JSON.parse(line ?? '{}') as Record<string, string>;
+}
+
+async function token(username: string): Promise<string> {
+  const res = await fetch(`${API}/api/backoffice/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username, password: PASSWORD }) });
+  return ((await res.json()) as { token: string }).token;
+}
+
+async function signIn(page: Page, username: string): Promise<void> {
+  await page.goto('/backoffice/');
+  await page.getByLabel('Username').fill(username);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByRole('navigation', { name: 'Back office' })).toBeVisible();
+}
+
+async function signOut(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
+}
+
+test.describe.serial('back office: cash desk to finance', () => {
+  test.skip(({ isMobile }) => isMobile, 'the back office is a desktop application');
+
+  let merchantA: string;
+  let session: CreatedSession;
+  let sessionB: CreatedSession & { merchant_id: string };
+  let slip: { slip_token: string; reference: string; amount_minor: number };
+
+  test.beforeAll(async () => {
+    merchantA = (JSON.parse(readFileSync(statePath(process.env.PAYDESK_E2E_DATA_DIR!), 'utf8')) as { merchantId: string }).merchantId;
+    const b = cli(['integration:create', '--merchant', `Kumasi Power ${run}`]);
+    cli(['staff:create', '--username', USERS.teller, '--password', PASSWORD, '--role', 'teller']);
+    cli(['staff:create', '--username', USERS.supervisor, '--password', PASSWORD, '--role', 'supervisor']);
+    cli(['staff:create', '--username', USERS.financeA, '--password', PASSWORD, '--role', 'finance', '--merchant', merchantA]);
+    cli(['staff:create', '--username', USERS.financeB, '--password', PASSWORD, '--role', 'finance', '--merchant', b.merchant_id!]);
+    cli(['staff:create', '--username', USERS.admin, '--password', PASSWORD, '--role', 'admin']);
+    session = await createSession({ description: 'Water bill, back-office test' });
+    const quote = (await (await fetch(`${API}/api/v1/checkout/sessions/${session.id}/quote`)).json()) as { surcharges: { cash: { total_minor: number } } };
+    const res = await fetch(`${API}/api/v1/checkout/cash-slips`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ session_id: session.id, amount_minor: quote.surcharges.cash.total_minor }),
+    });
+    slip = (await res.json()) as typeof slip;
+    const bSession = await fetch(`${API}/api/v1/sessions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${b.api_key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ amount_minor: 4_200, invoice_ref: `KP-${run}`, customer: { name: 'Kwame Boateng' } }),
+    });
+    sessionB = { ...((await bSession.json()) as CreatedSession), merchant_id: b.merchant_id! };
+  });
+
+  test('a teller scans the slip with a wedge scanner and records the deposit', async ({ page }, info) => {
+    await page.goto('/backoffice/');
+    await shot(page, info, 'bo-00-sign-in');
+    await signIn(page, USERS.teller);
+    // Tellers have no review screen.
+    await expect(page.getByRole('link', { name: 'Deposit review' })).toHaveCount(0);
+    await page.getByRole('link', { name: 'Cash desk' }).click();
+    const scan = page.getByLabel('Slip token');
+    await expect(scan).toBeFocused();
+    await shot(page, info, 'bo-01-cash-desk-empty');
+
+    // A keyboard-wedge scanner: the token's characters, fast, then Enter (action 1).
+    await page.keyboard.type(slip.slip_token, { delay: 5 });
+    await page.keyboard.press('Enter');
+    const scanned = page.getByTestId('scanned-slip');
+    await expect(scanned).toContainText('Accra Water Co.');
+    await expect(scanned).toContainText(session.invoice_ref);
+    await expect(scanned).toContainText('Ama Mensah');
+    await expect(page.getByTestId('slip-amount')).toHaveText(/GHS\s?224\.50/);
+    const counted = page.getByLabel(/Counted cash/);
+    await expect(counted).toBeFocused();
+
+    // A wrong count is refused and nothing is recorded.
+    await page.keyboard.type('224.00');
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('alert').filter({ hasText: 'differs from the slip' })).toBeVisible();
+    await shot(page, info, 'bo-02-cash-desk-mismatch');
+
+    // The right count, Enter (action 2): recorded, receipt shown with Print focused (action 3).
+    await counted.fill('');
+    await page.keyboard.type('224.50');
+    await shot(page, info, 'bo-03-cash-desk-slip');
+    await page.keyboard.press('Enter');
+    const receipt = page.getByTestId('deposit-receipt');
+    await expect(receipt).toContainText('Deposit recorded');
+    await expect(receipt).toContainText(slip.reference);
+    await expect(receipt).toContainText(/GHS\s?224\.50/);
+    await expect(page.getByRole('button', { name: 'Print receipt' })).toBeFocused();
+    await shot(page, info, 'bo-04-cash-desk-receipt');
+    // The printed receipt carries only the receipt.
+    await page.emulateMedia({ media: 'print' });
+    await expect(page.getByRole('button', { name: 'Print receipt' })).toBeHidden();
+    await expect(page.locator('#receipt')).toBeVisible();
+    await shot(page, info, 'bo-05-receipt-print');
+    await page.emulateMedia({ media: 'screen' });
+
+    // Escape returns to an empty, focused scan field for the next payer.
+    await page.keyboard.press('Escape');
+    await expect(page.getByLabel('Slip token')).toBeFocused();
+    await expect(page.getByLabel('Slip token')).toHaveValue('');
+  });
+
+  test('a teller cannot approve a deposit', async () => {
+    const t = await token(USERS.teller);
+    const list = (await (await fetch(`${API}/api/backoffice/v1/deposits?status=under_review`, { headers: { authorization: `Bearer ${t}` } })).json()) as {
+      deposits: Array<{ id: string; slip_reference: string }>;
+    };
+    const mine = list.deposits.find((d) => d.slip_reference === slip.reference);
+    expect(mine).toBeTruthy();
+    const res = await fetch(`${API}/api/backoffice/v1/deposits/${mine!.id}/approve`, { method: 'POST', headers: { authorization: `Bearer ${t}` } });
+    expect(res.status).toBe(403);
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe('FORBIDDEN');
+  });
+
+  test('a supervisor approves it from the review queue', async ({ page }, info) => {
+    await signIn(page, USERS.supervisor);
+    await page.getByRole('link', { name: 'Deposit review' }).click();
+    const queue = page.getByTestId('review-queue');
+    const row = queue.getByRole('row').filter({ hasText: slip.reference });
+    await expect(row).toContainText(USERS.teller);
+    await expect(row).toContainText(/GHS\s?224\.50/);
+    await shot(page, info, 'bo-06-review-queue');
+    await row.getByRole('button', { name: /^Approve/ }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'The payment is complete' })).toBeVisible();
+    await expect(queue.getByRole('row').filter({ hasText: slip.reference })).toHaveCount(0);
+    await shot(page, info, 'bo-07-review-approved');
+    await page.getByRole('link', { name: 'Audit trail' }).click();
+    await expect(page.getByTestId('audit-list')).toContainText('deposit.approve');
+    await shot(page, info, 'bo-08-audit');
+    await signOut(page);
+  });
+
+  test('finance of merchant A sees the session succeed; merchant B stays invisible', async ({ page }, info) => {
+    await signIn(page, USERS.financeA);
+    await page.getByRole('link', { name: 'Finance' }).click();
+    const list = page.getByTestId('sessions-list');
+    const row = list.getByRole('row').filter({ hasText: session.invoice_ref });
+    await expect(row).toContainText('success');
+    await expect(row).toContainText('Cash');
+    await expect(list).not.toContainText(sessionB.invoice_ref);
+    await shot(page, info, 'bo-09-finance-sessions');
+
+    await page.getByLabel('Status').selectOption('success');
+    await expect(list.getByRole('row').filter({ hasText: session.invoice_ref })).toBeVisible();
+    await page.getByLabel('Status').selectOption('expired');
+    await expect(list.getByRole('row').filter({ hasText: session.invoice_ref })).toHaveCount(0);
+    await page.getByLabel('Status').selectOption('');
+
+    await list.getByRole('row').filter({ hasText: session.invoice_ref }).click();
+    const timeline = page.getByTestId('session-timeline');
+    await expect(timeline).toContainText('Cash deposit approved');
+    await expect(timeline).toContainText('pending → success');
+    await expect(timeline).toContainText('checkout.session.completed');
+    await shot(page, info, 'bo-10-finance-session-detail');
+
+    await page.getByRole('tab', { name: 'Invoices' }).click();
+    const inv = page.getByTestId('invoices-list').getByRole('row').filter({ hasText: session.invoice_ref });
+    await expect(inv).toContainText('Remitted');
+    await shot(page, info, 'bo-11-finance-invoices');
+    await page.getByRole('tab', { name: 'Revenue lines' }).click();
+    await expect(page.getByTestId('revenue-lines')).toContainText('WTR-USAGE');
+    await shot(page, info, 'bo-12-finance-revenue-lines');
+    await page.getByRole('tab', { name: 'Reconciliation export' }).click();
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Download CSV' }).click();
+    const csv = readFileSync(await (await download).path(), 'utf8');
+    expect(csv).toContain(session.id);
+    expect(csv).toContain(slip.reference);
+    await shot(page, info, 'bo-13-finance-export');
+
+    // Over HTTP too: merchant B's session is simply not there for finance A.
+    const t = await token(USERS.financeA);
+    const res = await fetch(`${API}/api/backoffice/v1/sessions/${sessionB.id}`, { headers: { authorization: `Bearer ${t}` } });
+    expect(res.status).toBe(404);
+    const other = await fetch(`${API}/api/backoffice/v1/sessions?merchant_id=${sessionB.merchant_id}`, { headers: { authorization: `Bearer ${t}` } });
+    expect(other.status).toBe(404);
+    await signOut(page);
+
+    await signIn(page, USERS.financeB);
+    await page.getByRole('link', { name: 'Finance' }).click();
+    await expect(page.getByTestId('sessions-list')).toContainText(sessionB.invoice_ref);
+    await expect(page.getByTestId('sessions-list')).not.toContainText(session.invoice_ref);
+  });
+
+  test('an admin picks the merchant in finance and reads the audit trail', async ({ page }, info) => {
+    await signIn(page, USERS.admin);
+    await shot(page, info, 'bo-14-admin-overview');
+    await page.getByRole('link', { name: 'Finance' }).click();
+    await page.getByLabel('Merchant').selectOption({ label: 'Accra Water Co.' });
+    await expect(page.getByTestId('sessions-list')).toContainText(session.invoice_ref);
+    await page.getByRole('link', { name: 'Audit trail' }).click();
+    await expect(page.getByTestId('audit-list')).toContainText('deposit.record');
+    await shot(page, info, 'bo-15-admin-audit');
+  });
+});

@@ -205,3 +205,26 @@ describe('GET /api/v1/checkout/sessions/{reference}/quote', () => {
     expect(err.message).toMatch(/pending/);
   });
 });
+
+describe('hosted checkout rate limit (per client IP)', () => {
+  let t: TestContext;
+  let m: CreatedIntegration;
+  beforeAll(async () => {
+    t = await createTestApp({ rateLimitPerMin: 3 });
+    m = await t.merchant();
+  });
+  afterAll(async () => t.close());
+
+  it('answers 429 RATE_LIMITED with retry_after_seconds once an IP exceeds the limit; the merchant key has its own budget', async () => {
+    const s = await openSession(t, m);
+    const fromIp = (url: string, ip: string) => t.app.inject({ method: 'GET', url, remoteAddress: ip });
+    for (let i = 0; i < 3; i++) expect((await fromIp(sessionUrl(s.id), '10.0.0.7')).statusCode).toBe(200);
+    const limited = await fromIp(`${sessionUrl(s.id)}/quote`, '10.0.0.7');
+    const err = expectError(limited, 429, 'RATE_LIMITED');
+    expect(err.retry_after_seconds).toBeGreaterThanOrEqual(1);
+    expect(err.retry_after_seconds).toBeLessThanOrEqual(60);
+    // Another payer is not affected.
+    expect((await fromIp(sessionUrl(s.id), '10.0.0.8')).statusCode).toBe(200);
+    expect((await get(t.app, `/api/v1/sessions/${s.id}`, m.api_key)).statusCode).toBe(200);
+  });
+});

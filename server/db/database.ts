@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, SqliteDialect, type MigrationProvider } from 'kysely';
+import { CompiledQuery, Kysely, Migrator, SqliteDialect, SqliteDriver, type DatabaseConnection, type Driver, type MigrationProvider } from 'kysely';
 import { migrations } from './migrations/index';
 import type { Database } from './schema';
 
@@ -42,6 +42,28 @@ function withStatementCache(sqlite: SQLite.Database): Pick<SQLite.Database, 'pre
   };
 }
 
+/**
+ * Transactions start with BEGIN IMMEDIATE: they take the write lock up front, so when the
+ * CLI (or a second process) writes at the same time, SQLite's busy timeout makes one wait
+ * for the other instead of failing a read-then-write transaction with SQLITE_BUSY.
+ */
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+}
+
+class ImmediateSqliteDialect extends SqliteDialect {
+  readonly #config: ConstructorParameters<typeof SqliteDialect>[0];
+  constructor(config: ConstructorParameters<typeof SqliteDialect>[0]) {
+    super(config);
+    this.#config = config;
+  }
+  override createDriver(): Driver {
+    return new ImmediateSqliteDriver(this.#config);
+  }
+}
+
 /** Opens (creating if needed) the SQLite file with the pragmas Paydesk relies on. */
 export function openDatabase(file: string): OpenedDatabase {
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
@@ -51,7 +73,7 @@ export function openDatabase(file: string): OpenedDatabase {
   sqlite.pragma('foreign_keys = ON');
   // The CLI and the server share the file: wait for the other's write instead of failing.
   sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }) });
   return {
     db,
     sqlite,

@@ -46,7 +46,8 @@ export default defineConfig({
     },
   ],
   webServer: {
-    command: 'npm run -s build && npx tsx server/main.ts',
+    // PAYDESK_E2E_SKIP_BUILD=1 reuses an existing out/renderer (faster reruns while iterating).
+    command: process.env.PAYDESK_E2E_SKIP_BUILD === '1' ? 'npx tsx server/main.ts' : 'npm run -s build && npx tsx server/main.ts',
     url: `${baseURL}/healthz`,
     reuseExistingServer: false,
     timeout: 180_000,

@@ -1,7 +1,7 @@
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { CashDepositSlipResponse, PublicCheckoutOptions } from '../../shared/schemas/checkout';
-import { issueCashSlip } from './api';
+import { issueCashSlip, sessionQuery } from './api';
 import { Barcode } from './barcode';
 import { formatDateTime, formatMoney } from './format';
 import { Spinner } from './icons';
@@ -27,6 +27,9 @@ export function CashPayment({
   const [slip, setSlip] = useState<CashDepositSlipResponse | null>(null);
   const [error, setError] = useState<string | null>(null);
   const heading = useFocusOnChange<HTMLHeadingElement>(slip?.slip_token ?? null);
+  // While the payer holds a slip, watch the session closely: a teller recording the deposit turns
+  // it pending (the page then explains the review), an approval turns it success.
+  useQuery({ ...sessionQuery(sessionId), refetchInterval: slip ? 5_000 : false });
 
   // Issuing is idempotent on the server: a second call returns the active slip with replayed: true,
   // which is also how a payer who comes back gets the same slip again.

@@ -4,11 +4,11 @@ import { RAIL_LABELS, formatDateTime, formatMoney, safeHttpUrl } from './format'
 import { OutcomeIcon, Spinner } from './icons';
 import { useFocusOnChange } from './use-focus';
 
-function ReturnLink({ session, label }: { session: PublicCheckoutSession; label: string }) {
+function ReturnLink({ session, label, quiet = false }: { session: PublicCheckoutSession; label: string; quiet?: boolean }) {
   const href = safeHttpUrl(session.return_to_merchant_url);
   if (!href) return null;
   return (
-    <a className="btn btn-primary btn-block" href={href} rel="noopener" data-testid="return-to-merchant">
+    <a className={`btn ${quiet ? 'btn-secondary' : 'btn-primary'} btn-block`} href={href} rel="noopener" data-testid="return-to-merchant">
       {label}
     </a>
   );
@@ -49,7 +49,7 @@ function Receipt({ session }: { session: PublicCheckoutSession }) {
         <dd>{session.invoice_ref}</dd>
       </div>
       <div>
-        <dt>Amount</dt>
+        <dt>Invoice amount</dt>
         <dd>{formatMoney(session.amount_minor, session.currency)}</dd>
       </div>
       {session.paid_rail && (
@@ -70,7 +70,7 @@ export function SuccessScreen({ session }: { session: PublicCheckoutSession }) {
   return (
     <Outcome kind="success" title="Payment successful" testId="screen-success">
       <p className="outcome-lead" role="status">
-        {session.merchant_name} has received your payment of <strong>{formatMoney(session.amount_minor, session.currency)}</strong>.
+        Your payment to {session.merchant_name} for invoice <strong>{session.invoice_ref}</strong> is complete.
       </p>
       <Receipt session={session} />
       <ReturnLink session={session} label={`Return to ${session.merchant_name}`} />
@@ -119,7 +119,7 @@ export function PendingScreen({ session }: { session: PublicCheckoutSession }) {
       <p className="outcome-note">
         You can close this page: {session.merchant_name} is told as soon as the payment is confirmed. Do not pay again.
       </p>
-      <ReturnLink session={session} label={`Return to ${session.merchant_name}`} />
+      <ReturnLink session={session} label={`Return to ${session.merchant_name}`} quiet />
     </Outcome>
   );
 }

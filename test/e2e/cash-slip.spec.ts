@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { MERCHANT_NAME, checkoutPath, createSession, shot } from './support';
+import { MERCHANT_NAME, SUPERVISOR, TELLER, checkoutPath, createSession, shot, staffCall } from './support';
 
 test('creates and shows a printable cash deposit slip', async ({ page }, info) => {
   const session = await createSession();
@@ -55,4 +55,27 @@ test('creates and shows a printable cash deposit slip', async ({ page }, info) =
   await page.getByRole('button', { name: 'Create deposit slip' }).click();
   await expect(page.getByTestId('slip-reference')).toHaveText(reference!);
   await expect(page.getByText('already issued for this checkout')).toBeVisible();
+});
+
+test('a cash deposit recorded by a teller shows as under review, then paid once approved', async ({ page }, info) => {
+  const session = await createSession();
+  await page.goto(checkoutPath(session));
+  await page.getByRole('button', { name: /Cash at a bank branch/ }).click();
+  await page.getByRole('button', { name: 'Create deposit slip' }).click();
+  const token = (await page.locator('.slip-token').textContent())!.trim();
+  expect(token).toMatch(/^slp_/);
+
+  // At the branch: the teller scans the slip and records the counted cash (the slip amount, 224.50).
+  const { deposit } = await staffCall<{ deposit: { id: string; status: string } }>(TELLER.username, 'POST', `/cash-slips/${token}/deposits`, {
+    amount_minor: 22_450,
+  });
+  expect(deposit.status).toBe('under_review');
+  await expect(page.getByTestId('screen-pending')).toBeVisible({ timeout: 15_000 });
+  await shot(page, info, '13-cash-under-review');
+
+  // A supervisor (not the teller) approves: the payer's open page turns to success by itself.
+  await staffCall(SUPERVISOR.username, 'POST', `/deposits/${deposit.id}/approve`);
+  await expect(page.getByTestId('screen-success')).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByTestId('screen-success')).toContainText('Cash');
+  await shot(page, info, '14-cash-paid');
 });

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import { MERCHANT_NAME, statePath } from './support';
+import { MERCHANT_NAME, STAFF_PASSWORD, SUPERVISOR, TELLER, statePath } from './support';
 
 /**
  * Creates the merchant and its test integration through the operator CLI, against the same
@@ -23,5 +23,16 @@ export default function globalSetup(): void {
   if (!line) throw new Error(`integration:create printed no JSON: ${out}`);
   const created = JSON.parse(line) as { api_key: string; merchant_id: string };
   if (!created.api_key?.startsWith('ak_test_')) throw new Error('integration:create returned no test key');
+  // Cash desk staff for the cash-slip test: a teller records the deposit, a supervisor approves it.
+  for (const [username, role] of [
+    [TELLER.username, 'teller'],
+    [SUPERVISOR.username, 'supervisor'],
+  ] as const) {
+    execFileSync(
+      'npx',
+      ['tsx', 'server/cli/admin.ts', 'staff:create', '--username', username, '--password', STAFF_PASSWORD, '--role', role, '--json'],
+      { env: { ...process.env, DATA_DIR: dataDir }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+  }
   writeFileSync(statePath(dataDir), JSON.stringify({ apiKey: created.api_key, merchantId: created.merchant_id }), { mode: 0o600 });
 }

@@ -7,6 +7,10 @@ import type { Page, TestInfo } from '@playwright/test';
 export const MERCHANT_NAME = 'Accra Water Co.';
 export const CALLBACK_URL = 'https://merchant.example/orders/return';
 
+export const STAFF_PASSWORD = 'e2e-cash-desk-pass';
+export const TELLER = { username: 'e2e.teller' };
+export const SUPERVISOR = { username: 'e2e.supervisor' };
+
 export const statePath = (dataDir: string) => join(dataDir, 'e2e-state.json');
 
 function apiBase(): string {
@@ -83,4 +87,23 @@ export async function shot(page: Page, info: TestInfo, name: string, opts: { ful
   // Let animations (spinners, pulse) and fonts settle so the picture is stable.
   await page.evaluate(() => document.fonts?.ready);
   await page.screenshot({ path: join(dir, `${name}.png`), fullPage: opts.fullPage ?? true, animations: 'disabled' });
+}
+
+/** Back-office call as a staff member (the cash desk), for driving a cash deposit from a test. */
+export async function staffCall<T>(username: string, method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+  const login = await fetch(`${apiBase()}/api/backoffice/v1/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username, password: STAFF_PASSWORD }),
+  });
+  if (!login.ok) throw new Error(`login ${username} → ${login.status}: ${await login.text()}`);
+  const { token } = (await login.json()) as { token: string };
+  const res = await fetch(`${apiBase()}/api/backoffice/v1${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${method} ${path} → ${res.status}: ${text}`);
+  return JSON.parse(text) as T;
 }

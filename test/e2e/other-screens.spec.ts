@@ -109,3 +109,30 @@ test('a 409 while paying refreshes the session instead of dead-ending', async ({
   await expect.poll(() => sessionReads).toBeGreaterThan(0);
   await expect(page.getByRole('button', { name: 'Create deposit slip' })).toBeEnabled();
 });
+
+test('the checkout is usable with the keyboard alone', async ({ page }) => {
+  test.skip(test.info().project.name !== 'desktop', 'keyboard navigation is a desktop concern');
+  const session = await createSession();
+  await page.goto(checkoutPath(session));
+  await expect(page.getByRole('button', { name: /Mobile Money/ })).toBeVisible();
+  // Skip link first, then into the page; Tab until the Mobile Money button has focus.
+  await page.keyboard.press('Tab');
+  await expect(page.getByRole('link', { name: 'Skip to payment' })).toBeFocused();
+  const momo = page.getByRole('button', { name: /Mobile Money/ });
+  for (let i = 0; i < 10 && !(await momo.evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press('Tab');
+  await expect(momo).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('heading', { name: 'Pay with Mobile Money' })).toBeFocused();
+  await page.keyboard.press('Tab');
+  await expect(page.getByLabel('Network')).toBeFocused();
+  await page.keyboard.press('Tab');
+  await expect(page.getByLabel('Mobile Money number')).toBeFocused();
+  await page.keyboard.type('0241234567'); // prefix 024 preselects MTN
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('heading', { name: 'Approve on your phone' })).toBeFocused();
+  await page.keyboard.press('Tab');
+  await expect(page.getByLabel('Verification code')).toBeFocused();
+  await page.keyboard.type('123456');
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('heading', { name: 'Payment successful' })).toBeFocused();
+});

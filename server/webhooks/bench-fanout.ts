@@ -1,0 +1,145 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { migrate, openDatabase } from '../db/database';
+import { applyTransition } from '../domain/session-transitions';
+import { systemClock } from '../lib/clock';
+import { randomIds } from '../lib/ids';
+import { createIntegration } from '../modules/integrations/integrations.service';
+import { createDispatcher } from './dispatcher';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { installWebhookOutbox } from './outbox';
+
+/**
+ * The `webhook_fanout` benchmark scenario, for bench/run.ts:
+ *
+ *   import { webhookFanoutScenario } from '../server/webhooks/bench-fanout';
+ *   console.log(JSON.stringify(await webhookFanoutScenario({ events: 5000 })));
+ *
+ * In a fresh temporary database it records `events` terminal transitions through the real
+ * domain layer (each writes its event and, through the outbox hook, its delivery row), then
+ * starts a dispatcher with production settings against a local receiver on 127.0.0.1 (its
+ * own Node process, as a merchant's receiver would be, answering 200 at once) and
+ * times how long it takes until every delivery has succeeded. Prints the CONTRACT §8 shape:
+ * `requests` = deliveries, `rps` = deliveries per second, `p50_ms` / `p99_ms` = attempt
+ * latency as the dispatcher logged it, `errors` = attempts that did not succeed.
+ * Target: ≥ 1,000 events/s.
+ */
+export interface FanoutResult {
+  scenario: 'webhook_fanout';
+  requests: number;
+  rps: number;
+  p50_ms: number;
+  p99_ms: number;
+  errors: number;
+}
+
+/** A receiver in its own process: `{"received":true}` to every POST. */
+async function startReceiverProcess(): Promise<{ url: string; child: ChildProcess }> {
+  const script = `
+    const http = require('node:http');
+    const server = http.createServer((req, res) => {
+      req.on('data', () => {});
+      req.on('end', () => { res.writeHead(200, { 'content-type': 'application/json' }); res.end('{"received":true}'); });
+    });
+    server.keepAliveTimeout = 30000;
+    server.listen(0, '127.0.0.1', () => process.stdout.write(server.address().port + '\\n'));`;
+  const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await new Promise<string>((resolve, reject) => {
+    child.stdout!.once('data', (c: Buffer) => resolve(c.toString().trim()));
+    child.once('exit', (code) => reject(new Error(`receiver exited ${code}`)));
+  });
+  return { url: `http://127.0.0.1:${port}/webhooks`, child };
+}
+
+const percentile = (sorted: number[], p: number): number => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((sorted.length - 1) * p))]! : 0);
+
+export async function webhookFanoutScenario(opts: { events?: number; concurrency?: number; timeoutMs?: number } = {}): Promise<FanoutResult> {
+  const events = opts.events ?? 5000;
+  const dir = mkdtempSync(join(tmpdir(), 'paydesk-bench-webhooks-'));
+  const database = openDatabase(join(dir, 'paydesk.sqlite'));
+  const receiver = await startReceiverProcess();
+  try {
+    const db = database.db;
+    await migrate(db);
+    installWebhookOutbox();
+    const m = await createIntegration(db, systemClock, randomIds, { merchantName: 'Bench Webhooks', webhookUrl: receiver.url });
+    const now = new Date();
+    const iso = now.toISOString();
+    const expires = new Date(now.getTime() + 3600_000).toISOString();
+    const deps = { clock: systemClock, ids: randomIds };
+    for (let i = 0; i < events; i += 250) {
+      await db.transaction().execute(async (trx) => {
+        for (let j = i; j < Math.min(events, i + 250); j++) {
+          const id = `cs_bench_${j}`;
+          await trx
+            .insertInto('checkout_sessions')
+            .values({
+              id,
+              merchant_id: m.merchant_id,
+              integration_id: m.integration_id,
+              status: 'open',
+              amount_minor: 1000 + j,
+              currency: 'GHS',
+              invoice_ref: `INV-BENCH-${j}`,
+              description: null,
+              customer_name: null,
+              customer_email: null,
+              callback_url: null,
+              metadata: '{}',
+              paid_rail: null,
+              expires_at: expires,
+              created_at: iso,
+              updated_at: iso,
+              finalized_at: null,
+            })
+            .execute();
+          await applyTransition(trx, deps, id, { kind: 'payment_confirmed', rail: 'card', cause: 'benchmark' });
+        }
+      });
+    }
+    const dispatcher = createDispatcher({ db, clock: systemClock, retryDelaysS: [1, 1, 1], ...(opts.concurrency ? { concurrency: opts.concurrency } : {}) });
+    const t0 = performance.now();
+    const cpu0 = process.cpuUsage();
+    await dispatcher.start();
+    const deadline = Date.now() + (opts.timeoutMs ?? 120_000);
+    for (;;) {
+      await dispatcher.idle();
+      const left = await db.selectFrom('webhook_deliveries').select((eb) => eb.fn.countAll<number>().as('n')).where('status', '!=', 'succeeded').executeTakeFirstOrThrow();
+      if (Number(left.n) === 0 || Date.now() > deadline) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const seconds = (performance.now() - t0) / 1000;
+    const cpu = process.cpuUsage(cpu0);
+    // CPU the dispatcher spent per delivery: on a loaded machine, the capacity it would have.
+    process.stderr.write(`webhook_fanout: ${((cpu.user + cpu.system) / 1000 / events).toFixed(3)} ms CPU per delivery in the dispatcher process\n`);
+    await dispatcher.stop();
+    const attempts = await db.selectFrom('webhook_delivery_attempts').select(['latency_ms', 'outcome']).execute();
+    const delivered = attempts.filter((a) => a.outcome === 'succeeded').length;
+    const latencies = attempts.map((a) => a.latency_ms).sort((a, b) => a - b);
+    return {
+      scenario: 'webhook_fanout',
+      requests: delivered,
+      rps: Math.round(delivered / seconds),
+      p50_ms: percentile(latencies, 0.5),
+      p99_ms: percentile(latencies, 0.99),
+      errors: attempts.length - delivered,
+    };
+  } finally {
+    receiver.child.kill();
+    await database.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+// `npx tsx server/webhooks/bench-fanout.ts [events]`: run the scenario alone.
+if (process.argv[1] && /bench-fanout\.ts$/.test(process.argv[1])) {
+  webhookFanoutScenario({ events: Number(process.argv[2] ?? 5000) }).then(
+    (r) => process.stdout.write(`${JSON.stringify(r)}\n`),
+    (err: unknown) => {
+      process.stderr.write(`webhook_fanout failed: ${(err as Error).message}\n`);
+      process.exit(1);
+    },
+  );
+}

@@ -1,3 +1,5 @@
+import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config';
 import { migrate, openDatabase } from '../db/database';
@@ -80,6 +82,29 @@ const COMMANDS: Record<string, Command> = {
     run: async (f) => {
       const revoked = await withDb((db) => revokeApiKey(db, systemClock, need(f, 'key')));
       return { json: revoked, text: `revoked ${revoked.prefix}… (${revoked.id}) at ${revoked.revoked_at}` };
+    },
+  },
+  'db:backup': {
+    usage: 'db:backup --out FILE [--json]',
+    options: { out: { type: 'string' } },
+    run: async (f) => {
+      // SQLite's online backup: a consistent copy while the server keeps writing (docs/operations.md).
+      const out = resolve(need(f, 'out'));
+      if (existsSync(out)) throw new UsageError(`--out ${out} already exists; choose a new file`);
+      const config = loadConfig();
+      if (!existsSync(config.databaseFile)) throw new UsageError(`no database at ${config.databaseFile}; check DATA_DIR`);
+      mkdirSync(dirname(out), { recursive: true });
+      const database = openDatabase(config.databaseFile);
+      try {
+        const started = Date.now();
+        const progress = await database.sqlite.backup(out);
+        return {
+          json: { file: out, pages: progress.totalPages, bytes: statSync(out).size, duration_ms: Date.now() - started },
+          text: `backed up ${config.databaseFile} to ${out} (${progress.totalPages} pages)`,
+        };
+      } finally {
+        await database.close();
+      }
     },
   },
   'staff:create': {

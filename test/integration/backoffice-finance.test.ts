@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CreatedIntegration } from '../../server/modules/integrations/integrations.service';
 import { createTestApp, type TestContext } from '../helpers/app';
-import { call, errorCode, sessionWithSlip, staff, type Staff } from './backoffice-support';
+import { call, errorCode, sessionWithSlip, staff, type Slip, type Staff } from './backoffice-support';
 
 describe('back-office finance: merchant scoping, sessions, invoices, revenue lines, CSV', () => {
   let t: TestContext;
@@ -12,7 +12,7 @@ describe('back-office finance: merchant scoping, sessions, invoices, revenue lin
   let admin: Staff;
   let teller: Staff;
   let sup: Staff;
-  let paid: { session_id: string; reference: string; amount_minor: number };
+  let paid: Slip;
   let paidDeposit: string;
   let sessionB: string;
   const start = new Date();

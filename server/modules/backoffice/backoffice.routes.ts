@@ -23,6 +23,7 @@ import { listAudit } from './audit.service';
 import { approveDeposit, getDeposit, listDeposits, lookupSlip, recordDeposit, rejectDeposit } from './cash-desk.service';
 import { financeRoutes } from './finance.routes';
 import { adminRoutes } from './admin.routes';
+import { webhookRoutes } from './webhooks.routes';
 import { allow, authenticateStaff, login, logout, me, requireStaff } from './staff-auth';
 
 const errors = { 400: ErrorEnvelope, 401: ErrorEnvelope, 403: ErrorEnvelope, 404: ErrorEnvelope, 409: ErrorEnvelope, 429: ErrorEnvelope };
@@ -150,4 +151,5 @@ export async function backofficeRoutes(app: FastifyInstance, deps: AppDeps): Pro
 
   await financeRoutes(app, deps);
   await adminRoutes(app, deps);
+  await webhookRoutes(app, deps);
 }

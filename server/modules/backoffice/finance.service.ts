@@ -271,6 +271,16 @@ export async function listSessions(deps: FinanceDeps, merchantId: string, f: Ses
 
 const RAIL_NAMES: Record<string, string> = { momo: 'Mobile Money', card: 'Card', bank_transfer: 'Bank transfer', cash: 'Cash' };
 
+/** "GHS 222.50": timeline lines are read by people. */
+function money(minor: number, currency: string): string {
+  const digits = fractionDigits(currency);
+  try {
+    return new Intl.NumberFormat('en', { style: 'currency', currency, currencyDisplay: 'code' }).format(minor / 10 ** digits);
+  } catch {
+    return `${currency} ${(minor / 10 ** digits).toFixed(digits)}`;
+  }
+}
+
 /** One session with its invoice lines and everything that happened to it, oldest first. */
 export async function sessionDetail(deps: FinanceDeps, staff: StaffContext, sessionId: string): Promise<SessionDetail> {
   await deps.db.transaction().execute(async (trx) => {
@@ -300,21 +310,21 @@ export async function sessionDetail(deps: FinanceDeps, staff: StaffContext, sess
       .orderBy('created_at')
       .execute(),
   ]);
-  const t: TimelineEntry[] = [{ at: s.created_at, kind: 'created', title: 'Session created', detail: `${s.amount_minor} ${s.currency} for invoice ${s.invoice_ref}`, ref: s.id }];
+  const t: TimelineEntry[] = [{ at: s.created_at, kind: 'created', title: 'Session created', detail: `${money(s.amount_minor, s.currency)} for invoice ${s.invoice_ref}`, ref: s.id }];
   for (const h of history) t.push({ at: h.at, kind: 'transition', title: `${h.from_status} → ${h.to_status}`, detail: h.cause, ref: null });
   for (const a of attempts) {
     const rail = RAIL_NAMES[a.rail] ?? a.rail;
     const who = a.rail === 'momo' ? ` · ${a.operator ?? ''} ••${a.phone_last4 ?? ''}` : a.rail === 'card' ? ` · ${a.card_brand ?? ''} ••${a.card_last4 ?? ''}` : a.payment_reference ? ` · ref ${a.payment_reference}` : '';
-    t.push({ at: a.created_at, kind: 'attempt', title: `${rail} attempt started`, detail: `${a.amount_charged_minor} ${a.currency}${who}`, ref: a.id });
+    t.push({ at: a.created_at, kind: 'attempt', title: `${rail} attempt started`, detail: `${money(a.amount_charged_minor, a.currency)}${who}`, ref: a.id });
     if (a.finalized_at) {
       t.push({ at: a.finalized_at, kind: 'attempt', title: `${rail} attempt ${a.status}`, detail: a.decline_reason ? `${a.raw_status} · ${a.decline_reason}` : a.raw_status, ref: a.id });
     }
   }
   for (const sl of slips) {
-    t.push({ at: sl.created_at, kind: 'slip', title: `Cash slip ${sl.reference} issued`, detail: `${sl.amount_minor} ${sl.currency} · now ${sl.status}`, ref: sl.reference });
+    t.push({ at: sl.created_at, kind: 'slip', title: `Cash slip ${sl.reference} issued`, detail: `${money(sl.amount_minor, sl.currency)} · now ${sl.status.replace('_', ' ')}`, ref: sl.reference });
   }
   for (const d of deposits) {
-    t.push({ at: d.created_at, kind: 'deposit', title: 'Cash deposit recorded', detail: `${d.amount_minor} ${d.currency} by ${d.recorded_by_username}${d.note ? ` · “${d.note}”` : ''}`, ref: d.id });
+    t.push({ at: d.created_at, kind: 'deposit', title: 'Cash deposit recorded', detail: `${money(d.amount_minor, d.currency)} by ${d.recorded_by_username}${d.note ? ` · “${d.note}”` : ''}`, ref: d.id });
     if (d.reviewed_at) {
       t.push({
         at: d.reviewed_at,

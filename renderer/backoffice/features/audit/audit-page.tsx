@@ -3,7 +3,7 @@ import { useState } from 'react';
 import type { AuditEntry } from '../../../../shared/schemas/backoffice';
 import { useApi } from '../common/api';
 import { formatDateTime } from '../common/format';
-import { Card, DataTable, Empty, InputField, Mono, PageTitle, Pagination, QueryState, SelectField } from '../common/ui';
+import { Card, DataTable, Empty, InputField, Mono, PageTitle, Pagination, QueryState, SelectField, ShortId } from '../common/ui';
 import { auditQueries } from './audit.queries';
 
 const ACTIONS = [
@@ -53,7 +53,7 @@ export function AuditPage() {
                 rows={d.entries}
                 rowKey={(e) => e.id}
                 columns={[
-                  { key: 'at', header: 'When', render: (e) => formatDateTime(e.at, { seconds: true }) },
+                  { key: 'at', header: 'When', nowrap: true, render: (e) => formatDateTime(e.at, { seconds: true }) },
                   {
                     key: 'who',
                     header: 'Who',
@@ -68,7 +68,7 @@ export function AuditPage() {
                     ),
                   },
                   { key: 'what', header: 'Action', render: (e) => <Mono>{e.action}</Mono> },
-                  { key: 'target', header: 'Target', render: (e) => (e.target_id ? <Mono>{e.target_id}</Mono> : <span className="bo-muted">{e.target_type}</span>) },
+                  { key: 'target', header: 'Target', render: (e) => (e.target_id ? <ShortId value={e.target_id} keep={8} /> : <span className="bo-muted">{e.target_type}</span>) },
                   { key: 'change', header: 'Before → after', render: (e) => <span className="bo-audit-change">{changes(e)}</span> },
                 ]}
               />

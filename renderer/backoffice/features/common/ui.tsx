@@ -110,6 +110,8 @@ export interface Column<T> {
   sortKey?: string;
   align?: 'left' | 'right';
   width?: string;
+  /** Keep the cell on one line (dates, amounts, codes). */
+  nowrap?: boolean;
 }
 
 export interface SortState {
@@ -181,7 +183,7 @@ export function DataTable<T>({
               tabIndex={onRowClick ? 0 : undefined}
             >
               {columns.map((c) => (
-                <td key={c.key} className={c.align === 'right' ? 'bo-num' : undefined}>
+                <td key={c.key} className={[c.align === 'right' ? 'bo-num' : '', c.nowrap ? 'bo-nowrap' : ''].filter(Boolean).join(' ') || undefined}>
                   {c.render(row)}
                 </td>
               ))}
@@ -302,3 +304,13 @@ export function PageTitle({ title, subtitle, actions }: { title: string; subtitl
 }
 
 export const Mono = ({ children }: { children: ReactNode }) => <code className="bo-mono">{children}</code>;
+
+/** A long identifier shown by its start and end; the whole value is in the tooltip and copied on select. */
+export function ShortId({ value, keep = 10 }: { value: string; keep?: number }) {
+  const short = value.length > keep * 2 + 1 ? `${value.slice(0, keep)}…${value.slice(-4)}` : value;
+  return (
+    <code className="bo-mono" title={value}>
+      {short}
+    </code>
+  );
+}

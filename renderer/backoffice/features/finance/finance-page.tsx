@@ -17,6 +17,7 @@ import {
   Pagination,
   QueryState,
   SelectField,
+  ShortId,
   StatusBadge,
   Tabs,
   type SortState,
@@ -176,8 +177,8 @@ function SessionsView({ merchantId }: { merchantId: string | undefined }) {
                 { key: 'invoice', header: 'Invoice', sortKey: 'invoice_ref', render: (r) => <Mono>{r.invoice_ref}</Mono> },
                 { key: 'payer', header: 'Payer', render: (r) => r.customer_name ?? <span className="bo-muted">—</span> },
                 { key: 'rail', header: 'Paid by', render: (r) => railLabel(r.paid_rail) },
-                { key: 'created', header: 'Created', sortKey: 'created_at', render: (r) => formatDateTime(r.created_at) },
-                { key: 'id', header: 'Session', render: (r) => <Mono>{r.id}</Mono> },
+                { key: 'created', header: 'Created', sortKey: 'created_at', nowrap: true, render: (r) => formatDateTime(r.created_at) },
+                { key: 'id', header: 'Session', render: (r) => <ShortId value={r.id} /> },
               ]}
             />
             <Pagination total={d.total} limit={limit} offset={offset} onChange={setOffset} />
@@ -353,7 +354,7 @@ function InvoiceDetailView({ merchantId, invoiceRef }: { merchantId: string | un
                     { key: 'status', header: 'Status', render: (s) => <StatusBadge status={s.status} /> },
                     { key: 'rail', header: 'Paid by', render: (s) => railLabel(s.paid_rail) },
                     { key: 'created', header: 'Created', render: (s) => formatDateTime(s.created_at) },
-                    { key: 'id', header: 'Session', render: (s) => <Mono>{s.id}</Mono> },
+                    { key: 'id', header: 'Session', render: (s) => <ShortId value={s.id} /> },
                   ]}
                 />
               )}

@@ -73,6 +73,7 @@ export function ReviewPage() {
                 {
                   key: 'when',
                   header: 'Recorded',
+                  nowrap: true,
                   render: (r) => (
                     <span title={formatDateTime(r.created_at, { seconds: true })}>
                       {formatRelative(r.created_at)}
@@ -170,7 +171,7 @@ export function ReviewPage() {
                 rows={d.deposits}
                 rowKey={(r) => r.id}
                 columns={[
-                  { key: 'when', header: 'Recorded', render: (r) => formatDateTime(r.created_at) },
+                  { key: 'when', header: 'Recorded', nowrap: true, render: (r) => formatDateTime(r.created_at) },
                   { key: 'merchant', header: 'Merchant', render: (r) => r.merchant_name },
                   { key: 'slip', header: 'Slip', render: (r) => <Mono>{r.slip_reference}</Mono> },
                   { key: 'teller', header: 'Teller', render: (r) => r.recorded_by.username },

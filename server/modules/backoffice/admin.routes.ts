@@ -1,5 +1,137 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import type { AppDeps } from '../../app';
+import { confirmBankTransfer } from '../checkout/checkout.service';
+import { AmountMinor, ErrorEnvelope, Rail } from '../../../shared/schemas/common';
+import { ProviderPaymentStatusResponse } from '../../../shared/schemas/checkout';
+import { STAFF_ROLES } from '../../../shared/schemas/backoffice';
+import {
+  adminCreateApiKey,
+  adminCreateBank,
+  adminCreateBranch,
+  adminCreateEndpoint,
+  adminCreateIntegration,
+  adminCreateStaff,
+  adminRevokeApiKey,
+  adminSetBranchActive,
+  adminSetFeeRule,
+  adminSetRails,
+  adminSetStaffDisabled,
+  banksView,
+  integrationsView,
+  staffView,
+} from './admin.service';
+import { actorOf, recordAudit } from './audit.service';
+import { allow, requireStaff } from './staff-auth';
 
-/** Administration: merchants, integrations, keys, endpoints, fee rules, banks, staff, sandbox actions. */
-export async function adminRoutes(_app: FastifyInstance, _deps: AppDeps): Promise<void> {}
+const errors = { 400: ErrorEnvelope, 401: ErrorEnvelope, 403: ErrorEnvelope, 404: ErrorEnvelope, 409: ErrorEnvelope, 429: ErrorEnvelope };
+const tags = ['Back office: administration'];
+const str = (max: number) => z.string({ error: 'is required' }).trim().min(1, { error: 'must not be empty' }).max(max, { error: `must be at most ${max} characters` });
+const Id = (name: string) => z.object({ [name]: z.string().min(1).max(80) });
+
+/** Administration (admins only): every route here answers 403 FORBIDDEN to other roles. */
+export async function adminRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
+  await app.register(async (scope) => {
+    scope.addHook('preValidation', allow('admin'));
+    const r = scope.withTypeProvider<ZodTypeProvider>();
+    const actor = (req: FastifyRequest) => actorOf(requireStaff(req), req.ip);
+
+    r.get('/admin/integrations', { schema: { tags, summary: 'Merchants, integrations, keys (by prefix), endpoints, rails and fee rules' } }, async () => integrationsView(deps.db));
+    r.post(
+      '/admin/integrations',
+      { schema: { tags, summary: 'Create a merchant (or reuse it by name) with a test integration; the key and secret are shown once', body: z.object({ merchant_name: str(200), webhook_url: z.string().max(500).optional() }), response: { 201: z.unknown(), ...errors } } },
+      async (req, reply) => reply.code(201).send(await adminCreateIntegration(deps, actor(req), req.body)),
+    );
+    r.post(
+      '/admin/integrations/:integration_id/api-keys',
+      { schema: { tags, summary: 'A new API key (shown once)', params: Id('integration_id'), response: { 201: z.unknown(), ...errors } } },
+      async (req, reply) => reply.code(201).send(await adminCreateApiKey(deps, actor(req), String(req.params.integration_id))),
+    );
+    r.post('/admin/api-keys/:key_id/revoke', { schema: { tags, summary: 'Revoke an API key', params: Id('key_id') } }, async (req) =>
+      adminRevokeApiKey(deps, actor(req), String(req.params.key_id)),
+    );
+    r.post(
+      '/admin/integrations/:integration_id/webhook-endpoints',
+      { schema: { tags, summary: 'Add a webhook endpoint (the signing secret is shown once)', params: Id('integration_id'), body: z.object({ url: str(500) }), response: { 201: z.unknown(), ...errors } } },
+      async (req, reply) => reply.code(201).send(await adminCreateEndpoint(deps, actor(req), String(req.params.integration_id), req.body.url)),
+    );
+    r.post(
+      '/admin/integrations/:integration_id/rails',
+      { schema: { tags, summary: 'Set the rails the integration accepts', params: Id('integration_id'), body: z.object({ allowed_rails: z.array(Rail).min(1, { error: 'must name at least one rail' }) }) } },
+      async (req) => adminSetRails(deps, actor(req), String(req.params.integration_id), req.body.allowed_rails),
+    );
+    r.post(
+      '/admin/integrations/:integration_id/fee-rules',
+      {
+        schema: {
+          tags,
+          summary: 'Set the fee rule of one rail',
+          params: Id('integration_id'),
+          body: z.object({
+            rail: Rail,
+            percent_bps: z.number().int().min(0).max(10_000),
+            fixed_minor: z.number().int().min(0),
+            cap_minor: z.number().int().min(0).nullable(),
+            bearer: z.enum(['payer', 'merchant']),
+          }),
+        },
+      },
+      async (req) => adminSetFeeRule(deps, actor(req), String(req.params.integration_id), req.body),
+    );
+
+    r.get('/admin/banks', { schema: { tags, summary: 'Banks and their branches' } }, async () => banksView(deps.db));
+    r.post('/admin/banks', { schema: { tags, summary: 'Add a bank', body: z.object({ name: str(120), code: str(20) }) } }, async (req) => adminCreateBank(deps, actor(req), req.body));
+    r.post(
+      '/admin/banks/:bank_id/branches',
+      { schema: { tags, summary: 'Add a branch', params: Id('bank_id'), body: z.object({ name: str(120), code: str(20) }) } },
+      async (req) => adminCreateBranch(deps, actor(req), String(req.params.bank_id), req.body),
+    );
+    for (const action of ['activate', 'deactivate'] as const) {
+      r.post(`/admin/branches/:branch_id/${action}`, { schema: { tags, summary: `${action} a branch`, params: Id('branch_id') } }, async (req) =>
+        adminSetBranchActive(deps, actor(req), String(req.params.branch_id), action === 'activate'),
+      );
+    }
+
+    r.get('/admin/staff', { schema: { tags, summary: 'Staff users' } }, async () => staffView(deps.db));
+    r.post(
+      '/admin/staff',
+      {
+        schema: {
+          tags,
+          summary: 'Create a staff user (like staff:create)',
+          body: z.object({ username: str(64), password: z.string().min(1).max(200), role: z.enum(STAFF_ROLES), branch_id: z.string().max(80).optional(), merchant_id: z.string().max(80).optional() }),
+          response: { 201: z.unknown(), ...errors },
+        },
+      },
+      async (req, reply) => reply.code(201).send(await adminCreateStaff(deps, actor(req), req.body)),
+    );
+    for (const action of ['disable', 'enable'] as const) {
+      r.post(`/admin/staff/:staff_id/${action}`, { schema: { tags, summary: `${action} a staff user`, params: Id('staff_id') } }, async (req) =>
+        adminSetStaffDisabled(deps, actor(req), String(req.params.staff_id), action === 'disable'),
+      );
+    }
+
+    r.post(
+      '/admin/sandbox/bank-transfers',
+      {
+        schema: {
+          tags,
+          summary: 'Sandbox: the bank notifies that a transfer arrived (confirms a bank-transfer attempt)',
+          body: z.object({ payment_reference: str(80), amount_minor: AmountMinor }),
+          response: { 200: ProviderPaymentStatusResponse, ...errors },
+        },
+      },
+      async (req) => {
+        const result = await confirmBankTransfer(deps, req.body.payment_reference, req.body.amount_minor);
+        await recordAudit(deps.db, deps, actor(req), {
+          action: 'sandbox.bank_transfer_confirm',
+          targetType: 'payment_attempt',
+          targetId: result.attempt_reference,
+          after: { payment_reference: req.body.payment_reference, amount_minor: req.body.amount_minor, session_status: result.session_status },
+        });
+        return result;
+      },
+    );
+  });
+}

@@ -71,7 +71,7 @@ export async function backofficeRoutes(app: FastifyInstance, deps: AppDeps): Pro
   r.get(
     '/cash-slips/:slip_token',
     {
-      preHandler: allow('teller', 'supervisor'),
+      preValidation: allow('teller', 'supervisor'),
       schema: { tags: deskTags, summary: 'A cash slip as scanned', params: SlipTokenParams, response: { 200: ScannedSlip, ...errors } },
     },
     async (req) => lookupSlip(deps, req.params.slip_token),
@@ -79,7 +79,7 @@ export async function backofficeRoutes(app: FastifyInstance, deps: AppDeps): Pro
   r.post(
     '/cash-slips/:slip_token/deposits',
     {
-      preHandler: allow('teller'),
+      preValidation: allow('teller'),
       schema: {
         tags: deskTags,
         summary: 'Record the counted cash for a slip (the session becomes pending until a supervisor reviews it)',
@@ -93,7 +93,7 @@ export async function backofficeRoutes(app: FastifyInstance, deps: AppDeps): Pro
   r.get(
     '/deposits',
     {
-      preHandler: allow('teller', 'supervisor', 'admin'),
+      preValidation: allow('teller', 'supervisor', 'admin'),
       schema: {
         tags: deskTags,
         summary: 'Deposits (status=under_review: the review queue, oldest first); tellers see their own',
@@ -106,7 +106,7 @@ export async function backofficeRoutes(app: FastifyInstance, deps: AppDeps): Pro
   r.get(
     '/deposits/:deposit_id',
     {
-      preHandler: allow('teller', 'supervisor', 'admin'),
+      preValidation: allow('teller', 'supervisor', 'admin'),
       schema: { tags: deskTags, summary: 'One deposit', params: DepositIdParams, response: { 200: CashDeposit, ...errors } },
     },
     async (req) => getDeposit(deps.db, requireStaff(req), req.params.deposit_id),
@@ -114,7 +114,7 @@ export async function backofficeRoutes(app: FastifyInstance, deps: AppDeps): Pro
   r.post(
     '/deposits/:deposit_id/approve',
     {
-      preHandler: allow('supervisor'),
+      preValidation: allow('supervisor'),
       schema: {
         tags: deskTags,
         summary: 'Approve a deposit (never by its recorder): the session succeeds',
@@ -127,7 +127,7 @@ export async function backofficeRoutes(app: FastifyInstance, deps: AppDeps): Pro
   r.post(
     '/deposits/:deposit_id/reject',
     {
-      preHandler: allow('supervisor'),
+      preValidation: allow('supervisor'),
       schema: {
         tags: deskTags,
         summary: 'Reject a deposit with a reason (never by its recorder): the slip is voided and the session reopens',
@@ -143,7 +143,7 @@ export async function backofficeRoutes(app: FastifyInstance, deps: AppDeps): Pro
   r.get(
     '/audit',
     {
-      preHandler: allow('admin', 'supervisor'),
+      preValidation: allow('admin', 'supervisor'),
       schema: { tags: ['Back office: audit'], summary: 'The audit trail of staff actions, newest first (read-only)', querystring: AuditQuery, response: { 200: AuditList, ...errors } },
     },
     async (req) => listAudit(deps.db, req.query),

@@ -29,20 +29,20 @@ export async function financeRoutes(app: FastifyInstance, deps: AppDeps): Promis
   const r = app.withTypeProvider<ZodTypeProvider>();
   const finance = allow('finance', 'admin');
 
-  r.get('/merchants', { preHandler: finance, schema: { tags, summary: 'Merchants the caller may see', response: { 200: MerchantList, ...errors } } }, async (req) =>
+  r.get('/merchants', { preValidation: finance, schema: { tags, summary: 'Merchants the caller may see', response: { 200: MerchantList, ...errors } } }, async (req) =>
     listMerchants(deps.db, requireStaff(req)),
   );
 
   r.get(
     '/revenue-lines',
-    { preHandler: finance, schema: { tags, summary: 'Revenue lines (active and inactive) with sync history', querystring: MerchantScopeQuery, response: { 200: RevenueLinesView, ...errors } } },
+    { preValidation: finance, schema: { tags, summary: 'Revenue lines (active and inactive) with sync history', querystring: MerchantScopeQuery, response: { 200: RevenueLinesView, ...errors } } },
     async (req) => revenueLines(deps.db, await merchantScope(deps.db, requireStaff(req), req.query.merchant_id)),
   );
   for (const action of ['activate', 'deactivate'] as const) {
     r.post(
       `/revenue-lines/:line_id/${action}`,
       {
-        preHandler: finance,
+        preValidation: finance,
         schema: { tags, summary: `${action === 'activate' ? 'Activate' : 'Deactivate'} a revenue line (recorded as a sync)`, params: RevenueLineIdParams, querystring: MerchantScopeQuery, response: { 200: RevenueLinesView, ...errors } },
       },
       async (req) => {
@@ -55,29 +55,29 @@ export async function financeRoutes(app: FastifyInstance, deps: AppDeps): Promis
 
   r.get(
     '/invoices',
-    { preHandler: finance, schema: { tags, summary: 'Invoices with billed amount and remitted state', querystring: InvoiceListQuery, response: { 200: InvoiceList, ...errors } } },
+    { preValidation: finance, schema: { tags, summary: 'Invoices with billed amount and remitted state', querystring: InvoiceListQuery, response: { 200: InvoiceList, ...errors } } },
     async (req) => listInvoices(deps.db, await merchantScope(deps.db, requireStaff(req), req.query.merchant_id), req.query),
   );
   r.get(
     '/invoices/:invoice_ref',
-    { preHandler: finance, schema: { tags, summary: 'One invoice: lines and sessions', params: InvoiceRefParams, querystring: MerchantScopeQuery, response: { 200: InvoiceDetail, ...errors } } },
+    { preValidation: finance, schema: { tags, summary: 'One invoice: lines and sessions', params: InvoiceRefParams, querystring: MerchantScopeQuery, response: { 200: InvoiceDetail, ...errors } } },
     async (req) => invoiceDetail(deps.db, await merchantScope(deps.db, requireStaff(req), req.query.merchant_id), req.params.invoice_ref),
   );
 
   r.get(
     '/sessions',
-    { preHandler: finance, schema: { tags, summary: 'Checkout sessions with filters, sorted and paginated', querystring: SessionListQuery, response: { 200: SessionList, ...errors } } },
+    { preValidation: finance, schema: { tags, summary: 'Checkout sessions with filters, sorted and paginated', querystring: SessionListQuery, response: { 200: SessionList, ...errors } } },
     async (req) => listSessions(deps, await merchantScope(deps.db, requireStaff(req), req.query.merchant_id), req.query),
   );
   r.get(
     '/sessions/:session_id',
-    { preHandler: finance, schema: { tags, summary: 'One session with its timeline', params: SessionIdParams, response: { 200: SessionDetail, ...errors } } },
+    { preValidation: finance, schema: { tags, summary: 'One session with its timeline', params: SessionIdParams, response: { 200: SessionDetail, ...errors } } },
     async (req) => sessionDetail(deps, requireStaff(req), req.params.session_id),
   );
 
   r.get(
     '/reports/payments.csv',
-    { preHandler: finance, schema: { tags, summary: 'Reconciliation export: payments whose session succeeded in [from, to), as CSV', querystring: PaymentsExportQuery } },
+    { preValidation: finance, schema: { tags, summary: 'Reconciliation export: payments whose session succeeded in [from, to), as CSV', querystring: PaymentsExportQuery } },
     async (req, reply) => {
       const merchantId = await merchantScope(deps.db, requireStaff(req), req.query.merchant_id);
       const csv = await paymentsCsv(deps.db, merchantId, req.query.from, req.query.to);

@@ -174,7 +174,7 @@ export async function me(deps: StaffAuthDeps, staff: StaffContext): Promise<Staf
   };
 }
 
-/** preHandler: only these roles may make the call (403 FORBIDDEN for the others). */
+/** preValidation hook: only these roles may make the call (403 FORBIDDEN for the others). */
 export function allow(...roles: StaffRole[]) {
   return async (req: FastifyRequest, _reply: FastifyReply): Promise<void> => {
     const staff = req.staff;

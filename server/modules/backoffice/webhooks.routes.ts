@@ -64,7 +64,7 @@ export async function webhookRoutes(app: FastifyInstance, deps: AppDeps): Promis
 
   r.get(
     '/webhooks/attempts',
-    { preHandler: readers, schema: { tags, summary: 'The delivery log: every attempt, newest first', querystring: AttemptListQuery.extend(Scope.shape), response: { 200: AttemptList, ...errors } } },
+    { preValidation: readers, schema: { tags, summary: 'The delivery log: every attempt, newest first', querystring: AttemptListQuery.extend(Scope.shape), response: { 200: AttemptList, ...errors } } },
     async (req) => {
       const { merchant_id, ...q } = req.query;
       return listAttempts(deps.db, q, await scopeOf(deps, requireStaff(req), merchant_id));
@@ -72,7 +72,7 @@ export async function webhookRoutes(app: FastifyInstance, deps: AppDeps): Promis
   );
   r.get(
     '/webhooks/deliveries',
-    { preHandler: readers, schema: { tags, summary: 'Deliveries (one per event and endpoint)', querystring: DeliveryListQuery.extend(Scope.shape), response: { 200: DeliveryList, ...errors } } },
+    { preValidation: readers, schema: { tags, summary: 'Deliveries (one per event and endpoint)', querystring: DeliveryListQuery.extend(Scope.shape), response: { 200: DeliveryList, ...errors } } },
     async (req) => {
       const { merchant_id, ...q } = req.query;
       return listDeliveries(deps.db, q, await scopeOf(deps, requireStaff(req), merchant_id));
@@ -81,7 +81,7 @@ export async function webhookRoutes(app: FastifyInstance, deps: AppDeps): Promis
   r.get(
     '/webhooks/deliveries/:delivery_id',
     {
-      preHandler: readers,
+      preValidation: readers,
       schema: { tags, summary: 'One delivery: the exact request body and every attempt', params: z.object({ delivery_id: z.string().min(1).max(80) }), response: { 200: DeliveryDetail, ...errors } },
     },
     async (req) => getDelivery(deps.db, req.params.delivery_id, await scopeOf(deps, requireStaff(req), undefined)),
@@ -89,7 +89,7 @@ export async function webhookRoutes(app: FastifyInstance, deps: AppDeps): Promis
   r.post(
     '/webhooks/events/:event_id/redeliver',
     {
-      preHandler: readers,
+      preValidation: readers,
       schema: { tags, summary: 'Send one event again (same id, same body)', params: z.object({ event_id: z.string().min(1).max(80) }), body: RedeliverRequest, response: { 200: RedeliverResult, ...errors } },
     },
     async (req) => {
@@ -100,7 +100,7 @@ export async function webhookRoutes(app: FastifyInstance, deps: AppDeps): Promis
   );
   r.post(
     '/webhooks/recover',
-    { preHandler: readers, schema: { tags, summary: 'Requeue every failed delivery since a time', body: RecoverRequest.extend(Scope.shape), response: { 200: RecoverResult, ...errors } } },
+    { preValidation: readers, schema: { tags, summary: 'Requeue every failed delivery since a time', body: RecoverRequest.extend(Scope.shape), response: { 200: RecoverResult, ...errors } } },
     async (req) => {
       const { merchant_id, ...body } = req.body;
       const result = await recoverFailedDeliveries(deps.db, deps.clock, body, await scopeOf(deps, requireStaff(req), merchant_id));
@@ -111,7 +111,7 @@ export async function webhookRoutes(app: FastifyInstance, deps: AppDeps): Promis
   r.get(
     '/webhooks/endpoints/health',
     {
-      preHandler: readers,
+      preValidation: readers,
       schema: {
         tags,
         summary: 'Health of each endpoint: success rate, latency, failures in a row',
@@ -126,7 +126,7 @@ export async function webhookRoutes(app: FastifyInstance, deps: AppDeps): Promis
   r.post(
     '/webhooks/endpoints/:endpoint_id/rotate-secret',
     {
-      preHandler: allow('admin'),
+      preValidation: allow('admin'),
       schema: { tags, summary: 'Rotate the signing secret (shown once); the old one keeps signing during the overlap', params: EndpointParams, body: RotateSecretRequest, response: { 200: RotatedSecret, ...errors } },
     },
     async (req) => {
@@ -137,7 +137,7 @@ export async function webhookRoutes(app: FastifyInstance, deps: AppDeps): Promis
   );
   r.post(
     '/webhooks/endpoints/:endpoint_id/disable',
-    { preHandler: allow('admin'), schema: { tags, summary: 'Disable an endpoint', params: EndpointParams, body: DisableEndpointRequest, response: { 200: WebhookEndpoint, ...errors } } },
+    { preValidation: allow('admin'), schema: { tags, summary: 'Disable an endpoint', params: EndpointParams, body: DisableEndpointRequest, response: { 200: WebhookEndpoint, ...errors } } },
     async (req) => {
       const result = await disableEndpoint(deps.db, deps.clock, req.params.endpoint_id, req.body.reason, ALL_MERCHANTS);
       await audit(req, 'webhook_endpoint.disable', 'webhook_endpoint', req.params.endpoint_id, { status: result.status, reason: req.body.reason });
@@ -146,7 +146,7 @@ export async function webhookRoutes(app: FastifyInstance, deps: AppDeps): Promis
   );
   r.post(
     '/webhooks/endpoints/:endpoint_id/enable',
-    { preHandler: allow('admin'), schema: { tags, summary: 'Enable an endpoint again', params: EndpointParams, response: { 200: WebhookEndpoint, ...errors } } },
+    { preValidation: allow('admin'), schema: { tags, summary: 'Enable an endpoint again', params: EndpointParams, response: { 200: WebhookEndpoint, ...errors } } },
     async (req) => {
       const result = await enableEndpoint(deps.db, deps.clock, req.params.endpoint_id, ALL_MERCHANTS);
       await audit(req, 'webhook_endpoint.enable', 'webhook_endpoint', req.params.endpoint_id, { status: result.status });

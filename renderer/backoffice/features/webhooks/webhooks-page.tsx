@@ -1,12 +1,238 @@
-import { Card, Empty, PageTitle } from '../common/ui';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useSession } from '../auth/session';
+import { errorMessage, useApi } from '../common/api';
+import { dateInputValue, dayStartIso, formatDateTime, formatRelative } from '../common/format';
+import { Card, DataTable, DetailList, Empty, InputField, Mono, PageTitle, QueryState, SelectField, ShortId, StatusBadge } from '../common/ui';
+import { financeQueries } from '../finance/finance.queries';
+import { recover, redeliver, webhookQueries, type EndpointHealth, type WebhookAttempt } from './webhooks.queries';
+import './webhooks.css';
 
+const EVENT_TYPES = ['checkout.session.completed', 'checkout.session.failed', 'checkout.session.expired'];
+const KIND_LABEL: Record<string, string> = { initial: 'Initial', automatic_retry: 'Retry', manual: 'Manual' };
+
+/** The webhooks screen: endpoint health, the delivery log with each attempt, redelivery and recovery. */
 export function WebhooksPage() {
+  const api = useApi();
+  const { session } = useSession();
+  const isAdmin = session?.user.role === 'admin';
+  const merchants = useQuery({ ...financeQueries.merchants(api), enabled: isAdmin });
+  const [merchantId, setMerchantId] = useState('');
+  const scope = isAdmin && merchantId ? merchantId : undefined;
+  const [outcome, setOutcome] = useState('');
+  const [eventType, setEventType] = useState('');
+  const [sessionId, setSessionId] = useState('');
+  const [cursors, setCursors] = useState<string[]>([]);
+  const [selected, setSelected] = useState<WebhookAttempt | null>(null);
+  const filters = { outcome, event_type: eventType, session_id: sessionId.trim(), cursor: cursors[cursors.length - 1] };
+  const attempts = useQuery(webhookQueries.attempts(api, scope, filters));
+  const health = useQuery(webhookQueries.health(api, scope));
+  const reset = <T,>(set: (v: T) => void) => (v: T) => {
+    set(v);
+    setCursors([]);
+  };
+
   return (
     <div className="bo-page">
-      <PageTitle title="Webhooks" subtitle="Delivery log, redelivery and endpoint health." />
-      <Card>
-        <Empty title="Not available yet">The webhook delivery log arrives with the webhook outbox.</Empty>
-      </Card>
+      <PageTitle
+        title="Webhooks"
+        subtitle="Every delivery attempt to the merchants' endpoints, with the request and the answer. Redeliver one event, or recover everything that failed."
+        actions={
+          isAdmin && merchants.data ? (
+            <SelectField label="Merchant" value={merchantId} onChange={reset(setMerchantId)} options={[{ value: '', label: 'All merchants' }, ...merchants.data.merchants.map((m) => ({ value: m.id, label: m.name }))]} />
+          ) : undefined
+        }
+      />
+      <QueryState query={health} isEmpty={(d) => d.endpoints.length === 0} empty={<Card><Empty title="No webhook endpoints">Add an endpoint to an integration (Administration) to receive events.</Empty></Card>}>
+        {(d) => (
+          <div className="wh-health" data-testid="endpoint-health">
+            {d.endpoints.map((e) => (
+              <HealthCard key={e.endpoint_id} e={e} />
+            ))}
+          </div>
+        )}
+      </QueryState>
+      <div className={selected ? 'wh-split' : undefined}>
+        <Card title="Delivery log" className="bo-card--flush" testId="delivery-log">
+          <div className="bo-filters">
+            <SelectField label="Outcome" value={outcome} onChange={reset(setOutcome)} options={[{ value: '', label: 'Any outcome' }, { value: 'succeeded', label: 'Succeeded' }, { value: 'failed', label: 'Failed' }]} />
+            <SelectField label="Event" value={eventType} onChange={reset(setEventType)} options={[{ value: '', label: 'Any event' }, ...EVENT_TYPES.map((t) => ({ value: t, label: t }))]} />
+            <InputField label="Session" value={sessionId} onChange={reset(setSessionId)} placeholder="cs_test_…" />
+          </div>
+          <QueryState query={attempts} isEmpty={(d) => d.attempts.length === 0} empty={<Empty title="No delivery attempts">{outcome || eventType || sessionId ? 'Nothing matches these filters.' : 'Attempts appear here as soon as an event is sent.'}</Empty>}>
+            {(d) => (
+              <>
+                <DataTable
+                  caption="Webhook delivery attempts, newest first"
+                  rows={d.attempts}
+                  rowKey={(a) => a.id}
+                  onRowClick={setSelected}
+                  columns={[
+                    { key: 'when', header: 'When', nowrap: true, render: (a) => formatDateTime(a.started_at, { seconds: true }) },
+                    { key: 'event', header: 'Event', render: (a) => <Mono>{a.event_type.replace('checkout.session.', '')}</Mono> },
+                    { key: 'session', header: 'Session', render: (a) => <ShortId value={a.session_id} /> },
+                    { key: 'url', header: 'Endpoint', render: (a) => <span className="wh-url">{a.url}</span> },
+                    { key: 'kind', header: 'Attempt', nowrap: true, render: (a) => `#${a.attempt_number} · ${KIND_LABEL[a.kind] ?? a.kind}` },
+                    { key: 'result', header: 'Result', nowrap: true, render: (a) => <StatusBadge status={a.outcome} label={a.status_code ? `${a.status_code}` : a.outcome === 'failed' ? 'error' : 'ok'} /> },
+                    { key: 'latency', header: 'Latency', align: 'right', nowrap: true, render: (a) => `${a.latency_ms} ms` },
+                  ]}
+                />
+                <nav className="bo-pagination" aria-label="Pages">
+                  <span className="bo-pagination__count">Newest first · 25 per page</span>
+                  <button type="button" className="bo-btn bo-btn--secondary bo-btn--sm" disabled={cursors.length === 0} onClick={() => setCursors((c) => c.slice(0, -1))}>
+                    Newer
+                  </button>
+                  <button type="button" className="bo-btn bo-btn--secondary bo-btn--sm" disabled={!d.next_cursor} onClick={() => d.next_cursor && setCursors((c) => [...c, d.next_cursor!])}>
+                    Older
+                  </button>
+                </nav>
+              </>
+            )}
+          </QueryState>
+        </Card>
+        {selected && <DeliveryPanel attempt={selected} onClose={() => setSelected(null)} />}
+      </div>
+      <RecoverCard merchantId={scope} />
     </div>
+  );
+}
+
+function HealthCard({ e }: { e: EndpointHealth }) {
+  const rate = e.success_rate === null ? '—' : `${Math.round(e.success_rate * 100)}%`;
+  const tone = e.status === 'disabled' ? 'disabled' : e.consecutive_failures > 0 ? 'failed' : 'succeeded';
+  return (
+    <div className="bo-stat wh-health__card">
+      <div className="wh-health__head">
+        <span className="wh-url" title={e.url}>
+          {e.url}
+        </span>
+        <StatusBadge status={tone} label={e.status === 'disabled' ? 'Disabled' : e.consecutive_failures > 0 ? `${e.consecutive_failures} failing` : 'Healthy'} />
+      </div>
+      <div className="wh-health__nums">
+        <div>
+          <div className="bo-stat__label">Success ({e.window_hours} h)</div>
+          <div className="bo-stat__value">{rate}</div>
+        </div>
+        <div>
+          <div className="bo-stat__label">Avg latency</div>
+          <div className="bo-stat__value">{e.avg_latency_ms === null ? '—' : `${e.avg_latency_ms} ms`}</div>
+        </div>
+        <div>
+          <div className="bo-stat__label">Pending · failed</div>
+          <div className="bo-stat__value">
+            {e.deliveries.pending} · {e.deliveries.failed}
+          </div>
+        </div>
+      </div>
+      {e.last_error && e.consecutive_failures > 0 && <div className="wh-health__error">Last error: {e.last_error}</div>}
+      {e.disabled_reason && <div className="wh-health__error">Disabled: {e.disabled_reason}</div>}
+    </div>
+  );
+}
+
+function DeliveryPanel({ attempt, onClose }: { attempt: WebhookAttempt; onClose: () => void }) {
+  const api = useApi();
+  const queryClient = useQueryClient();
+  const detail = useQuery(webhookQueries.delivery(api, attempt.delivery_id));
+  const [note, setNote] = useState<{ tone: 'success' | 'error'; text: string } | null>(null);
+  const again = useMutation({
+    mutationFn: () => redeliver(api, attempt.event_id),
+    onSuccess: () => {
+      setNote({ tone: 'success', text: 'Queued: the event is sent again with the same id and body.' });
+      void queryClient.invalidateQueries({ queryKey: ['webhooks', api.userId] });
+    },
+    onError: (err) => setNote({ tone: 'error', text: errorMessage(err) }),
+  });
+  return (
+    <Card
+      title="Delivery"
+      testId="delivery-detail"
+      actions={
+        <>
+          <button type="button" className="bo-btn bo-btn--primary bo-btn--sm" disabled={again.isPending} onClick={() => again.mutate()}>
+            Redeliver event
+          </button>
+          <button type="button" className="bo-btn bo-btn--secondary bo-btn--sm" onClick={onClose} aria-label="Close the delivery">
+            Close
+          </button>
+        </>
+      }
+    >
+      {note && (
+        <div className={`bo-alert bo-alert--${note.tone}`} role={note.tone === 'error' ? 'alert' : 'status'}>
+          {note.text}
+        </div>
+      )}
+      <QueryState query={detail}>
+        {(d) => (
+          <>
+            <DetailList
+              items={[
+                ['Event', <Mono key="e">{d.event_id}</Mono>],
+                ['Type', d.event_type],
+                ['Endpoint', <span key="u" className="wh-url">{d.endpoint_url}</span>],
+                ['Status', <StatusBadge key="s" status={d.status} />],
+                ['Delivered', d.delivered_at ? formatDateTime(d.delivered_at, { seconds: true }) : d.next_attempt_at ? `next attempt ${formatRelative(d.next_attempt_at)}` : '—'],
+              ]}
+            />
+            <h3 className="wh-h3">Request body</h3>
+            <pre className="wh-pre">{pretty(d.payload)}</pre>
+            <h3 className="wh-h3">Attempts</h3>
+            <ol className="bo-timeline">
+              {d.attempts.map((a) => (
+                <li key={a.id} className="bo-timeline__item">
+                  <span className={`bo-timeline__dot bo-timeline__dot--${a.outcome === 'succeeded' ? 'transition' : 'deposit'}`} aria-hidden="true" />
+                  <div className="bo-timeline__title">
+                    #{a.attempt_number} {KIND_LABEL[a.kind]} · {a.status_code ?? 'no answer'} · {a.latency_ms} ms
+                  </div>
+                  <div className="bo-timeline__meta">{formatDateTime(a.started_at, { seconds: true })}</div>
+                  {a.error && <div className="bo-timeline__meta">{a.error}</div>}
+                  {a.response_excerpt && <pre className="wh-pre wh-pre--small">{a.response_excerpt}</pre>}
+                </li>
+              ))}
+            </ol>
+          </>
+        )}
+      </QueryState>
+    </Card>
+  );
+}
+
+function pretty(text: string): string {
+  try {
+    return JSON.stringify(JSON.parse(text), null, 2);
+  } catch {
+    return text;
+  }
+}
+
+function RecoverCard({ merchantId }: { merchantId: string | undefined }) {
+  const api = useApi();
+  const queryClient = useQueryClient();
+  const [day, setDay] = useState(dateInputValue(new Date(Date.now() - 86_400_000)));
+  const [note, setNote] = useState<{ tone: 'success' | 'error'; text: string } | null>(null);
+  const run = useMutation({
+    mutationFn: () => recover(api, merchantId, dayStartIso(day) ?? new Date().toISOString()),
+    onSuccess: (r) => {
+      setNote({ tone: 'success', text: r.recovered ? `Requeued ${r.recovered} failed deliver${r.recovered === 1 ? 'y' : 'ies'}.` : 'Nothing had failed since then.' });
+      void queryClient.invalidateQueries({ queryKey: ['webhooks', api.userId] });
+    },
+    onError: (err) => setNote({ tone: 'error', text: errorMessage(err) }),
+  });
+  return (
+    <Card title="Recover failed deliveries">
+      <p className="bo-muted">Sends again every delivery that finally failed since the chosen day (after an endpoint outage), with the same event ids and bodies.</p>
+      <div className="bo-inline-form">
+        <InputField label="Failed since" type="date" value={day} onChange={setDay} />
+        <button type="button" className="bo-btn bo-btn--secondary bo-export-btn" disabled={run.isPending} onClick={() => run.mutate()}>
+          Recover failed
+        </button>
+      </div>
+      {note && (
+        <div className={`bo-alert bo-alert--${note.tone}`} role={note.tone === 'error' ? 'alert' : 'status'}>
+          {note.text}
+        </div>
+      )}
+    </Card>
   );
 }

@@ -1,7 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { expect, test, type Page } from '@playwright/test';
-import { createSession, shot, statePath, type CreatedSession } from './support';
+import { shot, type CreatedSession } from './support';
 
 /**
  * The back office against the real server: a teller records a cash deposit by scanning the
@@ -33,6 +35,26 @@ function cli(args: string[]): Record<string, string> {
   return JSON.parse(line ?? '{}') as Record<string, string>;
 }
 
+async function merchantPost<T>(apiKey: string, path: string, body: unknown): Promise<T> {
+  const res = await fetch(`${API}/api/v1${path}`, { method: 'POST', headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  if (!res.ok && res.status !== 207) throw new Error(`${path} → ${res.status}: ${await res.text()}`);
+  return (await res.json()) as T;
+}
+
+/** The merchant's webhook receiver, on this machine: answers 200 and keeps what it got. */
+function startReceiver(): Promise<{ server: Server; url: string; bodies: string[] }> {
+  const bodies: string[] = [];
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString('utf8')));
+    req.on('end', () => {
+      bodies.push(body);
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"received":true}');
+    });
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/paydesk/webhooks`, bodies })));
+}
+
 async function token(username: string): Promise<string> {
   const res = await fetch(`${API}/api/backoffice/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username, password: PASSWORD }) });
   return ((await res.json()) as { token: string }).token;
@@ -54,20 +76,36 @@ async function signOut(page: Page): Promise<void> {
 test.describe.serial('back office: cash desk to finance', () => {
   test.skip(({ isMobile }) => isMobile, 'the back office is a desktop application');
 
-  let merchantA: string;
   let session: CreatedSession;
   let sessionB: CreatedSession & { merchant_id: string };
   let slip: { slip_token: string; reference: string; amount_minor: number };
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
 
   test.beforeAll(async () => {
-    merchantA = (JSON.parse(readFileSync(statePath(process.env.PAYDESK_E2E_DATA_DIR!), 'utf8')) as { merchantId: string }).merchantId;
+    receiver = await startReceiver();
+    // A second integration of the global-setup merchant (same name: reused), with a webhook endpoint.
+    const a = cli(['integration:create', '--merchant', 'Accra Water Co.', '--webhook-url', receiver.url]);
     const b = cli(['integration:create', '--merchant', `Kumasi Power ${run}`]);
     cli(['staff:create', '--username', USERS.teller, '--password', PASSWORD, '--role', 'teller']);
     cli(['staff:create', '--username', USERS.supervisor, '--password', PASSWORD, '--role', 'supervisor']);
-    cli(['staff:create', '--username', USERS.financeA, '--password', PASSWORD, '--role', 'finance', '--merchant', merchantA]);
+    cli(['staff:create', '--username', USERS.financeA, '--password', PASSWORD, '--role', 'finance', '--merchant', a.merchant_id!]);
     cli(['staff:create', '--username', USERS.financeB, '--password', PASSWORD, '--role', 'finance', '--merchant', b.merchant_id!]);
     cli(['staff:create', '--username', USERS.admin, '--password', PASSWORD, '--role', 'admin']);
-    session = await createSession({ description: 'Water bill, back-office test' });
+    const invoiceRef = `INV-BO-${run}`;
+    const lines = [
+      { code: 'WTR-USAGE', name: 'Water usage, March (18 m³)', amount_minor: 18_450 },
+      { code: 'WTR-METER', name: 'Meter service charge', amount_minor: 1_500 },
+      { code: 'SEW-LEVY', name: 'Sewerage levy', amount_minor: 2_300 },
+    ];
+    await merchantPost(a.api_key!, '/revenue-lines', { lines: lines.map(({ code, name }) => ({ code, name })), deactivate_missing: false });
+    await merchantPost(a.api_key!, '/invoice-lines', { invoice_ref: invoiceRef, currency: 'GHS', lines });
+    session = await merchantPost<CreatedSession>(a.api_key!, '/sessions', {
+      amount_minor: 22_250,
+      invoice_ref: invoiceRef,
+      currency: 'GHS',
+      description: 'Water bill, March 2026',
+      customer: { name: 'Ama Mensah', email: 'ama.mensah@example.com' },
+    });
     const quote = (await (await fetch(`${API}/api/v1/checkout/sessions/${session.id}/quote`)).json()) as { surcharges: { cash: { total_minor: number } } };
     const res = await fetch(`${API}/api/v1/checkout/cash-slips`, {
       method: 'POST',
@@ -75,12 +113,11 @@ test.describe.serial('back office: cash desk to finance', () => {
       body: JSON.stringify({ session_id: session.id, amount_minor: quote.surcharges.cash.total_minor }),
     });
     slip = (await res.json()) as typeof slip;
-    const bSession = await fetch(`${API}/api/v1/sessions`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${b.api_key}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ amount_minor: 4_200, invoice_ref: `KP-${run}`, customer: { name: 'Kwame Boateng' } }),
-    });
-    sessionB = { ...((await bSession.json()) as CreatedSession), merchant_id: b.merchant_id! };
+    const created = await merchantPost<CreatedSession>(b.api_key!, '/sessions', { amount_minor: 4_200, invoice_ref: `KP-${run}`, customer: { name: 'Kwame Boateng' } });
+    sessionB = { ...created, merchant_id: b.merchant_id! };
+  });
+  test.afterAll(async () => {
+    await new Promise((r) => receiver.server.close(r));
   });
 
   test('a teller scans the slip with a wedge scanner and records the deposit', async ({ page }, info) => {
@@ -203,6 +240,19 @@ test.describe.serial('back office: cash desk to finance', () => {
     expect(csv).toContain(slip.reference);
     await shot(page, info, 'bo-13-finance-export');
 
+    // The completed event reached the merchant's endpoint and shows in the delivery log.
+    await expect.poll(() => receiver.bodies.some((b) => b.includes(session.id)), { timeout: 15_000 }).toBe(true);
+    await page.getByRole('link', { name: 'Webhooks' }).click();
+    const log = page.getByTestId('delivery-log');
+    await page.getByLabel('Session').fill(session.id);
+    const delivery = log.getByRole('row').filter({ hasText: 'completed' });
+    await expect(delivery).toContainText('200');
+    await expect(page.getByTestId('endpoint-health')).toContainText(receiver.url);
+    await shot(page, info, 'bo-14-webhooks-log');
+    await delivery.click();
+    await expect(page.getByTestId('delivery-detail')).toContainText(session.id);
+    await shot(page, info, 'bo-15-webhooks-delivery');
+
     // Over HTTP too: merchant B's session is simply not there for finance A.
     const t = await token(USERS.financeA);
     const res = await fetch(`${API}/api/backoffice/v1/sessions/${sessionB.id}`, { headers: { authorization: `Bearer ${t}` } });
@@ -217,14 +267,30 @@ test.describe.serial('back office: cash desk to finance', () => {
     await expect(page.getByTestId('sessions-list')).not.toContainText(session.invoice_ref);
   });
 
-  test('an admin picks the merchant in finance and reads the audit trail', async ({ page }, info) => {
+  test('an admin picks the merchant in finance, administers integrations and staff, reads the audit trail', async ({ page }, info) => {
     await signIn(page, USERS.admin);
-    await shot(page, info, 'bo-14-admin-overview');
     await page.getByRole('link', { name: 'Finance' }).click();
     await page.getByLabel('Merchant').selectOption({ label: 'Accra Water Co.' });
     await expect(page.getByTestId('sessions-list')).toContainText(session.invoice_ref);
+    await page.getByRole('link', { name: 'Administration' }).click();
+    await expect(page.getByTestId('integration-card').first()).toBeVisible();
+    await shot(page, info, 'bo-16-admin-integrations');
+    const card = page.getByTestId('integration-card').filter({ hasText: `Kumasi Power ${run}` });
+    await card.getByRole('button', { name: 'Create API key' }).click();
+    await expect(card.getByTestId('secret-once')).toContainText('ak_test_');
+    await shot(page, info, 'bo-17-admin-key-once', { fullPage: false });
+    await card.getByRole('button', { name: 'Done' }).click();
+    await expect(card.getByTestId('secret-once')).toHaveCount(0);
+    await page.getByRole('tab', { name: 'Staff' }).click();
+    await expect(page.getByTestId('staff-list')).toContainText(USERS.teller);
+    await shot(page, info, 'bo-18-admin-staff');
+    await page.getByRole('tab', { name: 'Banks & branches' }).click();
+    await expect(page.getByTestId('banks-list')).toContainText('GCB Bank');
+    await shot(page, info, 'bo-19-admin-banks');
+    await page.getByRole('tab', { name: 'Sandbox' }).click();
+    await shot(page, info, 'bo-20-admin-sandbox');
     await page.getByRole('link', { name: 'Audit trail' }).click();
-    await expect(page.getByTestId('audit-list')).toContainText('deposit.record');
-    await shot(page, info, 'bo-15-admin-audit');
+    await expect(page.getByTestId('audit-list')).toContainText('api_key.create');
+    await shot(page, info, 'bo-21-admin-audit');
   });
 });

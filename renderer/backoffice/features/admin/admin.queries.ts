@@ -1,0 +1,49 @@
+import { queryOptions } from '@tanstack/react-query';
+import type { BackOfficeApi } from '../common/api';
+
+export interface FeeRuleView {
+  rail: string;
+  percent_bps: number;
+  fixed_minor: number;
+  cap_minor: number | null;
+  bearer: 'payer' | 'merchant';
+  default: boolean;
+}
+export interface IntegrationView {
+  integration_id: string;
+  merchant_id: string;
+  merchant_name: string;
+  mode: 'test' | 'live';
+  allowed_rails: string[];
+  created_at: string;
+  disabled_at: string | null;
+  api_keys: Array<{ id: string; prefix: string; created_at: string; revoked_at: string | null }>;
+  webhook_endpoints: Array<{ id: string; url: string; status: 'active' | 'disabled' }>;
+  fee_rules: FeeRuleView[];
+}
+export interface StaffRow {
+  id: string;
+  username: string;
+  role: string;
+  branch_id: string | null;
+  branch_name: string | null;
+  merchant_id: string | null;
+  merchant_name: string | null;
+  created_at: string;
+  disabled_at: string | null;
+}
+export interface BankView {
+  id: string;
+  name: string;
+  code: string;
+  active: boolean;
+  branches: Array<{ id: string; name: string; code: string; active: boolean }>;
+}
+
+/** Administration reads (admins only). */
+export const adminQueries = {
+  integrations: (api: BackOfficeApi) =>
+    queryOptions({ queryKey: ['admin', api.userId, 'integrations'] as const, queryFn: ({ signal }) => api.get<{ integrations: IntegrationView[] }>('/admin/integrations', signal) }),
+  staff: (api: BackOfficeApi) => queryOptions({ queryKey: ['admin', api.userId, 'staff'] as const, queryFn: ({ signal }) => api.get<{ staff: StaffRow[] }>('/admin/staff', signal) }),
+  banks: (api: BackOfficeApi) => queryOptions({ queryKey: ['admin', api.userId, 'banks'] as const, queryFn: ({ signal }) => api.get<{ banks: BankView[] }>('/admin/banks', signal) }),
+};

@@ -275,6 +275,7 @@ test.describe.serial('back office: cash desk to finance', () => {
     await page.getByRole('link', { name: 'Administration' }).click();
     await expect(page.getByTestId('integration-card').first()).toBeVisible();
     await shot(page, info, 'bo-16-admin-integrations');
+    await page.getByRole('button', { name: `Manage Kumasi Power ${run} integration` }).click();
     const card = page.getByTestId('integration-card').filter({ hasText: `Kumasi Power ${run}` });
     await card.getByRole('button', { name: 'Create API key' }).click();
     await expect(card.getByTestId('secret-once')).toContainText('ak_test_');

@@ -106,6 +106,32 @@ function IntegrationsTab() {
 }
 
 function IntegrationCard({ i }: { i: IntegrationView }) {
+  const [open, setOpen] = useState(false);
+  const activeKeys = i.api_keys.filter((k) => !k.revoked_at).length;
+  if (!open) {
+    return (
+      <Card testId="integration-card" className="bo-card--row">
+        <div className="bo-row-summary">
+          <div>
+            <div className="bo-row-summary__title">
+              {i.merchant_name} <StatusBadge status={i.disabled_at ? 'disabled' : 'active'} label={`${i.mode} mode`} />
+            </div>
+            <div className="bo-muted">
+              {activeKeys} active key{activeKeys === 1 ? '' : 's'} · {i.webhook_endpoints.length} endpoint{i.webhook_endpoints.length === 1 ? '' : 's'} · {i.allowed_rails.map(railLabel).join(', ')} · created {formatDateTime(i.created_at)}
+            </div>
+          </div>
+          <ShortId value={i.integration_id} />
+          <button type="button" className="bo-btn bo-btn--secondary bo-btn--sm" onClick={() => setOpen(true)} aria-label={`Manage ${i.merchant_name} integration`}>
+            Manage
+          </button>
+        </div>
+      </Card>
+    );
+  }
+  return <IntegrationDetail i={i} onClose={() => setOpen(false)} />;
+}
+
+function IntegrationDetail({ i, onClose }: { i: IntegrationView; onClose: () => void }) {
   const api = useApi();
   const [secret, setSecret] = useState<{ label: string; value: string } | null>(null);
   const [rails, setRails] = useState<string[]>(i.allowed_rails);
@@ -159,7 +185,14 @@ function IntegrationCard({ i }: { i: IntegrationView }) {
           {i.merchant_name} <StatusBadge status={i.disabled_at ? 'disabled' : 'active'} label={`${i.mode} mode`} />
         </span>
       }
-      actions={<ShortId value={i.integration_id} />}
+      actions={
+        <>
+          <ShortId value={i.integration_id} />
+          <button type="button" className="bo-btn bo-btn--secondary bo-btn--sm" onClick={onClose}>
+            Collapse
+          </button>
+        </>
+      }
       testId="integration-card"
     >
       {secret && <SecretOnce label={secret.label} value={secret.value} onDone={() => setSecret(null)} />}

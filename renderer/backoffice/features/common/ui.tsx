@@ -40,7 +40,7 @@ export function Money({ minor, currency, strong }: { minor: number; currency: st
 
 export function Card({ title, actions, children, className, testId }: { title?: ReactNode; actions?: ReactNode; children: ReactNode; className?: string; testId?: string }) {
   return (
-    <section className={`bo-card${className ? ` ${className}` : ''}`} data-testid={testId}>
+    <section className={`bo-card${className ? ` ${className}` : ''}`} data-testid={testId} id={testId}>
       {(title || actions) && (
         <header className="bo-card__header">
           {title && <h2 className="bo-card__title">{title}</h2>}

@@ -52,7 +52,7 @@ export function WebhooksPage() {
           </div>
         )}
       </QueryState>
-      <div className={selected ? 'wh-split' : undefined}>
+      <div>
         <Card title="Delivery log" className="bo-card--flush" testId="delivery-log">
           <div className="bo-filters">
             <SelectField label="Outcome" value={outcome} onChange={reset(setOutcome)} options={[{ value: '', label: 'Any outcome' }, { value: 'succeeded', label: 'Succeeded' }, { value: 'failed', label: 'Failed' }]} />
@@ -66,7 +66,10 @@ export function WebhooksPage() {
                   caption="Webhook delivery attempts, newest first"
                   rows={d.attempts}
                   rowKey={(a) => a.id}
-                  onRowClick={setSelected}
+                  onRowClick={(a) => {
+                    setSelected(a);
+                    requestAnimationFrame(() => document.getElementById('delivery-detail')?.scrollIntoView({ behavior: 'smooth', block: 'start' }));
+                  }}
                   columns={[
                     { key: 'when', header: 'When', nowrap: true, render: (a) => formatDateTime(a.started_at, { seconds: true }) },
                     { key: 'event', header: 'Event', render: (a) => <Mono>{a.event_type.replace('checkout.session.', '')}</Mono> },
@@ -147,6 +150,7 @@ function DeliveryPanel({ attempt, onClose }: { attempt: WebhookAttempt; onClose:
     <Card
       title="Delivery"
       testId="delivery-detail"
+      className="wh-detail"
       actions={
         <>
           <button type="button" className="bo-btn bo-btn--primary bo-btn--sm" disabled={again.isPending} onClick={() => again.mutate()}>

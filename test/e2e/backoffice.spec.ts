@@ -125,8 +125,9 @@ test.describe.serial('back office: cash desk to finance', () => {
     await shot(page, info, 'bo-00-sign-in');
     await signIn(page, USERS.teller);
     // Tellers have no review screen.
-    await expect(page.getByRole('link', { name: 'Deposit review' })).toHaveCount(0);
-    await page.getByRole('link', { name: 'Cash desk' }).click();
+    await expect(page.getByRole('link', { name: 'Deposit review', exact: true })).toHaveCount(0);
+    // Tellers land on the cash desk, with the scan field focused.
+    await expect(page).toHaveURL(/\/backoffice\/teller\/scan$/);
     const scan = page.getByLabel('Slip token');
     await expect(scan).toBeFocused();
     await shot(page, info, 'bo-01-cash-desk-empty');
@@ -186,7 +187,7 @@ test.describe.serial('back office: cash desk to finance', () => {
 
   test('a supervisor approves it from the review queue', async ({ page }, info) => {
     await signIn(page, USERS.supervisor);
-    await page.getByRole('link', { name: 'Deposit review' }).click();
+    await page.getByRole('link', { name: 'Deposit review', exact: true }).click();
     const queue = page.getByTestId('review-queue');
     const row = queue.getByRole('row').filter({ hasText: slip.reference });
     await expect(row).toContainText(USERS.teller);
@@ -196,7 +197,7 @@ test.describe.serial('back office: cash desk to finance', () => {
     await expect(page.getByRole('status').filter({ hasText: 'The payment is complete' })).toBeVisible();
     await expect(queue.getByRole('row').filter({ hasText: slip.reference })).toHaveCount(0);
     await shot(page, info, 'bo-07-review-approved');
-    await page.getByRole('link', { name: 'Audit trail' }).click();
+    await page.getByRole('link', { name: 'Audit trail', exact: true }).click();
     await expect(page.getByTestId('audit-list')).toContainText('deposit.approve');
     await shot(page, info, 'bo-08-audit');
     await signOut(page);
@@ -204,7 +205,7 @@ test.describe.serial('back office: cash desk to finance', () => {
 
   test('finance of merchant A sees the session succeed; merchant B stays invisible', async ({ page }, info) => {
     await signIn(page, USERS.financeA);
-    await page.getByRole('link', { name: 'Finance' }).click();
+    await page.getByRole('link', { name: 'Finance', exact: true }).click();
     const list = page.getByTestId('sessions-list');
     const row = list.getByRole('row').filter({ hasText: session.invoice_ref });
     await expect(row).toContainText('success');
@@ -242,7 +243,7 @@ test.describe.serial('back office: cash desk to finance', () => {
 
     // The completed event reached the merchant's endpoint and shows in the delivery log.
     await expect.poll(() => receiver.bodies.some((b) => b.includes(session.id)), { timeout: 15_000 }).toBe(true);
-    await page.getByRole('link', { name: 'Webhooks' }).click();
+    await page.getByRole('link', { name: 'Webhooks', exact: true }).click();
     const log = page.getByTestId('delivery-log');
     await page.getByLabel('Session').fill(session.id);
     const delivery = log.getByRole('row').filter({ hasText: 'completed' });
@@ -262,17 +263,19 @@ test.describe.serial('back office: cash desk to finance', () => {
     await signOut(page);
 
     await signIn(page, USERS.financeB);
-    await page.getByRole('link', { name: 'Finance' }).click();
+    await page.getByRole('link', { name: 'Finance', exact: true }).click();
     await expect(page.getByTestId('sessions-list')).toContainText(sessionB.invoice_ref);
     await expect(page.getByTestId('sessions-list')).not.toContainText(session.invoice_ref);
   });
 
   test('an admin picks the merchant in finance, administers integrations and staff, reads the audit trail', async ({ page }, info) => {
     await signIn(page, USERS.admin);
-    await page.getByRole('link', { name: 'Finance' }).click();
+    await expect(page.getByRole('link', { name: /Administration →/ })).toBeVisible();
+    await shot(page, info, 'bo-16a-admin-overview');
+    await page.getByRole('link', { name: 'Finance', exact: true }).click();
     await page.getByLabel('Merchant').selectOption({ label: 'Accra Water Co.' });
     await expect(page.getByTestId('sessions-list')).toContainText(session.invoice_ref);
-    await page.getByRole('link', { name: 'Administration' }).click();
+    await page.getByRole('link', { name: 'Administration', exact: true }).click();
     await expect(page.getByTestId('integration-card').first()).toBeVisible();
     await shot(page, info, 'bo-16-admin-integrations');
     await page.getByRole('button', { name: `Manage Kumasi Power ${run} integration` }).click();
@@ -290,7 +293,7 @@ test.describe.serial('back office: cash desk to finance', () => {
     await shot(page, info, 'bo-19-admin-banks');
     await page.getByRole('tab', { name: 'Sandbox' }).click();
     await shot(page, info, 'bo-20-admin-sandbox');
-    await page.getByRole('link', { name: 'Audit trail' }).click();
+    await page.getByRole('link', { name: 'Audit trail', exact: true }).click();
     await expect(page.getByTestId('audit-list')).toContainText('api_key.create');
     await shot(page, info, 'bo-21-admin-audit');
   });

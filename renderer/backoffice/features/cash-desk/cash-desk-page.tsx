@@ -150,7 +150,7 @@ export function CashDeskPage() {
                   className="bo-input bo-input--xl"
                   value={scanText}
                   onChange={(e) => setScanText(e.target.value)}
-                  placeholder="Scan the slip's barcode or type slp_…"
+                  placeholder="Scan, or type slp_…"
                   autoFocus
                   autoComplete="off"
                   spellCheck={false}

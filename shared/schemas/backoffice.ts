@@ -143,9 +143,12 @@ export const InvoiceSummary = z.object({
   updated_at: IsoDateTime,
 });
 export type InvoiceSummary = z.infer<typeof InvoiceSummary>;
+export const INVOICE_SORTS = ['updated_at', 'invoice_ref', 'billed_minor', 'line_count'] as const;
 export const InvoiceListQuery = MerchantScopeQuery.extend({
   q: z.string().max(120).optional(),
   remitted: QueryBoolean.optional(),
+  sort: z.enum(INVOICE_SORTS).default('updated_at'),
+  dir: z.enum(['asc', 'desc']).default('desc'),
   limit: z.coerce.number().int().min(1).max(200).default(50),
   offset: z.coerce.number().int().min(0).default(0),
 });

@@ -136,6 +136,9 @@ describe('back-office finance: merchant scoping, sessions, invoices, revenue lin
     expect(byRef['INV-A-OPEN']).toMatchObject({ line_count: 0, billed_minor: 0, remitted: false, latest_session_status: 'open' });
     expect((await call(t, finA, 'GET', '/invoices?remitted=true')).json().invoices.map((i: { invoice_ref: string }) => i.invoice_ref)).toEqual(['INV-A-PAID']);
     expect((await call(t, finA, 'GET', '/invoices?q=OPEN')).json().total).toBe(1);
+    const byBilled = (await call(t, finA, 'GET', '/invoices?sort=billed_minor&dir=asc')).json().invoices.map((i: { invoice_ref: string }) => i.invoice_ref);
+    expect(byBilled).toEqual(['INV-A-OPEN', 'INV-A-PAID']);
+    expect((await call(t, finA, 'GET', '/invoices?sort=billed_minor;DROP')).statusCode).toBe(400);
     const detail = await call(t, finA, 'GET', '/invoices/INV-A-PAID');
     expect(detail.statusCode).toBe(200);
     expect(detail.json().lines.map((l: { code: string; remitted: boolean }) => [l.code, l.remitted])).toEqual([['SEW', true], ['WTR', true]]);

@@ -161,7 +161,14 @@ const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 export async function listInvoices(
   db: Db,
   merchantId: string,
-  f: { q?: string | undefined; remitted?: boolean | undefined; limit: number; offset: number },
+  f: {
+    q?: string | undefined;
+    remitted?: boolean | undefined;
+    sort?: 'updated_at' | 'invoice_ref' | 'billed_minor' | 'line_count';
+    dir?: 'asc' | 'desc';
+    limit: number;
+    offset: number;
+  },
 ): Promise<InvoiceList> {
   const where = [sql`1 = 1`];
   if (f.q) where.push(sql`invoice_ref LIKE ${`%${likeEscape(f.q)}%`} ESCAPE '\\'`);
@@ -169,7 +176,9 @@ export async function listInvoices(
   const cond = sql.join(where, sql` AND `);
   const base = invoiceAggregate(db, merchantId);
   const total = await sql<{ n: number }>`SELECT COUNT(*) AS n FROM (${base}) WHERE ${cond}`.execute(db);
-  const rows = await sql<InvoiceAgg>`SELECT * FROM (${base}) WHERE ${cond} ORDER BY updated_at DESC, invoice_ref LIMIT ${f.limit} OFFSET ${f.offset}`.execute(db);
+  // Column and direction come from closed enums (validated), never from free text.
+  const order = sql.raw(`${f.sort ?? 'updated_at'} ${f.dir === 'asc' ? 'ASC' : 'DESC'}, invoice_ref ASC`);
+  const rows = await sql<InvoiceAgg>`SELECT * FROM (${base}) WHERE ${cond} ORDER BY ${order} LIMIT ${f.limit} OFFSET ${f.offset}`.execute(db);
   return { invoices: rows.rows.map(toInvoice), total: Number(total.rows[0]?.n ?? 0) };
 }
 

@@ -375,16 +375,19 @@ function StaffTab() {
                   key: 'act',
                   header: '',
                   align: 'right',
-                  render: (s) => (
-                    <button
-                      type="button"
-                      className={`bo-btn bo-btn--sm ${s.disabled_at ? 'bo-btn--secondary' : 'bo-btn--danger'}`}
-                      disabled={toggle.pending}
-                      onClick={() => toggle.mutate({ id: s.id, disable: !s.disabled_at })}
-                    >
-                      {s.disabled_at ? 'Enable' : 'Disable'}
-                    </button>
-                  ),
+                  render: (s) =>
+                    s.id === api.userId ? (
+                      <span className="bo-muted">you</span>
+                    ) : (
+                      <button
+                        type="button"
+                        className={`bo-btn bo-btn--sm ${s.disabled_at ? 'bo-btn--secondary' : 'bo-btn--danger'}`}
+                        disabled={toggle.pending}
+                        onClick={() => toggle.mutate({ id: s.id, disable: !s.disabled_at })}
+                      >
+                        {s.disabled_at ? 'Enable' : 'Disable'}
+                      </button>
+                    ),
                 },
               ]}
             />

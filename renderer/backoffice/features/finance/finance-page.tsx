@@ -264,9 +264,10 @@ function InvoicesView({ merchantId }: { merchantId: string | undefined }) {
   const { navigate } = useRouter();
   const [q, setQ] = useState('');
   const [remitted, setRemitted] = useState('');
+  const [sort, setSort] = useState<SortState>({ key: 'updated_at', dir: 'desc' });
   const [offset, setOffset] = useState(0);
   const limit = 20;
-  const invoices = useQuery(financeQueries.invoices(api, merchantId, { q: q.trim(), remitted, limit, offset }));
+  const invoices = useQuery(financeQueries.invoices(api, merchantId, { q: q.trim(), remitted, sort: sort.key, dir: sort.dir, limit, offset }));
   return (
     <Card className="bo-card--flush" testId="invoices-list">
       <div className="bo-filters">
@@ -289,14 +290,19 @@ function InvoicesView({ merchantId }: { merchantId: string | undefined }) {
               caption="Invoices"
               rows={d.invoices}
               rowKey={(r) => r.invoice_ref}
+              sort={sort}
+              onSort={(s) => {
+                setSort(s);
+                setOffset(0);
+              }}
               onRowClick={(r) => navigate(`${BASE}/invoices/${encodeURIComponent(r.invoice_ref)}`)}
               columns={[
-                { key: 'ref', header: 'Invoice', render: (r) => <Mono>{r.invoice_ref}</Mono> },
-                { key: 'lines', header: 'Lines', align: 'right', render: (r) => r.line_count },
-                { key: 'billed', header: 'Billed', align: 'right', render: (r) => <Money minor={r.billed_minor} currency={r.currency} strong /> },
+                { key: 'ref', header: 'Invoice', sortKey: 'invoice_ref', render: (r) => <Mono>{r.invoice_ref}</Mono> },
+                { key: 'lines', header: 'Lines', sortKey: 'line_count', align: 'right', render: (r) => r.line_count },
+                { key: 'billed', header: 'Billed', sortKey: 'billed_minor', align: 'right', render: (r) => <Money minor={r.billed_minor} currency={r.currency} strong /> },
                 { key: 'remitted', header: 'Remitted', render: (r) => <StatusBadge status={r.remitted ? 'remitted' : 'pending'} label={r.remitted ? `Remitted ${formatDateTime(r.remitted_at)}` : 'Not remitted'} /> },
                 { key: 'session', header: 'Latest session', render: (r) => (r.latest_session_status ? <StatusBadge status={r.latest_session_status} /> : <span className="bo-muted">none</span>) },
-                { key: 'updated', header: 'Updated', render: (r) => formatDateTime(r.updated_at) },
+                { key: 'updated', header: 'Updated', sortKey: 'updated_at', nowrap: true, render: (r) => formatDateTime(r.updated_at) },
               ]}
             />
             <Pagination total={d.total} limit={limit} offset={offset} onChange={setOffset} />

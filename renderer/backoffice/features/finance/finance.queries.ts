@@ -50,10 +50,10 @@ export const financeQueries = {
       queryFn: ({ signal }) => api.get<SessionDetail>(`/sessions/${encodeURIComponent(id)}`, signal),
       refetchInterval: 5_000,
     }),
-  invoices: (api: BackOfficeApi, merchantId: string | undefined, f: { q: string; remitted: string; limit: number; offset: number }) =>
+  invoices: (api: BackOfficeApi, merchantId: string | undefined, f: { q: string; remitted: string; sort: string; dir: string; limit: number; offset: number }) =>
     queryOptions({
       queryKey: ['invoices', api.userId, merchantId ?? 'own', f] as const,
-      queryFn: ({ signal }) => api.get<InvoiceList>(`/invoices${qs({ merchant_id: merchantId, q: f.q, remitted: f.remitted, limit: f.limit, offset: f.offset })}`, signal),
+      queryFn: ({ signal }) => api.get<InvoiceList>(`/invoices${qs({ merchant_id: merchantId, q: f.q, remitted: f.remitted, sort: f.sort, dir: f.dir, limit: f.limit, offset: f.offset })}`, signal),
       placeholderData: keepPreviousData,
     }),
   invoice: (api: BackOfficeApi, merchantId: string | undefined, ref: string) =>

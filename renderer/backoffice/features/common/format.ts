@@ -39,7 +39,13 @@ export function formatMoney(amountMinor: number, currency: string): string {
  * valid amount with at most the currency's number of decimals.
  */
 export function parseAmount(text: string, currency: string): number | null {
-  const cleaned = text.replace(/[A-Za-z\s,]/g, '');
+  // A currency code before or after the number, spaces and thousands separators are allowed;
+  // any other letter (an exponent, a typo) makes the text not an amount.
+  const cleaned = text
+    .trim()
+    .replace(/^[A-Za-z]{3}\s*/, '')
+    .replace(/\s*[A-Za-z]{3}$/, '')
+    .replace(/[\s,]/g, '');
   if (!/^\d+(\.\d*)?$/.test(cleaned)) return null;
   const digits = currencyDigits(currency);
   const [whole = '0', frac = ''] = cleaned.split('.');

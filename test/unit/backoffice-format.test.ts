@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { formatMoney, minorToDecimal, parseAmount } from '../../renderer/backoffice/features/common/format';
+
+describe('back-office amounts', () => {
+  it('parses what a teller types into exact minor units, in the currency’s decimals', () => {
+    expect(parseAmount('224.50', 'GHS')).toBe(22_450);
+    expect(parseAmount('224.5', 'GHS')).toBe(22_450);
+    expect(parseAmount('1,250', 'GHS')).toBe(125_000);
+    expect(parseAmount('GHS 0.07', 'GHS')).toBe(7);
+    expect(parseAmount('1500', 'JPY')).toBe(1_500);
+    expect(parseAmount('1.234', 'BHD')).toBe(1_234);
+  });
+
+  it('refuses what is not an amount, or has more decimals than the currency', () => {
+    for (const bad of ['', 'abc', '1.2.3', '-5', '1.005', '12e3']) expect(parseAmount(bad, 'GHS'), bad).toBeNull();
+    expect(parseAmount('10.5', 'JPY')).toBeNull();
+  });
+
+  it('formats minor units exactly, with the currency code', () => {
+    expect(minorToDecimal(22_450, 'GHS')).toBe('224.50');
+    expect(minorToDecimal(7, 'GHS')).toBe('0.07');
+    expect(minorToDecimal(99_999_999_999_999, 'GHS')).toBe('999999999999.99');
+    expect(formatMoney(22_450, 'GHS').replace(/\s/g, ' ')).toMatch(/GHS\s?224\.50/);
+    expect(formatMoney(1_500, 'JPY')).toMatch(/1,500/);
+  });
+});

@@ -1,8 +1,10 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { expect, test, type Page } from '@playwright/test';
+import { join } from 'node:path';
+import bwipjs from 'bwip-js/node';
+import { chromium, expect, test, type Page } from '@playwright/test';
 import { shot, type CreatedSession } from './support';
 
 /**
@@ -55,6 +57,40 @@ function startReceiver(): Promise<{ server: Server; url: string; bodies: string[
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/paydesk/webhooks`, bodies })));
 }
 
+/**
+ * A camera that films a slip: a Y4M video (what Chromium's fake capture device plays) of the
+ * slip token's QR code, black modules on white, 8 pixels each, centred in 640×480.
+ */
+function qrVideo(text: string, file: string): void {
+  const [code] = bwipjs.raw('qrcode', text, { eclevel: 'M' } as never) as Array<{ pixs: number[]; pixx: number; pixy: number }>;
+  const W = 640;
+  const H = 480;
+  const scale = 8;
+  const y = Buffer.alloc(W * H, 235);
+  const left = Math.floor((W - code!.pixx * scale) / 2);
+  const top = Math.floor((H - code!.pixy * scale) / 2);
+  for (let r = 0; r < code!.pixy; r++) {
+    for (let c = 0; c < code!.pixx; c++) {
+      if (!code!.pixs[r * code!.pixx + c]) continue;
+      for (let dy = 0; dy < scale; dy++) y.fill(16, (top + r * scale + dy) * W + left + c * scale, (top + r * scale + dy) * W + left + (c + 1) * scale);
+    }
+  }
+  const chroma = Buffer.alloc((W / 2) * (H / 2) * 2, 128);
+  const frame = Buffer.concat([Buffer.from('FRAME\n'), y, chroma]);
+  writeFileSync(file, Buffer.concat([Buffer.from(`YUV4MPEG2 W${W} H${H} F5:1 Ip A1:1 C420jpeg\n`), ...Array.from({ length: 10 }, () => frame)]));
+}
+
+async function issueSlip(apiKey: string, invoiceRef: string) {
+  const s = await merchantPost<CreatedSession>(apiKey, '/sessions', { amount_minor: 5_000, invoice_ref: invoiceRef, currency: 'GHS', customer: { name: 'Yaw Mensah' } });
+  const quote = (await (await fetch(`${API}/api/v1/checkout/sessions/${s.id}/quote`)).json()) as { surcharges: { cash: { total_minor: number } } };
+  const res = await fetch(`${API}/api/v1/checkout/cash-slips`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ session_id: s.id, amount_minor: quote.surcharges.cash.total_minor }),
+  });
+  return (await res.json()) as { slip_token: string; reference: string; amount_minor: number };
+}
+
 async function token(username: string): Promise<string> {
   const res = await fetch(`${API}/api/backoffice/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username, password: PASSWORD }) });
   return ((await res.json()) as { token: string }).token;
@@ -80,6 +116,7 @@ test.describe.serial('back office: cash desk to finance', () => {
   let sessionB: CreatedSession & { merchant_id: string };
   let slip: { slip_token: string; reference: string; amount_minor: number };
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  let cameraSlip: { slip_token: string; reference: string; amount_minor: number };
 
   test.beforeAll(async () => {
     receiver = await startReceiver();
@@ -113,6 +150,7 @@ test.describe.serial('back office: cash desk to finance', () => {
       body: JSON.stringify({ session_id: session.id, amount_minor: quote.surcharges.cash.total_minor }),
     });
     slip = (await res.json()) as typeof slip;
+    cameraSlip = await issueSlip(a.api_key!, `INV-CAM-${run}`);
     const created = await merchantPost<CreatedSession>(b.api_key!, '/sessions', { amount_minor: 4_200, invoice_ref: `KP-${run}`, customer: { name: 'Kwame Boateng' } });
     sessionB = { ...created, merchant_id: b.merchant_id! };
   });
@@ -171,6 +209,31 @@ test.describe.serial('back office: cash desk to finance', () => {
     await page.keyboard.press('Escape');
     await expect(page.getByLabel('Slip token')).toBeFocused();
     await expect(page.getByLabel('Slip token')).toHaveValue('');
+  });
+
+  test('a teller scans a slip with the camera', async ({ baseURL }, info) => {
+    mkdirSync(info.outputDir, { recursive: true });
+    const video = join(info.outputDir, 'slip-qr.y4m');
+    qrVideo(cameraSlip.slip_token, video);
+    // Chromium's fake camera plays the video; the permission prompt is answered yes.
+    const browser = await chromium.launch({
+      executablePath: process.env.PLAYWRIGHT_CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: ['--headless', '--no-sandbox', '--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', `--use-file-for-fake-video-capture=${video}`],
+    });
+    try {
+      const page = await browser.newPage({ baseURL: baseURL!, viewport: { width: 1280, height: 860 } });
+      await signIn(page, USERS.teller);
+      await page.getByRole('button', { name: 'Scan with the camera' }).click();
+      await expect(page.getByTestId('camera-scanner')).toBeVisible();
+      const scanned = page.getByTestId('scanned-slip');
+      await expect(scanned).toContainText(cameraSlip.reference, { timeout: 20_000 });
+      await expect(page.getByTestId('camera-scanner')).toHaveCount(0);
+      await expect(page.getByLabel('Slip token')).toHaveValue(cameraSlip.slip_token);
+      await expect(page.getByLabel(/Counted cash/)).toBeFocused();
+      await shot(page, info, 'bo-05b-camera-scanned');
+    } finally {
+      await browser.close();
+    }
   });
 
   test('a teller cannot approve a deposit', async () => {

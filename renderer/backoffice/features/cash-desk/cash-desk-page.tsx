@@ -294,7 +294,7 @@ function SlipPanel(props: {
               autoComplete="off"
               value={props.counted}
               onChange={(e) => props.setCounted(e.target.value)}
-              placeholder={formatMoney(s.amount_minor, s.currency).replace(/^[A-Z]{3}\s?/, '')}
+              placeholder="0.00"
               aria-invalid={props.amountError ? true : undefined}
               aria-describedby="counted-hint"
             />

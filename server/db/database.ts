@@ -22,13 +22,17 @@ const STATEMENT_CACHE_SIZE = 500;
  * SQL text instead. Safe because Kysely runs one query at a time on the connection and
  * `all`/`run` finish synchronously; a statement being iterated (`.stream()`) is not reused.
  */
-function withStatementCache(sqlite: SQLite.Database): Pick<SQLite.Database, 'prepare' | 'close'> {
+function withStatementCache(sqlite: SQLite.Database, onWrite: () => void): Pick<SQLite.Database, 'prepare' | 'close'> {
   const cache = new Map<string, SQLite.Statement>();
   return {
     prepare: ((sql: string) => {
       const hit = cache.get(sql);
-      if (hit && !hit.busy) return hit;
+      if (hit && !hit.busy) {
+        if (!hit.readonly) onWrite();
+        return hit;
+      }
       const stmt = sqlite.prepare(sql);
+      if (!stmt.readonly) onWrite();
       if (!hit) {
         if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
         cache.set(sql, stmt);
@@ -64,6 +68,19 @@ class ImmediateSqliteDialect extends SqliteDialect {
   }
 }
 
+const changeStamps = new WeakMap<Db, () => string>();
+
+/**
+ * A stamp that changes whenever the database may have changed: a write statement run by this
+ * process (counted as Kysely prepares it) or a commit by another connection (`PRAGMA
+ * data_version`, e.g. the operator CLI). Caches of rarely-written rows (API keys) stay valid
+ * while it is unchanged. Unknown handles get a fresh stamp every call (no caching).
+ */
+export function changeStamp(db: Db): string {
+  const stamp = changeStamps.get(db);
+  return stamp ? stamp() : `nocache:${Math.random()}`;
+}
+
 /** Opens (creating if needed) the SQLite file with the pragmas Paydesk relies on. */
 export function openDatabase(file: string): OpenedDatabase {
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
@@ -73,7 +90,10 @@ export function openDatabase(file: string): OpenedDatabase {
   sqlite.pragma('foreign_keys = ON');
   // The CLI and the server share the file: wait for the other's write instead of failing.
   sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }) });
+  let writes = 0;
+  const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite, () => writes++) }) });
+  const dataVersion = sqlite.prepare('PRAGMA data_version').pluck();
+  changeStamps.set(db, () => `${dataVersion.get() as number}:${writes}`);
   return {
     db,
     sqlite,

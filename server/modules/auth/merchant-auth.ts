@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { Db } from '../../db/database';
+import { changeStamp, type Db } from '../../db/database';
 import { AppError } from '../../lib/errors';
 import { sha256Hex } from '../../lib/hash';
 
@@ -29,25 +29,45 @@ export function bearerToken(req: FastifyRequest): string | undefined {
 
 const unauthorized = () => new AppError('UNAUTHORIZED', 'invalid API key: send Authorization: Bearer <API key> with an active key of this environment');
 
+/**
+ * Resolved keys, valid while the database's change stamp is unchanged: any write in this
+ * process or a commit by another (the CLI revoking a key) drops them all, so a revoked key
+ * is refused from the next request on. Only successful lookups are kept.
+ */
+const KEY_CACHE_MAX = 1000;
+const keyCaches = new WeakMap<Db, Map<string, { stamp: string; ctx: MerchantContext }>>();
+
 /** Resolves the API key to its integration and merchant; every failure is the same 401. */
 export async function authenticateMerchant(db: Db, req: FastifyRequest): Promise<MerchantContext> {
   const token = bearerToken(req);
   if (!token || !KEY_SHAPE.test(token)) throw unauthorized();
+  const hash = sha256Hex(token);
+  const stamp = changeStamp(db);
+  let keyCache = keyCaches.get(db);
+  if (!keyCache) keyCaches.set(db, (keyCache = new Map()));
+  const cached = keyCache.get(hash);
+  if (cached && cached.stamp === stamp) return cached.ctx;
   const row = await db
     .selectFrom('api_keys as k')
     .innerJoin('integrations as i', 'i.id', 'k.integration_id')
     .innerJoin('merchants as m', 'm.id', 'i.merchant_id')
     .select(['k.id as key_id', 'k.mode', 'i.id as integration_id', 'm.id as merchant_id', 'm.name as merchant_name'])
-    .where('k.key_hash', '=', sha256Hex(token))
+    .where('k.key_hash', '=', hash)
     .where('k.revoked_at', 'is', null)
     .where('i.disabled_at', 'is', null)
     .executeTakeFirst();
-  if (!row) throw unauthorized();
-  return {
+  if (!row) {
+    keyCache.delete(hash);
+    throw unauthorized();
+  }
+  const ctx: MerchantContext = {
     merchantId: row.merchant_id,
     merchantName: row.merchant_name,
     integrationId: row.integration_id,
     apiKeyId: row.key_id,
     mode: row.mode,
   };
+  if (keyCache.size >= KEY_CACHE_MAX) keyCache.delete(keyCache.keys().next().value as string);
+  keyCache.set(hash, { stamp, ctx });
+  return ctx;
 }

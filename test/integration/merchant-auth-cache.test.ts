@@ -1,0 +1,48 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../server/db/database';
+import { systemClock } from '../../server/lib/clock';
+import { revokeApiKey } from '../../server/modules/integrations/integrations.service';
+import { bearer, createTestApp, type TestContext } from '../helpers/app';
+
+// Resolved API keys are cached while the database is unchanged; a revocation must still bite
+// on the very next request, whether this process or another one (the CLI) wrote it.
+describe('API key lookups and revocation', () => {
+  let t: TestContext;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(async () => t.close());
+
+  const lookup = (key: string) => t.app.inject({ method: 'GET', url: '/api/v1/revenue-lines', headers: bearer(key) });
+
+  it('refuses a key revoked by another connection (as the CLI does) on the next request', async () => {
+    const m = await t.merchant();
+    expect((await lookup(m.api_key)).statusCode).toBe(200);
+    expect((await lookup(m.api_key)).statusCode).toBe(200); // served from the cache
+    const other = openDatabase(t.config.databaseFile);
+    try {
+      await revokeApiKey(other.db, systemClock, m.api_key);
+    } finally {
+      await other.close();
+    }
+    const after = await lookup(m.api_key);
+    expect(after.statusCode).toBe(401);
+    expect(after.json().error.code).toBe('UNAUTHORIZED');
+  });
+
+  it('refuses a key revoked through this process on the next request', async () => {
+    const m = await t.merchant();
+    expect((await lookup(m.api_key)).statusCode).toBe(200);
+    await revokeApiKey(t.database.db, systemClock, m.api_key);
+    expect((await lookup(m.api_key)).statusCode).toBe(401);
+  });
+
+  it('keeps other keys working after a revocation', async () => {
+    const a = await t.merchant();
+    const b = await t.merchant();
+    expect((await lookup(a.api_key)).statusCode).toBe(200);
+    await revokeApiKey(t.database.db, systemClock, b.api_key);
+    expect((await lookup(a.api_key)).statusCode).toBe(200);
+    expect((await lookup(b.api_key)).statusCode).toBe(401);
+  });
+});

@@ -175,8 +175,8 @@ function SessionsView({ merchantId }: { merchantId: string | undefined }) {
                 { key: 'amount', header: 'Amount', sortKey: 'amount_minor', align: 'right', render: (r) => <Money minor={r.amount_minor} currency={r.currency} strong /> },
                 { key: 'status', header: 'Status', sortKey: 'status', render: (r) => <StatusBadge status={r.status} /> },
                 { key: 'invoice', header: 'Invoice', sortKey: 'invoice_ref', render: (r) => <Mono>{r.invoice_ref}</Mono> },
-                { key: 'payer', header: 'Payer', render: (r) => r.customer_name ?? <span className="bo-muted">—</span> },
-                { key: 'rail', header: 'Paid by', render: (r) => railLabel(r.paid_rail) },
+                { key: 'payer', header: 'Payer', nowrap: true, render: (r) => r.customer_name ?? <span className="bo-muted">—</span> },
+                { key: 'rail', header: 'Paid by', nowrap: true, render: (r) => railLabel(r.paid_rail) },
                 { key: 'created', header: 'Created', sortKey: 'created_at', nowrap: true, render: (r) => formatDateTime(r.created_at) },
                 { key: 'id', header: 'Session', render: (r) => <ShortId value={r.id} /> },
               ]}

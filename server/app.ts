@@ -67,13 +67,17 @@ export async function build(input: BuildDeps): Promise<FastifyInstance> {
     forceCloseConnections: 'idle',
     frameworkErrors, // router errors (over-long path parameter, bad percent-encoding) in the envelope
   });
+  let listeningBase: string | undefined; // known once the server listens; asking the socket per request is not free
   const baseUrl =
     input.baseUrl ??
     (() => {
       if (input.config.publicBaseUrl) return input.config.publicBaseUrl;
+      if (listeningBase) return listeningBase;
       const addr = app.server.address() as AddressInfo | null;
       const host = input.config.host.includes(':') ? `[${input.config.host}]` : input.config.host;
-      return `http://${host}:${addr?.port ?? input.config.port}`;
+      const url = `http://${host}:${addr?.port ?? input.config.port}`;
+      if (addr) listeningBase = url;
+      return url;
     });
   const deps: AppDeps = { ...input, baseUrl, providers: input.providers ?? sandboxProviders, backgroundJobs: input.backgroundJobs ?? false };
 

@@ -22,17 +22,17 @@ const STATEMENT_CACHE_SIZE = 500;
  * SQL text instead. Safe because Kysely runs one query at a time on the connection and
  * `all`/`run` finish synchronously; a statement being iterated (`.stream()`) is not reused.
  */
-function withStatementCache(sqlite: SQLite.Database, onWrite: () => void): Pick<SQLite.Database, 'prepare' | 'close'> {
+function withStatementCache(sqlite: SQLite.Database, onWrite: (sql: string) => void): Pick<SQLite.Database, 'prepare' | 'close'> {
   const cache = new Map<string, SQLite.Statement>();
   return {
     prepare: ((sql: string) => {
       const hit = cache.get(sql);
       if (hit && !hit.busy) {
-        if (!hit.readonly) onWrite();
+        if (!hit.readonly) onWrite(sql);
         return hit;
       }
       const stmt = sqlite.prepare(sql);
-      if (!stmt.readonly) onWrite();
+      if (!stmt.readonly) onWrite(sql);
       if (!hit) {
         if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
         cache.set(sql, stmt);
@@ -70,11 +70,30 @@ class ImmediateSqliteDialect extends SqliteDialect {
 
 const changeStamps = new WeakMap<Db, () => string>();
 
+/** Tables whose rows decide who a credential belongs to. */
+const CREDENTIAL_TABLES = new Set(['merchants', 'integrations', 'api_keys']);
+const WRITE_TARGET = /^\s*(?:insert\s+(?:or\s+\w+\s+)?into|update|delete\s+from|replace\s+into)\s+"?([A-Za-z_][A-Za-z0-9_]*)"?/i;
+const TRANSACTION_CONTROL = /^\s*(?:begin|commit|end|rollback|savepoint|release)\b/i;
+const touchesCredentials = new Map<string, boolean>();
+
+/** True unless the statement provably writes only to a table outside CREDENTIAL_TABLES. */
+function mayTouchCredentials(sql: string): boolean {
+  let known = touchesCredentials.get(sql);
+  if (known === undefined) {
+    const table = WRITE_TARGET.exec(sql)?.[1];
+    // `begin immediate` counts as a write to SQLite; transaction control changes no rows.
+    known = TRANSACTION_CONTROL.test(sql) ? false : table === undefined || CREDENTIAL_TABLES.has(table.toLowerCase());
+    if (touchesCredentials.size < 2000) touchesCredentials.set(sql, known);
+  }
+  return known;
+}
+
 /**
- * A stamp that changes whenever the database may have changed: a write statement run by this
- * process (counted as Kysely prepares it) or a commit by another connection (`PRAGMA
- * data_version`, e.g. the operator CLI). Caches of rarely-written rows (API keys) stay valid
- * while it is unchanged. Unknown handles get a fresh stamp every call (no caching).
+ * A stamp that changes whenever merchants, integrations or API keys may have changed: a
+ * write statement of this process that may touch them (one whose target table cannot be
+ * read off counts too) or a commit by another connection (`PRAGMA data_version`, e.g. the
+ * operator CLI revoking a key). The API-key cache stays valid while it is unchanged.
+ * Unknown handles get a fresh stamp every call (no caching).
  */
 export function changeStamp(db: Db): string {
   const stamp = changeStamps.get(db);
@@ -91,7 +110,10 @@ export function openDatabase(file: string): OpenedDatabase {
   // The CLI and the server share the file: wait for the other's write instead of failing.
   sqlite.pragma('busy_timeout = 5000');
   let writes = 0;
-  const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite, () => writes++) }) });
+  const onWrite = (sql: string) => {
+    if (mayTouchCredentials(sql)) writes++;
+  };
+  const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite, onWrite) }) });
   const dataVersion = sqlite.prepare('PRAGMA data_version').pluck();
   changeStamps.set(db, () => `${dataVersion.get() as number}:${writes}`);
   return {

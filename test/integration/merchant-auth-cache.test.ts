@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../server/db/database';
+import { changeStamp, openDatabase } from '../../server/db/database';
 import { systemClock } from '../../server/lib/clock';
 import { revokeApiKey } from '../../server/modules/integrations/integrations.service';
 import { bearer, createTestApp, type TestContext } from '../helpers/app';
@@ -44,5 +44,21 @@ describe('API key lookups and revocation', () => {
     await revokeApiKey(t.database.db, systemClock, b.api_key);
     expect((await lookup(a.api_key)).statusCode).toBe(200);
     expect((await lookup(b.api_key)).statusCode).toBe(401);
+  });
+
+  it('keeps the cache through writes that cannot change a credential (sessions, idempotency keys)', async () => {
+    const m = await t.merchant();
+    expect((await lookup(m.api_key)).statusCode).toBe(200);
+    const before = changeStamp(t.database.db);
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/sessions',
+      headers: { ...bearer(m.api_key), 'idempotency-key': `k-${Date.now()}` },
+      payload: { amount_minor: 100, invoice_ref: 'INV-STAMP' },
+    });
+    expect(created.statusCode).toBe(201);
+    expect(changeStamp(t.database.db)).toBe(before);
+    await revokeApiKey(t.database.db, systemClock, m.api_key);
+    expect(changeStamp(t.database.db)).not.toBe(before);
   });
 });

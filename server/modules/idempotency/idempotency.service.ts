@@ -50,33 +50,28 @@ export async function runIdempotent<T>(
   const nowIso = now.toISOString();
 
   const reserved = await db.transaction().execute(async (trx) => {
-    await trx
-      .deleteFrom('idempotency_keys')
-      .where('integration_id', '=', integrationId)
-      .where('key', '=', key)
-      .where('expires_at', '<=', nowIso)
-      .execute();
     const existing = await trx
       .selectFrom('idempotency_keys')
       .selectAll()
       .where('integration_id', '=', integrationId)
       .where('key', '=', key)
       .executeTakeFirst();
-    if (!existing) {
+    if (!existing || existing.expires_at <= nowIso) {
+      // New key, or one past its retention: (re)start it as in flight, in one statement.
+      const fresh = {
+        method: scope.method,
+        path: scope.path,
+        fingerprint,
+        state: 'in_flight' as const,
+        response_status: null,
+        response_body: null,
+        created_at: nowIso,
+        expires_at: new Date(now.getTime() + scope.retentionSeconds * 1000).toISOString(),
+      };
       await trx
         .insertInto('idempotency_keys')
-        .values({
-          integration_id: integrationId,
-          key,
-          method: scope.method,
-          path: scope.path,
-          fingerprint,
-          state: 'in_flight',
-          response_status: null,
-          response_body: null,
-          created_at: nowIso,
-          expires_at: new Date(now.getTime() + scope.retentionSeconds * 1000).toISOString(),
-        })
+        .values({ integration_id: integrationId, key, ...fresh })
+        .onConflict((oc) => oc.columns(['integration_id', 'key']).doUpdateSet(fresh))
         .execute();
       return { kind: 'reserved' as const };
     }

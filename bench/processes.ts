@@ -103,9 +103,12 @@ export async function spawnNode(
   };
 }
 
-/** Starts `server/main.ts` (what `npm run serve` runs) on a free loopback port. */
+/**
+ * Starts the server the way `npm run serve` does (scripts/serve.mjs: the prebuilt bundle from
+ * `npm run build`, or the source through tsx when the bundle is stale) on a free loopback port.
+ */
 export function spawnServer(dataDir: string, env: Record<string, string> = {}, nodeArgs: string[] = []): Promise<Child> {
-  return spawnNode('server/main.ts', [], { DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', RATE_LIMIT_PER_MIN: '0', LOG_LEVEL: 'warn', ...env }, { nodeArgs });
+  return spawnNode('scripts/serve.mjs', ['serve'], { DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', RATE_LIMIT_PER_MIN: '0', LOG_LEVEL: 'warn', ...env }, { nodeArgs, loader: false });
 }
 
 /** Runs the operator CLI (`npm run admin -- …`) and returns its parsed `--json` output. */

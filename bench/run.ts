@@ -1,5 +1,6 @@
+import { execFileSync } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
@@ -150,7 +151,7 @@ async function coldStart(): Promise<void> {
     server = await spawnServer(dir);
     await waitHealthy(server.url);
     const coldMs = performance.now() - t0;
-    line({ metric: 'cold_start_ms', value: Math.round(coldMs), detail: 'spawn of node --import tsx server/main.ts on an empty DATA_DIR (migrations included) to the first /healthz 200' });
+    line({ metric: 'cold_start_ms', value: Math.round(coldMs), detail: 'spawn of node scripts/serve.mjs (what npm run serve runs: the prebuilt server bundle) on an empty DATA_DIR (migrations included) to the first /healthz 200' });
     results.set('cold_start_ms', { scenario: 'cold_start_ms', requests: 0, rps: 0, p50_ms: Math.round(coldMs), p99_ms: Math.round(coldMs), errors: 0 });
     await new Promise((r) => setTimeout(r, 2000));
     const rss = rssMb(server.pid);
@@ -163,45 +164,23 @@ async function coldStart(): Promise<void> {
 }
 
 /**
- * The same cold start and idle RSS for the server bundled into one ES module (esbuild, which
- * tsx already brings): the tsx loader compiles and resolves every module through its hooks
- * thread at start, and this shows what precompiling would give. Skipped without esbuild.
+ * The same cold start and idle RSS for the TypeScript source run through tsx (what
+ * `npm run serve` falls back to when the bundle is older than the sources): the tsx loader
+ * compiles and resolves every module through its hooks thread at start.
  */
-async function coldStartBundled(): Promise<void> {
-  // Inside the repository so the bundle's bare imports resolve to node_modules/.
-  mkdirSync(join(ROOT, 'node_modules/.cache'), { recursive: true });
-  const outDir = mkdtempSync(join(ROOT, 'node_modules/.cache/paydesk-bench-bundle-'));
+async function coldStartFromSource(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'paydesk-bench-cold-'));
   let server: Child | undefined;
   try {
-    let esbuild: typeof import('esbuild');
-    try {
-      esbuild = await import('esbuild');
-    } catch {
-      note('esbuild not found: bundled cold start skipped');
-      return;
-    }
-    const outfile = join(outDir, 'main.mjs');
-    await esbuild.build({
-      entryPoints: [join(ROOT, 'server/main.ts')],
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      target: 'node20',
-      outfile,
-      packages: 'external',
-      logLevel: 'silent',
-    });
     const t0 = performance.now();
-    server = await spawnNode(outfile, [], { DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1', RATE_LIMIT_PER_MIN: '0', LOG_LEVEL: 'warn' }, { loader: false });
+    server = await spawnNode('server/main.ts', [], { DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1', RATE_LIMIT_PER_MIN: '0', LOG_LEVEL: 'warn' });
     await waitHealthy(server.url);
-    line({ metric: 'cold_start_bundled_ms', value: Math.round(performance.now() - t0), detail: 'same, server prebundled with esbuild and run by plain node (no tsx loader)' });
+    line({ metric: 'cold_start_source_ms', value: Math.round(performance.now() - t0), detail: 'same, TypeScript source through tsx (node --import tsx server/main.ts)' });
     await new Promise((r) => setTimeout(r, 2000));
-    line({ metric: 'idle_rss_bundled_mb', value: rssMb(server.pid), detail: 'same, prebundled server' });
+    line({ metric: 'idle_rss_source_mb', value: rssMb(server.pid), detail: 'same, source through tsx' });
   } finally {
     await server?.stop();
     rmSync(dir, { recursive: true, force: true });
-    rmSync(outDir, { recursive: true, force: true });
   }
 }
 
@@ -408,12 +387,14 @@ function targets(): void {
 
 async function main(): Promise<void> {
   const started = Date.now();
+  // Measure what `npm run serve` runs: a server bundle built from the current sources.
+  execFileSync(process.execPath, [join(ROOT, 'scripts/build-server.mjs')], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
   note(`${CONNECTIONS} connections, ${DURATION_S} s per scenario; loopback only; figures are noisy on a shared machine`);
   const receiver = await startReceiver();
   try {
     await ceilings();
     await coldStart();
-    await coldStartBundled();
+    await coldStartFromSource();
     await paydeskScenarios(receiver);
     ratios();
     targets();

@@ -50,7 +50,8 @@ function ensureBuilt(needed) {
   say(`building the app (missing ${missing.join(', ')}) …`);
   const cli = join(dirname(require.resolve('electron-vite/package.json')), 'bin', 'electron-vite.js');
   const result = spawnSync(process.execPath, [cli, 'build'], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
-  if (result.status === 0) return true;
+  const server = result.status === 0 ? spawnSync(process.execPath, [join(root, 'scripts/build-server.mjs')], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] }) : result;
+  if (server.status === 0) return true;
   say('the build failed (see above); starting anyway: the pages will say to run `npm run build`.');
   return false;
 }
@@ -74,10 +75,10 @@ function browserUrl(listening) {
 
 function runHeadless(reason) {
   say(`${reason}; running headless — the same app, with the back office in your browser.`);
-  ensureBuilt(['out/renderer/backoffice/index.html']);
+  ensureBuilt(['out/renderer/backoffice/index.html', 'out/server/main.mjs']);
   const env = { ...process.env, DATA_DIR: process.env.DATA_DIR || join(root, '.paydesk') };
-  const tsx = require.resolve('tsx/cli');
-  const child = spawn(process.execPath, [tsx, join(root, 'server/main.ts')], { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit'] });
+  // What `npm run serve` runs: the prebuilt server bundle, or the source through tsx when stale.
+  const child = spawn(process.execPath, [join(root, 'scripts/serve.mjs'), 'serve'], { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit'] });
   child.on('error', (err) => {
     say(`could not start the server: ${err.message}`);
     process.exit(1);

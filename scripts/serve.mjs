@@ -1,0 +1,38 @@
+#!/usr/bin/env node
+// Runs a Paydesk entry point (`server/main.ts` for `npm run serve`, `server/cli/admin.ts` for
+// `npm run admin`): the prebuilt bundle in out/server/ when it is newer than every source file
+// it was built from, otherwise the TypeScript source through tsx (slower to start, always
+// current). Runs in this same process, so signals and exit codes are the server's own.
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const ENTRIES = { serve: ['server/main.ts', 'out/server/main.mjs'], admin: ['server/cli/admin.ts', 'out/server/admin.mjs'] };
+const [source, bundle] = ENTRIES[process.argv[2] ?? 'serve'] ?? ENTRIES.serve;
+process.argv.splice(2, 1); // the entry point sees its own arguments only
+
+/** Newest modification time of the files a bundle is made from. */
+function newestSource() {
+  let newest = 0;
+  const walk = (dir) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (/\.(ts|mts|js|mjs|json)$/.test(entry.name)) newest = Math.max(newest, statSync(path).mtimeMs);
+    }
+  };
+  for (const dir of ['server', 'shared']) walk(join(root, dir));
+  for (const file of ['package-lock.json', 'scripts/build-server.mjs']) newest = Math.max(newest, statSync(join(root, file)).mtimeMs);
+  return newest;
+}
+
+const bundlePath = join(root, bundle);
+if (existsSync(bundlePath) && statSync(bundlePath).mtimeMs >= newestSource()) {
+  await import(pathToFileURL(bundlePath).href);
+} else {
+  if (existsSync(bundlePath)) process.stderr.write('paydesk: sources changed since the last build; running from source (npm run build restores the fast start)\n');
+  const { register } = await import('tsx/esm/api');
+  register();
+  await import(pathToFileURL(join(root, source)).href);
+}

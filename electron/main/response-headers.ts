@@ -1,21 +1,9 @@
 import type { OnHeadersReceivedListenerDetails, Session } from 'electron';
+import { PAGE_CSP } from '../../shared/csp';
 import { sameOrigin } from './url-policy';
 
-/** The policy the server sends with its pages (server/http/pages.ts), enforced here as well. */
-export const DESKTOP_CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data: blob:",
-  "font-src 'self'",
-  "connect-src 'self'",
-  "media-src 'self' blob:",
-  "worker-src 'self' blob:",
-  "object-src 'none'",
-  "base-uri 'self'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
+/** The policy the server sends with its pages, enforced here as well. */
+export const DESKTOP_CSP = PAGE_CSP;
 
 type Headers = Record<string, string[]>;
 

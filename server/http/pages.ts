@@ -3,6 +3,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { PAGE_CSP } from '../../shared/csp';
 
 /**
  * Serves the built renderer (`electron-vite build` → out/renderer) over HTTP: the staff back
@@ -31,20 +32,7 @@ export function defaultRendererDir(env: NodeJS.ProcessEnv = process.env): string
 /** Checkout references are session ids (`cs_…`) or other opaque tokens: nothing else is routed. */
 const REFERENCE = /^[A-Za-z0-9_-]{1,100}$/; // 100: Fastify's default maxParamLength
 
-const CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data: blob:",
-  "font-src 'self'",
-  "connect-src 'self'",
-  "media-src 'self' blob:",
-  "worker-src 'self' blob:",
-  "object-src 'none'",
-  "base-uri 'self'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
+const CSP = PAGE_CSP;
 
 /** The "not built" page has no script and no stylesheet at all. */
 const CSP_NOT_BUILT = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";

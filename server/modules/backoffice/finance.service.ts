@@ -17,6 +17,7 @@ import type {
 import type { Rail, SessionStatus } from '../../../shared/schemas/common';
 import { actorOf, recordAudit } from './audit.service';
 import type { StaffContext } from './staff-auth';
+import { invoiceLines } from '../invoice-lines/invoice-lines.service';
 
 export type FinanceDeps = TransitionDeps & { db: Db };
 
@@ -186,16 +187,9 @@ export async function invoiceDetail(db: Db, merchantId: string, invoiceRef: stri
   const rows = await sql<InvoiceAgg>`SELECT * FROM (${invoiceAggregate(db, merchantId)}) WHERE invoice_ref = ${invoiceRef}`.execute(db);
   const agg = rows.rows[0];
   if (!agg) throw notFound(`invoice ${invoiceRef}`);
-  const lines = await db
-    .selectFrom('invoice_lines')
-    .select(['code', 'name', 'amount_minor', 'currency', 'remitted'])
-    .where('merchant_id', '=', merchantId)
-    .where('invoice_ref', '=', invoiceRef)
-    .orderBy('created_at')
-    .orderBy('code')
-    .execute();
+  const lines = await invoiceLines(db, merchantId, invoiceRef);
   const sessions = await sessionBase(db).where('s.merchant_id', '=', merchantId).where('s.invoice_ref', '=', invoiceRef).orderBy('s.created_at', 'desc').execute();
-  return { invoice: toInvoice(agg), lines: lines.map((l) => ({ ...l, remitted: l.remitted === 1 })), sessions: sessions.map(toSessionRow) };
+  return { invoice: toInvoice(agg), lines, sessions: sessions.map(toSessionRow) };
 }
 
 // ---------------------------------------------------------------- sessions
@@ -311,13 +305,7 @@ export async function sessionDetail(deps: FinanceDeps, staff: StaffContext, sess
       .where('d.session_id', '=', s.id)
       .execute(),
     db.selectFrom('events').select(['id', 'type', 'created_at']).where('session_id', '=', s.id).execute(),
-    db
-      .selectFrom('invoice_lines')
-      .select(['code', 'name', 'amount_minor', 'currency', 'remitted'])
-      .where('merchant_id', '=', s.merchant_id)
-      .where('invoice_ref', '=', s.invoice_ref)
-      .orderBy('created_at')
-      .execute(),
+    invoiceLines(db, s.merchant_id, s.invoice_ref),
   ]);
   const t: TimelineEntry[] = [{ at: s.created_at, kind: 'created', title: 'Session created', detail: `${money(s.amount_minor, s.currency)} for invoice ${s.invoice_ref}`, ref: s.id }];
   for (const h of history) t.push({ at: h.at, kind: 'transition', title: `${h.from_status} → ${h.to_status}`, detail: h.cause, ref: null });
@@ -350,7 +338,7 @@ export async function sessionDetail(deps: FinanceDeps, staff: StaffContext, sess
   t.sort((a, b) => (a.at === b.at ? kindOrder.indexOf(a.kind) - kindOrder.indexOf(b.kind) : a.at < b.at ? -1 : 1));
   return {
     session: { ...toSessionRow(s), customer_email: s.customer_email, metadata: JSON.parse(s.metadata) as Record<string, unknown> },
-    lines: lines.map((l) => ({ ...l, remitted: l.remitted === 1 })),
+    lines,
     timeline: t,
   };
 }

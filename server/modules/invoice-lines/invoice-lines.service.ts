@@ -115,7 +115,8 @@ export async function ingestInvoiceLines(
   return { object: 'invoice.line_items', invoice_ref: input.invoiceRef, ingested, billed_minor: billed, errors };
 }
 
-export async function listInvoiceLines(db: Db, merchantId: string, invoiceRef: string): Promise<InvoiceLineListResponse> {
+/** An invoice's lines in the order they were recorded (remitted as a boolean). */
+export async function invoiceLines(db: Db, merchantId: string, invoiceRef: string) {
   const rows = await db
     .selectFrom('invoice_lines')
     .select(['code', 'name', 'amount_minor', 'currency', 'remitted'])
@@ -124,11 +125,16 @@ export async function listInvoiceLines(db: Db, merchantId: string, invoiceRef: s
     .orderBy('created_at')
     .orderBy('code')
     .execute();
+  return rows.map((r) => ({ ...r, remitted: r.remitted === 1 }));
+}
+
+export async function listInvoiceLines(db: Db, merchantId: string, invoiceRef: string): Promise<InvoiceLineListResponse> {
+  const rows = await invoiceLines(db, merchantId, invoiceRef);
   if (rows.length === 0) throw notFound(`invoice ${invoiceRef}`);
   return {
     object: 'invoice.line_items',
     invoice_ref: invoiceRef,
-    lines: rows.map((r) => ({ code: r.code, name: r.name, amount_minor: r.amount_minor, currency: r.currency, remitted: r.remitted === 1 })),
+    lines: rows,
     total_minor: rows.reduce((sum, r) => sum + r.amount_minor, 0),
   };
 }

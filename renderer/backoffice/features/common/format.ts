@@ -1,38 +1,7 @@
 /** Display formats for the back office: Intl only, in the amount's own currency. */
-const LOCALE = typeof navigator !== 'undefined' && navigator.language ? navigator.language : 'en-GH';
+import { currencyDigits, formatMoney, LOCALE, minorToDecimal } from '../../../ui/money';
 
-const moneyFormats = new Map<string, Intl.NumberFormat>();
-function moneyFormat(currency: string): Intl.NumberFormat {
-  let f = moneyFormats.get(currency);
-  if (!f) {
-    try {
-      f = new Intl.NumberFormat(LOCALE, { style: 'currency', currency, currencyDisplay: 'code' });
-    } catch {
-      f = new Intl.NumberFormat(LOCALE, { style: 'currency', currency: 'GHS', currencyDisplay: 'code' });
-    }
-    moneyFormats.set(currency, f);
-  }
-  return f;
-}
-
-/** Decimal places of a currency as Intl knows them (GHS 2, JPY 0, BHD 3). */
-export function currencyDigits(currency: string): number {
-  return moneyFormat(currency).resolvedOptions().maximumFractionDigits ?? 2;
-}
-
-/** Integer minor units → exact decimal string ("1250.00"), built from digits, not floating point. */
-export function minorToDecimal(amountMinor: number, currency: string): string {
-  const digits = currencyDigits(currency);
-  const negative = amountMinor < 0;
-  const abs = String(Math.abs(Math.trunc(amountMinor))).padStart(digits + 1, '0');
-  const major = digits ? `${abs.slice(0, -digits)}.${abs.slice(-digits)}` : abs;
-  return negative ? `-${major}` : major;
-}
-
-/** "GHS 1,250.00" in the amount's currency. */
-export function formatMoney(amountMinor: number, currency: string): string {
-  return moneyFormat(currency).format(minorToDecimal(amountMinor, currency) as `${number}`);
-}
+export { currencyDigits, formatMoney, minorToDecimal };
 
 /**
  * A typed amount ("1,250.5", "1250.50", "GHS 1250") → minor units, or null when it is not a

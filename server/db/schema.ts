@@ -288,6 +288,10 @@ export interface WebhookDeliveryAttemptsTable {
   error: string | null;
   /** First bytes of the receiver's answer (UTF-8, truncated). */
   response_excerpt: string | null;
+  /** JSON object of the request headers sent (signature included; never the secret). Migration 0006; null before it. */
+  request_headers: string | null;
+  /** JSON object of the receiver's response headers (capped at 4 KiB), null without an answer. Migration 0006. */
+  response_headers: string | null;
   /** The retry this attempt scheduled, if any. */
   next_attempt_at: string | null;
 }

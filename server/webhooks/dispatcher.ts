@@ -37,6 +37,8 @@ export const ATTEMPT_TIMEOUT_MS = 10_000;
 export const LEASE_MARGIN_MS = 30_000;
 export const MAX_RETRY_AFTER_S = 86_400;
 export const RESPONSE_EXCERPT_BYTES = 1024;
+/** Cap on the stored JSON of a response's headers (the request's are ours and small). */
+export const RESPONSE_HEADERS_BYTES = 4096;
 export const USER_AGENT = 'Paydesk-Webhooks/2026-06';
 
 export interface DispatcherLog {
@@ -95,6 +97,10 @@ interface AttemptResult {
   excerpt: string | null;
   retryAfter: string | null;
   aborted: boolean;
+  /** JSON of the headers sent. */
+  requestHeaders: string;
+  /** JSON of the receiver's headers (at most RESPONSE_HEADERS_BYTES), null without an answer. */
+  responseHeaders: string | null;
 }
 
 type Outcome =
@@ -137,6 +143,27 @@ export function describeFetchError(err: unknown, timeoutMs: number, shuttingDown
   if (code && known[code]) return `${known[code]} (${code})`;
   const detail = e?.cause?.message ?? e?.message ?? String(err);
   return code ? `${detail} (${code})` : detail;
+}
+
+/**
+ * The receiver's response headers as a JSON object, keeping whole headers in arrival order
+ * while the JSON stays within `maxBytes`; what did not fit is counted under `…truncated`.
+ */
+export function headersJson(headers: Headers, maxBytes: number): string {
+  const out: Record<string, string> = {};
+  let size = 2;
+  let dropped = 0;
+  for (const [name, value] of headers) {
+    const add = Buffer.byteLength(JSON.stringify(name)) + Buffer.byteLength(JSON.stringify(value)) + 2;
+    if (dropped > 0 || size + add > maxBytes - 40) {
+      dropped++;
+      continue;
+    }
+    out[name] = value;
+    size += add;
+  }
+  if (dropped > 0) out['…truncated'] = `${dropped} more header${dropped === 1 ? '' : 's'}`;
+  return JSON.stringify(out);
 }
 
 async function readExcerpt(res: Response, maxBytes: number): Promise<string | null> {
@@ -338,6 +365,7 @@ export function createDispatcher(opts: DispatcherOptions): Dispatcher {
     let error: string | null = null;
     let excerpt: string | null = null;
     let retryAfter: string | null = null;
+    let responseHeaders: string | null = null;
     // One controller per attempt (cheaper than AbortSignal.any + AbortSignal.timeout at
     // a thousand attempts a second); stop() aborts every live one.
     const controller = new AbortController();
@@ -347,6 +375,7 @@ export function createDispatcher(opts: DispatcherOptions): Dispatcher {
       const res = await fetch(job.endpoint.url, { method: 'POST', headers, body: job.event.payload, redirect: 'manual', signal: controller.signal });
       statusCode = res.status;
       retryAfter = res.headers.get('retry-after');
+      responseHeaders = headersJson(res.headers, RESPONSE_HEADERS_BYTES);
       excerpt = await readExcerpt(res, RESPONSE_EXCERPT_BYTES);
     } catch (err) {
       error = describeFetchError(err, timeoutMs, shutdown.signal.aborted);
@@ -364,6 +393,8 @@ export function createDispatcher(opts: DispatcherOptions): Dispatcher {
       excerpt,
       retryAfter,
       aborted: statusCode === null && shutdown.signal.aborted,
+      requestHeaders: JSON.stringify(headers),
+      responseHeaders,
     };
   }
 
@@ -410,6 +441,8 @@ export function createDispatcher(opts: DispatcherOptions): Dispatcher {
       status_code: r.statusCode,
       error,
       response_excerpt: r.excerpt,
+      request_headers: r.requestHeaders,
+      response_headers: r.responseHeaders,
       next_attempt_at: next,
     };
   }

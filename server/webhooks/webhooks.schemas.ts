@@ -12,6 +12,8 @@ export const WebhookEventType = z.enum(['checkout.session.completed', 'checkout.
 
 const Limit = z.coerce.number().int().min(1).max(200).default(50);
 
+export const ATTEMPT_SORTS = ['started_at', 'event_type', 'attempt_number', 'status_code', 'latency_ms', 'outcome'] as const;
+
 /** Filters of the delivery log (attempts, newest first). */
 export const AttemptListQuery = z.object({
   endpoint_id: z.string().max(80).optional(),
@@ -27,8 +29,12 @@ export const AttemptListQuery = z.object({
   since: z.iso.datetime({ offset: true }).optional(),
   until: z.iso.datetime({ offset: true }).optional(),
   limit: Limit,
-  /** `next_cursor` of the previous page. */
+  /** `next_cursor` of the previous page (newest-first order only: not with `sort` or `offset`). */
   cursor: z.string().max(40).optional(),
+  /** Another order than newest first; pages then go by `offset`. */
+  sort: z.enum(ATTEMPT_SORTS).optional(),
+  dir: z.enum(['asc', 'desc']).default('desc'),
+  offset: z.coerce.number().int().min(0).max(1_000_000).optional(),
 });
 export type AttemptListQuery = z.input<typeof AttemptListQuery>;
 
@@ -61,6 +67,10 @@ export const WebhookAttempt = z.object({
   status_code: z.number().int().nullable(),
   error: z.string().nullable(),
   response_excerpt: z.string().nullable(),
+  /** The headers sent, signature included (null for attempts made before migration 0006). */
+  request_headers: z.record(z.string(), z.string()).nullable(),
+  /** The receiver's answer headers, capped at 4 KiB; null without an answer. */
+  response_headers: z.record(z.string(), z.string()).nullable(),
   next_attempt_at: z.string().nullable(),
   delivery_status: DeliveryStatus,
 });
@@ -85,7 +95,14 @@ export const WebhookDelivery = z.object({
 });
 export type WebhookDelivery = z.infer<typeof WebhookDelivery>;
 
-export const AttemptList = z.object({ object: z.literal('list'), attempts: z.array(WebhookAttempt), next_cursor: z.string().nullable() });
+export const AttemptList = z.object({
+  object: z.literal('list'),
+  attempts: z.array(WebhookAttempt),
+  /** Attempts matching the filters, over all pages. */
+  total: z.number().int(),
+  /** Newest-first order only (no `sort`, no `offset`); null on the last page. */
+  next_cursor: z.string().nullable(),
+});
 export type AttemptList = z.infer<typeof AttemptList>;
 export const DeliveryList = z.object({ object: z.literal('list'), deliveries: z.array(WebhookDelivery), next_cursor: z.string().nullable() });
 export type DeliveryList = z.infer<typeof DeliveryList>;

@@ -6,6 +6,7 @@ import type { IdGenerator } from '../lib/ids';
 import { newWebhookSecret } from '../modules/integrations/integrations.service';
 import { newDeliveryId, notifyOutboxWrite } from './outbox';
 import {
+  ATTEMPT_SORTS,
   AttemptListQuery,
   DeliveryListQuery,
   type AttemptList,
@@ -166,6 +167,8 @@ function attemptsQuery(db: Db, scope: WebhookScope) {
       'a.status_code',
       'a.error',
       'a.response_excerpt',
+      'a.request_headers',
+      'a.response_headers',
       'a.next_attempt_at',
       'd.status as delivery_status',
     ]);
@@ -173,7 +176,23 @@ function attemptsQuery(db: Db, scope: WebhookScope) {
   return q;
 }
 
-const attemptView = ({ seq: _seq, ...a }: WebhookAttempt & { seq: number }): WebhookAttempt => a;
+type AttemptRow = Omit<WebhookAttempt, 'request_headers' | 'response_headers'> & { seq: number; request_headers: string | null; response_headers: string | null };
+const parseHeaders = (json: string | null): Record<string, string> | null => (json === null ? null : (JSON.parse(json) as Record<string, string>));
+const attemptView = ({ seq: _seq, request_headers, response_headers, ...a }: AttemptRow): WebhookAttempt => ({
+  ...a,
+  request_headers: parseHeaders(request_headers),
+  response_headers: parseHeaders(response_headers),
+});
+
+/** Sort keys of the delivery log → columns (a fixed map: no column name ever comes from the request). */
+const ATTEMPT_SORT_COLUMNS = {
+  started_at: 'a.started_at',
+  event_type: 'd.event_type',
+  attempt_number: 'a.attempt_number',
+  status_code: 'a.status_code',
+  latency_ms: 'a.latency_ms',
+  outcome: 'a.outcome',
+} as const satisfies Record<(typeof ATTEMPT_SORTS)[number], string>;
 
 export async function listAttempts(db: Db, query: AttemptListQuery, scope: WebhookScope): Promise<AttemptList> {
   const f = AttemptListQuery.parse(query);
@@ -188,6 +207,19 @@ export async function listAttempts(db: Db, query: AttemptListQuery, scope: Webho
   if (f.kind) q = q.where('a.kind', '=', f.kind);
   if (f.since) q = q.where('a.started_at', '>=', new Date(f.since).toISOString());
   if (f.until) q = q.where('a.started_at', '<', new Date(f.until).toISOString());
+  const total = Number((await q.clearSelect().select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+  if (f.sort !== undefined || f.offset !== undefined) {
+    if (f.cursor) throw invalid('cursor', 'cannot be combined with sort or offset; page with offset');
+    const sort = f.sort ?? 'started_at';
+    // Ties in the order: newest first; seq keeps pages stable.
+    const rows = await q
+      .orderBy(ATTEMPT_SORT_COLUMNS[sort], f.dir)
+      .orderBy('a.seq', sort === 'started_at' ? f.dir : 'desc')
+      .limit(f.limit)
+      .offset(f.offset ?? 0)
+      .execute();
+    return { object: 'list', attempts: rows.map(attemptView), total, next_cursor: null };
+  }
   if (f.cursor) {
     const [seq] = decodeCursor(f.cursor, 1);
     if (!/^\d+$/.test(seq ?? '')) throw invalid('cursor', 'is not a cursor this list returned');
@@ -196,7 +228,7 @@ export async function listAttempts(db: Db, query: AttemptListQuery, scope: Webho
   const rows = await q.orderBy('a.seq', 'desc').limit(f.limit + 1).execute();
   const page = rows.slice(0, f.limit);
   const last = page.at(-1);
-  return { object: 'list', attempts: page.map(attemptView), next_cursor: rows.length > f.limit && last ? encodeCursor([String(last.seq)]) : null };
+  return { object: 'list', attempts: page.map(attemptView), total, next_cursor: rows.length > f.limit && last ? encodeCursor([String(last.seq)]) : null };
 }
 
 export async function getDelivery(db: Db, deliveryId: string, scope: WebhookScope): Promise<DeliveryDetail> {

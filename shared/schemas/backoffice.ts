@@ -87,8 +87,12 @@ export type DepositResult = z.infer<typeof DepositResult>;
 
 export const DepositReject = z.object({ reason: text(500) });
 
+export const DEPOSIT_SORTS = ['created_at', 'amount_minor', 'status', 'merchant_name', 'slip_reference', 'recorded_by', 'reviewed_by'] as const;
 export const DepositListQuery = z.object({
   status: DepositStatus.optional(),
+  /** Default: the review queue (`status=under_review`) oldest first, otherwise newest first. */
+  sort: z.enum(DEPOSIT_SORTS).optional(),
+  dir: z.enum(['asc', 'desc']).optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),
   offset: z.coerce.number().int().min(0).default(0),
 });
@@ -229,10 +233,13 @@ export const AuditEntry = z.object({
   ip: z.string().nullable(),
 });
 export type AuditEntry = z.infer<typeof AuditEntry>;
+export const AUDIT_SORTS = ['at', 'action', 'actor', 'target_type'] as const;
 export const AuditQuery = z.object({
   action: z.string().max(80).optional(),
   actor: z.string().max(64).optional(),
   target_id: z.string().max(120).optional(),
+  sort: z.enum(AUDIT_SORTS).default('at'),
+  dir: z.enum(['asc', 'desc']).default('desc'),
   limit: z.coerce.number().int().min(1).max(200).default(50),
   offset: z.coerce.number().int().min(0).default(0),
 });

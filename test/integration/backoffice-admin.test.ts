@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../server/lib/hash';
 import { createTestApp, type TestContext } from '../helpers/app';
-import { BO, call, errorCode, PASSWORD, staff, type Staff } from './backoffice-support';
+import { BO, call, errorCode, PASSWORD, sessionWithSlip, staff, type Staff } from './backoffice-support';
 
 describe('back-office administration (admins only)', () => {
   let t: TestContext;
@@ -98,6 +98,67 @@ describe('back-office administration (admins only)', () => {
     await call(t, admin, 'POST', `/admin/branches/${branch.id}/deactivate`);
     const after = (await call(t, admin, 'GET', '/admin/banks')).json().banks.find((b: { id: string }) => b.id === bank.id);
     expect(after.branches[0].active).toBe(false);
+  });
+
+  it('renames and deactivates/reactivates banks and branches: checkout options follow, every change is audited', async () => {
+    // The test clock stands still: one second between changes orders the audit entries.
+    const act = async (url: string, body?: unknown) => {
+      const res = await call(t, admin, 'POST', url, body);
+      t.clock.advanceSeconds(1);
+      return res;
+    };
+    const options = async () => (await t.app.inject({ method: 'GET', url: '/api/v1/checkout/options' })).json() as { banks: Array<{ id: string; name: string; branches: Array<{ id: string; name: string }> }> };
+    const created = (await act('/admin/banks', { name: 'Keta Savings', code: 'KSB' })).json().banks.find((b: { code: string }) => b.code === 'KSB');
+    const bank = (await act(`/admin/banks/${created.id}/branches`, { name: 'Keta Market', code: 'KM1' })).json().banks.find((b: { id: string }) => b.id === created.id);
+    const branchId = bank.branches[0].id as string;
+    expect((await options()).banks.find((b) => b.id === bank.id)?.branches.map((b) => b.id)).toEqual([branchId]);
+
+    const renamed = await act(`/admin/banks/${bank.id}/rename`, { name: '  Keta Rural Bank ' });
+    expect(renamed.statusCode).toBe(200);
+    expect(renamed.json().banks.find((b: { id: string }) => b.id === bank.id).name).toBe('Keta Rural Bank');
+    expect((await act(`/admin/branches/${branchId}/rename`, { name: 'Keta Lorry Station' })).statusCode).toBe(200);
+    const shown = (await options()).banks.find((b) => b.id === bank.id)!;
+    expect(shown.name).toBe('Keta Rural Bank');
+    expect(shown.branches[0]!.name).toBe('Keta Lorry Station');
+
+    // A deactivated branch, then a deactivated bank, leave the checkout options; reactivation brings them back.
+    expect((await act(`/admin/branches/${branchId}/deactivate`)).statusCode).toBe(200);
+    expect((await options()).banks.find((b) => b.id === bank.id)?.branches).toEqual([]);
+    expect((await act(`/admin/branches/${branchId}/activate`)).statusCode).toBe(200);
+    const off = await act(`/admin/banks/${bank.id}/deactivate`);
+    expect(off.statusCode).toBe(200);
+    expect(off.json().banks.find((b: { id: string }) => b.id === bank.id).active).toBe(false);
+    expect((await options()).banks.some((b) => b.id === bank.id)).toBe(false);
+    // A teller cannot record a deposit at a branch of a deactivated bank.
+    const m = await t.merchant('Keta Merchant');
+    const teller = await staff(t, 'teller');
+    const slip = await sessionWithSlip(t, m);
+    const refused = await call(t, teller, 'POST', `/cash-slips/${slip.slip_token}/deposits`, { amount_minor: slip.amount_minor, branch_id: branchId });
+    expect(refused.statusCode).toBe(400);
+    expect((await act(`/admin/banks/${bank.id}/activate`)).statusCode).toBe(200);
+    expect((await options()).banks.find((b) => b.id === bank.id)?.branches.map((b) => b.name)).toEqual(['Keta Lorry Station']);
+
+    const entries = (await call(t, admin, 'GET', `/audit?target_id=${bank.id}&sort=at&dir=asc`)).json().entries as Array<{ action: string; before: unknown; after: unknown }>;
+    expect(entries.map((e) => e.action)).toEqual(['bank.create', 'bank.rename', 'bank.deactivate', 'bank.activate']);
+    expect(entries[1]).toMatchObject({ before: { name: 'Keta Savings' }, after: { name: 'Keta Rural Bank' } });
+    expect(entries[2]).toMatchObject({ before: { active: true }, after: { active: false } });
+    const branchEntries = (await call(t, admin, 'GET', `/audit?target_id=${branchId}&sort=at&dir=asc`)).json().entries as Array<{ action: string; before: unknown; after: unknown }>;
+    expect(branchEntries.map((e) => e.action)).toEqual(['branch.create', 'branch.rename', 'branch.deactivate', 'branch.activate']);
+    expect(branchEntries[1]).toMatchObject({ before: { name: 'Keta Market' }, after: { name: 'Keta Lorry Station' } });
+
+    // Errors: empty name 400, unknown ids 404, other roles 403.
+    const empty = await act(`/admin/banks/${bank.id}/rename`, { name: '   ' });
+    expect(empty.statusCode).toBe(400);
+    expect(errorCode(empty)).toBe('INVALID_ARGUMENT');
+    for (const url of ['/admin/banks/nope/rename', '/admin/branches/nope/rename', '/admin/banks/nope/deactivate', '/admin/banks/nope/activate']) {
+      const res = await act(url, { name: 'X' });
+      expect(res.statusCode, url).toBe(404);
+    }
+    for (const who of others) {
+      for (const url of [`/admin/banks/${bank.id}/rename`, `/admin/banks/${bank.id}/deactivate`, `/admin/branches/${branchId}/rename`]) {
+        expect((await call(t, who, 'POST', url, { name: 'X' })).statusCode, `${who.role} ${url}`).toBe(403);
+      }
+    }
   });
 
   it('confirms a sandbox bank transfer: the session succeeds', async () => {

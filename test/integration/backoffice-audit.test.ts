@@ -50,6 +50,29 @@ describe('back-office audit trail (GET /audit)', () => {
     expect(put.statusCode).toBe(404);
   });
 
+  it('sorts by action, staff member or time on the server; an unknown sort is 400', async () => {
+    const admin = await staff(t, 'admin');
+    type Entry = { id: string; action: string; at: string; actor: { username: string } };
+    const byAction = (await call(t, admin, 'GET', '/audit?sort=action&dir=asc&limit=200')).json() as { entries: Entry[]; total: number };
+    const actions = byAction.entries.map((e) => e.action);
+    expect(new Set(actions).size).toBeGreaterThan(2);
+    expect(actions).toEqual([...actions].sort());
+    const desc = (await call(t, admin, 'GET', '/audit?sort=action&dir=desc&limit=200')).json() as { entries: Entry[] };
+    expect(desc.entries[0]!.action).toBe(actions.at(-1));
+    const byActor = (await call(t, admin, 'GET', '/audit?sort=actor&dir=asc&limit=200')).json() as { entries: Entry[] };
+    const actors = byActor.entries.map((e) => e.actor.username);
+    expect(actors).toEqual([...actors].sort());
+    const oldest = (await call(t, admin, 'GET', '/audit?sort=at&dir=asc&limit=2&offset=1')).json() as { entries: Entry[]; total: number };
+    const all = (await call(t, admin, 'GET', '/audit?sort=at&dir=asc&limit=200')).json() as { entries: Entry[] };
+    expect(oldest.entries.map((e) => e.id)).toEqual(all.entries.slice(1, 3).map((e) => e.id));
+    expect(oldest.total).toBe(byAction.total);
+    for (const bad of ['sort=actor_username', 'sort=at;drop', 'dir=up']) {
+      const res = await call(t, admin, 'GET', `/audit?${bad}`);
+      expect(res.statusCode, bad).toBe(400);
+      expect(errorCode(res)).toBe('INVALID_ARGUMENT');
+    }
+  });
+
   it('logout is audited', async () => {
     const s = await staff(t, 'admin');
     await call(t, s, 'POST', '/auth/logout');

@@ -281,5 +281,31 @@ describe('back-office cash desk and supervisor review (CONTRACT §3)', () => {
       expect(refused.statusCode).toBe(403);
       expect((await call(t, sup, 'GET', '/deposits?status=bogus')).statusCode).toBe(400);
     });
+
+    it('sorts on the server by a named column and pages with limit/offset; an unknown sort is 400', async () => {
+      const small = await sessionWithSlip(t, m, 1_234);
+      const big = await sessionWithSlip(t, m, 987_654);
+      const dSmall = (await record(teller, small.slip_token, { amount_minor: small.amount_minor })).json().deposit.id as string;
+      const dBig = (await record(teller, big.slip_token, { amount_minor: big.amount_minor })).json().deposit.id as string;
+      type Row = { id: string; amount_minor: number };
+      const asc = (await call(t, sup, 'GET', '/deposits?sort=amount_minor&dir=asc&limit=200')).json() as { deposits: Row[]; total: number };
+      const amounts = asc.deposits.map((d) => d.amount_minor);
+      expect(amounts).toEqual([...amounts].sort((x, y) => x - y));
+      expect(asc.deposits[0]!.id).toBe(dSmall);
+      const desc = (await call(t, sup, 'GET', '/deposits?sort=amount_minor&dir=desc&limit=1')).json() as { deposits: Row[]; total: number };
+      expect(desc.deposits.map((d) => d.id)).toEqual([dBig]);
+      expect(desc.total).toBe(asc.total);
+      const second = (await call(t, sup, 'GET', '/deposits?sort=amount_minor&dir=desc&limit=1&offset=1')).json() as { deposits: Row[] };
+      expect(second.deposits[0]!.amount_minor).toBeLessThanOrEqual(big.amount_minor);
+      expect(second.deposits[0]!.id).not.toBe(dBig);
+      const byTeller = (await call(t, sup, 'GET', '/deposits?sort=recorded_by&dir=asc&limit=200')).json().deposits as Array<{ recorded_by: { username: string } }>;
+      const names = byTeller.map((d) => d.recorded_by.username);
+      expect(names).toEqual([...names].sort());
+      for (const bad of ['sort=amount', 'sort=d.id', 'dir=sideways']) {
+        const res = await call(t, sup, 'GET', `/deposits?${bad}`);
+        expect(res.statusCode, bad).toBe(400);
+        expect(errorCode(res)).toBe('INVALID_ARGUMENT');
+      }
+    });
   });
 });

@@ -27,7 +27,7 @@ describe('back-office webhooks screen API: delivery log, redelivery, recovery, e
 
   beforeAll(async () => {
     t = await createTestApp();
-    receiver = await startLocalReceiver();
+    receiver = await startLocalReceiver({ respond: () => ({ status: 200, headers: { 'x-receiver-trace': 'trace-42' }, body: '{"received":true}' }) });
     a = await t.merchant('Hooks A', receiver.url);
     b = await t.merchant('Hooks B', receiver.url);
     finA = await staff(t, 'finance', { merchantId: a.merchant_id });
@@ -67,7 +67,48 @@ describe('back-office webhooks screen API: delivery log, redelivery, recovery, e
     expect(detail.statusCode).toBe(200);
     expect(JSON.parse(detail.json().payload).id).toBe(events.a);
     expect(detail.json().attempts).toHaveLength(1);
+    // Each attempt keeps the exact request headers sent and the receiver's answer headers.
+    const sent = receiver.received.find((r) => r.body.toString('utf8').includes(events.a!))!;
+    const at = detail.json().attempts[0] as { request_headers: Record<string, string>; response_headers: Record<string, string> };
+    expect(at.request_headers['x-service-event-id']).toBe(events.a);
+    expect(at.request_headers['x-service-signature']).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
+    expect(at.request_headers['x-service-signature']).toBe(sent.headers['x-service-signature']);
+    expect(at.request_headers['webhook-signature']).toBe(sent.headers['webhook-signature']);
+    expect(at.request_headers['content-type']).toBe('application/json');
+    expect(at.response_headers['x-receiver-trace']).toBe('trace-42');
+    expect(at.response_headers['content-type']).toBe('application/json');
+    const stored = await t.database.db.selectFrom('webhook_delivery_attempts').select(['request_headers', 'response_headers']).where('delivery_id', '=', da.id).executeTakeFirstOrThrow();
+    expect(JSON.parse(stored.request_headers!)).toEqual(at.request_headers);
+    expect(JSON.parse(stored.response_headers!)).toEqual(at.response_headers);
     expect((await call(t, finA, 'GET', `/webhooks/deliveries/${db.id}`)).statusCode).toBe(404);
+  });
+
+  it('sorts the delivery log on the server and pages it by offset, with a total', async () => {
+    type Row = { id: string; latency_ms: number };
+    const newest = (await call(t, admin, 'GET', '/webhooks/attempts')).json() as { attempts: Row[]; total: number };
+    expect(newest.total).toBe(newest.attempts.length);
+    expect(newest.total).toBeGreaterThanOrEqual(2);
+    const oldestFirst = (await call(t, admin, 'GET', '/webhooks/attempts?sort=started_at&dir=asc')).json() as { attempts: Row[]; total: number; next_cursor: string | null };
+    expect(oldestFirst.attempts.map((x) => x.id)).toEqual([...newest.attempts].reverse().map((x) => x.id));
+    expect(oldestFirst.next_cursor).toBeNull();
+    const page2 = (await call(t, admin, 'GET', '/webhooks/attempts?sort=started_at&dir=asc&limit=1&offset=1')).json() as { attempts: Row[]; total: number };
+    expect(page2.attempts.map((x) => x.id)).toEqual([oldestFirst.attempts[1]!.id]);
+    expect(page2.total).toBe(newest.total);
+    const slowFirst = (await call(t, admin, 'GET', '/webhooks/attempts?sort=latency_ms&dir=desc')).json().attempts as Row[];
+    const latencies = slowFirst.map((x) => x.latency_ms);
+    expect(latencies).toEqual([...latencies].sort((x, y) => y - x));
+    const scoped = (await call(t, finA, 'GET', '/webhooks/attempts?sort=started_at&dir=asc&offset=0')).json() as { attempts: Array<{ event_id: string }>; total: number };
+    expect(scoped.attempts.every((x) => x.event_id === events.a)).toBe(true);
+    expect(scoped.total).toBe(scoped.attempts.length);
+    for (const bad of ['sort=seq', 'sort=a.latency_ms', 'dir=up', 'offset=-1']) {
+      const res = await call(t, admin, 'GET', `/webhooks/attempts?${bad}`);
+      expect(res.statusCode, bad).toBe(400);
+      expect(errorCode(res)).toBe('INVALID_ARGUMENT');
+    }
+    const first = (await call(t, admin, 'GET', '/webhooks/attempts?limit=1')).json() as { next_cursor: string };
+    const mixed = await call(t, admin, 'GET', `/webhooks/attempts?sort=latency_ms&cursor=${first.next_cursor}`);
+    expect(mixed.statusCode).toBe(400);
+    expect(errorCode(mixed)).toBe('INVALID_ARGUMENT');
   });
 
   it('redelivers an event with the same id and body, and audits it; another merchant’s event is 404', async () => {

@@ -13,7 +13,10 @@ import {
   adminCreateEndpoint,
   adminCreateIntegration,
   adminCreateStaff,
+  adminRenameBank,
+  adminRenameBranch,
   adminRevokeApiKey,
+  adminSetBankActive,
   adminSetBranchActive,
   adminSetFeeRule,
   adminSetRails,
@@ -91,7 +94,16 @@ export async function adminRoutes(app: FastifyInstance, deps: AppDeps): Promise<
       r.post(`/admin/branches/:branch_id/${action}`, { schema: { tags, summary: `${action} a branch`, params: Id('branch_id') } }, async (req) =>
         adminSetBranchActive(deps, actor(req), String(req.params.branch_id), action === 'activate'),
       );
+      r.post(`/admin/banks/:bank_id/${action}`, { schema: { tags, summary: `${action} a bank (a deactivated bank and its branches leave the checkout options)`, params: Id('bank_id') } }, async (req) =>
+        adminSetBankActive(deps, actor(req), String(req.params.bank_id), action === 'activate'),
+      );
     }
+    r.post('/admin/banks/:bank_id/rename', { schema: { tags, summary: 'Rename a bank', params: Id('bank_id'), body: z.object({ name: str(120) }) } }, async (req) =>
+      adminRenameBank(deps, actor(req), String(req.params.bank_id), req.body.name),
+    );
+    r.post('/admin/branches/:branch_id/rename', { schema: { tags, summary: 'Rename a branch', params: Id('branch_id'), body: z.object({ name: str(120) }) } }, async (req) =>
+      adminRenameBranch(deps, actor(req), String(req.params.branch_id), req.body.name),
+    );
 
     r.get('/admin/staff', { schema: { tags, summary: 'Staff users' } }, async () => staffView(deps.db));
     r.post(

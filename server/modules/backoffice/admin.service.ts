@@ -181,6 +181,39 @@ export async function adminSetBranchActive(deps: AdminDeps, actor: Actor, branch
   return banksView(deps.db);
 }
 
+export async function adminSetBankActive(deps: AdminDeps, actor: Actor, bankId: string, active: boolean) {
+  const bank = await deps.db.selectFrom('banks').selectAll().where('id', '=', bankId).executeTakeFirst();
+  if (!bank) throw notFound(`bank ${bankId}`);
+  await deps.db.transaction().execute(async (trx) => {
+    // A deactivated bank leaves the checkout options with all its branches (their own flags are kept).
+    await trx.updateTable('banks').set({ active: active ? 1 : 0 }).where('id', '=', bankId).execute();
+    await recordAudit(trx, deps, actor, { action: active ? 'bank.activate' : 'bank.deactivate', targetType: 'bank', targetId: bankId, before: { active: bank.active === 1 }, after: { active } });
+  });
+  return banksView(deps.db);
+}
+
+export async function adminRenameBank(deps: AdminDeps, actor: Actor, bankId: string, name: string) {
+  const bank = await deps.db.selectFrom('banks').selectAll().where('id', '=', bankId).executeTakeFirst();
+  if (!bank) throw notFound(`bank ${bankId}`);
+  const next = name.trim();
+  await deps.db.transaction().execute(async (trx) => {
+    await trx.updateTable('banks').set({ name: next }).where('id', '=', bankId).execute();
+    await recordAudit(trx, deps, actor, { action: 'bank.rename', targetType: 'bank', targetId: bankId, before: { name: bank.name }, after: { name: next } });
+  });
+  return banksView(deps.db);
+}
+
+export async function adminRenameBranch(deps: AdminDeps, actor: Actor, branchId: string, name: string) {
+  const br = await deps.db.selectFrom('branches').selectAll().where('id', '=', branchId).executeTakeFirst();
+  if (!br) throw notFound(`branch ${branchId}`);
+  const next = name.trim();
+  await deps.db.transaction().execute(async (trx) => {
+    await trx.updateTable('branches').set({ name: next }).where('id', '=', branchId).execute();
+    await recordAudit(trx, deps, actor, { action: 'branch.rename', targetType: 'branch', targetId: branchId, before: { name: br.name }, after: { name: next } });
+  });
+  return banksView(deps.db);
+}
+
 // ---------------------------------------------------------------- staff
 
 export async function staffView(db: Db) {

@@ -3,7 +3,7 @@ import type { Db } from '../../db/database';
 import type { Database } from '../../db/schema';
 import type { Clock } from '../../lib/clock';
 import type { IdGenerator } from '../../lib/ids';
-import type { AuditList } from '../../../shared/schemas/backoffice';
+import type { AUDIT_SORTS, AuditList } from '../../../shared/schemas/backoffice';
 import type { StaffContext } from './staff-auth';
 
 type Q = Kysely<Database> | Transaction<Database>;
@@ -57,16 +57,24 @@ export async function recordAudit(q: Q, deps: AuditDeps, actor: Actor, rec: Audi
     .execute();
 }
 
+type AuditSort = (typeof AUDIT_SORTS)[number];
+/** Sort keys of GET /audit → columns (a fixed map: no column name ever comes from the request). */
+const AUDIT_SORT_COLUMNS = { at: 'at', action: 'action', actor: 'actor_username', target_type: 'target_type' } as const satisfies Record<AuditSort, string>;
+
 export async function listAudit(
   db: Db,
-  filter: { action?: string | undefined; actor?: string | undefined; target_id?: string | undefined; limit: number; offset: number },
+  filter: { action?: string | undefined; actor?: string | undefined; target_id?: string | undefined; sort?: AuditSort | undefined; dir?: 'asc' | 'desc' | undefined; limit: number; offset: number },
 ): Promise<AuditList> {
   let q = db.selectFrom('audit_log');
   if (filter.action) q = q.where('action', '=', filter.action);
   if (filter.actor) q = q.where('actor_username', '=', filter.actor);
   if (filter.target_id) q = q.where('target_id', '=', filter.target_id);
   const total = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-  const rows = await q.selectAll().orderBy('at', 'desc').orderBy('id').limit(filter.limit).offset(filter.offset).execute();
+  const dir = filter.dir ?? 'desc';
+  let ordered = q.selectAll().orderBy(AUDIT_SORT_COLUMNS[filter.sort ?? 'at'], dir);
+  // Ties (same action, same staff member) read newest first; the id keeps pages stable.
+  if (filter.sort && filter.sort !== 'at') ordered = ordered.orderBy('at', 'desc');
+  const rows = await ordered.orderBy('id').limit(filter.limit).offset(filter.offset).execute();
   return {
     total: Number(total.n),
     entries: rows.map((r) => ({

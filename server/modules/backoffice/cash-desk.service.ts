@@ -5,7 +5,7 @@ import { applyTransition, expireIfDue, requireTransition, type TransitionDeps } 
 import { AppError, invalid, notFound } from '../../lib/errors';
 import { findSession } from '../checkout/checkout.repository';
 import { slipBody } from '../checkout/checkout.service';
-import type { CashDeposit, DepositList, DepositResult, DepositStatus, ScannedSlip } from '../../../shared/schemas/backoffice';
+import type { CashDeposit, DEPOSIT_SORTS, DepositList, DepositResult, DepositStatus, ScannedSlip } from '../../../shared/schemas/backoffice';
 import { actorOf, recordAudit } from './audit.service';
 import type { StaffContext } from './staff-auth';
 
@@ -122,7 +122,14 @@ export async function recordDeposit(
     }
     const branchId = input.branch_id ?? staff.branchId;
     if (branchId) {
-      const branch = await trx.selectFrom('branches').select('id').where('id', '=', branchId).where('active', '=', 1).executeTakeFirst();
+      const branch = await trx
+        .selectFrom('branches as br')
+        .innerJoin('banks as bk', 'bk.id', 'br.bank_id')
+        .select('br.id')
+        .where('br.id', '=', branchId)
+        .where('br.active', '=', 1)
+        .where('bk.active', '=', 1)
+        .executeTakeFirst();
       if (!branch) throw invalid('branch_id', `no active branch ${branchId}`);
     }
     const moved = await trx
@@ -229,19 +236,33 @@ export async function rejectDeposit(deps: CashDeskDeps, staff: StaffContext, ip:
   });
 }
 
+type DepositSort = (typeof DEPOSIT_SORTS)[number];
+/** Sort keys of GET /deposits → columns (a fixed map: no column name ever comes from the request). */
+const DEPOSIT_SORT_COLUMNS = {
+  created_at: 'd.created_at',
+  amount_minor: 'd.amount_minor',
+  status: 'd.status',
+  merchant_name: 'm.name',
+  slip_reference: 'sl.reference',
+  recorded_by: 'rec.username',
+  reviewed_by: 'rev.username',
+} as const satisfies Record<DepositSort, string>;
+
 /** GET /deposits: supervisors and admins see every deposit; a teller sees the ones they recorded. */
 export async function listDeposits(
   db: Db,
   staff: StaffContext,
-  filter: { status?: DepositStatus | undefined; limit: number; offset: number },
+  filter: { status?: DepositStatus | undefined; sort?: DepositSort | undefined; dir?: 'asc' | 'desc' | undefined; limit: number; offset: number },
 ): Promise<DepositList> {
   let q = depositQuery(db);
   if (filter.status) q = q.where('d.status', '=', filter.status);
   if (staff.role === 'teller') q = q.where('d.recorded_by', '=', staff.id);
   const total = await q.clearSelect().select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   // The review queue is worked oldest first; history reads newest first.
-  const dir = filter.status === 'under_review' ? 'asc' : 'desc';
-  const rows = await q.orderBy('d.created_at', dir).orderBy('d.id').limit(filter.limit).offset(filter.offset).execute();
+  const dir = filter.dir ?? (filter.status === 'under_review' && !filter.sort ? 'asc' : 'desc');
+  let ordered = q.orderBy(DEPOSIT_SORT_COLUMNS[filter.sort ?? 'created_at'], dir);
+  if (filter.sort && filter.sort !== 'created_at') ordered = ordered.orderBy('d.created_at', 'desc');
+  const rows = await ordered.orderBy('d.id').limit(filter.limit).offset(filter.offset).execute();
   return { deposits: rows.map(toDeposit), total: Number(total.n) };
 }
 

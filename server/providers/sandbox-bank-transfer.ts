@@ -8,6 +8,20 @@ export const SANDBOX_COLLECTION_ACCOUNT = {
   account_number: '1441000012345',
 } as const;
 
+/** What the payer needs to make the transfer; shown again whenever the attempt is re-read. */
+export function bankTransferInstructions(t: { merchantName: string; paymentReference: string | null; chargeMinor: number; currency: string; expiresAt: string }) {
+  return {
+    mode: 'bank_transfer_instructions',
+    rail: 'bank_transfer' as const,
+    ...SANDBOX_COLLECTION_ACCOUNT,
+    account_name: `Paydesk / ${t.merchantName}`.slice(0, 120),
+    payment_reference: t.paymentReference,
+    amount_minor: t.chargeMinor,
+    currency: t.currency,
+    expires_at: t.expiresAt,
+  };
+}
+
 /**
  * Bank transfer: the payer receives instructions (account, a unique payment reference,
  * amount, expiry); the transfer is confirmed later by the bank's notification, which the
@@ -17,7 +31,7 @@ export const SANDBOX_COLLECTION_ACCOUNT = {
 export const sandboxBankTransfer: RailProvider = {
   rail: 'bank_transfer',
   name: 'sandbox_bank_transfer',
-  initiate(input: InitiateInput): InitiateResult {
+  initiate(_input: InitiateInput): InitiateResult {
     const paymentReference = `PDT${randomBase62(9).toUpperCase()}`;
     return {
       provider: 'sandbox_bank_transfer',
@@ -27,15 +41,6 @@ export const sandboxBankTransfer: RailProvider = {
       rawStatus: 'AWAITING_TRANSFER',
       paymentReference,
       promptExpiresAt: null,
-      instructions: {
-        mode: 'bank_transfer_instructions',
-        ...SANDBOX_COLLECTION_ACCOUNT,
-        account_name: `Paydesk / ${input.merchantName}`.slice(0, 120),
-        payment_reference: paymentReference,
-        amount_minor: input.chargeMinor,
-        currency: input.currency,
-        expires_at: input.sessionExpiresAt,
-      },
     };
   },
   refresh(attempt) {

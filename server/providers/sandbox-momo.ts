@@ -49,7 +49,6 @@ export const sandboxMomo: RailProvider = {
       status: 'pending',
       rawStatus: 'PROMPT_SENT',
       promptExpiresAt: new Date(input.now.getTime() + MOMO_PROMPT_TTL_SECONDS * 1000).toISOString(),
-      instructions: {},
     };
   },
   authorize(attempt, code, now): ProviderOutcome {

@@ -28,8 +28,6 @@ export interface InitiateResult extends ProviderOutcome {
   scenario: string;
   promptExpiresAt?: string | null;
   paymentReference?: string | null;
-  /** Extra instruction fields for the payer (bank details …); Mobile Money adds its own. */
-  instructions: Record<string, unknown>;
 }
 
 /**

@@ -3,7 +3,7 @@ import type { PaymentAttemptsTable } from '../../server/db/schema';
 import { AppError } from '../../server/lib/errors';
 import { CARD_TEST_NUMBERS, cardBrand, decideSandboxCard, luhnValid } from '../../server/providers/sandbox-card';
 import { MOMO_PROMPT_TTL_SECONDS, MOMO_TEST_NUMBERS, SANDBOX_MOMO_APPROVE_CODE, sandboxMomo } from '../../server/providers/sandbox-momo';
-import { sandboxBankTransfer } from '../../server/providers/sandbox-bank-transfer';
+import { bankTransferInstructions, sandboxBankTransfer } from '../../server/providers/sandbox-bank-transfer';
 
 const NOW = new Date('2026-06-01T09:00:00.000Z');
 
@@ -141,7 +141,8 @@ describe('sandbox bank transfer', () => {
     const b = sandboxBankTransfer.initiate(input);
     expect(a).toMatchObject({ status: 'pending', rawStatus: 'AWAITING_TRANSFER', paymentReference: expect.stringMatching(/^PDT[A-Z0-9]{9}$/) });
     expect(a.paymentReference).not.toBe(b.paymentReference);
-    expect(a.instructions).toMatchObject({ account_number: '1441000012345', account_name: 'Paydesk / Ho Water', amount_minor: 5_100, expires_at: input.sessionExpiresAt });
+    const shown = bankTransferInstructions({ merchantName: 'Ho Water', paymentReference: a.paymentReference ?? null, chargeMinor: 5_100, currency: 'GHS', expiresAt: input.sessionExpiresAt });
+    expect(shown).toMatchObject({ account_number: '1441000012345', account_name: 'Paydesk / Ho Water', payment_reference: a.paymentReference, amount_minor: 5_100, expires_at: input.sessionExpiresAt });
     expect(sandboxBankTransfer.refresh(attempt({ rail: 'bank_transfer', raw_status: 'AWAITING_TRANSFER' }), NOW)).toMatchObject({ status: 'pending', rawStatus: 'AWAITING_TRANSFER' });
   });
 });

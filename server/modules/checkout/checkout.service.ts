@@ -12,6 +12,7 @@ import {
   type TransitionDeps,
 } from '../../domain/session-transitions';
 import type { ProviderOutcome, ProviderRegistry, RailProvider } from '../../providers/types';
+import { bankTransferInstructions } from '../../providers/sandbox-bank-transfer';
 import { decideSandboxCard } from '../../providers/sandbox-card';
 import { MOMO_OPERATORS } from '../../../shared/schemas/checkout';
 import type {
@@ -145,18 +146,13 @@ function fullInstructions(a: PaymentAttemptsTable, s: { merchant_name: string; e
     return { mode: 'mobile_money_prompt', rail: a.rail, amount_minor: a.amount_charged_minor, currency: a.currency, operator: a.operator, phone_last4: a.phone_last4 };
   }
   if (a.rail === 'bank_transfer') {
-    return {
-      mode: 'bank_transfer_instructions',
-      rail: a.rail,
-      bank_name: 'Paydesk Sandbox Bank',
-      bank_code: 'PDSB',
-      account_number: '1441000012345',
-      account_name: `Paydesk / ${s.merchant_name}`.slice(0, 120),
-      payment_reference: a.payment_reference,
-      amount_minor: a.amount_charged_minor,
+    return bankTransferInstructions({
+      merchantName: s.merchant_name,
+      paymentReference: a.payment_reference,
+      chargeMinor: a.amount_charged_minor,
       currency: a.currency,
-      expires_at: s.expires_at,
-    };
+      expiresAt: s.expires_at,
+    });
   }
   return { mode: a.rail, rail: a.rail };
 }

@@ -320,8 +320,20 @@ test.describe.serial('back office: cash desk to finance', () => {
     await expect(page.getByTestId('endpoint-health')).toContainText(receiver.url);
     await shot(page, info, 'bo-14-webhooks-log');
     await delivery.click();
-    await expect(page.getByTestId('delivery-detail')).toContainText(session.id);
+    const detail = page.getByTestId('delivery-detail');
+    await expect(detail).toContainText(session.id);
+    // Each attempt shows the exact request headers sent and the receiver's answer headers.
+    await expect(detail.getByLabel('Request headers').first()).toContainText(`x-service-event-id: evt_`);
+    await expect(detail.getByLabel('Request headers').first()).toContainText(/x-service-signature: t=\d+,v1=[0-9a-f]{64}/);
+    await expect(detail.getByLabel('Response headers').first()).toContainText('content-type: application/json');
     await shot(page, info, 'bo-15-webhooks-delivery');
+    // The log sorts on the server by a header click.
+    await page.getByLabel('Session').fill('');
+    const latency = page.getByTestId('delivery-log-table').getByRole('columnheader', { name: /Latency/ });
+    await latency.getByRole('button').click();
+    await expect(latency).toHaveAttribute('aria-sort', 'descending');
+    await latency.getByRole('button').press('Enter');
+    await expect(latency).toHaveAttribute('aria-sort', 'ascending');
 
     // Over HTTP too: merchant B's session is simply not there for finance A.
     const t = await token(USERS.financeA);
@@ -357,14 +369,43 @@ test.describe.serial('back office: cash desk to finance', () => {
     await expect(card.getByTestId('secret-once')).toHaveCount(0);
     await page.getByRole('tab', { name: 'Staff' }).click();
     await expect(page.getByTestId('staff-list')).toContainText(USERS.teller);
+    // Client-side sort: the username header flips the order, and says so to assistive tech.
+    const staffTable = page.getByTestId('staff-table');
+    const userHeader = staffTable.getByRole('columnheader', { name: /Username/ });
+    await expect(userHeader).toHaveAttribute('aria-sort', 'ascending');
+    const names = async () => (await staffTable.locator('tbody tr td:first-child').allInnerTexts()).map((n) => n.trim());
+    const ascNames = await names();
+    expect(ascNames).toEqual([...ascNames].sort((x, y) => x.localeCompare(y, undefined, { numeric: true, sensitivity: 'base' })));
+    await userHeader.getByRole('button').click();
+    await expect(userHeader).toHaveAttribute('aria-sort', 'descending');
+    expect((await names())[0]).not.toBe(ascNames[0]);
     await shot(page, info, 'bo-18-admin-staff');
     await page.getByRole('tab', { name: 'Banks & branches' }).click();
     await expect(page.getByTestId('banks-list')).toContainText('GCB Bank');
+    await expect(page.getByTestId('banks-table').getByRole('button', { name: 'Rename GCB Bank' })).toBeVisible();
     await shot(page, info, 'bo-19-admin-banks');
     await page.getByRole('tab', { name: 'Sandbox' }).click();
     await shot(page, info, 'bo-20-admin-sandbox');
     await page.getByRole('link', { name: 'Audit trail', exact: true }).click();
     await expect(page.getByTestId('audit-list')).toContainText('api_key.create');
     await shot(page, info, 'bo-21-admin-audit');
+    // Server-side sort and pages: by action, then the second page. Failed sign-ins under
+    // unknown names are audited (and throttled per name only): enough entries for two pages.
+    for (let i = 0; i < 26; i++) {
+      await fetch(`${API}/api/backoffice/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: `nobody-${run}-${i}`, password: 'wrong' }) });
+    }
+    const audit = page.getByTestId('audit-list');
+    const actionHeader = audit.getByRole('columnheader', { name: /Action/ });
+    await actionHeader.getByRole('button').click();
+    await expect(actionHeader).toHaveAttribute('aria-sort', 'descending');
+    await actionHeader.getByRole('button').click();
+    await expect(actionHeader).toHaveAttribute('aria-sort', 'ascending');
+    await expect(audit.locator('.bo-pagination__count')).toHaveText(/^1–25 of \d+$/);
+    const firstAction = (await audit.locator('tbody tr').first().locator('td').nth(2).innerText()).trim();
+    await audit.getByRole('button', { name: 'Next' }).click();
+    await expect(audit.locator('.bo-pagination__count')).toHaveText(/^26–\d+ of \d+$/);
+    const secondPageAction = (await audit.locator('tbody tr').first().locator('td').nth(2).innerText()).trim();
+    expect(secondPageAction >= firstAction, `${secondPageAction} after ${firstAction}`).toBe(true);
+    await shot(page, info, 'bo-22-admin-audit-sorted');
   });
 });

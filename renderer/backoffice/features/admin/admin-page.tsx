@@ -202,10 +202,12 @@ function IntegrationDetail({ i, onClose }: { i: IntegrationView; onClose: () => 
       <DataTable
         rows={i.api_keys}
         rowKey={(k) => k.id}
+        pageSize={5}
+        defaultSort={{ key: 'created', dir: 'desc' }}
         columns={[
-          { key: 'prefix', header: 'Key', render: (k) => <Mono>{`${k.prefix}…`}</Mono> },
-          { key: 'created', header: 'Created', nowrap: true, render: (k) => formatDateTime(k.created_at) },
-          { key: 'state', header: 'State', render: (k) => <StatusBadge status={k.revoked_at ? 'revoked' : 'active'} /> },
+          { key: 'prefix', header: 'Key', sortValue: (k) => k.prefix, render: (k) => <Mono>{`${k.prefix}…`}</Mono> },
+          { key: 'created', header: 'Created', nowrap: true, sortValue: (k) => k.created_at, render: (k) => formatDateTime(k.created_at) },
+          { key: 'state', header: 'State', sortValue: (k) => (k.revoked_at ? 'revoked' : 'active'), render: (k) => <StatusBadge status={k.revoked_at ? 'revoked' : 'active'} /> },
           {
             key: 'act',
             header: '',
@@ -228,9 +230,10 @@ function IntegrationDetail({ i, onClose }: { i: IntegrationView; onClose: () => 
         <DataTable
           rows={i.webhook_endpoints}
           rowKey={(e) => e.id}
+          pageSize={5}
           columns={[
-            { key: 'url', header: 'URL', render: (e) => <Mono>{e.url}</Mono> },
-            { key: 'state', header: 'State', render: (e) => <StatusBadge status={e.status} /> },
+            { key: 'url', header: 'URL', sortValue: (e) => e.url, render: (e) => <Mono>{e.url}</Mono> },
+            { key: 'state', header: 'State', sortValue: (e) => e.status, render: (e) => <StatusBadge status={e.status} /> },
             {
               key: 'act',
               header: '',
@@ -285,11 +288,11 @@ function IntegrationDetail({ i, onClose }: { i: IntegrationView; onClose: () => 
         rows={i.fee_rules}
         rowKey={(f) => f.rail}
         columns={[
-          { key: 'rail', header: 'Method', render: (f) => railLabel(f.rail) },
-          { key: 'pct', header: 'Percent', align: 'right', render: (f) => `${(f.percent_bps / 100).toFixed(2)} %` },
-          { key: 'fixed', header: 'Fixed', align: 'right', render: (f) => formatMoney(f.fixed_minor, 'GHS') },
-          { key: 'cap', header: 'Cap', align: 'right', render: (f) => (f.cap_minor === null ? '—' : formatMoney(f.cap_minor, 'GHS')) },
-          { key: 'bearer', header: 'Paid by', render: (f) => (f.bearer === 'payer' ? 'Payer (surcharge)' : 'Merchant') },
+          { key: 'rail', header: 'Method', sortValue: (f) => railLabel(f.rail), render: (f) => railLabel(f.rail) },
+          { key: 'pct', header: 'Percent', align: 'right', sortValue: (f) => f.percent_bps, render: (f) => `${(f.percent_bps / 100).toFixed(2)} %` },
+          { key: 'fixed', header: 'Fixed', align: 'right', sortValue: (f) => f.fixed_minor, render: (f) => formatMoney(f.fixed_minor, 'GHS') },
+          { key: 'cap', header: 'Cap', align: 'right', sortValue: (f) => f.cap_minor, render: (f) => (f.cap_minor === null ? '—' : formatMoney(f.cap_minor, 'GHS')) },
+          { key: 'bearer', header: 'Paid by', sortValue: (f) => f.bearer, render: (f) => (f.bearer === 'payer' ? 'Payer (surcharge)' : 'Merchant') },
           { key: 'src', header: '', render: (f) => (f.default ? <span className="bo-muted">default</span> : <StatusBadge status="active" label="custom" />) },
         ]}
       />
@@ -365,12 +368,16 @@ function StaffTab() {
             <DataTable
               rows={d.staff}
               rowKey={(s) => s.id}
+              caption="Staff accounts"
+              testId="staff-table"
+              pageSize={15}
+              defaultSort={{ key: 'user', dir: 'asc' }}
               columns={[
-                { key: 'user', header: 'Username', render: (s) => s.username },
-                { key: 'role', header: 'Role', render: (s) => <span className="bo-cap">{s.role}</span> },
-                { key: 'bound', header: 'Bound to', render: (s) => s.branch_name ?? s.merchant_name ?? <span className="bo-muted">—</span> },
-                { key: 'created', header: 'Created', nowrap: true, render: (s) => formatDateTime(s.created_at) },
-                { key: 'state', header: 'State', render: (s) => <StatusBadge status={s.disabled_at ? 'disabled' : 'active'} /> },
+                { key: 'user', header: 'Username', sortValue: (s) => s.username, render: (s) => s.username },
+                { key: 'role', header: 'Role', sortValue: (s) => s.role, render: (s) => <span className="bo-cap">{s.role}</span> },
+                { key: 'bound', header: 'Bound to', sortValue: (s) => s.branch_name ?? s.merchant_name, render: (s) => s.branch_name ?? s.merchant_name ?? <span className="bo-muted">—</span> },
+                { key: 'created', header: 'Created', nowrap: true, sortValue: (s) => s.created_at, render: (s) => formatDateTime(s.created_at) },
+                { key: 'state', header: 'State', sortValue: (s) => (s.disabled_at ? 'disabled' : 'active'), render: (s) => <StatusBadge status={s.disabled_at ? 'disabled' : 'active'} /> },
                 {
                   key: 'act',
                   header: '',
@@ -411,7 +418,36 @@ function BanksTab() {
     setBranch({ ...branch, name: '', code: '' });
     return 'Branch added.';
   });
-  const toggle = useAdminAction(({ id, active }: { id: string; active: boolean }) => api.post(`/admin/branches/${id}/${active ? 'activate' : 'deactivate'}`), () => null);
+  const change = useAdminAction(
+    ({ kind, id, action, name }: { kind: 'banks' | 'branches'; id: string; action: 'activate' | 'deactivate' | 'rename'; name?: string }) =>
+      api.post(`/admin/${kind}/${encodeURIComponent(id)}/${action}`, action === 'rename' ? { name } : undefined),
+    () => {
+      setRenaming(null);
+      return null;
+    },
+  );
+  const [renaming, setRenaming] = useState<string | null>(null);
+  const rename = (kind: 'banks' | 'branches', id: string, current: string) =>
+    renaming === id ? (
+      <RenameForm label={`New name for ${current}`} initial={current} busy={change.pending} onSave={(name) => change.mutate({ kind, id, action: 'rename', name })} onCancel={() => setRenaming(null)} />
+    ) : null;
+  const actions = (kind: 'banks' | 'branches', id: string, name: string, active: boolean) =>
+    renaming === id ? null : (
+      <div className="bo-inline-form bo-inline-form--end">
+        <button type="button" className="bo-btn bo-btn--secondary bo-btn--sm" onClick={() => setRenaming(id)} aria-label={`Rename ${name}`}>
+          Rename
+        </button>
+        <button
+          type="button"
+          className={`bo-btn bo-btn--sm ${active ? 'bo-btn--danger' : 'bo-btn--secondary'}`}
+          disabled={change.pending}
+          onClick={() => change.mutate({ kind, id, action: active ? 'deactivate' : 'activate' })}
+          aria-label={`${active ? 'Deactivate' : 'Activate'} ${name}`}
+        >
+          {active ? 'Deactivate' : 'Activate'}
+        </button>
+      </div>
+    );
   return (
     <>
       <div className="bo-grid-2">
@@ -437,34 +473,73 @@ function BanksTab() {
           {addBranch.note}
         </Card>
       </div>
-      {toggle.note}
+      {change.note}
       <QueryState query={banks} isEmpty={(d) => d.banks.length === 0} empty={<Card><Empty title="No banks" /></Card>}>
         {(d) => (
-          <Card title="Banks and branches" className="bo-card--flush" testId="banks-list">
-            <DataTable
-              rows={d.banks.flatMap((b) => b.branches.map((br) => ({ ...br, bank: b.name, bankCode: b.code })))}
-              rowKey={(r) => r.id}
-              columns={[
-                { key: 'bank', header: 'Bank', render: (r) => `${r.bank} (${r.bankCode})` },
-                { key: 'branch', header: 'Branch', render: (r) => r.name },
-                { key: 'code', header: 'Code', render: (r) => <Mono>{r.code}</Mono> },
-                { key: 'state', header: 'State', render: (r) => <StatusBadge status={r.active ? 'active' : 'inactive'} /> },
-                {
-                  key: 'act',
-                  header: '',
-                  align: 'right',
-                  render: (r) => (
-                    <button type="button" className="bo-btn bo-btn--secondary bo-btn--sm" disabled={toggle.pending} onClick={() => toggle.mutate({ id: r.id, active: !r.active })}>
-                      {r.active ? 'Deactivate' : 'Activate'}
-                    </button>
-                  ),
-                },
-              ]}
-            />
-          </Card>
+          <>
+            <Card title="Banks" className="bo-card--flush" testId="banks-table">
+              <p className="bo-muted bo-card__note">A deactivated bank and all its branches disappear from the payer&apos;s checkout options; reactivating it brings back its active branches.</p>
+              <DataTable
+                caption="Banks"
+                rows={d.banks}
+                rowKey={(b) => b.id}
+                defaultSort={{ key: 'name', dir: 'asc' }}
+                columns={[
+                  { key: 'name', header: 'Bank', sortValue: (b) => b.name, render: (b) => rename('banks', b.id, b.name) ?? b.name },
+                  { key: 'code', header: 'Code', sortValue: (b) => b.code, render: (b) => <Mono>{b.code}</Mono> },
+                  { key: 'branches', header: 'Active branches', align: 'right', sortValue: (b) => b.branches.filter((br) => br.active).length, render: (b) => `${b.branches.filter((br) => br.active).length} of ${b.branches.length}` },
+                  { key: 'state', header: 'State', sortValue: (b) => (b.active ? 'active' : 'inactive'), render: (b) => <StatusBadge status={b.active ? 'active' : 'inactive'} /> },
+                  { key: 'act', header: '', align: 'right', render: (b) => actions('banks', b.id, b.name, b.active) },
+                ]}
+              />
+            </Card>
+            <Card title="Branches" className="bo-card--flush" testId="banks-list">
+              <DataTable
+                caption="Branches"
+                rows={d.banks.flatMap((b) => b.branches.map((br) => ({ ...br, bank: b.name, bankCode: b.code, bankActive: b.active })))}
+                rowKey={(r) => r.id}
+                pageSize={15}
+                defaultSort={{ key: 'bank', dir: 'asc' }}
+                columns={[
+                  { key: 'bank', header: 'Bank', sortValue: (r) => `${r.bank}\u0000${r.name}`, render: (r) => `${r.bank} (${r.bankCode})` },
+                  { key: 'branch', header: 'Branch', sortValue: (r) => r.name, render: (r) => rename('branches', r.id, r.name) ?? r.name },
+                  { key: 'code', header: 'Code', sortValue: (r) => r.code, render: (r) => <Mono>{r.code}</Mono> },
+                  {
+                    key: 'state',
+                    header: 'State',
+                    sortValue: (r) => (r.active ? 'active' : 'inactive'),
+                    render: (r) => <StatusBadge status={r.active ? 'active' : 'inactive'} label={r.active && !r.bankActive ? 'active (bank inactive)' : undefined} />,
+                  },
+                  { key: 'act', header: '', align: 'right', render: (r) => actions('branches', r.id, r.name, r.active) },
+                ]}
+              />
+            </Card>
+          </>
         )}
       </QueryState>
     </>
+  );
+}
+
+/** An inline rename: the field has focus, Enter saves, Escape cancels. */
+function RenameForm({ label, initial, busy, onSave, onCancel }: { label: string; initial: string; busy: boolean; onSave: (name: string) => void; onCancel: () => void }) {
+  const [name, setName] = useState(initial);
+  return (
+    <form
+      className="bo-inline-form"
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (name.trim() && name.trim() !== initial) onSave(name.trim());
+      }}
+    >
+      <input className="bo-input" autoFocus aria-label={label} value={name} maxLength={120} onChange={(e) => setName(e.target.value)} onKeyDown={(e) => e.key === 'Escape' && onCancel()} />
+      <button type="submit" className="bo-btn bo-btn--primary bo-btn--sm" disabled={busy || !name.trim() || name.trim() === initial}>
+        Save
+      </button>
+      <button type="button" className="bo-btn bo-btn--secondary bo-btn--sm" onClick={onCancel}>
+        Cancel
+      </button>
+    </form>
   );
 }
 

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import type { AuditEntry } from '../../../../shared/schemas/backoffice';
 import { useApi } from '../common/api';
 import { formatDateTime } from '../common/format';
-import { Card, DataTable, Empty, InputField, Mono, PageTitle, Pagination, QueryState, SelectField, ShortId } from '../common/ui';
+import { Card, DataTable, Empty, InputField, Mono, PageTitle, QueryState, SelectField, ShortId, type SortState } from '../common/ui';
 import { auditQueries } from './audit.queries';
 
 const ACTIONS = [
@@ -35,8 +35,9 @@ export function AuditPage() {
   const [action, setAction] = useState('');
   const [actor, setActor] = useState('');
   const [offset, setOffset] = useState(0);
+  const [sort, setSort] = useState<SortState>({ key: 'at', dir: 'desc' });
   const limit = 25;
-  const list = useQuery(auditQueries.list(api, { action, actor: actor.trim(), limit, offset }));
+  const list = useQuery(auditQueries.list(api, { action, actor: actor.trim(), sort: sort.key, dir: sort.dir, limit, offset }));
   return (
     <div className="bo-page">
       <PageTitle title="Audit trail" subtitle="Every staff action: who, what, when, and the state before and after. Entries cannot be edited or deleted." />
@@ -50,13 +51,21 @@ export function AuditPage() {
             <>
               <DataTable
                 caption="Audit entries"
+                testId="audit-table"
                 rows={d.entries}
                 rowKey={(e) => e.id}
+                sort={sort}
+                onSort={(s) => {
+                  setSort(s);
+                  setOffset(0);
+                }}
+                page={{ total: d.total, limit, offset, onChange: setOffset }}
                 columns={[
-                  { key: 'at', header: 'When', nowrap: true, render: (e) => formatDateTime(e.at, { seconds: true }) },
+                  { key: 'at', header: 'When', sortKey: 'at', nowrap: true, render: (e) => formatDateTime(e.at, { seconds: true }) },
                   {
                     key: 'who',
                     header: 'Who',
+                    sortKey: 'actor',
                     render: (e) => (
                       <>
                         <div>{e.actor.username}</div>
@@ -67,12 +76,11 @@ export function AuditPage() {
                       </>
                     ),
                   },
-                  { key: 'what', header: 'Action', render: (e) => <Mono>{e.action}</Mono> },
-                  { key: 'target', header: 'Target', render: (e) => (e.target_id ? <ShortId value={e.target_id} keep={8} /> : <span className="bo-muted">{e.target_type}</span>) },
+                  { key: 'what', header: 'Action', sortKey: 'action', render: (e) => <Mono>{e.action}</Mono> },
+                  { key: 'target', header: 'Target', sortKey: 'target_type', render: (e) => (e.target_id ? <ShortId value={e.target_id} keep={8} /> : <span className="bo-muted">{e.target_type}</span>) },
                   { key: 'change', header: 'Before → after', render: (e) => <span className="bo-audit-change">{changes(e)}</span> },
                 ]}
               />
-              <Pagination total={d.total} limit={limit} offset={offset} onChange={setOffset} />
             </>
           )}
         </QueryState>

@@ -5,7 +5,7 @@ import { ApiError } from '../../api/client';
 import { meQueries } from '../auth/me.queries';
 import { errorMessage, useApi } from '../common/api';
 import { formatDateTime, formatMoney, formatRelative, parseAmount } from '../common/format';
-import { Card, DataTable, DetailList, Empty, Loading, Money, Mono, PageTitle, QueryState, StatusBadge } from '../common/ui';
+import { Card, DataTable, DetailList, Empty, Loading, Money, Mono, PageTitle, QueryState, StatusBadge, type SortState } from '../common/ui';
 import { depositQueries } from '../review/deposits.queries';
 import { CameraScanner } from './camera-scanner';
 import { cashSlipQueries, recordDeposit } from './cash-slips.queries';
@@ -44,7 +44,9 @@ export function CashDeskPage() {
   const printRef = useRef<HTMLButtonElement>(null);
 
   const slip = useQuery(cashSlipQueries.scanned(api, token));
-  const recent = useQuery(depositQueries.list(api, undefined, 8));
+  const [recentSort, setRecentSort] = useState<SortState>({ key: 'created_at', dir: 'desc' });
+  const [recentOffset, setRecentOffset] = useState(0);
+  const recent = useQuery(depositQueries.list(api, undefined, 8, recentOffset, recentSort));
 
   const record = useMutation({
     mutationFn: (amount: number) => recordDeposit(api, token, { amount_minor: amount, ...(note.trim() ? { note: note.trim() } : {}) }),
@@ -203,10 +205,16 @@ export function CashDeskPage() {
                 caption="Your recent deposits"
                 rows={d.deposits}
                 rowKey={(r) => r.id}
+                sort={recentSort}
+                onSort={(s) => {
+                  setRecentSort(s);
+                  setRecentOffset(0);
+                }}
+                page={d.total > 8 ? { total: d.total, limit: 8, offset: recentOffset, onChange: setRecentOffset } : undefined}
                 columns={[
-                  { key: 'ref', header: 'Slip', render: (r) => <Mono>{r.slip_reference}</Mono> },
-                  { key: 'amount', header: 'Amount', align: 'right', render: (r) => <Money minor={r.amount_minor} currency={r.currency} /> },
-                  { key: 'status', header: 'Status', render: (r) => <StatusBadge status={r.status} /> },
+                  { key: 'ref', header: 'Slip', sortKey: 'slip_reference', render: (r) => <Mono>{r.slip_reference}</Mono> },
+                  { key: 'amount', header: 'Amount', sortKey: 'amount_minor', align: 'right', render: (r) => <Money minor={r.amount_minor} currency={r.currency} /> },
+                  { key: 'status', header: 'Status', sortKey: 'status', render: (r) => <StatusBadge status={r.status} /> },
                 ]}
               />
             )}

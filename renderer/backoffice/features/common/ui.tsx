@@ -1,4 +1,4 @@
-import { useId, type ReactNode } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import { errorMessage } from './api';
 import { formatMoney } from './format';
 import './features.css';
@@ -106,8 +106,10 @@ export interface Column<T> {
   key: string;
   header: string;
   render: (row: T) => ReactNode;
-  /** Server-side sort key; the header becomes a sort button. */
+  /** Server-side sort key (with `onSort`); the header becomes a sort button. */
   sortKey?: string;
+  /** Client-side sort value (lists the API returns whole); the header becomes a sort button. */
+  sortValue?: (row: T) => string | number | null | undefined;
   align?: 'left' | 'right';
   width?: string;
   /** Keep the cell on one line (dates, amounts, codes). */
@@ -119,13 +121,42 @@ export interface SortState {
   dir: 'asc' | 'desc';
 }
 
-/** A table with sortable headers (sort on the server) and optional row activation. */
+/** Server-side pages: the API's total and the current limit/offset. */
+export interface PageState {
+  total: number;
+  limit: number;
+  offset: number;
+  onChange: (offset: number) => void;
+}
+
+const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
+function compareValues(a: string | number | null | undefined, b: string | number | null | undefined): number {
+  // Empty values last in either direction is surprising; keep them "smallest" like SQL's NULLs.
+  if (a === b) return 0;
+  if (a === null || a === undefined) return -1;
+  if (b === null || b === undefined) return 1;
+  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  return collator.compare(String(a), String(b));
+}
+
+/**
+ * The one table of the back office: sortable headers (`aria-sort`, keyboard-operable buttons)
+ * and pagination, the same everywhere.
+ *
+ * - Server mode: columns carry `sortKey`, the screen passes `sort` + `onSort` and `page`
+ *   (the API's total, limit and offset) and asks the API for that order and page.
+ * - Client mode (lists the API returns whole and small): columns carry `sortValue`; the
+ *   table sorts and pages itself, `pageSize` rows a page, starting from `defaultSort`.
+ */
 export function DataTable<T>({
   columns,
   rows,
   rowKey,
-  sort,
+  sort: serverSort,
   onSort,
+  page,
+  pageSize = 10,
+  defaultSort,
   onRowClick,
   caption,
   testId,
@@ -135,67 +166,101 @@ export function DataTable<T>({
   rowKey: (row: T) => string;
   sort?: SortState;
   onSort?: (s: SortState) => void;
+  page?: PageState;
+  pageSize?: number;
+  defaultSort?: SortState;
   onRowClick?: (row: T) => void;
   caption?: string;
   testId?: string;
 }) {
+  const server = onSort !== undefined;
+  const [localSort, setLocalSort] = useState<SortState | undefined>(defaultSort);
+  const [localOffset, setLocalOffset] = useState(0);
+  const sort = server ? serverSort : localSort;
+  const sortKeyOf = (c: Column<T>): string | undefined => (server ? c.sortKey : c.sortValue ? c.key : undefined);
+
+  let shown = rows;
+  let pager: PageState | undefined = page;
+  if (!server) {
+    const col = sort ? columns.find((c) => c.key === sort.key && c.sortValue) : undefined;
+    if (col && sort) {
+      const value = col.sortValue!;
+      const sign = sort.dir === 'asc' ? 1 : -1;
+      shown = [...rows].sort((a, b) => sign * compareValues(value(a), value(b)));
+    }
+    if (!page) {
+      // Rows can shrink under the current page (a filter, a refetch): stay on the last one.
+      const offset = localOffset >= shown.length ? Math.max(0, Math.floor((shown.length - 1) / pageSize) * pageSize) : localOffset;
+      if (shown.length > pageSize) pager = { total: shown.length, limit: pageSize, offset, onChange: setLocalOffset };
+      shown = shown.slice(offset, offset + pageSize);
+    }
+  }
+  const changeSort = (key: string) => {
+    const next: SortState = { key, dir: sort?.key === key && sort.dir === 'desc' ? 'asc' : 'desc' };
+    if (server) onSort(next);
+    else {
+      setLocalSort(next);
+      setLocalOffset(0);
+    }
+  };
+
   return (
-    <div className="bo-table-wrap">
-      <table className="bo-table" data-testid={testId}>
-        {caption && <caption className="bo-visually-hidden">{caption}</caption>}
-        <thead>
-          <tr>
-            {columns.map((c) => {
-              const active = sort && c.sortKey === sort.key;
-              return (
-                <th
-                  key={c.key}
-                  scope="col"
-                  className={c.align === 'right' ? 'bo-num' : undefined}
-                  aria-sort={active ? (sort.dir === 'asc' ? 'ascending' : 'descending') : undefined}
-                >
-                  {c.sortKey && onSort ? (
-                    <button
-                      type="button"
-                      className="bo-sort"
-                      onClick={() => onSort({ key: c.sortKey!, dir: active && sort.dir === 'desc' ? 'asc' : 'desc' })}
-                    >
-                      {c.header}
-                      <span className="bo-sort__arrow" aria-hidden="true">
-                        {active ? (sort.dir === 'asc' ? '▲' : '▼') : '↕'}
-                      </span>
-                    </button>
-                  ) : (
-                    c.header
-                  )}
-                </th>
-              );
-            })}
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((row) => (
-            <tr
-              key={rowKey(row)}
-              className={onRowClick ? 'bo-row--link' : undefined}
-              onClick={onRowClick ? () => onRowClick(row) : undefined}
-              onKeyDown={onRowClick ? (e) => e.key === 'Enter' && onRowClick(row) : undefined}
-              tabIndex={onRowClick ? 0 : undefined}
-            >
-              {columns.map((c) => (
-                <td key={c.key} className={[c.align === 'right' ? 'bo-num' : '', c.nowrap ? 'bo-nowrap' : ''].filter(Boolean).join(' ') || undefined}>
-                  {c.render(row)}
-                </td>
-              ))}
+    <>
+      <div className="bo-table-wrap">
+        <table className="bo-table" data-testid={testId}>
+          {caption && <caption className="bo-visually-hidden">{caption}</caption>}
+          <thead>
+            <tr>
+              {columns.map((c) => {
+                const key = sortKeyOf(c);
+                const active = key !== undefined && sort?.key === key;
+                return (
+                  <th
+                    key={c.key}
+                    scope="col"
+                    className={c.align === 'right' ? 'bo-num' : undefined}
+                    aria-sort={active ? (sort.dir === 'asc' ? 'ascending' : 'descending') : key !== undefined ? 'none' : undefined}
+                  >
+                    {key !== undefined ? (
+                      <button type="button" className="bo-sort" onClick={() => changeSort(key)}>
+                        {c.header}
+                        <span className="bo-sort__arrow" aria-hidden="true">
+                          {active ? (sort.dir === 'asc' ? '▲' : '▼') : '↕'}
+                        </span>
+                      </button>
+                    ) : (
+                      c.header
+                    )}
+                  </th>
+                );
+              })}
             </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+          </thead>
+          <tbody>
+            {shown.map((row) => (
+              <tr
+                key={rowKey(row)}
+                className={onRowClick ? 'bo-row--link' : undefined}
+                onClick={onRowClick ? () => onRowClick(row) : undefined}
+                onKeyDown={onRowClick ? (e) => e.key === 'Enter' && e.target === e.currentTarget && onRowClick(row) : undefined}
+                tabIndex={onRowClick ? 0 : undefined}
+              >
+                {columns.map((c) => (
+                  <td key={c.key} className={[c.align === 'right' ? 'bo-num' : '', c.nowrap ? 'bo-nowrap' : ''].filter(Boolean).join(' ') || undefined}>
+                    {c.render(row)}
+                  </td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {pager && <Pagination {...pager} />}
+    </>
   );
 }
 
-export function Pagination({ total, limit, offset, onChange }: { total: number; limit: number; offset: number; onChange: (offset: number) => void }) {
+export function Pagination({ total, limit, offset, onChange }: PageState) {
   const from = total === 0 ? 0 : offset + 1;
   const to = Math.min(total, offset + limit);
   return (

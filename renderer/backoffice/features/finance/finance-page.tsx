@@ -339,10 +339,10 @@ function InvoiceDetailView({ merchantId, invoiceRef }: { merchantId: string | un
                   rows={d.lines}
                   rowKey={(l) => l.code}
                   columns={[
-                    { key: 'code', header: 'Code', render: (l) => <Mono>{l.code}</Mono> },
-                    { key: 'name', header: 'Name', render: (l) => l.name },
-                    { key: 'amount', header: 'Amount', align: 'right', render: (l) => <Money minor={l.amount_minor} currency={l.currency} /> },
-                    { key: 'remitted', header: 'Remitted', render: (l) => <StatusBadge status={l.remitted ? 'remitted' : 'pending'} label={l.remitted ? 'Remitted' : 'Not yet'} /> },
+                    { key: 'code', header: 'Code', sortValue: (l) => l.code, render: (l) => <Mono>{l.code}</Mono> },
+                    { key: 'name', header: 'Name', sortValue: (l) => l.name, render: (l) => l.name },
+                    { key: 'amount', header: 'Amount', align: 'right', sortValue: (l) => l.amount_minor, render: (l) => <Money minor={l.amount_minor} currency={l.currency} /> },
+                    { key: 'remitted', header: 'Remitted', sortValue: (l) => Number(l.remitted), render: (l) => <StatusBadge status={l.remitted ? 'remitted' : 'pending'} label={l.remitted ? 'Remitted' : 'Not yet'} /> },
                   ]}
                 />
               )}
@@ -355,12 +355,13 @@ function InvoiceDetailView({ merchantId, invoiceRef }: { merchantId: string | un
                   rows={d.sessions}
                   rowKey={(s) => s.id}
                   onRowClick={(s) => navigate(`${BASE}/sessions/${encodeURIComponent(s.id)}`)}
+                  defaultSort={{ key: 'created', dir: 'desc' }}
                   columns={[
-                    { key: 'amount', header: 'Amount', align: 'right', render: (s) => <Money minor={s.amount_minor} currency={s.currency} /> },
-                    { key: 'status', header: 'Status', render: (s) => <StatusBadge status={s.status} /> },
-                    { key: 'rail', header: 'Paid by', render: (s) => railLabel(s.paid_rail) },
-                    { key: 'created', header: 'Created', render: (s) => formatDateTime(s.created_at) },
-                    { key: 'id', header: 'Session', render: (s) => <ShortId value={s.id} /> },
+                    { key: 'amount', header: 'Amount', align: 'right', sortValue: (s) => s.amount_minor, render: (s) => <Money minor={s.amount_minor} currency={s.currency} /> },
+                    { key: 'status', header: 'Status', sortValue: (s) => s.status, render: (s) => <StatusBadge status={s.status} /> },
+                    { key: 'rail', header: 'Paid by', sortValue: (s) => railLabel(s.paid_rail), render: (s) => railLabel(s.paid_rail) },
+                    { key: 'created', header: 'Created', sortValue: (s) => s.created_at, render: (s) => formatDateTime(s.created_at) },
+                    { key: 'id', header: 'Session', sortValue: (s) => s.id, render: (s) => <ShortId value={s.id} /> },
                   ]}
                 />
               )}
@@ -415,12 +416,14 @@ function RevenueLinesViewPanel({ merchantId }: { merchantId: string | undefined 
               <DataTable
                 rows={d.lines}
                 rowKey={(l) => l.id}
+                pageSize={20}
+                defaultSort={{ key: 'code', dir: 'asc' }}
                 columns={[
-                  { key: 'code', header: 'Code', render: (l) => <Mono>{l.code}</Mono> },
-                  { key: 'name', header: 'Name', render: (l) => l.name },
-                  { key: 'state', header: 'State', render: (l) => <StatusBadge status={l.active ? 'active' : 'inactive'} /> },
-                  { key: 'source', header: 'Last change by', render: (l) => (l.source === 'backoffice' ? 'Back office' : 'API sync') },
-                  { key: 'synced', header: 'Last synced', render: (l) => formatDateTime(l.last_synced_at) },
+                  { key: 'code', header: 'Code', sortValue: (l) => l.code, render: (l) => <Mono>{l.code}</Mono> },
+                  { key: 'name', header: 'Name', sortValue: (l) => l.name, render: (l) => l.name },
+                  { key: 'state', header: 'State', sortValue: (l) => (l.active ? 'active' : 'inactive'), render: (l) => <StatusBadge status={l.active ? 'active' : 'inactive'} /> },
+                  { key: 'source', header: 'Last change by', sortValue: (l) => l.source, render: (l) => (l.source === 'backoffice' ? 'Back office' : 'API sync') },
+                  { key: 'synced', header: 'Last synced', sortValue: (l) => l.last_synced_at, render: (l) => formatDateTime(l.last_synced_at) },
                   {
                     key: 'action',
                     header: '',
@@ -447,15 +450,16 @@ function RevenueLinesViewPanel({ merchantId }: { merchantId: string | undefined 
               <DataTable
                 rows={d.syncs}
                 rowKey={(s) => s.id}
+                defaultSort={{ key: 'at', dir: 'desc' }}
                 columns={[
-                  { key: 'at', header: 'When', render: (s) => formatDateTime(s.created_at, { seconds: true }) },
-                  { key: 'source', header: 'Source', render: (s) => (s.source === 'api' ? 'API sync' : 'Back office') },
-                  { key: 'created', header: 'Created', align: 'right', render: (s) => s.created },
-                  { key: 'updated', header: 'Updated', align: 'right', render: (s) => s.updated },
-                  { key: 'reactivated', header: 'Reactivated', align: 'right', render: (s) => s.reactivated },
-                  { key: 'deactivated', header: 'Deactivated', align: 'right', render: (s) => s.deactivated },
-                  { key: 'unchanged', header: 'Unchanged', align: 'right', render: (s) => s.unchanged },
-                  { key: 'errors', header: 'Errors', align: 'right', render: (s) => s.error_count },
+                  { key: 'at', header: 'When', sortValue: (s) => s.created_at, render: (s) => formatDateTime(s.created_at, { seconds: true }) },
+                  { key: 'source', header: 'Source', sortValue: (s) => s.source, render: (s) => (s.source === 'api' ? 'API sync' : 'Back office') },
+                  { key: 'created', header: 'Created', align: 'right', sortValue: (s) => s.created, render: (s) => s.created },
+                  { key: 'updated', header: 'Updated', align: 'right', sortValue: (s) => s.updated, render: (s) => s.updated },
+                  { key: 'reactivated', header: 'Reactivated', align: 'right', sortValue: (s) => s.reactivated, render: (s) => s.reactivated },
+                  { key: 'deactivated', header: 'Deactivated', align: 'right', sortValue: (s) => s.deactivated, render: (s) => s.deactivated },
+                  { key: 'unchanged', header: 'Unchanged', align: 'right', sortValue: (s) => s.unchanged, render: (s) => s.unchanged },
+                  { key: 'errors', header: 'Errors', align: 'right', sortValue: (s) => s.error_count, render: (s) => s.error_count },
                 ]}
               />
             )}

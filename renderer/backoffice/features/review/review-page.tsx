@@ -4,7 +4,7 @@ import type { CashDeposit } from '../../../../shared/schemas/backoffice';
 import { useSession } from '../auth/session';
 import { errorMessage, useApi } from '../common/api';
 import { formatDateTime, formatMoney, formatRelative } from '../common/format';
-import { Card, DataTable, Empty, Money, Mono, PageTitle, Pagination, QueryState, StatusBadge } from '../common/ui';
+import { Card, DataTable, Empty, Money, Mono, PageTitle, QueryState, StatusBadge, type SortState } from '../common/ui';
 import { approveDeposit, depositQueries, rejectDeposit } from './deposits.queries';
 
 /**
@@ -15,9 +15,14 @@ export function ReviewPage() {
   const api = useApi();
   const queryClient = useQueryClient();
   const { session } = useSession();
-  const queue = useQuery(depositQueries.list(api, 'under_review', 100));
+  // The queue is worked oldest first unless a header says otherwise.
+  const [queueSort, setQueueSort] = useState<SortState>({ key: 'created_at', dir: 'asc' });
+  const [queueOffset, setQueueOffset] = useState(0);
+  const queueLimit = 25;
+  const queue = useQuery(depositQueries.list(api, 'under_review', queueLimit, queueOffset, queueSort));
+  const [historySort, setHistorySort] = useState<SortState>({ key: 'created_at', dir: 'desc' });
   const [historyOffset, setHistoryOffset] = useState(0);
-  const history = useQuery(depositQueries.list(api, undefined, 10, historyOffset));
+  const history = useQuery(depositQueries.list(api, undefined, 10, historyOffset, historySort));
   const [rejecting, setRejecting] = useState<string | null>(null);
   const [reason, setReason] = useState('');
   const [flash, setFlash] = useState<{ tone: 'success' | 'error'; text: string } | null>(null);
@@ -67,12 +72,20 @@ export function ReviewPage() {
           {(d) => (
             <DataTable
               caption="Deposits waiting for review"
+              testId="review-queue-table"
               rows={d.deposits}
               rowKey={(r) => r.id}
+              sort={queueSort}
+              onSort={(s) => {
+                setQueueSort(s);
+                setQueueOffset(0);
+              }}
+              page={{ total: d.total, limit: queueLimit, offset: queueOffset, onChange: setQueueOffset }}
               columns={[
                 {
                   key: 'when',
                   header: 'Recorded',
+                  sortKey: 'created_at',
                   nowrap: true,
                   render: (r) => (
                     <span title={formatDateTime(r.created_at, { seconds: true })}>
@@ -83,6 +96,7 @@ export function ReviewPage() {
                 {
                   key: 'merchant',
                   header: 'Merchant · invoice',
+                  sortKey: 'merchant_name',
                   render: (r) => (
                     <>
                       <div>{r.merchant_name}</div>
@@ -92,10 +106,11 @@ export function ReviewPage() {
                     </>
                   ),
                 },
-                { key: 'slip', header: 'Slip', render: (r) => <Mono>{r.slip_reference}</Mono> },
+                { key: 'slip', header: 'Slip', sortKey: 'slip_reference', render: (r) => <Mono>{r.slip_reference}</Mono> },
                 {
                   key: 'teller',
                   header: 'Teller · branch',
+                  sortKey: 'recorded_by',
                   render: (r) => (
                     <>
                       <div>{r.recorded_by.username}</div>
@@ -103,7 +118,7 @@ export function ReviewPage() {
                     </>
                   ),
                 },
-                { key: 'amount', header: 'Amount', align: 'right', render: (r) => <Money minor={r.amount_minor} currency={r.currency} strong /> },
+                { key: 'amount', header: 'Amount', sortKey: 'amount_minor', align: 'right', render: (r) => <Money minor={r.amount_minor} currency={r.currency} strong /> },
                 {
                   key: 'actions',
                   header: 'Decision',
@@ -167,21 +182,27 @@ export function ReviewPage() {
           {(d) => (
             <>
               <DataTable
-                caption="All deposits, newest first"
+                caption="All deposits"
+                testId="deposit-history"
                 rows={d.deposits}
                 rowKey={(r) => r.id}
+                sort={historySort}
+                onSort={(s) => {
+                  setHistorySort(s);
+                  setHistoryOffset(0);
+                }}
+                page={{ total: d.total, limit: 10, offset: historyOffset, onChange: setHistoryOffset }}
                 columns={[
-                  { key: 'when', header: 'Recorded', nowrap: true, render: (r) => formatDateTime(r.created_at) },
-                  { key: 'merchant', header: 'Merchant', render: (r) => r.merchant_name },
-                  { key: 'slip', header: 'Slip', render: (r) => <Mono>{r.slip_reference}</Mono> },
-                  { key: 'teller', header: 'Teller', render: (r) => r.recorded_by.username },
-                  { key: 'reviewer', header: 'Reviewed by', render: (r) => (r.reviewed_by ? r.reviewed_by.username : '—') },
+                  { key: 'when', header: 'Recorded', sortKey: 'created_at', nowrap: true, render: (r) => formatDateTime(r.created_at) },
+                  { key: 'merchant', header: 'Merchant', sortKey: 'merchant_name', render: (r) => r.merchant_name },
+                  { key: 'slip', header: 'Slip', sortKey: 'slip_reference', render: (r) => <Mono>{r.slip_reference}</Mono> },
+                  { key: 'teller', header: 'Teller', sortKey: 'recorded_by', render: (r) => r.recorded_by.username },
+                  { key: 'reviewer', header: 'Reviewed by', sortKey: 'reviewed_by', render: (r) => (r.reviewed_by ? r.reviewed_by.username : '—') },
                   { key: 'reason', header: 'Reason', render: (r) => r.review_reason ?? '' },
-                  { key: 'amount', header: 'Amount', align: 'right', render: (r) => <Money minor={r.amount_minor} currency={r.currency} /> },
-                  { key: 'status', header: 'Status', render: (r) => <StatusBadge status={r.status} /> },
+                  { key: 'amount', header: 'Amount', sortKey: 'amount_minor', align: 'right', render: (r) => <Money minor={r.amount_minor} currency={r.currency} /> },
+                  { key: 'status', header: 'Status', sortKey: 'status', render: (r) => <StatusBadge status={r.status} /> },
                 ]}
               />
-              <Pagination total={d.total} limit={10} offset={historyOffset} onChange={setHistoryOffset} />
             </>
           )}
         </QueryState>

@@ -3,9 +3,9 @@ import { useState } from 'react';
 import { useSession } from '../auth/session';
 import { errorMessage, useApi } from '../common/api';
 import { dateInputValue, dayStartIso, formatDateTime, formatRelative } from '../common/format';
-import { Card, DataTable, DetailList, Empty, InputField, Mono, PageTitle, QueryState, SelectField, ShortId, StatusBadge } from '../common/ui';
+import { Card, DataTable, DetailList, Empty, InputField, Mono, PageTitle, QueryState, SelectField, ShortId, StatusBadge, type SortState } from '../common/ui';
 import { financeQueries } from '../finance/finance.queries';
-import { recover, redeliver, webhookQueries, type EndpointHealth, type WebhookAttempt } from './webhooks.queries';
+import { ATTEMPTS_PAGE, recover, redeliver, webhookQueries, type EndpointHealth, type WebhookAttempt } from './webhooks.queries';
 import './webhooks.css';
 
 const EVENT_TYPES = ['checkout.session.completed', 'checkout.session.failed', 'checkout.session.expired'];
@@ -22,14 +22,15 @@ export function WebhooksPage() {
   const [outcome, setOutcome] = useState('');
   const [eventType, setEventType] = useState('');
   const [sessionId, setSessionId] = useState('');
-  const [cursors, setCursors] = useState<string[]>([]);
+  const [sort, setSort] = useState<SortState>({ key: 'started_at', dir: 'desc' });
+  const [offset, setOffset] = useState(0);
   const [selected, setSelected] = useState<WebhookAttempt | null>(null);
-  const filters = { outcome, event_type: eventType, session_id: sessionId.trim(), cursor: cursors[cursors.length - 1] };
+  const filters = { outcome, event_type: eventType, session_id: sessionId.trim(), sort: sort.key, dir: sort.dir, offset };
   const attempts = useQuery(webhookQueries.attempts(api, scope, filters));
   const health = useQuery(webhookQueries.health(api, scope));
   const reset = <T,>(set: (v: T) => void) => (v: T) => {
     set(v);
-    setCursors([]);
+    setOffset(0);
   };
 
   return (
@@ -63,32 +64,27 @@ export function WebhooksPage() {
             {(d) => (
               <>
                 <DataTable
-                  caption="Webhook delivery attempts, newest first"
+                  caption="Webhook delivery attempts"
+                  testId="delivery-log-table"
                   rows={d.attempts}
                   rowKey={(a) => a.id}
+                  sort={sort}
+                  onSort={reset(setSort)}
+                  page={{ total: d.total, limit: ATTEMPTS_PAGE, offset, onChange: setOffset }}
                   onRowClick={(a) => {
                     setSelected(a);
                     requestAnimationFrame(() => document.getElementById('delivery-detail')?.scrollIntoView({ behavior: 'smooth', block: 'start' }));
                   }}
                   columns={[
-                    { key: 'when', header: 'When', nowrap: true, render: (a) => formatDateTime(a.started_at, { seconds: true }) },
-                    { key: 'event', header: 'Event', render: (a) => <Mono>{a.event_type.replace('checkout.session.', '')}</Mono> },
+                    { key: 'when', header: 'When', sortKey: 'started_at', nowrap: true, render: (a) => formatDateTime(a.started_at, { seconds: true }) },
+                    { key: 'event', header: 'Event', sortKey: 'event_type', render: (a) => <Mono>{a.event_type.replace('checkout.session.', '')}</Mono> },
                     { key: 'session', header: 'Session', render: (a) => <ShortId value={a.session_id} /> },
                     { key: 'url', header: 'Endpoint', render: (a) => <span className="wh-url">{a.url}</span> },
-                    { key: 'kind', header: 'Attempt', nowrap: true, render: (a) => `#${a.attempt_number} · ${KIND_LABEL[a.kind] ?? a.kind}` },
-                    { key: 'result', header: 'Result', nowrap: true, render: (a) => <StatusBadge status={a.outcome} label={a.status_code ? `${a.status_code}` : a.outcome === 'failed' ? 'error' : 'ok'} /> },
-                    { key: 'latency', header: 'Latency', align: 'right', nowrap: true, render: (a) => `${a.latency_ms} ms` },
+                    { key: 'kind', header: 'Attempt', sortKey: 'attempt_number', nowrap: true, render: (a) => `#${a.attempt_number} · ${KIND_LABEL[a.kind] ?? a.kind}` },
+                    { key: 'result', header: 'Result', sortKey: 'status_code', nowrap: true, render: (a) => <StatusBadge status={a.outcome} label={a.status_code ? `${a.status_code}` : a.outcome === 'failed' ? 'error' : 'ok'} /> },
+                    { key: 'latency', header: 'Latency', sortKey: 'latency_ms', align: 'right', nowrap: true, render: (a) => `${a.latency_ms} ms` },
                   ]}
                 />
-                <nav className="bo-pagination" aria-label="Pages">
-                  <span className="bo-pagination__count">Newest first · 25 per page</span>
-                  <button type="button" className="bo-btn bo-btn--secondary bo-btn--sm" disabled={cursors.length === 0} onClick={() => setCursors((c) => c.slice(0, -1))}>
-                    Newer
-                  </button>
-                  <button type="button" className="bo-btn bo-btn--secondary bo-btn--sm" disabled={!d.next_cursor} onClick={() => d.next_cursor && setCursors((c) => [...c, d.next_cursor!])}>
-                    Older
-                  </button>
-                </nav>
               </>
             )}
           </QueryState>
@@ -191,7 +187,16 @@ function DeliveryPanel({ attempt, onClose }: { attempt: WebhookAttempt; onClose:
                   </div>
                   <div className="bo-timeline__meta">{formatDateTime(a.started_at, { seconds: true })}</div>
                   {a.error && <div className="bo-timeline__meta">{a.error}</div>}
-                  {a.response_excerpt && <pre className="wh-pre wh-pre--small">{a.response_excerpt}</pre>}
+                  <div className="wh-exchange">
+                    <Headers title="Request headers" headers={a.request_headers} empty="Not recorded (attempt made before headers were kept)." />
+                    <Headers title="Response headers" headers={a.response_headers} empty="No answer." />
+                  </div>
+                  {a.response_excerpt && (
+                    <>
+                      <div className="wh-h4">Response body (start)</div>
+                      <pre className="wh-pre wh-pre--small">{a.response_excerpt}</pre>
+                    </>
+                  )}
                 </li>
               ))}
             </ol>
@@ -199,6 +204,23 @@ function DeliveryPanel({ attempt, onClose }: { attempt: WebhookAttempt; onClose:
         )}
       </QueryState>
     </Card>
+  );
+}
+
+/** One side's headers, one per line as on the wire. */
+function Headers({ title, headers, empty }: { title: string; headers: Record<string, string> | null; empty: string }) {
+  const entries = headers ? Object.entries(headers) : [];
+  return (
+    <div className="wh-headers">
+      <div className="wh-h4">{title}</div>
+      {entries.length === 0 ? (
+        <div className="bo-muted">{empty}</div>
+      ) : (
+        <pre className="wh-pre wh-pre--small" aria-label={title}>
+          {entries.map(([k, v]) => `${k}: ${v}`).join('\n')}
+        </pre>
+      )}
+    </div>
   );
 }
 

@@ -18,6 +18,10 @@ export interface WebhookAttempt {
   status_code: number | null;
   error: string | null;
   response_excerpt: string | null;
+  /** Headers sent (signature included); null for attempts older than migration 0006. */
+  request_headers: Record<string, string> | null;
+  /** The receiver's answer headers (capped at 4 KiB); null without an answer. */
+  response_headers: Record<string, string> | null;
   next_attempt_at: string | null;
   delivery_status: 'pending' | 'succeeded' | 'failed';
 }
@@ -56,16 +60,21 @@ export interface AttemptFilters {
   outcome: string;
   event_type: string;
   session_id: string;
-  cursor: string | undefined;
+  /** A server sort key (ATTEMPT_SORTS). */
+  sort: string;
+  dir: 'asc' | 'desc';
+  offset: number;
 }
+
+export const ATTEMPTS_PAGE = 25;
 
 export const webhookQueries = {
   attempts: (api: BackOfficeApi, merchantId: string | undefined, f: AttemptFilters) =>
     queryOptions({
       queryKey: ['webhooks', api.userId, 'attempts', merchantId ?? 'all', f] as const,
       queryFn: ({ signal }) =>
-        api.get<{ attempts: WebhookAttempt[]; next_cursor: string | null }>(
-          `/webhooks/attempts${qs({ merchant_id: merchantId, outcome: f.outcome, event_type: f.event_type, session_id: f.session_id, cursor: f.cursor, limit: 25 })}`,
+        api.get<{ attempts: WebhookAttempt[]; total: number }>(
+          `/webhooks/attempts${qs({ merchant_id: merchantId, outcome: f.outcome, event_type: f.event_type, session_id: f.session_id, sort: f.sort, dir: f.dir, offset: f.offset, limit: ATTEMPTS_PAGE })}`,
           signal,
         ),
       refetchInterval: 5_000,

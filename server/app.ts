@@ -14,10 +14,9 @@ import { coerceToSchema, nestFormFields, parseUrlEncoded } from './http/form-bod
 import { registerPages } from './http/pages';
 import { withSafeRequestLog } from './http/request-log';
 import { AppError } from './lib/errors';
-import { sha256Hex } from './lib/hash';
 import type { Clock } from './lib/clock';
 import type { IdGenerator } from './lib/ids';
-import { bearerToken } from './modules/auth/merchant-auth';
+import { authenticateMerchant, bearerToken } from './modules/auth/merchant-auth';
 import { merchantRoutes } from './modules/merchant.routes';
 import { checkoutRoutes } from './modules/checkout/checkout.routes';
 import { backofficeRoutes } from './modules/backoffice/backoffice.routes';
@@ -108,10 +107,19 @@ export async function build(input: BuildDeps): Promise<FastifyInstance> {
       max: input.config.rateLimitPerMin,
       timeWindow: 60_000,
       allowList: (req) => !req.url.startsWith('/api/'),
-      keyGenerator: (req) => {
+      // Merchant calls count against their API key; everything else, and any call whose key
+      // does not authenticate (so a flood of made-up keys is limited too), against the client IP.
+      keyGenerator: async (req) => {
         const isMerchant = req.url.startsWith('/api/v1/') && !req.url.startsWith('/api/v1/checkout');
-        const token = bearerToken(req);
-        return isMerchant && token ? `key:${sha256Hex(token)}` : `ip:${req.ip}`;
+        if (isMerchant && bearerToken(req)) {
+          try {
+            req.merchant = await authenticateMerchant(input.db, req);
+            return `key:${req.merchant.apiKeyId}`;
+          } catch {
+            // refused with 401 by the merchant routes, after it is counted here
+          }
+        }
+        return `ip:${req.ip}`;
       },
       errorResponseBuilder: (_req, ctx) => {
         const seconds = Math.max(1, Math.ceil(ctx.ttl / 1000));

@@ -38,8 +38,11 @@ export async function merchantRoutes(app: FastifyInstance, deps: AppDeps): Promi
   const { db, clock, ids, config } = deps;
   const r = app.withTypeProvider<ZodTypeProvider>();
 
-  app.addHook('onRequest', async (req) => {
-    req.merchant = await authenticateMerchant(db, req);
+  // preParsing: after every onRequest hook, so the rate limiter (a route-level onRequest hook)
+  // has counted the call before an invalid key is refused; before the body is read, so a 401
+  // comes before any body error. The limiter may already have resolved the key.
+  app.addHook('preParsing', async (req) => {
+    req.merchant ??= await authenticateMerchant(db, req);
   });
 
   r.post(

@@ -130,6 +130,17 @@ describe('429 RATE_LIMITED', () => {
     expect((await probe('192.0.2.2')).statusCode).toBe(200);
   });
 
+  it('counts calls with made-up, malformed or missing keys against the client IP, so they are limited too', async () => {
+    const made = () => `ak_test_${Math.random().toString(36).slice(2).padEnd(32, 'x')}`;
+    for (let i = 0; i < 3; i++) expect((await list(made(), '198.51.100.7')).statusCode).toBe(401);
+    expect429(await list(made(), '198.51.100.7'));
+    expect429(await t.app.inject({ method: 'GET', url: '/api/v1/revenue-lines', remoteAddress: '198.51.100.7' }));
+    // Another address has its own bucket, and a real key from the limited address still works.
+    expect((await list(made(), '198.51.100.8')).statusCode).toBe(401);
+    const c = await t.merchant('Rate C');
+    expect((await list(c.api_key, '198.51.100.7')).statusCode).toBe(200);
+  });
+
   it('does not count health checks or docs', async () => {
     for (let i = 0; i < 5; i++) expect((await t.app.inject({ method: 'GET', url: '/healthz', remoteAddress: '192.0.2.9' })).statusCode).toBe(200);
   });

@@ -195,12 +195,13 @@ describe('POST /api/v1/sessions and GET /api/v1/sessions/{reference}', () => {
     expect((await create({ amount_minor: 500, invoice_ref: 'INV-CUR', currency: 'GHS' })).statusCode).toBe(201);
   });
 
-  it('refuses a session for an invoice that is already paid (409 INVOICE_ALREADY_PAID)', async () => {
+  it('creates a new session for an invoice reference that an earlier session paid, leaving that one as it was', async () => {
     const first = (await create({ amount_minor: 900, invoice_ref: 'INV-PAID' })).json();
     t.database.sqlite.prepare("UPDATE checkout_sessions SET status = 'success' WHERE id = ?").run(first.id);
     const res = await create({ amount_minor: 900, invoice_ref: 'INV-PAID' });
-    expect(res.statusCode).toBe(409);
-    expect(envelope(res).code).toBe('INVOICE_ALREADY_PAID');
+    expect(res.statusCode).toBe(201);
+    expect(res.json()).toMatchObject({ status: 'open', invoice_ref: 'INV-PAID' });
+    expect(res.json().id).not.toBe(first.id);
     expect((await get(t.app, `${SESSIONS}/${first.id}`, m.api_key)).json().status).toBe('success');
   });
 

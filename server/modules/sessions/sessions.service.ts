@@ -43,9 +43,11 @@ export function toMerchantSession(row: CheckoutSessionsTable, baseUrl: string): 
 }
 
 /**
- * Creates an `open` session. An invoice that is already paid (a `success` session exists for
- * its reference) refuses a new one with 409 INVOICE_ALREADY_PAID, and a session's currency
- * must match the invoice lines recorded for the same reference.
+ * Creates an `open` session. Its currency must match the invoice lines recorded for the same
+ * reference (409 INVOICE_CURRENCY_MISMATCH). An invoice that a session already paid is not
+ * refused a new session: the API does not make payment policy for the merchant (a staging
+ * instance reuses invoice references freely), and fulfilment is guarded by the receiver rules
+ * (event id, amount, currency, invoice_ref); its remitted lines stay frozen.
  */
 export async function createSession(
   trx: Transaction<Database> | Kysely<Database>,
@@ -54,14 +56,6 @@ export async function createSession(
   owner: SessionOwner,
   input: CheckoutSessionCreate,
 ): Promise<CheckoutSessionsTable> {
-  const paid = await trx
-    .selectFrom('checkout_sessions')
-    .select('id')
-    .where('merchant_id', '=', owner.merchantId)
-    .where('invoice_ref', '=', input.invoice_ref)
-    .where('status', '=', 'success')
-    .executeTakeFirst();
-  if (paid) throw new AppError('INVOICE_ALREADY_PAID', `invoice ${input.invoice_ref} is already paid by session ${paid.id}`);
   const lineCurrency = await trx
     .selectFrom('invoice_lines')
     .select('currency')

@@ -16,7 +16,8 @@ export interface StaffInput {
 }
 
 /**
- * Creates a back-office user. Tellers may be bound to a branch, finance users must be bound
+ * Creates a back-office user. Tellers (and supervisors) may be bound to a branch (a teller's
+ * deposits default to it; a supervisor's is informational), finance users must be bound
  * to one merchant (they see only its data); usernames are unique, case-insensitively.
  */
 export async function createStaff(db: Db, clock: Clock, ids: IdGenerator, input: StaffInput) {
@@ -25,7 +26,7 @@ export async function createStaff(db: Db, clock: Clock, ids: IdGenerator, input:
   if (input.password.length < 8 || input.password.length > 200) throw invalid('password', 'must be 8 to 200 characters');
   if (!STAFF_ROLES.includes(input.role as StaffRole)) throw invalid('role', `must be one of ${STAFF_ROLES.join(', ')}`);
   const role = input.role as StaffRole;
-  if (input.branchId && role !== 'teller') throw invalid('branch', 'only tellers are bound to a branch');
+  if (input.branchId && role !== 'teller' && role !== 'supervisor') throw invalid('branch', 'only tellers and supervisors work at a branch');
   if (input.merchantId && role !== 'finance') throw invalid('merchant', 'only finance users are bound to a merchant');
   if (role === 'finance' && !input.merchantId) throw new AppError('MERCHANT_ID_REQUIRED', 'merchant: a finance user must be bound to a merchant (--merchant MERCHANT_ID)');
   if (input.branchId) {

@@ -19,6 +19,7 @@ import type { IdGenerator } from './lib/ids';
 import { authenticateMerchant, bearerToken } from './modules/auth/merchant-auth';
 import { merchantRoutes } from './modules/merchant.routes';
 import { checkoutRoutes } from './modules/checkout/checkout.routes';
+import { reconcileStuckAttempts } from './modules/checkout/checkout.service';
 import { backofficeRoutes } from './modules/backoffice/backoffice.routes';
 import { startSweeper, type Sweeper } from './domain/sweeper';
 import { createDispatcher } from './webhooks/dispatcher';
@@ -166,7 +167,7 @@ export async function build(input: BuildDeps): Promise<FastifyInstance> {
   if (deps.backgroundJobs) {
     let sweeper: Sweeper | undefined;
     app.addHook('onReady', async () => {
-      sweeper = startSweeper(deps.db, deps, 1000, (err) => app.log.error({ err }, 'sweeper failed'));
+      sweeper = startSweeper(deps.db, deps, 1000, (err) => app.log.error({ err }, 'sweeper failed'), [() => reconcileStuckAttempts(deps)]);
     });
     app.addHook('onClose', async () => sweeper?.stop());
   }

@@ -52,8 +52,17 @@ export interface Sweeper {
   stop(): void;
 }
 
-/** Runs `sweep` every `intervalMs` (never two at once) until stopped; also sweeps idempotency keys hourly. */
-export function startSweeper(db: Db, deps: TransitionDeps, intervalMs = 1000, onError: (err: unknown) => void = () => {}): Sweeper {
+/**
+ * Runs `sweep` and the `jobs` given (provider reconciliation, …) every `intervalMs`, never
+ * two ticks at once, until stopped; also purges idempotency keys hourly.
+ */
+export function startSweeper(
+  db: Db,
+  deps: TransitionDeps,
+  intervalMs = 1000,
+  onError: (err: unknown) => void = () => {},
+  jobs: ReadonlyArray<() => Promise<unknown>> = [],
+): Sweeper {
   let running = false;
   let lastPurge = 0;
   const tick = async () => {
@@ -61,6 +70,7 @@ export function startSweeper(db: Db, deps: TransitionDeps, intervalMs = 1000, on
     running = true;
     try {
       await sweep(db, deps);
+      for (const job of jobs) await job();
       if (Date.now() - lastPurge > 3_600_000) {
         lastPurge = Date.now();
         await purgeExpiredIdempotencyKeys(db, deps.clock);

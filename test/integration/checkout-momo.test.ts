@@ -284,7 +284,8 @@ describe('hosted checkout: Mobile Money provider attempts', () => {
       expect(first.json()).toMatchObject({ status: 'pending', raw_status: 'AWAITING_CALLBACK', session_status: 'pending', finalized: false });
       expectError(await authorize(t, s.id, a.attempt_reference, '123456'), 409, 'PAYMENT_ATTEMPT_PENDING');
       expectError(await resend(t, s.id, a.attempt_reference), 409, 'PAYMENT_ATTEMPT_PENDING');
-      // Without refresh nothing moves, however long the payer waits (no callback, and the sweeper leaves it).
+      // Without refresh nothing moves (no callback; the expiry sweep leaves it; only the server's
+      // reconciliation job, tested in checkout-reconcile.test.ts, asks the provider).
       t.clock.advanceSeconds(MOMO_PROMPT_TTL_SECONDS + 60);
       await sweep(t.database.db, { clock: t.clock, ids: randomIds });
       expect((await status(t, s.id, a.attempt_reference)).json()).toMatchObject({ status: 'pending', raw_status: 'AWAITING_CALLBACK', refreshed: false, finalized: false });

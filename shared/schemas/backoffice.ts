@@ -6,6 +6,42 @@ import { AmountMinor, IsoDateTime, QueryBoolean, Rail, requiredOr, SessionStatus
  * Back-office API (`/api/backoffice/v1`, CONTRACT §3): request and response shapes shared by
  * the server (validation, response serialisation) and the React back office (types).
  */
+/** Every action the audit trail records (the audit screen's filter lists exactly these). */
+export const AUDIT_ACTIONS = [
+  'auth.login',
+  'auth.login_failed',
+  'auth.logout',
+  'deposit.record',
+  'deposit.approve',
+  'deposit.reject',
+  'revenue_line.activate',
+  'revenue_line.deactivate',
+  'integration.create',
+  'integration.set_rails',
+  'api_key.create',
+  'api_key.revoke',
+  'webhook_endpoint.create',
+  'webhook_endpoint.rotate_secret',
+  'webhook_endpoint.disable',
+  'webhook_endpoint.enable',
+  'webhook.redeliver',
+  'webhook.recover',
+  'fee_rule.set',
+  'bank.create',
+  'bank.rename',
+  'bank.activate',
+  'bank.deactivate',
+  'branch.create',
+  'branch.rename',
+  'branch.activate',
+  'branch.deactivate',
+  'staff.create',
+  'staff.disable',
+  'staff.enable',
+  'sandbox.bank_transfer_confirm',
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
 export const STAFF_ROLES = ['teller', 'supervisor', 'finance', 'admin'] as const;
 export const StaffRole = z.enum(STAFF_ROLES);
 export type StaffRole = z.infer<typeof StaffRole>;

@@ -3,7 +3,7 @@ import type { Db } from '../../db/database';
 import type { Database } from '../../db/schema';
 import type { Clock } from '../../lib/clock';
 import type { IdGenerator } from '../../lib/ids';
-import type { AUDIT_SORTS, AuditList } from '../../../shared/schemas/backoffice';
+import type { AUDIT_SORTS, AuditAction, AuditList } from '../../../shared/schemas/backoffice';
 import type { StaffContext } from './staff-auth';
 
 type Q = Kysely<Database> | Transaction<Database>;
@@ -24,7 +24,7 @@ export interface Actor {
 export const actorOf = (staff: StaffContext, ip: string | null): Actor => ({ id: staff.id, username: staff.username, role: staff.role, ip });
 
 export interface AuditRecord {
-  action: string;
+  action: AuditAction;
   targetType: string;
   targetId: string | null;
   merchantId?: string | null;

@@ -35,6 +35,7 @@ import {
 import { ErrorEnvelope } from '../../../shared/schemas/common';
 import { actorOf, recordAudit } from './audit.service';
 import { allow, requireStaff, type StaffContext } from './staff-auth';
+import type { AuditAction } from '../../../shared/schemas/backoffice';
 
 const errors = { 400: ErrorEnvelope, 401: ErrorEnvelope, 403: ErrorEnvelope, 404: ErrorEnvelope, 409: ErrorEnvelope, 429: ErrorEnvelope };
 const tags = ['Back office: webhooks'];
@@ -59,7 +60,7 @@ async function scopeOf(deps: AppDeps, staff: StaffContext, requested: string | u
 export async function webhookRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const readers = allow('finance', 'admin');
-  const audit = (req: FastifyRequest, action: string, targetType: string, targetId: string | null, after: unknown) =>
+  const audit = (req: FastifyRequest, action: AuditAction, targetType: string, targetId: string | null, after: unknown) =>
     recordAudit(deps.db, deps, actorOf(requireStaff(req), req.ip), { action, targetType, targetId, after });
 
   r.get(

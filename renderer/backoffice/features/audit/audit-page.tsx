@@ -1,21 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { AuditEntry } from '../../../../shared/schemas/backoffice';
+import { AUDIT_ACTIONS, type AuditEntry } from '../../../../shared/schemas/backoffice';
 import { useApi } from '../common/api';
 import { formatDateTime } from '../common/format';
 import { Card, DataTable, Empty, InputField, Mono, PageTitle, QueryState, SelectField, ShortId, type SortState } from '../common/ui';
 import { auditQueries } from './audit.queries';
 
-const ACTIONS = [
-  'deposit.record',
-  'deposit.approve',
-  'deposit.reject',
-  'revenue_line.activate',
-  'revenue_line.deactivate',
-  'auth.login',
-  'auth.login_failed',
-  'auth.logout',
-];
 
 function changes(e: AuditEntry): string {
   const show = (v: unknown) =>
@@ -43,7 +33,7 @@ export function AuditPage() {
       <PageTitle title="Audit trail" subtitle="Every staff action: who, what, when, and the state before and after. Entries cannot be edited or deleted." />
       <Card className="bo-card--flush" testId="audit-list">
         <div className="bo-filters">
-          <SelectField label="Action" value={action} onChange={(v) => (setAction(v), setOffset(0))} options={[{ value: '', label: 'All actions' }, ...ACTIONS.map((a) => ({ value: a, label: a }))]} />
+          <SelectField label="Action" value={action} onChange={(v) => (setAction(v), setOffset(0))} options={[{ value: '', label: 'All actions' }, ...AUDIT_ACTIONS.map((a) => ({ value: a, label: a }))]} />
           <InputField label="Staff member" value={actor} onChange={(v) => (setActor(v), setOffset(0))} placeholder="Username" />
         </div>
         <QueryState query={list} isEmpty={(d) => d.total === 0} empty={<Empty title="No entries match" />}>

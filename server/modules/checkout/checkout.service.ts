@@ -256,36 +256,33 @@ export async function createProviderAttempt(
   });
 }
 
+/** The fields every attempt response (initiation and status) starts with. */
+const attemptFields = (a: PaymentAttemptsTable) => ({
+  attempt_reference: a.id,
+  provider: a.provider,
+  provider_reference: a.provider_reference,
+  rail: a.rail,
+  status: a.status,
+  amount_charged_minor: a.amount_charged_minor,
+  currency: a.currency,
+});
+
+/** Seconds until a new Mobile Money code may be requested (0 when it may now). */
+function resendWaitSeconds(a: PaymentAttemptsTable, now: Date): number {
+  if (!a.code_sent_at) return 0;
+  return Math.max(0, Math.ceil((new Date(a.code_sent_at).getTime() + RESEND_COOLDOWN_SECONDS * 1000 - now.getTime()) / 1000));
+}
+
 function initiationBody(a: PaymentAttemptsTable, instructions: Record<string, unknown>, replayed: boolean): ProviderPaymentInitiationResponse {
-  return {
-    attempt_reference: a.id,
-    provider: a.provider,
-    provider_reference: a.provider_reference,
-    rail: a.rail,
-    status: a.status,
-    amount_charged_minor: a.amount_charged_minor,
-    currency: a.currency,
-    instructions: instructions as ProviderPaymentInitiationResponse['instructions'],
-    replayed,
-  };
+  return { ...attemptFields(a), instructions: instructions as ProviderPaymentInitiationResponse['instructions'], replayed };
 }
 
 async function statusBody(trx: Trx, deps: CheckoutDeps, sessionId: string, attemptId: string, refreshed: boolean): Promise<ProviderPaymentStatusResponse> {
   const a = await findAttempt(trx, sessionId, attemptId);
   const s = await findSession(trx, sessionId);
-  const now = deps.clock.now().getTime();
-  const cooldownLeft =
-    a.status === 'pending' && a.rail === 'momo' && a.code_sent_at
-      ? Math.max(0, Math.ceil((new Date(a.code_sent_at).getTime() + RESEND_COOLDOWN_SECONDS * 1000 - now) / 1000))
-      : 0;
+  const cooldownLeft = a.status === 'pending' && a.rail === 'momo' ? resendWaitSeconds(a, deps.clock.now()) : 0;
   return {
-    attempt_reference: a.id,
-    provider: a.provider,
-    provider_reference: a.provider_reference,
-    rail: a.rail,
-    status: a.status,
-    amount_charged_minor: a.amount_charged_minor,
-    currency: a.currency,
+    ...attemptFields(a),
     session_id: s.id,
     session_status: s.status,
     session_finalized_at: s.finalized_at,
@@ -399,7 +396,7 @@ export async function resendCode(deps: CheckoutDeps, sessionId: string, attemptI
   return deps.db.transaction().execute(async (trx) => {
     const a = await pendingMomoAttempt(trx, sessionId, attemptId);
     const now = deps.clock.now();
-    const wait = a.code_sent_at ? Math.ceil((new Date(a.code_sent_at).getTime() + RESEND_COOLDOWN_SECONDS * 1000 - now.getTime()) / 1000) : 0;
+    const wait = resendWaitSeconds(a, now);
     if (wait > 0) {
       throw new AppError('RATE_LIMITED', `a new code can be requested in ${wait} s`, { retryAfterSeconds: wait });
     }

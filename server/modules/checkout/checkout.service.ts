@@ -61,9 +61,12 @@ async function expireDue(deps: CheckoutDeps, sessionId: string): Promise<void> {
 
 /** Loads a session inside the transaction, expiring it first when its time has passed. */
 async function loadFresh(trx: Trx, deps: CheckoutDeps, sessionId: string): Promise<SessionWithOwner> {
-  await findSession(trx, sessionId);
-  await expireIfDue(trx, deps, sessionId);
-  return findSession(trx, sessionId);
+  const s = await findSession(trx, sessionId);
+  // Read again only when the session did expire here; an unexpired one is returned as read.
+  if (s.status === 'open' && s.expires_at <= deps.clock.now().toISOString() && (await expireIfDue(trx, deps, sessionId))) {
+    return findSession(trx, sessionId);
+  }
+  return s;
 }
 
 function requireRail(s: SessionWithOwner, rail: Rail): void {

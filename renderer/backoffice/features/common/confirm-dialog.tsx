@@ -1,0 +1,57 @@
+import { useEffect, useRef, type ReactNode } from 'react';
+
+export interface ConfirmDialogProps {
+  /** Open while true; the caller keeps the state (usually the item the action is about). */
+  open: boolean;
+  title: string;
+  /** What will happen, in the words the user needs: amount and session, "requests with this key get 401 at once". */
+  children: ReactNode;
+  confirmLabel: string;
+  /** Danger styling for destructive actions (revoke, disable, reject). */
+  tone?: 'primary' | 'danger';
+  busy?: boolean;
+  onConfirm(): void;
+  onCancel(): void;
+}
+
+/**
+ * A modal confirmation on the native <dialog>: focus moves to the confirm button so a keyboard
+ * user confirms with Enter (one action) and backs out with Escape; the browser traps focus and
+ * makes the rest of the page inert while it is open.
+ */
+export function ConfirmDialog({ open, title, children, confirmLabel, tone = 'primary', busy, onConfirm, onCancel }: ConfirmDialogProps) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const confirmRef = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    if (open && !dialog.open) {
+      dialog.showModal();
+      confirmRef.current?.focus();
+    } else if (!open && dialog.open) dialog.close();
+  }, [open]);
+  return (
+    <dialog
+      ref={ref}
+      className="bo-confirm"
+      aria-labelledby="bo-confirm-title"
+      onCancel={(e) => {
+        e.preventDefault(); // Escape: the caller closes it, so its state stays the single truth
+        onCancel();
+      }}
+    >
+      <h2 id="bo-confirm-title" className="bo-confirm__title">
+        {title}
+      </h2>
+      <div className="bo-confirm__body">{children}</div>
+      <div className="bo-confirm__actions">
+        <button type="button" className="bo-btn bo-btn--secondary" onClick={onCancel} disabled={busy}>
+          Cancel
+        </button>
+        <button ref={confirmRef} type="button" className={`bo-btn bo-btn--${tone}`} onClick={onConfirm} disabled={busy}>
+          {busy ? 'Working…' : confirmLabel}
+        </button>
+      </div>
+    </dialog>
+  );
+}

@@ -32,7 +32,23 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['**/server/**', '**/electron/**', '**/renderer/**'], message: 'shared/ stands alone.' }] },
+        {
+          patterns: [
+            { group: ['**/server/**', '**/electron/**', '**/renderer/**', 'electron'], message: 'shared/ stands alone.' },
+            { group: ['node:*'], message: 'shared/ runs in browsers and merchants\' runtimes too: web-standard APIs only, no Node modules.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The server runs headless (npm run serve, several instances): it never reaches into the
+    // desktop shell or the browser code. The Electron main process may import the server.
+    files: ['server/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['electron', '**/electron/**', '**/renderer/**'], message: 'server/ is headless: no Electron, no renderer code.' }] },
       ],
     },
   },

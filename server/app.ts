@@ -4,18 +4,14 @@ import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
-import type { Config } from './config';
-import type { Db } from './db/database';
 import { registerBodyLimit } from './http/body-limit';
 import { frameworkErrors, registerErrorHandling } from './http/errors';
 import { coerceToSchema, nestFormFields, parseUrlEncoded } from './http/form-body';
 import { registerPages } from './http/pages';
 import { withSafeRequestLog } from './http/request-log';
 import { AppError } from './lib/errors';
-import type { Clock } from './lib/clock';
-import type { IdGenerator } from './lib/ids';
 import { authenticateMerchant, bearerToken } from './modules/auth/merchant-auth';
 import { merchantRoutes } from './modules/merchant.routes';
 import { checkoutRoutes } from './modules/checkout/checkout.routes';
@@ -26,21 +22,9 @@ import { createDispatcher } from './webhooks/dispatcher';
 import { installWebhookOutbox } from './webhooks/outbox';
 import { sandboxProviders } from './providers/index';
 import type { ProviderRegistry } from './providers/types';
+import type { AppDeps } from './deps';
 
-export interface AppDeps {
-  db: Db;
-  clock: Clock;
-  ids: IdGenerator;
-  config: Config;
-  /** pino logger, or false for none (tests). */
-  logger: FastifyBaseLogger | false;
-  /** PUBLIC_BASE_URL, or the listening address when it is not set. */
-  baseUrl(): string;
-  /** Payment rail providers (sandbox ones unless a test swaps them). */
-  providers: ProviderRegistry;
-  /** Run the timers (expiry sweeper, …): true for serve and desktop, false in tests that move the clock by hand. */
-  backgroundJobs: boolean;
-}
+export type { AppDeps } from './deps';
 
 declare module 'fastify' {
   interface FastifyRequest {

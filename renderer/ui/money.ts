@@ -2,7 +2,8 @@
  * Money display for every renderer page: integer minor units, formatted by Intl in the
  * amount's own currency, exactly (the decimal string is built from digits, never a float).
  */
-export const LOCALE = typeof navigator !== 'undefined' && navigator.language ? navigator.language : 'en-GH';
+// globalThis: this module is also unit-tested in Node, which types no `navigator`.
+export const LOCALE = (globalThis as { navigator?: { language?: string } }).navigator?.language || 'en-GH';
 
 const moneyFormats = new Map<string, Intl.NumberFormat>();
 

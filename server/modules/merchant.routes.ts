@@ -15,7 +15,7 @@ import {
   RevenueLineSyncResponse,
   SessionReferenceParams,
 } from '../../shared/schemas/merchant';
-import type { AppDeps } from '../app';
+import type { AppDeps } from '../deps';
 import { authenticateMerchant, type MerchantContext } from './auth/merchant-auth';
 import { runIdempotent } from './idempotency/idempotency.service';
 import { ingestInvoiceLines, listInvoiceLines } from './invoice-lines/invoice-lines.service';

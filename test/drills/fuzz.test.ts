@@ -87,9 +87,9 @@ describe('drill: fuzzing every endpoint', () => {
             payload = JSON.stringify(body);
           } else if (route.method === 'POST' && encoding === 'form') {
             headers['content-type'] = 'application/x-www-form-urlencoded';
-            payload = new URLSearchParams(
-              body && typeof body === 'object' && !Array.isArray(body) ? Object.entries(body).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]) : [],
-            ).toString();
+            const fields: Array<[string, string]> =
+              body && typeof body === 'object' && !Array.isArray(body) ? Object.entries(body).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]) : [];
+            payload = new URLSearchParams(fields).toString();
           }
           const res = await t.app.inject({ method: route.method, url, headers, ...(payload === undefined ? {} : { payload }) });
           expect(res.statusCode, `${route.method} ${url} ${payload ?? ''} → ${res.body}`).toBeLessThan(500);

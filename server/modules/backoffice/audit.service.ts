@@ -4,7 +4,6 @@ import type { Database } from '../../db/schema';
 import type { Clock } from '../../lib/clock';
 import type { IdGenerator } from '../../lib/ids';
 import type { AUDIT_SORTS, AuditAction, AuditList } from '../../../shared/schemas/backoffice';
-import type { StaffContext } from './staff-auth';
 
 type Q = Kysely<Database> | Transaction<Database>;
 
@@ -21,7 +20,8 @@ export interface Actor {
   ip: string | null;
 }
 
-export const actorOf = (staff: StaffContext, ip: string | null): Actor => ({ id: staff.id, username: staff.username, role: staff.role, ip });
+/** The signed-in staff member as the audit trail records them (structural: no import of staff-auth, which records audit rows). */
+export const actorOf = (staff: Pick<Actor, 'id' | 'username' | 'role'>, ip: string | null): Actor => ({ id: staff.id, username: staff.username, role: staff.role, ip });
 
 export interface AuditRecord {
   action: AuditAction;

@@ -1,0 +1,26 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from './config';
+import type { Db } from './db/database';
+import type { Clock } from './lib/clock';
+import type { IdGenerator } from './lib/ids';
+import type { ProviderRegistry } from './providers/types';
+
+/**
+ * What every route module and service is given: the one dependency object, built by
+ * `build()` in app.ts. It lives apart from app.ts so route modules can name it without
+ * importing the app that imports them.
+ */
+export interface AppDeps {
+  db: Db;
+  clock: Clock;
+  ids: IdGenerator;
+  config: Config;
+  /** pino logger, or false for none (tests). */
+  logger: FastifyBaseLogger | false;
+  /** PUBLIC_BASE_URL, or the listening address when it is not set. */
+  baseUrl(): string;
+  /** Payment rail providers (sandbox ones unless a test swaps them). */
+  providers: ProviderRegistry;
+  /** Run the timers (expiry sweeper, …): true for serve and desktop, false in tests that move the clock by hand. */
+  backgroundJobs: boolean;
+}

@@ -5,10 +5,11 @@ import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { registerBodyLimit } from './http/body-limit';
 import { frameworkErrors, registerErrorHandling } from './http/errors';
 import { coerceToSchema, nestFormFields, parseUrlEncoded } from './http/form-body';
+import { swaggerOptions } from './http/openapi';
 import { registerPages } from './http/pages';
 import { withSafeRequestLog } from './http/request-log';
 import { AppError } from './lib/errors';
@@ -115,20 +116,7 @@ export async function build(input: BuildDeps): Promise<FastifyInstance> {
     });
   }
 
-  await app.register(swagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: {
-        title: 'Paydesk merchant checkout and invoicing API',
-        version: '2026-06',
-        description:
-          'Merchant API (Bearer API key) and hosted-checkout API (no credential). Amounts are integers in minor units. See docs/ in the repository for transitions, sandbox inputs and error codes.',
-      },
-      components: { securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: 'ak_test_… API key' } } },
-    },
-    transform: jsonSchemaTransform,
-    hideUntagged: true,
-  });
+  await app.register(swagger, swaggerOptions(baseUrl));
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 

@@ -256,6 +256,8 @@ export const PaymentsExportQuery = MerchantScopeQuery.extend({
 });
 
 // ---------------------------------------------------------------- audit
+/** What an audit entry recorded of its target: always an object of named fields. */
+const AuditSnapshot = z.record(z.string(), z.unknown());
 export const AuditEntry = z.object({
   id: z.string(),
   at: IsoDateTime,
@@ -264,8 +266,8 @@ export const AuditEntry = z.object({
   target_type: z.string(),
   target_id: z.string().nullable(),
   merchant_id: z.string().nullable(),
-  before: z.unknown().nullable(),
-  after: z.unknown().nullable(),
+  before: AuditSnapshot.nullable().describe('The recorded fields before the action, or null'),
+  after: AuditSnapshot.nullable().describe('The recorded fields after the action, or null'),
   ip: z.string().nullable(),
 });
 export type AuditEntry = z.infer<typeof AuditEntry>;

@@ -59,11 +59,14 @@ export const LineError = z.object({
 });
 export type LineError = z.infer<typeof LineError>;
 
-export const ErrorEnvelope = z.object({
-  error: z.object({
-    code: z.string(),
-    message: z.string(),
-    retry_after_seconds: z.number().int().optional(),
-  }),
-});
+// The id makes it one shared component (`#/components/schemas/ErrorEnvelope`) in the OpenAPI document.
+export const ErrorEnvelope = z
+  .object({
+    error: z.object({
+      code: z.string().describe('A code from docs/errors.md, e.g. INVALID_ARGUMENT'),
+      message: z.string().describe('What is wrong; a validation message starts with the field path'),
+      retry_after_seconds: z.number().int().optional().describe('With RATE_LIMITED and IDEMPOTENCY_KEY_IN_FLIGHT: seconds to wait'),
+    }),
+  })
+  .meta({ id: 'ErrorEnvelope', description: 'Every error answer: { "error": { "code", "message" } }' });
 export type ErrorEnvelope = z.infer<typeof ErrorEnvelope>;

@@ -27,14 +27,20 @@ export async function createTestApp(
   opts: {
     rateLimitPerMin?: number;
     env?: Record<string, string>;
-    publicBaseUrl?: string;
+    /** null: no PUBLIC_BASE_URL, so links use the listening address. */
+    publicBaseUrl?: string | null;
     /** Runs after build and before ready: a test may add its own routes (they get every app-wide hook). */
     extend?: (app: FastifyInstance) => void | Promise<void>;
   } = {},
 ): Promise<TestContext> {
   const dataDir = mkdtempSync(join(tmpdir(), 'paydesk-test-'));
   const config = loadConfig(
-    { DATA_DIR: dataDir, RATE_LIMIT_PER_MIN: String(opts.rateLimitPerMin ?? 0), PUBLIC_BASE_URL: opts.publicBaseUrl ?? 'http://paydesk.test', ...opts.env },
+    {
+      DATA_DIR: dataDir,
+      RATE_LIMIT_PER_MIN: String(opts.rateLimitPerMin ?? 0),
+      ...(opts.publicBaseUrl === null ? {} : { PUBLIC_BASE_URL: opts.publicBaseUrl ?? 'http://paydesk.test' }),
+      ...opts.env,
+    },
   );
   const database = openDatabase(config.databaseFile);
   await migrate(database.db);

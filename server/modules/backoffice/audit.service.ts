@@ -28,8 +28,8 @@ export interface AuditRecord {
   targetType: string;
   targetId: string | null;
   merchantId?: string | null;
-  before?: unknown;
-  after?: unknown;
+  before?: Record<string, unknown> | null;
+  after?: Record<string, unknown> | null;
 }
 
 /**
@@ -85,8 +85,8 @@ export async function listAudit(
       target_type: r.target_type,
       target_id: r.target_id,
       merchant_id: r.merchant_id,
-      before: r.before === null ? null : (JSON.parse(r.before) as unknown),
-      after: r.after === null ? null : (JSON.parse(r.after) as unknown),
+      before: r.before === null ? null : (JSON.parse(r.before) as Record<string, unknown>),
+      after: r.after === null ? null : (JSON.parse(r.after) as Record<string, unknown>),
       ip: r.ip,
     })),
   };

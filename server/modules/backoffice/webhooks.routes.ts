@@ -33,7 +33,7 @@ import {
   type WebhookScope,
 } from '../../webhooks/webhooks.service';
 import { ErrorEnvelope } from '../../../shared/schemas/common';
-import { actorOf, recordAudit } from './audit.service';
+import { actorOf, recordAudit, type AuditRecord } from './audit.service';
 import { allow, requireStaff, type StaffContext } from './staff-auth';
 import type { AuditAction } from '../../../shared/schemas/backoffice';
 
@@ -60,7 +60,7 @@ async function scopeOf(deps: AppDeps, staff: StaffContext, requested: string | u
 export async function webhookRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const readers = allow('finance', 'admin');
-  const audit = (req: FastifyRequest, action: AuditAction, targetType: string, targetId: string | null, after: unknown) =>
+  const audit = (req: FastifyRequest, action: AuditAction, targetType: string, targetId: string | null, after: AuditRecord['after']) =>
     recordAudit(deps.db, deps, actorOf(requireStaff(req), req.ip), { action, targetType, targetId, after });
 
   r.get(

@@ -51,6 +51,21 @@ function errorResponse(status: number) {
   };
 }
 
+const SUCCESS_DESCRIPTIONS: Record<string, string> = {
+  200: 'OK',
+  201: 'Created',
+  204: 'No content',
+  207: 'Applied in part: the refused lines are listed in `errors`',
+};
+
+/** A declared success schema with a description (a bare zod schema would say "Default Response"). */
+function successResponse(status: string, value: unknown): unknown {
+  const description = SUCCESS_DESCRIPTIONS[status] ?? 'Success';
+  if (value instanceof z.ZodNull) return value.describe(description);
+  if (!(value instanceof z.ZodType)) return value; // already a response object with its own description
+  return { description, content: { 'application/json': { schema: value } } };
+}
+
 /** The route's schema with the table's facts added: operationId, security, error answers, a 2xx answer. */
 export function documentedSchema(method: string, url: string, schema: RouteSchema): RouteSchema {
   const key = `${method} ${openApiPath(url)}`;
@@ -65,7 +80,7 @@ export function documentedSchema(method: string, url: string, schema: RouteSchem
   const statuses = new Set<number>([...AUTH_ERRORS[op.auth], ...(schema.body ? BODY_ERRORS : []), ...(op.errors ?? [])]);
   for (const [status, value] of Object.entries(declared)) {
     if (Number(status) >= 400) statuses.add(Number(status));
-    else response[status] = value;
+    else response[status] = successResponse(status, value);
   }
   if (!Object.keys(response).some((s) => s.startsWith('2'))) {
     const success = op.success ?? { status: 200, description: 'Success' };

@@ -25,6 +25,10 @@ export interface OperationDoc {
 }
 
 const ok = (description: string) => ({ status: 200, description });
+// The administration writes answer the whole view they changed, as the back office shows it.
+const INTEGRATIONS_VIEW = 'Merchants with their integrations, key prefixes, endpoints, rails and fee rules (as changed)';
+const BANKS_VIEW = 'Banks with their branches (as changed)';
+const STAFF_VIEW = 'Staff users (as changed)';
 
 /** Keyed by `METHOD /path` with OpenAPI path templates (`{reference}`). */
 export const OPERATIONS: Readonly<Record<string, OperationDoc>> = {
@@ -77,26 +81,26 @@ export const OPERATIONS: Readonly<Record<string, OperationDoc>> = {
   },
 
   // ------------------------------------------------------------------ back office: administration
-  'GET /api/backoffice/v1/admin/integrations': { operationId: 'listIntegrations', auth: 'staff', success: ok('Merchants with their integrations, key prefixes, endpoints, rails and fee rules') },
+  'GET /api/backoffice/v1/admin/integrations': { operationId: 'listIntegrations', auth: 'staff', success: ok(INTEGRATIONS_VIEW) },
   'POST /api/backoffice/v1/admin/integrations': { operationId: 'createIntegration', auth: 'staff' },
   'POST /api/backoffice/v1/admin/integrations/{integration_id}/api-keys': { operationId: 'createApiKey', auth: 'staff' },
   'POST /api/backoffice/v1/admin/api-keys/{key_id}/revoke': { operationId: 'revokeApiKey', auth: 'staff', success: ok('The revoked key') },
   'POST /api/backoffice/v1/admin/integrations/{integration_id}/webhook-endpoints': { operationId: 'createWebhookEndpoint', auth: 'staff' },
-  'POST /api/backoffice/v1/admin/integrations/{integration_id}/rails': { operationId: 'setAllowedRails', auth: 'staff', success: ok('The rails now allowed') },
-  'POST /api/backoffice/v1/admin/integrations/{integration_id}/fee-rules': { operationId: 'setFeeRule', auth: 'staff', success: ok('The fee rule now in force') },
-  'GET /api/backoffice/v1/admin/banks': { operationId: 'listBanks', auth: 'staff', success: ok('Banks with their branches') },
-  'POST /api/backoffice/v1/admin/banks': { operationId: 'createBank', auth: 'staff', success: ok('The new bank') },
-  'POST /api/backoffice/v1/admin/banks/{bank_id}/branches': { operationId: 'createBranch', auth: 'staff', success: ok('The new branch') },
-  'POST /api/backoffice/v1/admin/branches/{branch_id}/activate': { operationId: 'activateBranch', auth: 'staff', success: ok('The branch') },
-  'POST /api/backoffice/v1/admin/branches/{branch_id}/deactivate': { operationId: 'deactivateBranch', auth: 'staff', success: ok('The branch') },
-  'POST /api/backoffice/v1/admin/banks/{bank_id}/activate': { operationId: 'activateBank', auth: 'staff', success: ok('The bank') },
-  'POST /api/backoffice/v1/admin/banks/{bank_id}/deactivate': { operationId: 'deactivateBank', auth: 'staff', success: ok('The bank') },
-  'POST /api/backoffice/v1/admin/banks/{bank_id}/rename': { operationId: 'renameBank', auth: 'staff', success: ok('The bank') },
-  'POST /api/backoffice/v1/admin/branches/{branch_id}/rename': { operationId: 'renameBranch', auth: 'staff', success: ok('The branch') },
-  'GET /api/backoffice/v1/admin/staff': { operationId: 'listStaff', auth: 'staff', success: ok('Staff users') },
+  'POST /api/backoffice/v1/admin/integrations/{integration_id}/rails': { operationId: 'setAllowedRails', auth: 'staff', success: ok(INTEGRATIONS_VIEW) },
+  'POST /api/backoffice/v1/admin/integrations/{integration_id}/fee-rules': { operationId: 'setFeeRule', auth: 'staff', success: ok(INTEGRATIONS_VIEW) },
+  'GET /api/backoffice/v1/admin/banks': { operationId: 'listBanks', auth: 'staff', success: ok(BANKS_VIEW) },
+  'POST /api/backoffice/v1/admin/banks': { operationId: 'createBank', auth: 'staff', success: ok(BANKS_VIEW) },
+  'POST /api/backoffice/v1/admin/banks/{bank_id}/branches': { operationId: 'createBranch', auth: 'staff', success: ok(BANKS_VIEW) },
+  'POST /api/backoffice/v1/admin/branches/{branch_id}/activate': { operationId: 'activateBranch', auth: 'staff', success: ok(BANKS_VIEW) },
+  'POST /api/backoffice/v1/admin/branches/{branch_id}/deactivate': { operationId: 'deactivateBranch', auth: 'staff', success: ok(BANKS_VIEW) },
+  'POST /api/backoffice/v1/admin/banks/{bank_id}/activate': { operationId: 'activateBank', auth: 'staff', success: ok(BANKS_VIEW) },
+  'POST /api/backoffice/v1/admin/banks/{bank_id}/deactivate': { operationId: 'deactivateBank', auth: 'staff', success: ok(BANKS_VIEW) },
+  'POST /api/backoffice/v1/admin/banks/{bank_id}/rename': { operationId: 'renameBank', auth: 'staff', success: ok(BANKS_VIEW) },
+  'POST /api/backoffice/v1/admin/branches/{branch_id}/rename': { operationId: 'renameBranch', auth: 'staff', success: ok(BANKS_VIEW) },
+  'GET /api/backoffice/v1/admin/staff': { operationId: 'listStaff', auth: 'staff', success: ok(STAFF_VIEW) },
   'POST /api/backoffice/v1/admin/staff': { operationId: 'createStaff', auth: 'staff' },
-  'POST /api/backoffice/v1/admin/staff/{staff_id}/disable': { operationId: 'disableStaff', auth: 'staff', success: ok('The staff user') },
-  'POST /api/backoffice/v1/admin/staff/{staff_id}/enable': { operationId: 'enableStaff', auth: 'staff', success: ok('The staff user') },
+  'POST /api/backoffice/v1/admin/staff/{staff_id}/disable': { operationId: 'disableStaff', auth: 'staff', success: ok(STAFF_VIEW) },
+  'POST /api/backoffice/v1/admin/staff/{staff_id}/enable': { operationId: 'enableStaff', auth: 'staff', success: ok(STAFF_VIEW) },
   'POST /api/backoffice/v1/admin/sandbox/bank-transfers': { operationId: 'confirmSandboxBankTransfer', auth: 'staff' },
 
   // ------------------------------------------------------------------ back office: webhooks

@@ -1,12 +1,12 @@
 import type { AddressInfo } from 'node:net';
 import formbody from '@fastify/formbody';
-import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { registerBodyLimit } from './http/body-limit';
+import { registerBodyParsers } from './http/body-parsers';
 import { frameworkErrors, registerErrorHandling } from './http/errors';
 import { coerceToSchema, nestFormFields, parseUrlEncoded } from './http/form-body';
 import { swaggerOptions } from './http/openapi';
@@ -74,10 +74,7 @@ export async function build(input: BuildDeps): Promise<FastifyInstance> {
   // Bodies: JSON (built in), urlencoded and multipart, nested as customer[name] / lines[0][code].
   app.removeContentTypeParser('text/plain');
   await app.register(formbody, { parser: parseUrlEncoded, bodyLimit: input.config.bodyLimitBytes });
-  await app.register(multipart, {
-    attachFieldsToBody: 'keyValues',
-    limits: { fieldSize: input.config.bodyLimitBytes, fields: 10_000, files: 10, fileSize: input.config.bodyLimitBytes, parts: 10_010 },
-  });
+  registerBodyParsers(app, input.config.bodyLimitBytes); // JSON (depth-limited) and multipart, both byte-counted
   app.addHook('preValidation', async (req) => {
     const type = req.headers['content-type'] ?? '';
     const isForm = /^multipart\/form-data/i.test(type) || /^application\/x-www-form-urlencoded/i.test(type);

@@ -8,12 +8,6 @@ const FASTIFY_CODES: Record<string, ErrorCode> = {
   FST_ERR_CTP_BODY_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
   FST_ERR_CTP_EMPTY_JSON_BODY: 'INVALID_ARGUMENT',
   FST_ERR_CTP_INVALID_JSON_BODY: 'INVALID_ARGUMENT',
-  FST_REQ_FILE_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
-  FST_PARTS_LIMIT: 'PAYLOAD_TOO_LARGE',
-  FST_FILES_LIMIT: 'PAYLOAD_TOO_LARGE',
-  FST_FIELDS_LIMIT: 'PAYLOAD_TOO_LARGE',
-  FST_PROTO_VIOLATION: 'INVALID_ARGUMENT',
-  FST_INVALID_MULTIPART_CONTENT_TYPE: 'INVALID_ARGUMENT',
   FST_ERR_VALIDATION: 'INVALID_ARGUMENT',
 };
 
@@ -26,7 +20,9 @@ function messageFor(code: ErrorCode, err: FastifyError): string {
     default:
       if (err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') return 'body: a JSON body is required when Content-Type is application/json';
       if (err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err instanceof SyntaxError) return 'body: malformed JSON';
-      return `body: ${err.message}`;
+      if (err.code === 'FST_ERR_CTP_INVALID_CONTENT_LENGTH') return 'body: its length does not match the Content-Length header';
+      // Never the exception's own text: it can be an engine or library message ("Maximum call stack size exceeded").
+      return 'body: could not be read';
   }
 }
 
@@ -51,6 +47,11 @@ export function registerErrorHandling(app: FastifyInstance): void {
       if (err.retryAfterSeconds !== undefined) reply.header('retry-after', String(err.retryAfterSeconds));
       return reply.code(err.status).send(errorBody(err.code, err.message, err.retryAfterSeconds));
     }
+    if (err.validationContext === 'params') {
+      // Path parameters are identifiers: one that cannot exist (too long, wrong shape) names no
+      // resource, the same 404 as an id that merely is unknown (CONTRACT §4).
+      return reply.code(404).send(errorBody('NOT_FOUND', noResourceAt(req)));
+    }
     if (hasZodFastifySchemaValidationErrors(err) || err.validation) {
       return reply.code(400).send(errorBody('INVALID_ARGUMENT', describeValidation(err)));
     }
@@ -67,7 +68,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if (err.statusCode === 415) return reply.code(415).send(errorBody('UNSUPPORTED_MEDIA_TYPE', messageFor('UNSUPPORTED_MEDIA_TYPE', err)));
     if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
       req.log.warn({ err }, 'client error without a mapped code');
-      return reply.code(400).send(errorBody('INVALID_ARGUMENT', err.message));
+      return reply.code(400).send(errorBody('INVALID_ARGUMENT', 'request: could not be processed'));
     }
     req.log.error({ err }, 'unhandled error');
     return reply.code(500).send(errorBody('INTERNAL_ERROR', 'internal error'));
@@ -78,15 +79,19 @@ export function registerErrorHandling(app: FastifyInstance): void {
   });
 }
 
+function noResourceAt(req: FastifyRequest): string {
+  const path = req.url.split('?')[0] ?? '';
+  return `no resource at ${req.method} ${path.slice(0, 120)}${path.length > 120 ? '…' : ''}`;
+}
+
 /**
  * Errors Fastify's router raises before any route or hook runs (they bypass the error
  * handler): a path parameter longer than the router accepts names no resource (404), a path
  * that is not valid percent-encoding is a bad request (400). Both in the envelope.
  */
 export function frameworkErrors(err: FastifyError, req: FastifyRequest, reply: FastifyReply): void {
-  const path = req.url.split('?')[0] ?? '';
   if (err.code === 'FST_ERR_MAX_PARAM_LENGTH') {
-    reply.code(404).send(errorBody('NOT_FOUND', `no resource at ${req.method} ${path.slice(0, 120)}${path.length > 120 ? '…' : ''}`));
+    reply.code(404).send(errorBody('NOT_FOUND', noResourceAt(req)));
     return;
   }
   if (err.code === 'FST_ERR_BAD_URL') {

@@ -52,7 +52,8 @@ export const PublicCheckoutSession = z.object({
   customer_name: z.string(),
   allowed_rails: z.array(Rail),
   expires_at: IsoDateTime,
-  return_to_merchant_url: z.string(),
+  /** Absent when the session has no `callback_url` (never an empty string). */
+  return_to_merchant_url: z.string().optional(),
   card_collection_mode: CardCollectionMode,
   line_items: z.array(PublicLineItem),
   /** extension: `test` or `live`, so the page can label sandbox payments. */

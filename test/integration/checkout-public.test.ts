@@ -112,12 +112,14 @@ describe('GET /api/v1/checkout/sessions/{reference}', () => {
     expect(res.body).not.toContain(m.api_key);
   });
 
-  it('uses empty strings for absent optional fields and lists only the allowed rails', async () => {
+  it('uses empty strings for absent optional text, leaves out return_to_merchant_url without a callback_url, and lists only the allowed rails', async () => {
     const m2 = await t.merchant();
     await setAllowedRails(t, m2.integration_id, ['cash', 'momo']);
     const s = await openSession(t, m2);
     const p = (await get(t.app, sessionUrl(s.id))).json();
-    expect(p).toMatchObject({ description: '', customer_name: '', return_to_merchant_url: '', line_items: [], allowed_rails: ['momo', 'cash'] });
+    expect(p).toMatchObject({ description: '', customer_name: '', line_items: [], allowed_rails: ['momo', 'cash'] });
+    // A URL field is a URL or absent (API-SPEC: `return_to_merchant_url` string (URL)), never "".
+    expect(p).not.toHaveProperty('return_to_merchant_url');
   });
 
   it('shows the pending Mobile Money attempt (last four digits only) so a reloaded page can resume it', async () => {

@@ -118,7 +118,7 @@ export async function publicSession(deps: CheckoutDeps, sessionId: string): Prom
       customer_name: s.customer_name ?? '',
       allowed_rails: allowedRails(s),
       expires_at: s.expires_at,
-      return_to_merchant_url: s.callback_url ?? '',
+      ...(s.callback_url ? { return_to_merchant_url: s.callback_url } : {}),
       card_collection_mode: s.card_collection_mode,
       line_items: lines,
       mode: s.mode,

@@ -1,0 +1,111 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { AppError, formatPath } from '../lib/errors';
+
+/** Deepest nesting of arrays and objects a JSON body may have (docs/merchant-api.md, "Request bodies"). */
+export const MAX_JSON_DEPTH = 64;
+
+/** Object keys refused anywhere in a JSON body: they rewrite prototypes when code merges objects. */
+const FORBIDDEN_KEYS = new Set(['__proto__']);
+
+const malformedJson = () => new AppError('INVALID_ARGUMENT', 'body: malformed JSON');
+const tooDeep = () => new AppError('INVALID_ARGUMENT', `body: nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep`);
+
+/**
+ * Depth of the deepest array/object in a JSON text, stopping as soon as it passes the limit.
+ * Done on the text, before JSON.parse, so that no recursive code (ours, zod's, a serializer's)
+ * ever sees a pathologically deep value and runs out of stack.
+ */
+export function jsonDepthExceeds(text: string, limit = MAX_JSON_DEPTH): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c /* \ */) i++;
+      else if (c === 0x22 /* " */) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b /* { */ || c === 0x5b /* [ */) {
+      if (++depth > limit) return true;
+    } else if (c === 0x7d /* } */ || c === 0x5d /* ] */) depth--;
+  }
+  return false;
+}
+
+/** Path of the first object holding a forbidden key, e.g. `metadata` or `lines[0]`; undefined when none. */
+function forbiddenKeyAt(value: unknown, path: PropertyKey[]): { path: PropertyKey[]; key: string } | undefined {
+  if (!value || typeof value !== 'object') return undefined;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const hit = forbiddenKeyAt(value[i], [...path, i]);
+      if (hit) return hit;
+    }
+    return undefined;
+  }
+  for (const key of Object.keys(value)) {
+    if (FORBIDDEN_KEYS.has(key)) return { path, key };
+    const hit = forbiddenKeyAt((value as Record<string, unknown>)[key], [...path, key]);
+    if (hit) return hit;
+  }
+  return undefined;
+}
+
+/**
+ * JSON bodies: depth-limited, and a `__proto__` key (valid JSON, but a prototype-pollution
+ * vector for any code that copies the object) is refused naming the object that holds it,
+ * e.g. `metadata: key "__proto__" is not allowed`. Recursion in the key scan is bounded by
+ * MAX_JSON_DEPTH, checked first.
+ */
+export function parseJsonBody(text: string): unknown {
+  if (text.length === 0) throw new AppError('INVALID_ARGUMENT', 'body: a JSON body is required when Content-Type is application/json');
+  if (jsonDepthExceeds(text)) throw tooDeep();
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw malformedJson();
+  }
+  const hit = forbiddenKeyAt(value, []);
+  if (hit) throw new AppError('INVALID_ARGUMENT', `${formatPath(hit.path) || 'body'}: key "${hit.key}" is not allowed`);
+  return value;
+}
+
+const badMultipart = (why: string) => new AppError('INVALID_ARGUMENT', `body: malformed multipart/form-data (${why})`);
+
+/**
+ * multipart/form-data, read whole (Fastify counts the bytes as they arrive and answers 413 as
+ * soon as the body limit is passed, chunked or not) and then split into text fields. Bounding
+ * the bytes read bounds every field and their number together: no field can be larger, nor
+ * the fields add up to more, than the body limit. Uploaded files are dropped; repeated names
+ * become arrays, as browsers send them.
+ */
+export async function parseMultipartBody(req: FastifyRequest, body: Buffer): Promise<Record<string, unknown>> {
+  const type = req.headers['content-type'] ?? '';
+  if (!/;\s*boundary=/i.test(type)) throw badMultipart('the Content-Type has no boundary');
+  if (body.length === 0) return {};
+  let form: FormData;
+  try {
+    form = await new Response(new Uint8Array(body), { headers: { 'content-type': type } }).formData();
+  } catch {
+    throw badMultipart('the body does not match the boundary in the Content-Type');
+  }
+  const fields: Record<string, string | string[]> = Object.create(null) as Record<string, string | string[]>;
+  for (const [name, value] of form.entries()) {
+    if (typeof value !== 'string') continue; // an uploaded file
+    const prior = fields[name];
+    if (prior === undefined) fields[name] = value;
+    else if (Array.isArray(prior)) prior.push(value);
+    else fields[name] = [prior, value];
+  }
+  return { ...fields };
+}
+
+/** Replaces Fastify's JSON parser and registers the multipart one; both read at most `bodyLimit` bytes. */
+export function registerBodyParsers(app: FastifyInstance, bodyLimit: number): void {
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit }, async (_req: FastifyRequest, body: string | Buffer) =>
+    parseJsonBody(String(body)),
+  );
+  app.addContentTypeParser('multipart/form-data', { parseAs: 'buffer', bodyLimit }, async (req: FastifyRequest, body: string | Buffer) =>
+    parseMultipartBody(req, Buffer.isBuffer(body) ? body : Buffer.from(body)),
+  );
+}

@@ -1,6 +1,5 @@
 import type { AddressInfo } from 'node:net';
 import formbody from '@fastify/formbody';
-import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -11,9 +10,8 @@ import { frameworkErrors, registerErrorHandling } from './http/errors';
 import { coerceToSchema, nestFormFields, parseUrlEncoded } from './http/form-body';
 import { swaggerOptions } from './http/openapi';
 import { registerPages } from './http/pages';
+import { registerRateLimit } from './http/rate-limit';
 import { withSafeRequestLog } from './http/request-log';
-import { AppError } from './lib/errors';
-import { authenticateMerchant, bearerToken } from './modules/auth/merchant-auth';
 import { merchantRoutes } from './modules/merchant.routes';
 import { checkoutRoutes } from './modules/checkout/checkout.routes';
 import { reconcileStuckAttempts } from './modules/checkout/checkout.service';
@@ -84,34 +82,7 @@ export async function build(input: BuildDeps): Promise<FastifyInstance> {
     req.body = coerceToSchema(req.routeOptions.schema?.body, nested);
   });
 
-  if (input.config.rateLimitPerMin > 0) {
-    await app.register(rateLimit, {
-      global: true,
-      max: input.config.rateLimitPerMin,
-      timeWindow: 60_000,
-      allowList: (req) => !req.url.startsWith('/api/'),
-      // Merchant calls count against their API key; everything else, and any call whose key
-      // does not authenticate (so a flood of made-up keys is limited too), against the client IP.
-      keyGenerator: async (req) => {
-        const isMerchant = req.url.startsWith('/api/v1/') && !req.url.startsWith('/api/v1/checkout');
-        if (isMerchant && bearerToken(req)) {
-          try {
-            req.merchant = await authenticateMerchant(input.db, req);
-            return `key:${req.merchant.apiKeyId}`;
-          } catch {
-            // refused with 401 by the merchant routes, after it is counted here
-          }
-        }
-        return `ip:${req.ip}`;
-      },
-      errorResponseBuilder: (_req, ctx) => {
-        const seconds = Math.max(1, Math.ceil(ctx.ttl / 1000));
-        return new AppError('RATE_LIMITED', `too many requests: limit is ${ctx.max} per minute; retry after ${seconds} s`, {
-          retryAfterSeconds: seconds,
-        });
-      },
-    });
-  }
+  await registerRateLimit(app, deps); // buckets by matched route: API key, payer IP, staff token, sign-in IP
 
   await app.register(swagger, swaggerOptions(baseUrl));
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });

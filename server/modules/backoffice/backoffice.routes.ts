@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppDeps } from '../../deps';
 import { ErrorEnvelope } from '../../../shared/schemas/common';
+import { STAFF_LOGIN_ROUTE } from '../../http/rate-limit';
 import {
   AuditList,
   AuditQuery,
@@ -40,11 +41,12 @@ export async function backofficeRoutes(app: FastifyInstance, deps: AppDeps): Pro
     reply.header('cache-control', 'no-store');
   });
   app.addHook('onRequest', async (req) => {
-    const path = req.url.split('?')[0] ?? '';
-    if (path.endsWith('/auth/login') && req.method === 'POST') return;
+    // The matched route, not the raw URL (the router decodes `%6cogin`).
+    if (req.routeOptions.url === STAFF_LOGIN_ROUTE) return;
     // Unknown paths still answer 404 to anyone (the not-found handler runs without a route).
     if (!req.routeOptions.url) return;
-    req.staff = await authenticateStaff(deps, req);
+    // The rate limiter may already have checked the token to pick its bucket.
+    req.staff ??= await authenticateStaff(deps, req);
   });
 
   // ------------------------------------------------------------ auth

@@ -102,9 +102,12 @@ export async function parseMultipartBody(req: FastifyRequest, body: Buffer): Pro
 /** Replaces Fastify's JSON parser and registers the multipart one; both read at most `bodyLimit` bytes. */
 export function registerBodyParsers(app: FastifyInstance, bodyLimit: number): void {
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit }, async (_req: FastifyRequest, body: string | Buffer) =>
-    parseJsonBody(String(body)),
-  );
+  app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit }, async (req: FastifyRequest, body: string | Buffer) => {
+    // Routes that take no body (`resend`, `approve`, `logout`): many clients still send
+    // `Content-Type: application/json` with an empty one. Accept that instead of a 400.
+    if (body.length === 0 && req.routeOptions.schema?.body === undefined) return undefined;
+    return parseJsonBody(String(body));
+  });
   app.addContentTypeParser('multipart/form-data', { parseAs: 'buffer', bodyLimit }, async (req: FastifyRequest, body: string | Buffer) =>
     parseMultipartBody(req, Buffer.isBuffer(body) ? body : Buffer.from(body)),
   );

@@ -40,18 +40,6 @@ export async function checkoutRoutes(app: FastifyInstance, deps: CheckoutDeps): 
   app.addHook('onSend', async (_req, reply) => {
     reply.header('cache-control', 'no-store');
   });
-  // `resend` takes no body; many clients still send `Content-Type: application/json` with an
-  // empty one. Accept that on body-less routes instead of answering 400 (same parser otherwise).
-  const defaultJson = app.getDefaultJsonParser('error', 'error');
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
-    if (body === '' && req.routeOptions.schema?.body === undefined) {
-      done(null, undefined);
-      return;
-    }
-    defaultJson(req, body as string, done);
-  });
-
   r.get('/options', { schema: { tags, summary: 'Payment methods, banks and branches', response: { 200: PublicCheckoutOptions, ...errors } } }, async () =>
     checkoutOptions(deps.db),
   );

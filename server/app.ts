@@ -11,6 +11,7 @@ import { coerceToSchema, nestFormFields, parseUrlEncoded } from './http/form-bod
 import { swaggerOptions } from './http/openapi';
 import { registerPages } from './http/pages';
 import { registerRateLimit } from './http/rate-limit';
+import { registerShutdownGate } from './http/shutdown';
 import { withSafeRequestLog } from './http/request-log';
 import { merchantRoutes } from './modules/merchant.routes';
 import { checkoutRoutes } from './modules/checkout/checkout.routes';
@@ -46,7 +47,7 @@ export async function build(input: BuildDeps): Promise<FastifyInstance> {
     requestIdHeader: 'x-request-id',
     genReqId: () => input.ids.token('req', 16),
     trustProxy: false,
-    return503OnClosing: true,
+    return503OnClosing: false, // answered in the envelope by registerShutdownGate instead
     forceCloseConnections: 'idle',
     frameworkErrors, // router errors (over-long path parameter, bad percent-encoding) in the envelope
   });
@@ -67,6 +68,7 @@ export async function build(input: BuildDeps): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
+  registerShutdownGate(app);
   registerBodyLimit(app, input.config.bodyLimitBytes);
 
   // Bodies: JSON (built in), urlencoded and multipart, nested as customer[name] / lines[0][code].

@@ -12,6 +12,8 @@ import { swaggerOptions } from './http/openapi';
 import { registerPages } from './http/pages';
 import { registerRateLimit } from './http/rate-limit';
 import { registerShutdownGate } from './http/shutdown';
+import { registerHostCheck } from './http/host-check';
+import { registerSecurityHeaders } from './http/security-headers';
 import { withSafeRequestLog } from './http/request-log';
 import { merchantRoutes } from './modules/merchant.routes';
 import { checkoutRoutes } from './modules/checkout/checkout.routes';
@@ -69,6 +71,8 @@ export async function build(input: BuildDeps): Promise<FastifyInstance> {
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
   registerShutdownGate(app);
+  registerHostCheck(app, input.config);
+  registerSecurityHeaders(app);
   registerBodyLimit(app, input.config.bodyLimitBytes);
 
   // Bodies: JSON (built in), urlencoded and multipart, nested as customer[name] / lines[0][code].
@@ -87,7 +91,7 @@ export async function build(input: BuildDeps): Promise<FastifyInstance> {
   await registerRateLimit(app, deps); // buckets by matched route: API key, payer IP, staff token, sign-in IP
 
   await app.register(swagger, swaggerOptions(baseUrl));
-  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
+  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true, validatorUrl: null } });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));

@@ -13,6 +13,10 @@ const EnvSchema = z.object({
     .regex(/^\s*\d+(\s*,\s*\d+)*\s*$/, { error: 'must be a comma-separated list of whole seconds' })
     .optional(),
   RATE_LIMIT_PER_MIN: z.coerce.number().int().min(0).default(600),
+  ALLOWED_HOSTS: z
+    .string()
+    .regex(/^\s*\.?[A-Za-z0-9_.:\[\]-]+(\s*,\s*\.?[A-Za-z0-9_.:\[\]-]+)*\s*$/, { error: 'must be a comma-separated list of host names (a leading dot allows subdomains)' })
+    .optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -24,8 +28,13 @@ export interface Config {
   /** PUBLIC_BASE_URL without a trailing slash; null means `http://HOST:PORT` with the port actually bound. */
   readonly publicBaseUrl: string | null;
   readonly webhookRetryDelaysS: readonly number[];
-  /** Requests per minute per API key (merchant) or client IP (public); 0 disables. */
+  /** Requests per minute in each bucket (API key, payer IP, staff token, sign-in IP, failed authentications); 0 disables. */
   readonly rateLimitPerMin: number;
+  /**
+   * Extra names the Host header may carry (ALLOWED_HOSTS), beside HOST, PUBLIC_BASE_URL's host,
+   * loopback names and IP addresses; `.example.com` allows example.com and its subdomains.
+   */
+  readonly allowedHosts: readonly string[];
   readonly logLevel: string;
   /** Largest accepted request body, in bytes. */
   readonly bodyLimitBytes: number;
@@ -55,6 +64,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       ? e.WEBHOOK_RETRY_DELAYS_S.split(',').map((s) => Number(s.trim()))
       : DEFAULT_RETRY_DELAYS_S,
     rateLimitPerMin: e.RATE_LIMIT_PER_MIN,
+    allowedHosts: e.ALLOWED_HOSTS ? e.ALLOWED_HOSTS.split(',').map((h) => h.trim().toLowerCase()) : [],
     logLevel: e.LOG_LEVEL,
     bodyLimitBytes: BODY_LIMIT_BYTES,
     idempotencyRetentionSeconds: IDEMPOTENCY_RETENTION_SECONDS,

@@ -15,7 +15,7 @@ const EnvSchema = z.object({
   RATE_LIMIT_PER_MIN: z.coerce.number().int().min(0).default(600),
   ALLOWED_HOSTS: z
     .string()
-    .regex(/^\s*\.?[A-Za-z0-9_.:\[\]-]+(\s*,\s*\.?[A-Za-z0-9_.:\[\]-]+)*\s*$/, { error: 'must be a comma-separated list of host names (a leading dot allows subdomains)' })
+    .regex(/^\s*\.?[A-Za-z0-9_.:[\]-]+(\s*,\s*\.?[A-Za-z0-9_.:[\]-]+)*\s*$/, { error: 'must be a comma-separated list of host names (a leading dot allows subdomains)' })
     .optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config';
@@ -94,6 +94,8 @@ const COMMANDS: Record<string, Command> = {
       const config = loadConfig();
       if (!existsSync(config.databaseFile)) throw new UsageError(`no database at ${config.databaseFile}; check DATA_DIR`);
       mkdirSync(dirname(out), { recursive: true });
+      // A copy of the database holds the same secrets: created 0600 (and refused if it appeared meanwhile).
+      closeSync(openSync(out, 'wx', 0o600));
       const database = openDatabase(config.databaseFile);
       try {
         const started = Date.now();

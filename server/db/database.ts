@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { CompiledQuery, Kysely, Migrator, SqliteDialect, SqliteDriver, type DatabaseConnection, type Driver, type MigrationProvider } from 'kysely';
@@ -100,9 +100,23 @@ export function changeStamp(db: Db): string {
   return stamp ? stamp() : `nocache:${Math.random()}`;
 }
 
+/**
+ * The database holds webhook secrets and payers' personal data: its folder is created 0700 and
+ * the file 0600 before SQLite opens it, so the -wal and -shm files SQLite creates beside it get
+ * the same mode. Files left readable by an earlier version are narrowed on every open; an
+ * existing folder keeps the mode its owner gave it (docs/operations.md).
+ */
+function restrictDatabaseFiles(file: string): void {
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+  closeSync(openSync(file, 'a', 0o600));
+  for (const f of [file, `${file}-wal`, `${file}-shm`, `${file}-journal`]) {
+    if (existsSync(f)) chmodSync(f, 0o600);
+  }
+}
+
 /** Opens (creating if needed) the SQLite file with the pragmas Paydesk relies on. */
 export function openDatabase(file: string): OpenedDatabase {
-  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  if (file !== ':memory:') restrictDatabaseFiles(file);
   const sqlite = new SQLite(file);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');

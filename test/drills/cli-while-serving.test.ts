@@ -1,4 +1,4 @@
-import { copyFileSync } from 'node:fs';
+import { copyFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -74,6 +74,8 @@ describe('drill: CLI writing while the server serves', () => {
       const result = await runAdmin<{ file: string; pages: number }>(data.dir, ['db:backup', '--out', out]);
       expect(result.file).toBe(out);
       expect(result.pages).toBeGreaterThan(0);
+      // The copy holds the same secrets as the database: owner-only, like it.
+      if (process.platform !== 'win32') expect(statSync(out).mode & 0o777).toBe(0o600);
     } finally {
       await traffic.stop();
     }

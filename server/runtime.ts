@@ -13,11 +13,10 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-export function createLogger(level: string): Logger {
-  return pino({
-    level,
-    redact: { paths: ['req.headers.authorization', 'req.headers.cookie'], remove: true },
-  });
+/** The server's pino logger; `destination` (stdout by default) lets a test read the lines. */
+export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
+  const options = { level, redact: { paths: ['req.headers.authorization', 'req.headers.cookie'], remove: true } };
+  return destination ? pino(options, destination) : pino(options);
 }
 
 /**

@@ -7,18 +7,35 @@ import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
  */
 const LOGGED_QUERY_PARAMS = new Set(['refresh', 'include_inactive', 'invoice_ref']);
 
+/**
+ * Ids that are capabilities: whoever knows one can act on it (a session id opens its payer page
+ * and pays it, a slip token is what the teller scans, an attempt reference is authorized with a
+ * code). A log reader gets the prefix and the last four characters, enough to correlate lines.
+ */
+const CAPABILITY_ID = /(^|[^A-Za-z0-9])(slp_|pa_|cs_test_|cs_live_|cs_)([A-Za-z0-9]*)([A-Za-z0-9]{4})(?![A-Za-z0-9])/g;
+
+export function redactPath(path: string): string {
+  let decoded = path;
+  try {
+    decoded = decodeURIComponent(path); // `%63s_test_…` routes to the same session
+  } catch {
+    // not valid percent-encoding: the router refuses it; redact what was sent
+  }
+  return decoded.replace(CAPABILITY_ID, (_m, before: string, prefix: string, _hidden: string, last4: string) => `${before}${prefix}***${last4}`);
+}
+
 export function loggableUrl(url: string): string {
   const q = url.indexOf('?');
-  if (q < 0) return url;
+  if (q < 0) return redactPath(url);
   const params = new URLSearchParams(url.slice(q + 1));
   const parts: string[] = [];
   for (const [key, value] of params) {
     parts.push(LOGGED_QUERY_PARAMS.has(key) ? `${encodeURIComponent(key)}=${encodeURIComponent(value)}` : `${encodeURIComponent(key)}=[redacted]`);
   }
-  return `${url.slice(0, q)}?${parts.join('&')}`;
+  return `${redactPath(url.slice(0, q))}?${parts.join('&')}`;
 }
 
-/** Fastify's request serializer, with the query string made safe to log. */
+/** Fastify's request serializer, with the path and query string made safe to log. */
 function serializeRequest(req: FastifyRequest) {
   return {
     method: req.method,

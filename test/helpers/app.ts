@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { build } from '../../server/app';
 import { loadConfig, type Config } from '../../server/config';
 import { migrate, openDatabase, type OpenedDatabase } from '../../server/db/database';
@@ -29,6 +29,8 @@ export async function createTestApp(
     env?: Record<string, string>;
     /** null: no PUBLIC_BASE_URL, so links use the listening address. */
     publicBaseUrl?: string | null;
+    /** pino logger for the app (none by default): a test reads what would be logged. */
+    logger?: FastifyBaseLogger;
     /** Runs after build and before ready: a test may add its own routes (they get every app-wide hook). */
     extend?: (app: FastifyInstance) => void | Promise<void>;
   } = {},
@@ -45,7 +47,7 @@ export async function createTestApp(
   const database = openDatabase(config.databaseFile);
   await migrate(database.db);
   const clock = new ManualClock(new Date());
-  const app = await build({ db: database.db, clock, ids: randomIds, config, logger: false });
+  const app = await build({ db: database.db, clock, ids: randomIds, config, logger: opts.logger ?? false });
   await opts.extend?.(app);
   await app.ready();
   return {

@@ -2,12 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import { AppError } from '../lib/errors';
 
 /**
- * Refuses a body whose declared Content-Length is over the limit before reading any of it.
- * Fastify enforces `bodyLimit` for JSON and urlencoded bodies itself, but @fastify/multipart
- * reads the raw request and only limits each field and file, so a multipart body made of many
- * fields could add up to far more than the limit. Clients (fetch with FormData, curl -F, every
- * HTTP library posting a form) declare the length; a chunked multipart body is still bounded
- * per field (1 MiB) and by the field count.
+ * Refuses a body whose declared Content-Length is over the limit before reading any of it (and
+ * before authentication or rate limiting spend anything on it). Bodies without a declared
+ * length (chunked) are bounded as they are read: every body parser (JSON, urlencoded,
+ * multipart: body-parsers.ts) reads through Fastify's byte-counting reader with the same limit.
  */
 export function registerBodyLimit(app: FastifyInstance, limitBytes: number): void {
   app.addHook('onRequest', async (req) => {

@@ -1,0 +1,18 @@
+import { expect, test } from '@playwright/test';
+
+/** Issue 12 #10: /docs runs under its own CSP; Swagger UI must still work under it. */
+test('Swagger UI at /docs renders under its Content-Security-Policy without a violation', async ({ page }) => {
+  const violations: string[] = [];
+  page.on('console', (msg) => {
+    if (/Content Security Policy|Refused to/i.test(msg.text())) violations.push(msg.text());
+  });
+  await page.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (e) => console.error(`Refused to: ${e.violatedDirective} ${e.blockedURI}`));
+  });
+  const res = await page.goto('/docs/');
+  expect(res?.headers()['content-security-policy']).toContain("frame-ancestors 'none'");
+  expect(res?.headers()['x-frame-options']).toBe('DENY');
+  await expect(page.getByRole('heading', { name: /Paydesk merchant checkout and invoicing API/ })).toBeVisible();
+  await expect(page.getByText('/api/v1/sessions', { exact: true }).first()).toBeVisible();
+  expect(violations).toEqual([]);
+});

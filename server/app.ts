@@ -75,7 +75,7 @@ export async function build(input: BuildDeps): Promise<FastifyInstance> {
   registerSecurityHeaders(app);
   registerBodyLimit(app, input.config.bodyLimitBytes);
 
-  // Bodies: JSON (built in), urlencoded and multipart, nested as customer[name] / lines[0][code].
+  // Bodies: JSON, urlencoded and multipart, nested as customer[name] / lines[0][code].
   app.removeContentTypeParser('text/plain');
   await app.register(formbody, { parser: parseUrlEncoded, bodyLimit: input.config.bodyLimitBytes });
   registerBodyParsers(app, input.config.bodyLimitBytes); // JSON (depth-limited) and multipart, both byte-counted

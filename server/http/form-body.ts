@@ -1,13 +1,29 @@
 import qs from 'qs';
 import type { z } from 'zod';
 import { LIMITS } from '../../shared/schemas/merchant';
+import { AppError, formatPath } from '../lib/errors';
 
 /**
  * Form and multipart bodies arrive as flat string fields (`customer[name]`, `lines[0][code]`).
  * They are nested with qs, then coerced to the types the route's zod schema expects, so that
  * the same schema validates JSON, urlencoded and multipart bodies alike.
  */
+/**
+ * A field name with a `__proto__` segment (`metadata[__proto__]`) is refused naming the object
+ * that would hold it, as in a JSON body (body-parsers.ts), rather than silently dropped by qs.
+ */
+function refuseProtoKeys(keys: Iterable<string>): void {
+  for (const key of keys) {
+    const segments = key.split(/[[\]]+/).filter(Boolean);
+    const at = segments.indexOf('__proto__');
+    if (at < 0) continue;
+    const holder = formatPath(segments.slice(0, at).map((s) => (/^\d+$/.test(s) ? Number(s) : s)));
+    throw new AppError('INVALID_ARGUMENT', `${holder || 'body'}: key "__proto__" is not allowed`);
+  }
+}
+
 export function nestFormFields(flat: Record<string, unknown>): Record<string, unknown> {
+  refuseProtoKeys(Object.keys(flat));
   const clean: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(flat)) {
     if (Buffer.isBuffer(v) || (Array.isArray(v) && v.some((x) => Buffer.isBuffer(x)))) continue; // uploaded files are ignored
@@ -21,11 +37,10 @@ export function nestFormFields(flat: Record<string, unknown>): Record<string, un
   }) as Record<string, unknown>;
 }
 
-export const parseUrlEncoded = (body: string): Record<string, unknown> =>
-  qs.parse(body, { depth: 5, arrayLimit: LIMITS.linesPerRequest, parameterLimit: 10_000, allowPrototypes: false }) as Record<
-    string,
-    unknown
-  >;
+export function parseUrlEncoded(body: string): Record<string, unknown> {
+  refuseProtoKeys(new URLSearchParams(body).keys());
+  return qs.parse(body, { depth: 5, arrayLimit: LIMITS.linesPerRequest, parameterLimit: 10_000, allowPrototypes: false }) as Record<string, unknown>;
+}
 
 type Def = { type: string; innerType?: z.ZodType; in?: z.ZodType; shape?: Record<string, z.ZodType>; element?: z.ZodType; valueType?: z.ZodType; options?: z.ZodType[] };
 const defOf = (schema: unknown): Def | undefined => (schema as { _zod?: { def?: Def } })?._zod?.def;

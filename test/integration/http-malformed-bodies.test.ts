@@ -1,7 +1,7 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../helpers/app';
-import { envelope } from '../helpers/http';
+import { envelope, multipart, urlencoded } from '../helpers/http';
 import { MAX_JSON_DEPTH } from '../../server/http/body-parsers';
 import { staff } from './backoffice-support';
 
@@ -109,6 +109,18 @@ describe('a __proto__ key in valid JSON', () => {
     expect(res.statusCode).toBe(400);
     expect(envelope(res)).toEqual({ code: 'INVALID_ARGUMENT', message: 'metadata: key "__proto__" is not allowed' });
     expect(({} as Record<string, unknown>).admin).toBeUndefined();
+  });
+
+  it('is refused the same way in urlencoded and multipart bodies (metadata[__proto__][admin]=1)', async () => {
+    for (const encoded of [urlencoded({}), multipart({})]) {
+      const fields = [['amount_minor', '100'], ['invoice_ref', 'P-4'], ['metadata[__proto__][admin]', 'true']];
+      const payload = encoded.headers['content-type']!.startsWith('multipart')
+        ? `${fields.map(([k, v]) => `------paydesk-test-boundary\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`).join('')}------paydesk-test-boundary--\r\n`
+        : fields.map(([k, v]) => `${encodeURIComponent(k!)}=${encodeURIComponent(v!)}`).join('&');
+      const res = await t.app.inject({ method: 'POST', url: '/api/v1/sessions', headers: { authorization: `Bearer ${key}`, ...encoded.headers }, payload });
+      expect(res.statusCode, res.body).toBe(400);
+      expect(envelope(res)).toEqual({ code: 'INVALID_ARGUMENT', message: 'metadata: key "__proto__" is not allowed' });
+    }
   });
 
   it('names the path of a nested holder, and the body at the top level', async () => {

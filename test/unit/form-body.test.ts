@@ -15,9 +15,16 @@ describe('parseUrlEncoded', () => {
   });
 
   it('never lets a field reach Object.prototype', () => {
-    const body = parseUrlEncoded('__proto__[polluted]=yes&constructor[prototype][polluted]=yes&a=1');
+    const body = parseUrlEncoded('constructor[prototype][polluted]=yes&a=1');
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect(body.a).toBe('1');
+  });
+
+  it('refuses a __proto__ segment naming the object that would hold it, as for JSON bodies', () => {
+    expect(() => parseUrlEncoded('__proto__[polluted]=yes&a=1')).toThrow('body: key "__proto__" is not allowed');
+    expect(() => parseUrlEncoded('metadata%5B__proto__%5D%5Bx%5D=1')).toThrow('metadata: key "__proto__" is not allowed');
+    expect(() => nestFormFields({ 'lines[2][__proto__]': 'x' })).toThrow('lines[2]: key "__proto__" is not allowed');
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
   it('keeps indexes past 1000 as an object that coerceToSchema turns back into an ordered array', () => {

@@ -17,14 +17,20 @@ const tooDeep = () => new AppError('INVALID_ARGUMENT', `body: nests arrays and o
  */
 export function jsonDepthExceeds(text: string, limit = MAX_JSON_DEPTH): boolean {
   let depth = 0;
-  let inString = false;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 0x5c /* \ */) i++;
-      else if (c === 0x22 /* " */) inString = false;
-    } else if (c === 0x22) inString = true;
-    else if (c === 0x7b /* { */ || c === 0x5b /* [ */) {
+    if (c === 0x22 /* " */) {
+      // Jump to the closing quote: one not preceded by an odd run of backslashes.
+      let j = i;
+      for (;;) {
+        j = text.indexOf('"', j + 1);
+        if (j < 0) return false; // unterminated: JSON.parse refuses it
+        let backslashes = 0;
+        while (text.charCodeAt(j - 1 - backslashes) === 0x5c /* \ */) backslashes++;
+        if (backslashes % 2 === 0) break;
+      }
+      i = j;
+    } else if (c === 0x7b /* { */ || c === 0x5b /* [ */) {
       if (++depth > limit) return true;
     } else if (c === 0x7d /* } */ || c === 0x5d /* ] */) depth--;
   }
@@ -36,14 +42,22 @@ function forbiddenKeyAt(value: unknown, path: PropertyKey[]): { path: PropertyKe
   if (!value || typeof value !== 'object') return undefined;
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
-      const hit = forbiddenKeyAt(value[i], [...path, i]);
+      const item: unknown = value[i];
+      if (!item || typeof item !== 'object') continue;
+      path.push(i);
+      const hit = forbiddenKeyAt(item, path);
+      path.pop();
       if (hit) return hit;
     }
     return undefined;
   }
   for (const key of Object.keys(value)) {
-    if (FORBIDDEN_KEYS.has(key)) return { path, key };
-    const hit = forbiddenKeyAt((value as Record<string, unknown>)[key], [...path, key]);
+    if (FORBIDDEN_KEYS.has(key)) return { path: [...path], key };
+    const child = (value as Record<string, unknown>)[key];
+    if (!child || typeof child !== 'object') continue;
+    path.push(key);
+    const hit = forbiddenKeyAt(child, path);
+    path.pop();
     if (hit) return hit;
   }
   return undefined;

@@ -2,7 +2,7 @@ import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../deps';
 import { AppError } from '../lib/errors';
-import { authenticateMerchant, bearerToken } from '../modules/auth/merchant-auth';
+import { authenticateMerchant } from '../modules/auth/merchant-auth';
 import { authenticateStaff } from '../modules/backoffice/staff-auth';
 
 /** The route patterns each bucket covers, as registered (never the raw URL: the router decodes `%61pi`). */
@@ -38,25 +38,20 @@ async function keyFor(deps: AppDeps, req: FastifyRequest): Promise<string> {
     case 'login':
       return `login:${req.ip}`;
     case 'merchant':
-      if (bearerToken(req)) {
-        try {
-          req.merchant = await authenticateMerchant(deps.db, req);
-          return `key:${req.merchant.apiKeyId}`;
-        } catch {
-          // refused with 401 by the merchant routes, after it is counted here
-        }
+      try {
+        req.merchant = await authenticateMerchant(deps.db, req);
+        return `key:${req.merchant.apiKeyId}`;
+      } catch {
+        return `authfail:${req.ip}`; // refused with 401 by the merchant routes, after it is counted here
       }
-      return `authfail:${req.ip}`;
     case 'backoffice':
-      if (bearerToken(req)) {
-        try {
-          req.staff = await authenticateStaff(deps, req);
-          return `staff:${req.staff.sessionId}`;
-        } catch {
-          // refused with 401 by the back-office routes, after it is counted here
-        }
+      // Whatever credential authenticateStaff accepts (bearer token today) picks the bucket.
+      try {
+        req.staff = await authenticateStaff(deps, req);
+        return `staff:${req.staff.sessionId}`;
+      } catch {
+        return `authfail:${req.ip}`; // refused with 401 by the back-office routes, after it is counted here
       }
-      return `authfail:${req.ip}`;
     case null:
       return 'none';
   }

@@ -104,7 +104,7 @@ export async function handleWebhook(opts: ReceiverOptions, rawBody: string | Uin
     }
     failure = { reason: result.reason, message: result.message };
   }
-  if (failure || opts.secrets.length === 0) return { status: 400, body: { error: failure?.reason ?? 'signature_mismatch', message: failure?.message ?? 'no secret configured' } };
+  if (failure || opts.secrets.length === 0) return { status: 400, body: { error: failure?.reason ?? 'missing_secret', message: failure?.message ?? 'no secret configured' } };
 
   const event = parseEvent(new TextDecoder().decode(bytes));
   if (!event) return { status: 400, body: { error: 'invalid_payload', message: 'body is not a Paydesk event' } };

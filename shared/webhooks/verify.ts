@@ -26,7 +26,11 @@ export type WebhookVerifyFailure =
   /** `t` is ahead of `now` by more than the tolerance: check the receiver's clock. */
   | 'timestamp_in_future'
   /** No `v1` matches: wrong secret, or the body is not the raw body as sent. */
-  | 'signature_mismatch';
+  | 'signature_mismatch'
+  /** The secret is missing, empty or not a string: a configuration error on the receiver's side. */
+  | 'missing_secret'
+  /** The body is not a string or bytes (e.g. an already parsed object), or an option is invalid. */
+  | 'invalid_input';
 
 export type WebhookVerifyResult =
   | { ok: true; timestamp: number }
@@ -98,16 +102,43 @@ export async function computeSignature(rawBody: string | Uint8Array, secret: str
 
 /**
  * Applies receiver rules 1–4. Returns `{ ok: true, timestamp }` or a failure with a reason
- * code and a readable message; it never throws on bad input.
+ * code and a readable message; it never throws or rejects, whatever it is given (a missing
+ * secret, a parsed body, an invalid date): a receiver that forgot to configure its secret
+ * gets `missing_secret`, not a crash in its webhook handler.
  */
 export async function verifyWebhook(
   rawBody: string | Uint8Array,
   signatureHeader: string | null | undefined,
-  secret: string,
+  secret: string | null | undefined,
   options: VerifyOptions = {},
 ): Promise<WebhookVerifyResult> {
+  try {
+    return await verify(rawBody, signatureHeader, secret, options ?? {});
+  } catch (err) {
+    // Nothing above is expected to throw; this keeps the promise of the signature anyway.
+    return { ok: false, reason: 'invalid_input', message: `could not verify: ${err instanceof Error ? err.message : String(err)}` };
+  }
+}
+
+async function verify(rawBody: unknown, signatureHeader: unknown, secret: unknown, options: VerifyOptions): Promise<WebhookVerifyResult> {
+  if (typeof secret !== 'string' || secret.length === 0) {
+    return { ok: false, reason: 'missing_secret', message: 'the signing secret is missing or empty: pass the endpoint\'s whsec_… secret' };
+  }
+  if (typeof rawBody !== 'string' && !(rawBody instanceof Uint8Array)) {
+    return { ok: false, reason: 'invalid_input', message: 'the raw body must be a string or bytes exactly as received, not a parsed object' };
+  }
+  if (signatureHeader !== undefined && signatureHeader !== null && typeof signatureHeader !== 'string') {
+    // e.g. an array when a proxy duplicated the header
+    return { ok: false, reason: 'malformed_header', message: 'signature header must be a single string' };
+  }
   const tolerance = options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
-  const nowMs = options.now === undefined ? Date.now() : typeof options.now === 'number' ? options.now : options.now.getTime();
+  if (typeof tolerance !== 'number' || !Number.isFinite(tolerance) || tolerance < 0) {
+    return { ok: false, reason: 'invalid_input', message: 'toleranceSeconds must be a number of seconds, 0 or more' };
+  }
+  const now = options.now;
+  const nowMs = now === undefined ? Date.now() : typeof now === 'number' ? now : now instanceof Date ? now.getTime() : NaN;
+  // An invalid clock would make every timestamp comparison false, i.e. accept any t.
+  if (!Number.isFinite(nowMs)) return { ok: false, reason: 'invalid_input', message: 'now must be a valid Date or a number of milliseconds' };
   const parsed = parseSignatureHeader(signatureHeader);
   if ('error' in parsed) return { ok: false, reason: 'malformed_header', message: parsed.error };
   const nowS = Math.floor(nowMs / 1000);

@@ -88,6 +88,37 @@ describe('verifyWebhook (API-SPEC receiver rules 1–4)', () => {
     expect(r.ok ? '' : r.message).toContain(message);
   });
 
+  it('never throws or rejects on bad input: a missing or empty secret is a result, not a DataError', async () => {
+    const env: Record<string, string | undefined> = {}; // PAYDESK_WEBHOOK_SECRET unset
+    for (const missing of [undefined, null, '', env.PAYDESK_WEBHOOK_SECRET]) {
+      const r = await verifyWebhook(body, sign(body), missing as string, { now: NOW });
+      expect(r).toMatchObject({ ok: false, reason: 'missing_secret', message: expect.stringContaining('secret') });
+    }
+    // A parsed body, a number, a duplicated header, an invalid clock or tolerance: results too.
+    const bad: Array<[unknown, unknown, unknown, unknown, string]> = [
+      [JSON.parse(body), sign(body), secret, { now: NOW }, 'invalid_input'],
+      [undefined, sign(body), secret, { now: NOW }, 'invalid_input'],
+      [42, sign(body), secret, { now: NOW }, 'invalid_input'],
+      [body, [sign(body), sign(body)], secret, { now: NOW }, 'malformed_header'],
+      [body, sign(body), 12345, { now: NOW }, 'missing_secret'],
+      [body, sign(body), secret, { now: new Date('not a date') }, 'invalid_input'],
+      [body, sign(body), secret, { now: 'yesterday' }, 'invalid_input'],
+      [body, sign(body), secret, { now: NOW, toleranceSeconds: Number.NaN }, 'invalid_input'],
+      [body, sign(body), secret, { now: NOW, toleranceSeconds: -1 }, 'invalid_input'],
+    ];
+    for (const [b, h, s, o, reason] of bad) {
+      const call = verifyWebhook(b as string, h as string, s as string, o as { now: number });
+      await expect(call).resolves.toMatchObject({ ok: false });
+      expect(await call).toMatchObject({ ok: false, reason });
+    }
+  });
+
+  it('an invalid clock is refused rather than letting any t through', async () => {
+    // NaN comparisons are false: without the check a year-old signature would pass.
+    const old = sign(body, t - 365 * 86_400);
+    expect(await verifyWebhook(body, old, secret, { now: Number.NaN })).toMatchObject({ ok: false, reason: 'invalid_input' });
+  });
+
   it('parses the header into t and every v1', () => {
     expect(parseSignatureHeader(`t=12,v1=${'A'.repeat(64)},v1=${'b'.repeat(64)}`)).toEqual({ t: 12, v1: ['a'.repeat(64), 'b'.repeat(64)] });
   });

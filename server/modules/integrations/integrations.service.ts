@@ -35,7 +35,13 @@ export function newApiKey(ids: IdGenerator, mode: 'test' | 'live') {
   return { key, prefix: key.slice(0, API_KEY_PREFIX_LENGTH), hash: sha256Hex(key) };
 }
 
-export const newWebhookSecret = (ids: IdGenerator): string => ids.token('whsec', 32);
+/**
+ * 36 base62 characters: 214 bits, above Standard Webhooks' 192-bit minimum (32 gave ~190).
+ * A multiple of 4 characters, so the part after `whsec_` is also valid unpadded base64 and
+ * the Standard Webhooks / Svix libraries take the same string (their key: 27 bytes).
+ */
+export const WEBHOOK_SECRET_LENGTH = 36;
+export const newWebhookSecret = (ids: IdGenerator): string => ids.token('whsec', WEBHOOK_SECRET_LENGTH);
 
 /**
  * Creates (or reuses, by name) a merchant, a test integration with every rail enabled,

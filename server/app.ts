@@ -22,6 +22,7 @@ import { backofficeRoutes } from './modules/backoffice/backoffice.routes';
 import { startSweeper, type Sweeper } from './domain/sweeper';
 import { createDispatcher } from './webhooks/dispatcher';
 import { installWebhookOutbox } from './webhooks/outbox';
+import { ownAddresses } from './webhooks/url-policy';
 import { sandboxProviders } from './providers/index';
 import type { ProviderRegistry } from './providers/types';
 import type { AppDeps } from './deps';
@@ -104,7 +105,14 @@ export async function build(input: BuildDeps): Promise<FastifyInstance> {
   // Delivery rows are written beside every event, whether or not this process sends them.
   installWebhookOutbox();
   if (deps.backgroundJobs) {
-    const dispatcher = createDispatcher({ db: deps.db, clock: deps.clock, retryDelaysS: deps.config.webhookRetryDelaysS, log: app.log });
+    const dispatcher = createDispatcher({
+      db: deps.db,
+      clock: deps.clock,
+      retryDelaysS: deps.config.webhookRetryDelaysS,
+      // Never call ourselves: HOST with the port actually bound, PUBLIC_BASE_URL (webhooks/url-policy.ts).
+      ownAddresses: () => ownAddresses(deps.config, { boundPort: (app.server.address() as AddressInfo | null)?.port, urls: [deps.baseUrl()] }),
+      log: app.log,
+    });
     app.decorate('webhookDispatcher', dispatcher);
     app.addHook('onReady', async () => dispatcher.start());
     // Waits for attempts in flight (bounded), then flushes their outcomes, before the database closes.

@@ -9,6 +9,7 @@ import { randomIds } from '../lib/ids';
 import { createIntegration, listIntegrations, revokeApiKey } from '../modules/integrations/integrations.service';
 import { createStaff } from '../modules/staff/staff.service';
 import { webhookCommands } from '../webhooks/webhooks.cli';
+import { ownAddresses } from '../webhooks/url-policy';
 import { confirmBankTransfer } from '../modules/checkout/checkout.service';
 import { sandboxProviders } from '../providers/index';
 import { installWebhookOutbox } from '../webhooks/outbox';
@@ -47,7 +48,7 @@ const COMMANDS: Record<string, Command> = {
     options: { merchant: { type: 'string' }, 'webhook-url': { type: 'string' }, live: { type: 'boolean' } },
     run: async (f) => {
       if (f.live) throw new UsageError('--live is refused: live key creation is not enabled on this deployment');
-      const created = await withDb((db) => createIntegration(db, systemClock, randomIds, { merchantName: need(f, 'merchant'), webhookUrl: opt(f, 'webhook-url') }));
+      const created = await withDb((db) => createIntegration(db, systemClock, randomIds, { merchantName: need(f, 'merchant'), webhookUrl: opt(f, 'webhook-url'), ownAddresses: ownAddresses(loadConfig()) }));
       return {
         json: created,
         text: [

@@ -259,6 +259,13 @@ export interface WebhookDeliveriesTable {
   next_attempt_at: string | null;
   /** Set by a manual redelivery: the next attempt is logged as kind `manual`. */
   manual_requested_at: string | null;
+  /**
+   * When the delivery was held because its endpoint is disabled (migration 0008). Held: status
+   * `pending` with `next_attempt_at` null, never claimed. Enabling the endpoint sets
+   * `next_attempt_at` and keeps this until the first attempt after the release, which is
+   * what sends released deliveries one at a time in event order (server/webhooks/hold.ts).
+   */
+  held_at: string | null;
   /** Dispatcher holding the delivery while an attempt is in flight (`host:pid:token`). */
   claimed_by: string | null;
   locked_until: string | null;

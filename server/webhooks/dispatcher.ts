@@ -1,12 +1,14 @@
 import { hostname } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import type { Db } from '../db/database';
-import type { Transaction } from 'kysely';
-import type { Database, EventsTable, WebhookDeliveriesTable, WebhookEndpointsTable } from '../db/schema';
+import { sql } from 'kysely';
 import type { Clock } from '../lib/clock';
 import { randomBase62 } from '../lib/ids';
+import { createWebhookHttpClient, describeAttemptError } from './http-attempt';
 import { onOutboxWrite } from './outbox';
+import { createOutcomeWriter, isSuccess, type AttemptResult, type Job, type Outcome } from './outcomes';
 import { activeSecrets, deliveryHeaders } from './signing';
+import type { OwnAddress } from './url-policy';
 
 /**
  * The webhook dispatcher: sends due deliveries from the outbox (docs/webhooks.md).
@@ -17,15 +19,15 @@ import { activeSecrets, deliveryHeaders } from './signing';
  *   All scheduling decisions read the injected clock, so tests move time.
  * - Claims a batch of due deliveries with one `UPDATE … RETURNING` (a lease: claimed_by +
  *   locked_until), loads their events and endpoints in two queries, and runs at most
- *   `concurrency` HTTP attempts at once over Node's fetch (undici: keep-alive pool).
+ *   `concurrency` HTTP attempts at once over node:http(s) with keep-alive agents, each
+ *   connected only where the URL rules allow (http-attempt.ts, url-policy.ts).
  * - Each attempt is bounded by `attemptTimeoutMs` (10 s), covering connect, headers and
  *   the response excerpt. Outcomes are written in batches (one transaction per batch):
- *   an attempt row (the delivery log) and the delivery's new state.
- * - 2xx: succeeded. 410: failed, and the endpoint is disabled (its other pending
- *   deliveries fail with it). Anything else (non-2xx, 3xx included, timeout, refused or
- *   reset connection): retried after the next delay of `retryDelaysS`, or later when a
- *   429/503 carries a longer `Retry-After` (capped at 24 h); after the last delay the
- *   delivery is failed.
+ *   an attempt row (the delivery log) and the delivery's new state (retry-policy.ts).
+ * - Held deliveries (endpoint disabled, by a 410 or by hand) are never claimed. Enabling
+ *   the endpoint makes them due again; they are then sent one at a time per endpoint, oldest
+ *   event first (a delivery released from hold is claimable only when no older released one
+ *   of its endpoint is still waiting for its first attempt).
  * - A process that dies mid-attempt leaves a lease behind. It lapses after the timeout
  *   plus `LEASE_MARGIN_MS`; a dispatcher starting on the same host releases at once the
  *   leases of a process id that no longer runs, so a restart resends immediately.
@@ -35,10 +37,6 @@ import { activeSecrets, deliveryHeaders } from './signing';
 
 export const ATTEMPT_TIMEOUT_MS = 10_000;
 export const LEASE_MARGIN_MS = 30_000;
-export const MAX_RETRY_AFTER_S = 86_400;
-export const RESPONSE_EXCERPT_BYTES = 1024;
-/** Cap on the stored JSON of a response's headers (the request's are ours and small). */
-export const RESPONSE_HEADERS_BYTES = 4096;
 export const USER_AGENT = 'Paydesk-Webhooks/2026-06';
 
 export interface DispatcherLog {
@@ -61,6 +59,8 @@ export interface DispatcherOptions {
   batchSize?: number;
   /** How long `stop()` waits for attempts in flight before aborting them. Default 8 s. */
   shutdownGraceMs?: number;
+  /** Paydesk's own addresses, never called (url-policy.ts `ownAddresses`). Default none. */
+  ownAddresses?: () => readonly OwnAddress[];
   log?: DispatcherLog;
 }
 
@@ -84,126 +84,7 @@ declare module 'fastify' {
   }
 }
 
-type Claimed = Pick<WebhookDeliveriesTable, 'id' | 'event_id' | 'endpoint_id' | 'attempt_count' | 'schedule_step' | 'manual_requested_at'>;
-type Job = Claimed & { event: Pick<EventsTable, 'id' | 'type' | 'payload'>; endpoint: WebhookEndpointsTable };
-
-interface AttemptResult {
-  job: Job;
-  kind: 'initial' | 'automatic_retry' | 'manual';
-  startedAt: string;
-  latencyMs: number;
-  statusCode: number | null;
-  error: string | null;
-  excerpt: string | null;
-  retryAfter: string | null;
-  aborted: boolean;
-  /** JSON of the headers sent. */
-  requestHeaders: string;
-  /** JSON of the receiver's headers (at most RESPONSE_HEADERS_BYTES), null without an answer. */
-  responseHeaders: string | null;
-}
-
-type Outcome =
-  | { type: 'attempt'; result: AttemptResult }
-  | { type: 'skip'; job: Job; reason: string };
-
-const isSuccess = (r: AttemptResult): boolean => r.statusCode !== null && r.statusCode >= 200 && r.statusCode < 300;
-
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref());
-
-/** Seconds from a Retry-After value (delta-seconds or HTTP-date), or null. */
-export function parseRetryAfter(value: string | null, now: Date): number | null {
-  if (!value) return null;
-  const v = value.trim();
-  if (/^\d+$/.test(v)) return Math.min(Number(v), MAX_RETRY_AFTER_S);
-  const at = Date.parse(v);
-  if (Number.isNaN(at)) return null;
-  return Math.min(Math.max(0, Math.ceil((at - now.getTime()) / 1000)), MAX_RETRY_AFTER_S);
-}
-
-/** A readable cause for a failed fetch: timeout, refused, reset, DNS, … */
-export function describeFetchError(err: unknown, timeoutMs: number, shuttingDown: boolean): string {
-  const e = err as { name?: string; message?: string; cause?: { code?: string; message?: string } };
-  if (e?.name === 'TimeoutError') return `timed out after ${timeoutMs} ms`;
-  if (e?.name === 'AbortError' || shuttingDown) return shuttingDown ? 'aborted: server shutting down' : 'aborted';
-  const code = e?.cause?.code;
-  const known: Record<string, string> = {
-    ECONNREFUSED: 'connection refused',
-    ECONNRESET: 'connection reset by the receiver',
-    EPIPE: 'connection closed by the receiver',
-    ENOTFOUND: 'DNS lookup failed',
-    EAI_AGAIN: 'DNS lookup failed (temporary)',
-    EHOSTUNREACH: 'host unreachable',
-    ENETUNREACH: 'network unreachable',
-    UND_ERR_SOCKET: 'connection closed by the receiver',
-    UND_ERR_HEADERS_TIMEOUT: `timed out waiting for headers`,
-    UND_ERR_BODY_TIMEOUT: 'timed out reading the answer',
-    UND_ERR_CONNECT_TIMEOUT: 'timed out connecting',
-  };
-  if (code && known[code]) return `${known[code]} (${code})`;
-  const detail = e?.cause?.message ?? e?.message ?? String(err);
-  return code ? `${detail} (${code})` : detail;
-}
-
-/**
- * The receiver's response headers as a JSON object, keeping whole headers in arrival order
- * while the JSON stays within `maxBytes`; what did not fit is counted under `…truncated`.
- */
-export function headersJson(headers: Headers, maxBytes: number): string {
-  const out: Record<string, string> = {};
-  let size = 2;
-  let dropped = 0;
-  for (const [name, value] of headers) {
-    const add = Buffer.byteLength(JSON.stringify(name)) + Buffer.byteLength(JSON.stringify(value)) + 2;
-    if (dropped > 0 || size + add > maxBytes - 40) {
-      dropped++;
-      continue;
-    }
-    out[name] = value;
-    size += add;
-  }
-  if (dropped > 0) out['…truncated'] = `${dropped} more header${dropped === 1 ? '' : 's'}`;
-  return JSON.stringify(out);
-}
-
-async function readExcerpt(res: Response, maxBytes: number): Promise<string | null> {
-  if (!res.body) return null;
-  const declared = Number(res.headers.get('content-length') ?? NaN);
-  if (declared === 0) {
-    await res.body.cancel().catch(() => {});
-    return null;
-  }
-  if (declared > 0 && declared <= maxBytes) {
-    // Small and announced: one read, and the connection goes back to the keep-alive pool.
-    const text = await res.text();
-    return text.length > 0 ? text : null;
-  }
-  const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  let truncated = false;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      chunks.push(value);
-      size += value.length;
-      if (size > maxBytes) {
-        truncated = true;
-        break;
-      }
-    }
-  } catch {
-    truncated = true;
-  } finally {
-    if (truncated) await reader.cancel().catch(() => {});
-  }
-  const all = Buffer.concat(chunks).subarray(0, maxBytes);
-  // Cut at a character boundary: drop a partial UTF-8 sequence at the end.
-  let text = all.toString('utf8');
-  if (truncated) text = `${text.replace(/\uFFFD+$/, '')}…`;
-  return text.length > 0 ? text : null;
-}
 
 /** This process's identity in leases: `host:pid:token`. */
 function ownerId(): string {
@@ -221,7 +102,6 @@ function processAlive(pid: number): boolean {
 
 export function createDispatcher(opts: DispatcherOptions): Dispatcher {
   const { db, clock } = opts;
-  const delays = opts.retryDelaysS;
   const concurrency = opts.concurrency ?? 32;
   const timeoutMs = opts.attemptTimeoutMs ?? ATTEMPT_TIMEOUT_MS;
   const pollMs = opts.pollIntervalMs ?? 500;
@@ -230,6 +110,9 @@ export function createDispatcher(opts: DispatcherOptions): Dispatcher {
   const owner = ownerId();
   const shutdown = new AbortController();
   const controllers = new Set<AbortController>();
+  const client = createWebhookHttpClient();
+  const { writeSuccesses, writeOutcome } = createOutcomeWriter({ clock, delaysS: opts.retryDelaysS, owner });
+  const own = opts.ownAddresses ?? (() => []);
 
   const inFlight = new Map<string, Promise<void>>();
   let started = false;
@@ -311,13 +194,32 @@ export function createDispatcher(opts: DispatcherOptions): Dispatcher {
       .set({ claimed_by: owner, locked_until: lease })
       .where('id', 'in', (eb) => {
         let q = eb
-          .selectFrom('webhook_deliveries')
-          .select('id')
-          .where('status', '=', 'pending')
-          .where('next_attempt_at', '<=', nowIso)
-          .where((w) => w.or([w('locked_until', 'is', null), w('locked_until', '<=', nowIso)]));
-        if (busy.length > 0) q = q.where('id', 'not in', busy);
-        return q.orderBy('next_attempt_at').limit(limit);
+          .selectFrom('webhook_deliveries as c')
+          .select('c.id')
+          .where('c.status', '=', 'pending')
+          .where('c.next_attempt_at', '<=', nowIso)
+          .where((w) => w.or([w('c.locked_until', 'is', null), w('c.locked_until', '<=', nowIso)]))
+          // Released from hold: only the oldest of its endpoint (in event order, one at a time).
+          .where((w) =>
+            w.or([
+              w('c.held_at', 'is', null),
+              w.not(
+                w.exists(
+                  w
+                    .selectFrom('webhook_deliveries as p')
+                    .select('p.id')
+                    .whereRef('p.endpoint_id', '=', 'c.endpoint_id')
+                    .where('p.status', '=', 'pending')
+                    .where('p.held_at', 'is not', null)
+                    .where('p.next_attempt_at', 'is not', null)
+                    // Event order: creation time, then insertion order (rowid) for events of the same millisecond.
+                    .where(sql<boolean>`(p.created_at < c.created_at or (p.created_at = c.created_at and p.rowid < c.rowid))`),
+                ),
+              ),
+            ]),
+          );
+        if (busy.length > 0) q = q.where('c.id', 'not in', busy);
+        return q.orderBy('c.next_attempt_at').orderBy('c.created_at').orderBy(sql`c.rowid`).limit(limit);
       })
       .returning(['id', 'event_id', 'endpoint_id', 'attempt_count', 'schedule_step', 'manual_requested_at'])
       .execute();
@@ -326,7 +228,7 @@ export function createDispatcher(opts: DispatcherOptions): Dispatcher {
     const endpointIds = [...new Set(claimed.map((c) => c.endpoint_id))];
     const [events, endpoints] = await Promise.all([
       db.selectFrom('events').select(['id', 'type', 'payload']).where('id', 'in', eventIds).execute(),
-      db.selectFrom('webhook_endpoints').selectAll().where('id', 'in', endpointIds).execute(),
+      db.selectFrom('webhook_endpoints as w').innerJoin('integrations as i', 'i.id', 'w.integration_id').selectAll('w').select('i.mode').where('w.id', 'in', endpointIds).execute(),
     ]);
     const eventById = new Map(events.map((e) => [e.id, e]));
     const endpointById = new Map(endpoints.map((e) => [e.id, e]));
@@ -337,7 +239,7 @@ export function createDispatcher(opts: DispatcherOptions): Dispatcher {
     const p = (async () => {
       let outcome: Outcome;
       if (job.endpoint.status !== 'active') {
-        outcome = { type: 'skip', job, reason: `endpoint disabled${job.endpoint.disabled_reason ? `: ${job.endpoint.disabled_reason}` : ''}` };
+        outcome = { type: 'hold', job };
       } else {
         outcome = { type: 'attempt', result: await attempt(job) };
       }
@@ -366,19 +268,15 @@ export function createDispatcher(opts: DispatcherOptions): Dispatcher {
     let excerpt: string | null = null;
     let retryAfter: string | null = null;
     let responseHeaders: string | null = null;
-    // One controller per attempt (cheaper than AbortSignal.any + AbortSignal.timeout at
-    // a thousand attempts a second); stop() aborts every live one.
+    // One controller per attempt; stop() aborts every live one.
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(new DOMException(`timed out after ${timeoutMs} ms`, 'TimeoutError')), timeoutMs);
     controllers.add(controller);
     try {
-      const res = await fetch(job.endpoint.url, { method: 'POST', headers, body: job.event.payload, redirect: 'manual', signal: controller.signal });
-      statusCode = res.status;
-      retryAfter = res.headers.get('retry-after');
-      responseHeaders = headersJson(res.headers, RESPONSE_HEADERS_BYTES);
-      excerpt = await readExcerpt(res, RESPONSE_EXCERPT_BYTES);
+      const res = await client.post(job.endpoint.url, headers, job.event.payload, { mode: job.endpoint.mode, own: own() }, controller.signal);
+      ({ statusCode, retryAfter, responseHeaders, excerpt } = res);
     } catch (err) {
-      error = describeFetchError(err, timeoutMs, shutdown.signal.aborted);
+      error = describeAttemptError(err, controller.signal.aborted ? controller.signal.reason : undefined, timeoutMs);
     } finally {
       clearTimeout(timer);
       controllers.delete(controller);
@@ -423,133 +321,6 @@ export function createDispatcher(opts: DispatcherOptions): Dispatcher {
       for (const b of batch) b.done();
     }
     flushing = undefined;
-  }
-
-  function attemptRow(r: AttemptResult, next: string | null, error: string | null) {
-    const ok = isSuccess(r);
-    return {
-      id: `wha_${randomBase62(24)}`,
-      delivery_id: r.job.id,
-      event_id: r.job.event_id,
-      endpoint_id: r.job.endpoint_id,
-      attempt_number: r.job.attempt_count + 1,
-      kind: r.kind,
-      url: r.job.endpoint.url,
-      started_at: r.startedAt,
-      latency_ms: r.latencyMs,
-      outcome: ok ? ('succeeded' as const) : ('failed' as const),
-      status_code: r.statusCode,
-      error,
-      response_excerpt: r.excerpt,
-      request_headers: r.requestHeaders,
-      response_headers: r.responseHeaders,
-      next_attempt_at: next,
-    };
-  }
-
-  async function writeSuccesses(trx: Transaction<Database>, results: AttemptResult[]): Promise<void> {
-    const nowIso = clock.now().toISOString();
-    await trx
-      .insertInto('webhook_delivery_attempts')
-      .values(results.map((r) => attemptRow(r, null, r.error)))
-      .execute();
-    // last_attempt_at / last_status_code come from the attempt rows just written.
-    await trx
-      .updateTable('webhook_deliveries as d')
-      .set((eb) => ({
-        status: 'succeeded',
-        attempt_count: eb('d.attempt_count', '+', 1),
-        next_attempt_at: null,
-        manual_requested_at: null,
-        claimed_by: null,
-        locked_until: null,
-        last_attempt_at: eb.selectFrom('webhook_delivery_attempts as a').select('a.started_at').whereRef('a.delivery_id', '=', 'd.id').orderBy('a.seq', 'desc').limit(1),
-        last_status_code: eb.selectFrom('webhook_delivery_attempts as a').select('a.status_code').whereRef('a.delivery_id', '=', 'd.id').orderBy('a.seq', 'desc').limit(1),
-        last_error: null,
-        delivered_at: nowIso,
-        updated_at: nowIso,
-      }))
-      .where(
-        'd.id',
-        'in',
-        results.map((r) => r.job.id),
-      )
-      .where('d.claimed_by', '=', owner)
-      .execute();
-  }
-
-  async function writeOutcome(trx: Transaction<Database>, outcome: Outcome): Promise<void> {
-    const now = clock.now();
-    const nowIso = now.toISOString();
-    if (outcome.type === 'skip') {
-      await trx
-        .updateTable('webhook_deliveries')
-        .set({ status: 'failed', next_attempt_at: null, claimed_by: null, locked_until: null, last_error: outcome.reason, updated_at: nowIso })
-        .where('id', '=', outcome.job.id)
-        .where('claimed_by', '=', owner)
-        .execute();
-      return;
-    }
-    const r = outcome.result;
-    const job = r.job;
-    const ok = r.statusCode !== null && r.statusCode >= 200 && r.statusCode < 300;
-    const gone = r.statusCode === 410;
-    let status: WebhookDeliveriesTable['status'];
-    let next: string | null = null;
-    let step = job.schedule_step;
-    if (ok) status = 'succeeded';
-    else if (r.aborted) {
-      status = 'pending'; // shutting down: not the receiver's fault, due again at once
-      next = nowIso;
-    } else if (gone) status = 'failed';
-    else {
-      step += 1;
-      const base = delays[step - 1];
-      if (base === undefined) status = 'failed';
-      else {
-        status = 'pending';
-        let delayS = base;
-        if (r.statusCode === 429 || r.statusCode === 503) delayS = Math.max(base, parseRetryAfter(r.retryAfter, now) ?? 0);
-        next = new Date(now.getTime() + delayS * 1000).toISOString();
-      }
-    }
-    const error = r.error ?? (ok ? null : gone ? 'receiver answered 410 Gone: endpoint disabled' : `receiver answered ${r.statusCode}`);
-    await trx.insertInto('webhook_delivery_attempts').values(attemptRow(r, next, error)).execute();
-    await trx
-      .updateTable('webhook_deliveries')
-      .set({
-        status,
-        attempt_count: job.attempt_count + 1,
-        schedule_step: step,
-        next_attempt_at: next,
-        ...(r.aborted ? {} : { manual_requested_at: null }),
-        claimed_by: null,
-        locked_until: null,
-        last_attempt_at: r.startedAt,
-        last_status_code: r.statusCode,
-        last_error: error,
-        ...(ok ? { delivered_at: nowIso } : {}),
-        updated_at: nowIso,
-      })
-      .where('id', '=', job.id)
-      .where('claimed_by', '=', owner)
-      .execute();
-    if (gone) {
-      const reason = `receiver answered 410 Gone at ${nowIso}`;
-      await trx
-        .updateTable('webhook_endpoints')
-        .set({ status: 'disabled', disabled_reason: reason, updated_at: nowIso })
-        .where('id', '=', job.endpoint_id)
-        .where('status', '=', 'active')
-        .execute();
-      await trx
-        .updateTable('webhook_deliveries')
-        .set({ status: 'failed', next_attempt_at: null, last_error: `endpoint disabled: ${reason}`, updated_at: nowIso })
-        .where('endpoint_id', '=', job.endpoint_id)
-        .where('status', '=', 'pending')
-        .where((w) => w.or([w('claimed_by', 'is', null), w('locked_until', '<=', nowIso)]))
-        .execute();
-    }
   }
 
   /** Leases of a process on this host that no longer runs are released: its attempts are due again now. */
@@ -603,6 +374,7 @@ export function createDispatcher(opts: DispatcherOptions): Dispatcher {
         await Promise.allSettled([...inFlight.values()]);
       }
       await flushing;
+      client.close();
     },
     async idle() {
       // Whatever is due and not leased elsewhere is claimed by tick(); done when none was.

@@ -6,7 +6,8 @@ import { onEventRecorded } from '../domain/session-transitions';
 /**
  * The durable outbox. A terminal transition writes its `events` row; in that same
  * transaction this hook writes one `webhook_deliveries` row per endpoint of the
- * integration that is active at that moment, due at once. Nothing lives only in memory:
+ * integration: due at once for an active endpoint, **held** for a disabled one (sent when
+ * it is enabled again, hold.ts), so no event is lost to a disabled endpoint. Nothing lives only in memory:
  * a crash before commit loses both, a crash after keeps both, and the dispatcher (any
  * process, after any restart) sends whatever is due.
  *
@@ -33,12 +34,7 @@ export function notifyOutboxWrite(): void {
 export const newDeliveryId = (): string => `whd_${randomBase62(24)}`;
 
 export async function enqueueDeliveries(trx: Transaction<Database>, event: EventsTable): Promise<number> {
-  const endpoints = await trx
-    .selectFrom('webhook_endpoints')
-    .select('id')
-    .where('integration_id', '=', event.integration_id)
-    .where('status', '=', 'active')
-    .execute();
+  const endpoints = await trx.selectFrom('webhook_endpoints').select(['id', 'status', 'disabled_reason']).where('integration_id', '=', event.integration_id).execute();
   if (endpoints.length === 0) return 0;
   await trx
     .insertInto('webhook_deliveries')
@@ -53,20 +49,21 @@ export async function enqueueDeliveries(trx: Transaction<Database>, event: Event
         status: 'pending' as const,
         attempt_count: 0,
         schedule_step: 0,
-        next_attempt_at: event.created_at,
+        next_attempt_at: e.status === 'active' ? event.created_at : null,
         manual_requested_at: null,
+        held_at: e.status === 'active' ? null : event.created_at,
         claimed_by: null,
         locked_until: null,
         last_attempt_at: null,
         last_status_code: null,
-        last_error: null,
+        last_error: e.status === 'active' ? null : `held: endpoint disabled: ${e.disabled_reason ?? 'disabled'}`,
         delivered_at: null,
         created_at: event.created_at,
         updated_at: event.created_at,
       })),
     )
     .execute();
-  notifyOutboxWrite();
+  if (endpoints.some((e) => e.status === 'active')) notifyOutboxWrite();
   return endpoints.length;
 }
 

@@ -146,7 +146,7 @@ export const webhookCommands: Record<string, Command> = {
               .map(
                 (e) =>
                   `${e.endpoint_id}  ${e.status}${e.disabled_reason ? ` (${e.disabled_reason})` : ''}  ${e.url}\n` +
-                  `  pending ${e.deliveries.pending}  succeeded ${e.deliveries.succeeded}  failed ${e.deliveries.failed}  ` +
+                  `  pending ${e.deliveries.pending}  held ${e.deliveries.held}  succeeded ${e.deliveries.succeeded}  failed ${e.deliveries.failed}  ` +
                   `success ${e.success_rate === null ? '-' : `${Math.round(e.success_rate * 100)}%`} of ${e.attempts_in_window} in ${e.window_hours} h  ` +
                   `avg ${e.avg_latency_ms ?? '-'} ms  last error: ${e.last_error ?? '-'}`,
               )
@@ -173,7 +173,10 @@ export const webhookCommands: Record<string, Command> = {
     options: { endpoint: { type: 'string' } },
     run: async (f) => {
       const result = await withDb((db) => enableEndpoint(db, systemClock, need(f, 'endpoint'), ALL_MERCHANTS));
-      return { json: result, text: `endpoint ${result.id} is active again; resend what failed with webhooks:recover --since …` };
+      return {
+        json: result,
+        text: `endpoint ${result.id} is active again; ${result.released_deliveries} held deliveries are being sent, oldest event first\n(deliveries that failed before it was disabled: webhooks:recover --since …)`,
+      };
     },
   },
 };

@@ -5,7 +5,8 @@ import { z } from 'zod';
  * route schemas: query strings coerce, responses are what the service returns.
  */
 
-export const DeliveryStatus = z.enum(['pending', 'succeeded', 'failed']);
+/** `held`: kept while the endpoint is disabled, sent when it is enabled (server/webhooks/hold.ts). */
+export const DeliveryStatus = z.enum(['pending', 'held', 'succeeded', 'failed']);
 export const AttemptKind = z.enum(['initial', 'automatic_retry', 'manual']);
 export const AttemptOutcome = z.enum(['succeeded', 'failed']);
 export const WebhookEventType = z.enum(['checkout.session.completed', 'checkout.session.failed', 'checkout.session.expired']);
@@ -69,7 +70,7 @@ export const WebhookAttempt = z.object({
   response_excerpt: z.string().nullable(),
   /** The headers sent, signature included (null for attempts made before migration 0006). */
   request_headers: z.record(z.string(), z.string()).nullable(),
-  /** The receiver's answer headers, capped at 4 KiB; null without an answer. */
+  /** The receiver's answer headers (allow-list: content-type, content-length, date, server, retry-after, location, x-request-id); null without an answer. */
   response_headers: z.record(z.string(), z.string()).nullable(),
   next_attempt_at: z.string().nullable(),
   delivery_status: DeliveryStatus,
@@ -132,8 +133,11 @@ export const EndpointHealth = z.object({
   disabled_reason: z.string().nullable(),
   /** End of the current secret-rotation overlap (two signatures sent until then), or null. */
   previous_secret_expires_at: z.string().nullable(),
-  deliveries: z.object({ pending: z.number().int(), succeeded: z.number().int(), failed: z.number().int() }),
+  /** `pending`: due or waiting for a retry; `held`: kept while the endpoint is disabled, sent in event order when it is enabled. */
+  deliveries: z.object({ pending: z.number().int(), held: z.number().int(), succeeded: z.number().int(), failed: z.number().int() }),
   oldest_pending_at: z.string().nullable(),
+  /** Creation time of the oldest held delivery, or null. */
+  oldest_held_at: z.string().nullable(),
   window_hours: z.number(),
   attempts_in_window: z.number().int(),
   succeeded_in_window: z.number().int(),
@@ -170,4 +174,7 @@ export const WebhookEndpoint = z.object({
   updated_at: z.string(),
 });
 export type WebhookEndpoint = z.infer<typeof WebhookEndpoint>;
+/** The endpoint once enabled, and how many held deliveries it released (sent now, in event order). */
+export const EnabledEndpoint = WebhookEndpoint.extend({ released_deliveries: z.number().int() });
+export type EnabledEndpoint = z.infer<typeof EnabledEndpoint>;
 export const DisableEndpointRequest = z.object({ reason: z.string().trim().min(1).max(300) });

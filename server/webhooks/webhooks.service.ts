@@ -1,10 +1,9 @@
 import type { Db } from '../db/database';
-import type { WebhookEndpointsTable } from '../db/schema';
 import type { Clock } from '../lib/clock';
 import { AppError, invalid, notFound } from '../lib/errors';
-import type { IdGenerator } from '../lib/ids';
-import { newWebhookSecret } from '../modules/integrations/integrations.service';
 import { newDeliveryId, notifyOutboxWrite } from './outbox';
+import { ALL_MERCHANTS, deliveryStatusSql, type WebhookScope } from './scope';
+import { visibleEndpoint } from './endpoints.service';
 import {
   ATTEMPT_SORTS,
   AttemptListQuery,
@@ -12,14 +11,11 @@ import {
   type AttemptList,
   type DeliveryDetail,
   type DeliveryList,
-  type EndpointHealth,
   type RecoverRequest,
   type RecoverResult,
   type RedeliverResult,
-  type RotatedSecret,
   type WebhookAttempt,
   type WebhookDelivery,
-  type WebhookEndpoint,
 } from './webhooks.schemas';
 
 /**
@@ -33,7 +29,7 @@ import {
  *
  *   listAttempts(db, query, scope): AttemptList
  *       The delivery log, newest first. query (AttemptListQuery): endpoint_id, integration_id,
- *       event_id, event_type, session_id, status (of the delivery: pending|succeeded|failed),
+ *       event_id, event_type, session_id, status (of the delivery: pending|held|succeeded|failed),
  *       outcome (of the attempt: succeeded|failed), kind (initial|automatic_retry|manual),
  *       since/until (ISO, on started_at), limit (1–200, 50), cursor (next_cursor).
  *   listDeliveries(db, query, scope): DeliveryList
@@ -48,26 +44,31 @@ import {
  *       Svix's "recover": every delivery that became `failed` at or after `since` (on an
  *       endpoint that is active now) is queued again as a manual redelivery.
  *   endpointHealth(db, clock, { integrationId?, endpointId?, windowHours = 24 }, scope): { object, endpoints }
- *       Per endpoint: status, backlog, success rate and latency over the window, last error.
+ *       Per endpoint: status, backlog (pending, held), success rate and latency over the window, last error.
  *   rotateEndpointSecret(db, clock, ids, endpointId, { overlapHours = 24 }, scope): RotatedSecret
  *       New secret (returned this once). The old one keeps signing beside it (two `v1=`)
  *       until `previous_secret_expires_at`; 0 hours ends the old one at once. Max 168.
  *   disableEndpoint(db, clock, endpointId, reason, scope): WebhookEndpoint
- *       No new deliveries are queued for it; its pending ones fail ("endpoint disabled").
- *   enableEndpoint(db, clock, endpointId, scope): WebhookEndpoint
- *       Active again (after a 410 or a manual disable); use recover to resend what failed.
+ *       No attempts to it any more; its pending deliveries, and those of events recorded
+ *       while it stays disabled, are **held** (hold.ts).
+ *   enableEndpoint(db, clock, endpointId, scope): EnabledEndpoint
+ *       Active again (after a 410 or a manual disable); its held deliveries are released and
+ *       sent one at a time in event order (`released_deliveries` says how many).
+ * (The endpoint functions live in endpoints.service.ts.)
  *
  * Every mutating function is a handful of conditional updates; the dispatcher in this process
  * is poked at once, one in another process (the server, when the CLI calls) within its poll
  * interval (0.5 s).
  */
-export interface WebhookScope {
-  merchantId: string | null;
-}
-
-export const ALL_MERCHANTS: WebhookScope = { merchantId: null };
-export const DEFAULT_ROTATION_OVERLAP_HOURS = 24;
-export const MAX_ROTATION_OVERLAP_HOURS = 168;
+export { ALL_MERCHANTS, type WebhookScope } from './scope';
+export {
+  DEFAULT_ROTATION_OVERLAP_HOURS,
+  MAX_ROTATION_OVERLAP_HOURS,
+  disableEndpoint,
+  enableEndpoint,
+  endpointHealth,
+  rotateEndpointSecret,
+} from './endpoints.service';
 
 const encodeCursor = (parts: string[]): string => Buffer.from(parts.join('\n')).toString('base64url');
 function decodeCursor(cursor: string, n: number): string[] {
@@ -75,30 +76,6 @@ function decodeCursor(cursor: string, n: number): string[] {
   if (parts.length !== n) throw invalid('cursor', 'is not a cursor this list returned');
   return parts;
 }
-
-/** Loads an endpoint the caller may see, or 404. */
-async function visibleEndpoint(db: Db, endpointId: string, scope: WebhookScope): Promise<WebhookEndpointsTable & { merchant_id: string }> {
-  const row = await db
-    .selectFrom('webhook_endpoints as w')
-    .innerJoin('integrations as i', 'i.id', 'w.integration_id')
-    .selectAll('w')
-    .select('i.merchant_id')
-    .where('w.id', '=', endpointId)
-    .executeTakeFirst();
-  if (!row || (scope.merchantId !== null && row.merchant_id !== scope.merchantId)) throw notFound(`webhook endpoint ${endpointId}`);
-  return row;
-}
-
-const endpointView = (e: WebhookEndpointsTable): WebhookEndpoint => ({
-  id: e.id,
-  integration_id: e.integration_id,
-  url: e.url,
-  status: e.status,
-  disabled_reason: e.disabled_reason,
-  previous_secret_expires_at: e.previous_secret ? e.previous_secret_expires_at : null,
-  created_at: e.created_at,
-  updated_at: e.updated_at,
-});
 
 function deliveriesQuery(db: Db, scope: WebhookScope) {
   let q = db
@@ -113,7 +90,7 @@ function deliveriesQuery(db: Db, scope: WebhookScope) {
       'd.integration_id',
       'd.endpoint_id',
       'w.url as endpoint_url',
-      'd.status',
+      deliveryStatusSql.as('status'),
       'd.attempt_count',
       'd.next_attempt_at',
       'd.last_attempt_at',
@@ -134,7 +111,7 @@ export async function listDeliveries(db: Db, query: DeliveryListQuery, scope: We
   if (f.event_id) q = q.where('d.event_id', '=', f.event_id);
   if (f.event_type) q = q.where('d.event_type', '=', f.event_type);
   if (f.session_id) q = q.where('d.session_id', '=', f.session_id);
-  if (f.status) q = q.where('d.status', '=', f.status);
+  if (f.status) q = q.where(deliveryStatusSql, '=', f.status);
   if (f.cursor) {
     const [at, id] = decodeCursor(f.cursor, 2) as [string, string];
     q = q.where((eb) => eb.or([eb('d.created_at', '<', at), eb.and([eb('d.created_at', '=', at), eb('d.id', '<', id)])]));
@@ -170,7 +147,7 @@ function attemptsQuery(db: Db, scope: WebhookScope) {
       'a.request_headers',
       'a.response_headers',
       'a.next_attempt_at',
-      'd.status as delivery_status',
+      deliveryStatusSql.as('delivery_status'),
     ]);
   if (scope.merchantId !== null) q = q.where('i.merchant_id', '=', scope.merchantId);
   return q;
@@ -202,7 +179,7 @@ export async function listAttempts(db: Db, query: AttemptListQuery, scope: Webho
   if (f.event_id) q = q.where('a.event_id', '=', f.event_id);
   if (f.event_type) q = q.where('d.event_type', '=', f.event_type);
   if (f.session_id) q = q.where('d.session_id', '=', f.session_id);
-  if (f.status) q = q.where('d.status', '=', f.status);
+  if (f.status) q = q.where(deliveryStatusSql, '=', f.status);
   if (f.outcome) q = q.where('a.outcome', '=', f.outcome);
   if (f.kind) q = q.where('a.kind', '=', f.kind);
   if (f.since) q = q.where('a.started_at', '>=', new Date(f.since).toISOString());
@@ -276,7 +253,7 @@ export async function redeliverEvent(db: Db, clock: Clock, input: { eventId: str
       if (d) {
         await trx
           .updateTable('webhook_deliveries')
-          .set({ status: 'pending', next_attempt_at: nowIso, manual_requested_at: nowIso, schedule_step: 0, claimed_by: null, locked_until: null, updated_at: nowIso })
+          .set({ status: 'pending', next_attempt_at: nowIso, manual_requested_at: nowIso, held_at: null, schedule_step: 0, claimed_by: null, locked_until: null, updated_at: nowIso })
           .where('id', '=', d.id)
           .execute();
         out.push(d.id);
@@ -350,152 +327,6 @@ export async function recoverFailedDeliveries(db: Db, clock: Clock, input: Recov
   });
   if (result.recovered > 0) notifyOutboxWrite();
   return result;
-}
-
-export async function endpointHealth(
-  db: Db,
-  clock: Clock,
-  input: { integrationId?: string | undefined; endpointId?: string | undefined; windowHours?: number | undefined },
-  scope: WebhookScope,
-): Promise<{ object: 'list'; endpoints: EndpointHealth[] }> {
-  const windowHours = input.windowHours ?? 24;
-  if (!(windowHours > 0 && windowHours <= 24 * 90)) throw invalid('window_hours', 'must be between 0 and 2160');
-  const from = new Date(clock.now().getTime() - windowHours * 3_600_000).toISOString();
-  let q = db
-    .selectFrom('webhook_endpoints as w')
-    .innerJoin('integrations as i', 'i.id', 'w.integration_id')
-    .selectAll('w')
-    .select('i.merchant_id');
-  if (input.endpointId) q = q.where('w.id', '=', input.endpointId);
-  if (input.integrationId) q = q.where('w.integration_id', '=', input.integrationId);
-  if (scope.merchantId !== null) q = q.where('i.merchant_id', '=', scope.merchantId);
-  const endpoints = await q.orderBy('w.created_at').execute();
-  if (input.endpointId && endpoints.length === 0) throw notFound(`webhook endpoint ${input.endpointId}`);
-  const out: EndpointHealth[] = [];
-  for (const e of endpoints) {
-    const counts = await db
-      .selectFrom('webhook_deliveries')
-      .select(['status', (eb) => eb.fn.countAll<number>().as('n'), (eb) => eb.fn.min('created_at').as('oldest')])
-      .where('endpoint_id', '=', e.id)
-      .groupBy('status')
-      .execute();
-    const n = (s: string) => Number(counts.find((c) => c.status === s)?.n ?? 0);
-    const win = await db
-      .selectFrom('webhook_delivery_attempts')
-      .select((eb) => [
-        eb.fn.countAll<number>().as('total'),
-        eb.fn.sum<number>(eb.case().when('outcome', '=', 'succeeded').then(1).else(0).end()).as('ok'),
-        eb.fn.avg<number>('latency_ms').as('avg'),
-        eb.fn.max('latency_ms').as('max'),
-      ])
-      .where('endpoint_id', '=', e.id)
-      .where('started_at', '>=', from)
-      .executeTakeFirstOrThrow();
-    const lastOk = await db
-      .selectFrom('webhook_delivery_attempts')
-      .select(['seq', 'started_at'])
-      .where('endpoint_id', '=', e.id)
-      .where('outcome', '=', 'succeeded')
-      .orderBy('seq', 'desc')
-      .limit(1)
-      .executeTakeFirst();
-    const lastFail = await db
-      .selectFrom('webhook_delivery_attempts')
-      .select(['started_at', 'error'])
-      .where('endpoint_id', '=', e.id)
-      .where('outcome', '=', 'failed')
-      .orderBy('seq', 'desc')
-      .limit(1)
-      .executeTakeFirst();
-    const streak = await db
-      .selectFrom('webhook_delivery_attempts')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('endpoint_id', '=', e.id)
-      .where('outcome', '=', 'failed')
-      .where('seq', '>', lastOk?.seq ?? 0)
-      .executeTakeFirstOrThrow();
-    const total = Number(win.total);
-    const ok = Number(win.ok ?? 0);
-    out.push({
-      endpoint_id: e.id,
-      integration_id: e.integration_id,
-      merchant_id: e.merchant_id,
-      url: e.url,
-      status: e.status,
-      disabled_reason: e.disabled_reason,
-      previous_secret_expires_at: e.previous_secret ? e.previous_secret_expires_at : null,
-      deliveries: { pending: n('pending'), succeeded: n('succeeded'), failed: n('failed') },
-      oldest_pending_at: counts.find((c) => c.status === 'pending')?.oldest ?? null,
-      window_hours: windowHours,
-      attempts_in_window: total,
-      succeeded_in_window: ok,
-      success_rate: total > 0 ? ok / total : null,
-      avg_latency_ms: win.avg === null ? null : Math.round(Number(win.avg)),
-      max_latency_ms: win.max === null ? null : Number(win.max),
-      consecutive_failures: Number(streak.n),
-      last_success_at: lastOk?.started_at ?? null,
-      last_failure_at: lastFail?.started_at ?? null,
-      last_error: lastFail?.error ?? null,
-    });
-  }
-  return { object: 'list', endpoints: out };
-}
-
-export async function rotateEndpointSecret(
-  db: Db,
-  clock: Clock,
-  ids: IdGenerator,
-  endpointId: string,
-  input: { overlapHours?: number | undefined },
-  scope: WebhookScope,
-): Promise<RotatedSecret> {
-  const overlapHours = input.overlapHours ?? DEFAULT_ROTATION_OVERLAP_HOURS;
-  if (!(overlapHours >= 0 && overlapHours <= MAX_ROTATION_OVERLAP_HOURS)) throw invalid('overlap_hours', `must be between 0 and ${MAX_ROTATION_OVERLAP_HOURS}`);
-  const endpoint = await visibleEndpoint(db, endpointId, scope);
-  const now = clock.now();
-  const secret = newWebhookSecret(ids);
-  const expires = overlapHours > 0 ? new Date(now.getTime() + overlapHours * 3_600_000).toISOString() : null;
-  const updated = await db
-    .updateTable('webhook_endpoints')
-    .set({ secret, previous_secret: expires ? endpoint.secret : null, previous_secret_expires_at: expires, updated_at: now.toISOString() })
-    .where('id', '=', endpointId)
-    .where('secret', '=', endpoint.secret) // two rotations racing: one wins, the other retries
-    .executeTakeFirst();
-  if (Number(updated.numUpdatedRows) !== 1) throw new AppError('STATE_CONFLICT', 'the secret was rotated at the same moment by someone else; try again');
-  return { endpoint_id: endpointId, secret, previous_secret_expires_at: expires };
-}
-
-export async function disableEndpoint(db: Db, clock: Clock, endpointId: string, reason: string, scope: WebhookScope): Promise<WebhookEndpoint> {
-  const text = reason.trim();
-  if (!text) throw invalid('reason', 'must not be empty');
-  await visibleEndpoint(db, endpointId, scope);
-  const nowIso = clock.now().toISOString();
-  await db.transaction().execute(async (trx) => {
-    await trx
-      .updateTable('webhook_endpoints')
-      .set({ status: 'disabled', disabled_reason: text.slice(0, 300), updated_at: nowIso })
-      .where('id', '=', endpointId)
-      .execute();
-    // In-flight attempts finish and record themselves; the rest stop here.
-    await trx
-      .updateTable('webhook_deliveries')
-      .set({ status: 'failed', next_attempt_at: null, last_error: `endpoint disabled: ${text.slice(0, 300)}`, updated_at: nowIso })
-      .where('endpoint_id', '=', endpointId)
-      .where('status', '=', 'pending')
-      .where((w) => w.or([w('locked_until', 'is', null), w('locked_until', '<=', nowIso)]))
-      .execute();
-  });
-  return endpointView(await visibleEndpoint(db, endpointId, scope));
-}
-
-export async function enableEndpoint(db: Db, clock: Clock, endpointId: string, scope: WebhookScope): Promise<WebhookEndpoint> {
-  await visibleEndpoint(db, endpointId, scope);
-  await db
-    .updateTable('webhook_endpoints')
-    .set({ status: 'active', disabled_reason: null, updated_at: clock.now().toISOString() })
-    .where('id', '=', endpointId)
-    .execute();
-  return endpointView(await visibleEndpoint(db, endpointId, scope));
 }
 
 /** A delivery's attempts after `afterSeq`, oldest first: what `webhooks:tail` prints. */

@@ -8,6 +8,7 @@ import { migrate, openDatabase, type OpenedDatabase } from '../../server/db/data
 import { ManualClock } from '../../server/lib/clock';
 import { randomIds } from '../../server/lib/ids';
 import { createIntegration, type CreatedIntegration } from '../../server/modules/integrations/integrations.service';
+import { ownAddresses } from '../../server/webhooks/url-policy';
 
 export interface TestContext {
   app: FastifyInstance;
@@ -57,7 +58,7 @@ export async function createTestApp(
     config,
     dataDir,
     merchant: (name, webhookUrl) =>
-      createIntegration(database.db, clock, randomIds, { merchantName: name ?? `Merchant ${++counter} ${Date.now()}`, webhookUrl }),
+      createIntegration(database.db, clock, randomIds, { merchantName: name ?? `Merchant ${++counter} ${Date.now()}`, webhookUrl, ownAddresses: ownAddresses(config) }),
     close: async () => {
       await app.close();
       await database.close();

@@ -5,7 +5,6 @@ import { startLocalReceiver, unusedPort, type LocalReceiver } from '../../server
 import { sweep } from '../../server/domain/sweeper';
 import { randomIds } from '../../server/lib/ids';
 import {
-  disableEndpoint,
   endpointHealth,
   getDelivery,
   listAttempts,
@@ -16,7 +15,8 @@ import {
   ALL_MERCHANTS,
 } from '../../server/webhooks/webhooks.service';
 import { verifyWebhook } from '../../shared/webhooks/verify';
-import { bearer, createTestApp, type TestContext } from '../helpers/app';
+import { createTestApp, type TestContext } from '../helpers/app';
+import { createSession as createSessionFor, paidSession as paid, until } from '../helpers/webhooks';
 
 /**
  * The dispatcher against a real receiver over HTTP on 127.0.0.1. Events come from real
@@ -54,27 +54,8 @@ async function startDispatcher(opts: { delays?: number[]; timeoutMs?: number } =
   return dispatcher;
 }
 
-async function createSession(apiKey: string, invoiceRef = `INV-${Math.random().toString(36).slice(2, 8)}`, extraBody: Record<string, unknown> = {}) {
-  const res = await t.app.inject({ method: 'POST', url: '/api/v1/sessions', headers: bearer(apiKey), payload: { amount_minor: 2500, invoice_ref: invoiceRef, ...extraBody } });
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json() as { id: string; invoice_ref: string };
-}
-
-/** Pays a new session by sandbox card: the session reaches success and emits checkout.session.completed. */
-async function paidSession(apiKey: string, extraBody: Record<string, unknown> = {}) {
-  const s = await createSession(apiKey, undefined, extraBody);
-  const quote = await t.app.inject({ method: 'GET', url: `/api/v1/checkout/sessions/${s.id}/quote` });
-  expect(quote.statusCode, quote.body).toBe(200);
-  const total = (quote.json() as { surcharges: Record<string, { total_minor: number }> }).surcharges.card!.total_minor;
-  const paid = await t.app.inject({
-    method: 'POST',
-    url: `/api/v1/checkout/sessions/${s.id}/card-payments`,
-    payload: { amount_minor: total, card_number: '4242424242424242', expiry_month: 12, expiry_year: 2099, cvc: '123' },
-  });
-  expect(paid.statusCode, paid.body).toBe(201);
-  const event = await t.database.db.selectFrom('events').selectAll().where('session_id', '=', s.id).executeTakeFirstOrThrow();
-  return { session: s, event };
-}
+const paidSession = (apiKey: string, extraBody: Record<string, unknown> = {}) => paid(t, apiKey, extraBody);
+const createSession = (apiKey: string) => createSessionFor(t, apiKey);
 
 async function delivery(eventId: string) {
   return t.database.db.selectFrom('webhook_deliveries').selectAll().where('event_id', '=', eventId).executeTakeFirstOrThrow();
@@ -82,16 +63,6 @@ async function delivery(eventId: string) {
 
 async function attempts(eventId: string) {
   return t.database.db.selectFrom('webhook_delivery_attempts').selectAll().where('event_id', '=', eventId).orderBy('seq').execute();
-}
-
-async function until<T>(what: string, probe: () => Promise<T | undefined | null | false>, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }
 
 const header = (r: LocalReceiver, i: number, name: string) => String(r.received[i]!.headers[name]);
@@ -286,27 +257,6 @@ describe('webhook delivery', () => {
     expect(await delivery(event.id)).toMatchObject({ status: 'succeeded', attempt_count: 2 });
   });
 
-  it('stops on 410 Gone and disables the endpoint; later events are not queued for it', async () => {
-    const m = await t.merchant(undefined, receiver.url);
-    receiver.respond = () => ({ status: 410 });
-    const { event } = await paidSession(m.api_key);
-    await startDispatcher();
-    await receiver.waitFor(1);
-    await dispatcher!.idle();
-    expect(await delivery(event.id)).toMatchObject({ status: 'failed', next_attempt_at: null, last_status_code: 410 });
-    const endpoint = await t.database.db.selectFrom('webhook_endpoints').selectAll().where('integration_id', '=', m.integration_id).executeTakeFirstOrThrow();
-    expect(endpoint.status).toBe('disabled');
-    expect(endpoint.disabled_reason).toMatch(/410/);
-    await advance(3600);
-    await dispatcher!.idle();
-    expect(receiver.received).toHaveLength(1);
-
-    const second = await paidSession(m.api_key);
-    const rows = await t.database.db.selectFrom('webhook_deliveries').select('id').where('event_id', '=', second.event.id).execute();
-    expect(rows).toHaveLength(0);
-    await expect(redeliverEvent(t.database.db, t.clock, { eventId: event.id }, ALL_MERCHANTS)).rejects.toMatchObject({ code: 'STATE_CONFLICT' });
-  });
-
   it('waits for Retry-After on 429 when it is longer than the scheduled delay', async () => {
     const m = await t.merchant(undefined, receiver.url);
     receiver.respond = (r) => (r.n === 1 ? { status: 429, headers: { 'retry-after': '120' } } : { status: 200 });
@@ -396,22 +346,6 @@ describe('webhook delivery', () => {
     const manual = await listAttempts(t.database.db, { kind: 'manual', outcome: 'succeeded' }, ALL_MERCHANTS);
     expect(manual.attempts).toHaveLength(3);
     expect(receiver.received).toHaveLength(8);
-  });
-
-  it('fails the pending deliveries of an endpoint disabled by an operator', async () => {
-    const m = await t.merchant(undefined, receiver.url);
-    receiver.respond = () => ({ status: 500 });
-    const { event } = await paidSession(m.api_key);
-    await startDispatcher({ delays: [60] });
-    await receiver.waitFor(1);
-    await dispatcher!.idle();
-    const d = await delivery(event.id);
-    const ep = await disableEndpoint(t.database.db, t.clock, d.endpoint_id, 'merchant asked to pause', ALL_MERCHANTS);
-    expect(ep).toMatchObject({ status: 'disabled', disabled_reason: 'merchant asked to pause' });
-    expect(await delivery(event.id)).toMatchObject({ status: 'failed', last_error: 'endpoint disabled: merchant asked to pause' });
-    await advance(120);
-    await dispatcher!.idle();
-    expect(receiver.received).toHaveLength(1);
   });
 
   it('graceful stop waits for an attempt in flight and records it', async () => {

@@ -6,6 +6,8 @@ import { checkWebhookUrl, createIntegration, listIntegrations, newApiKey, newWeb
 import { createStaff } from '../staff/staff.service';
 import { RAILS, type Rail } from '../../../shared/schemas/common';
 import { recordAudit, type Actor } from './audit.service';
+import type { Config } from '../../config';
+import { ownAddresses, type OwnAddress } from '../../webhooks/url-policy';
 
 /**
  * Administration: merchants and integrations, API keys, webhook endpoints, fee rules and
@@ -13,7 +15,10 @@ import { recordAudit, type Actor } from './audit.service';
  * (API keys, webhook signing secrets) are returned once and never stored or logged in clear
  * (the audit entry names the key by its prefix).
  */
-export type AdminDeps = TransitionDeps & { db: Db };
+export type AdminDeps = TransitionDeps & { db: Db; config?: Config; baseUrl?: () => string };
+
+/** Paydesk's own addresses, which a webhook URL may not name (webhooks/url-policy.ts). */
+const ownAddressesOf = (deps: AdminDeps): OwnAddress[] => (deps.config ? ownAddresses(deps.config, { urls: deps.baseUrl ? [deps.baseUrl()] : [] }) : []);
 
 export async function integrationsView(db: Db) {
   const list = await listIntegrations(db);
@@ -39,7 +44,7 @@ async function integration(db: Db, id: string) {
 }
 
 export async function adminCreateIntegration(deps: AdminDeps, actor: Actor, input: { merchant_name: string; webhook_url?: string | undefined }) {
-  const created = await createIntegration(deps.db, deps.clock, deps.ids, { merchantName: input.merchant_name, webhookUrl: input.webhook_url });
+  const created = await createIntegration(deps.db, deps.clock, deps.ids, { merchantName: input.merchant_name, webhookUrl: input.webhook_url, ownAddresses: ownAddressesOf(deps) });
   await recordAudit(deps.db, deps, actor, {
     action: 'integration.create',
     targetType: 'integration',
@@ -72,7 +77,7 @@ export async function adminRevokeApiKey(deps: AdminDeps, actor: Actor, keyId: st
 
 export async function adminCreateEndpoint(deps: AdminDeps, actor: Actor, integrationId: string, url: string) {
   const i = await integration(deps.db, integrationId);
-  const checked = checkWebhookUrl(url, i.mode);
+  const checked = checkWebhookUrl(url, i.mode, ownAddressesOf(deps));
   const id = deps.ids.uuid();
   const secret = newWebhookSecret(deps.ids);
   const now = deps.clock.now().toISOString();

@@ -10,6 +10,7 @@ import {
   DeliveryList,
   DeliveryListQuery,
   DisableEndpointRequest,
+  EnabledEndpoint,
   EndpointHealthList,
   RecoverRequest,
   RecoverResult,
@@ -147,10 +148,10 @@ export async function webhookRoutes(app: FastifyInstance, deps: AppDeps): Promis
   );
   r.post(
     '/webhooks/endpoints/:endpoint_id/enable',
-    { preValidation: allow('admin'), schema: { tags, summary: 'Enable an endpoint again', params: EndpointParams, response: { 200: WebhookEndpoint, ...errors } } },
+    { preValidation: allow('admin'), schema: { tags, summary: 'Enable an endpoint again; its held deliveries are sent in event order', params: EndpointParams, response: { 200: EnabledEndpoint, ...errors } } },
     async (req) => {
       const result = await enableEndpoint(deps.db, deps.clock, req.params.endpoint_id, ALL_MERCHANTS);
-      await audit(req, 'webhook_endpoint.enable', 'webhook_endpoint', req.params.endpoint_id, { status: result.status });
+      await audit(req, 'webhook_endpoint.enable', 'webhook_endpoint', req.params.endpoint_id, { status: result.status, released_deliveries: result.released_deliveries });
       return result;
     },
   );

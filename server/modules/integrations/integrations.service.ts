@@ -4,6 +4,7 @@ import { AppError, invalid, notFound } from '../../lib/errors';
 import { sha256Hex } from '../../lib/hash';
 import type { IdGenerator } from '../../lib/ids';
 import { RAILS } from '../../../shared/schemas/common';
+import { checkWebhookUrl, type OwnAddress } from '../../webhooks/url-policy';
 
 export const API_KEY_PREFIX_LENGTH = 12; // "ak_test_" + 4 characters, shown in lists
 export const API_KEY_SECRET_LENGTH = 32; // base62: ~190 bits
@@ -15,20 +16,8 @@ export interface CreatedIntegration {
   webhook_secret: string | null;
 }
 
-/** Accepts https, and plain http for test integrations (a developer's receiver on their machine). */
-export function checkWebhookUrl(url: string, mode: 'test' | 'live'): string {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw invalid('webhook_url', 'must be an absolute URL');
-  }
-  if (parsed.protocol !== 'https:' && !(mode === 'test' && parsed.protocol === 'http:')) {
-    throw invalid('webhook_url', mode === 'test' ? 'must be an http or https URL' : 'must be an https URL');
-  }
-  if (url.length > 500) throw invalid('webhook_url', 'must be at most 500 characters');
-  return parsed.toString();
-}
+// The URL rules live with the dispatcher that enforces them again at connect time.
+export { checkWebhookUrl } from '../../webhooks/url-policy';
 
 export function newApiKey(ids: IdGenerator, mode: 'test' | 'live') {
   const key = ids.token(`ak_${mode}`, API_KEY_SECRET_LENGTH);
@@ -52,14 +41,20 @@ export async function createIntegration(
   db: Db,
   clock: Clock,
   ids: IdGenerator,
-  input: { merchantName: string; webhookUrl?: string | undefined; live?: boolean },
+  input: {
+    merchantName: string;
+    webhookUrl?: string | undefined;
+    live?: boolean;
+    /** Paydesk's own addresses, refused as webhook URLs (url-policy.ts `ownAddresses`). */
+    ownAddresses?: readonly OwnAddress[];
+  },
 ): Promise<CreatedIntegration> {
   if (input.live) throw new AppError('INVALID_ARGUMENT', 'live: live key creation is not enabled on this deployment');
   const name = input.merchantName.trim();
   if (!name) throw invalid('merchant', 'must not be empty');
   if (name.length > 200) throw invalid('merchant', 'must be at most 200 characters');
   const mode = 'test' as const;
-  const webhookUrl = input.webhookUrl === undefined ? undefined : checkWebhookUrl(input.webhookUrl, mode);
+  const webhookUrl = input.webhookUrl === undefined ? undefined : checkWebhookUrl(input.webhookUrl, mode, input.ownAddresses);
   const now = clock.now().toISOString();
   return db.transaction().execute(async (trx) => {
     let merchant = await trx.selectFrom('merchants').select('id').where('name', '=', name).executeTakeFirst();

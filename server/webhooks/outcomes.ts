@@ -1,0 +1,160 @@
+import type { Transaction } from 'kysely';
+import type { Database, EventsTable, IntegrationsTable, WebhookDeliveriesTable, WebhookEndpointsTable } from '../db/schema';
+import type { Clock } from '../lib/clock';
+import { randomBase62 } from '../lib/ids';
+import { holdPendingDeliveries } from './hold';
+import { isSuccessStatus, nextDeliveryState } from './retry-policy';
+
+/**
+ * Writing what an attempt did (dispatcher.ts batches them, one transaction per batch): the
+ * attempt row of the delivery log and the delivery's new state, decided by retry-policy.ts.
+ * Every update is conditional on this dispatcher still holding the lease (`claimed_by`).
+ */
+
+export type Claimed = Pick<WebhookDeliveriesTable, 'id' | 'event_id' | 'endpoint_id' | 'attempt_count' | 'schedule_step' | 'manual_requested_at'>;
+export type Job = Claimed & { event: Pick<EventsTable, 'id' | 'type' | 'payload'>; endpoint: WebhookEndpointsTable & { mode: IntegrationsTable['mode'] } };
+
+export interface AttemptResult {
+  job: Job;
+  kind: 'initial' | 'automatic_retry' | 'manual';
+  startedAt: string;
+  latencyMs: number;
+  statusCode: number | null;
+  error: string | null;
+  excerpt: string | null;
+  retryAfter: string | null;
+  aborted: boolean;
+  /** JSON of the headers sent. */
+  requestHeaders: string;
+  /** JSON of the receiver's allow-listed headers (http-attempt.ts), null without an answer. */
+  responseHeaders: string | null;
+}
+
+export type Outcome =
+  | { type: 'attempt'; result: AttemptResult }
+  /** Claimed, but its endpoint was disabled meanwhile: held, no attempt made. */
+  | { type: 'hold'; job: Job };
+
+
+export const isSuccess = (r: AttemptResult): boolean => isSuccessStatus(r.statusCode);
+
+function attemptRow(r: AttemptResult, next: string | null, error: string | null) {
+  const ok = isSuccess(r);
+  return {
+    id: `wha_${randomBase62(24)}`,
+    delivery_id: r.job.id,
+    event_id: r.job.event_id,
+    endpoint_id: r.job.endpoint_id,
+    attempt_number: r.job.attempt_count + 1,
+    kind: r.kind,
+    url: r.job.endpoint.url,
+    started_at: r.startedAt,
+    latency_ms: r.latencyMs,
+    outcome: ok ? ('succeeded' as const) : ('failed' as const),
+    status_code: r.statusCode,
+    error,
+    response_excerpt: r.excerpt,
+    request_headers: r.requestHeaders,
+    response_headers: r.responseHeaders,
+    next_attempt_at: next,
+  };
+}
+
+export function createOutcomeWriter(opts: { clock: Clock; delaysS: readonly number[]; owner: string }) {
+  const { clock, owner } = opts;
+  const delays = opts.delaysS;
+  return {
+    async writeSuccesses(trx: Transaction<Database>, results: AttemptResult[]): Promise<void> {
+      const nowIso = clock.now().toISOString();
+      await trx
+        .insertInto('webhook_delivery_attempts')
+        .values(results.map((r) => attemptRow(r, null, r.error)))
+        .execute();
+      // last_attempt_at / last_status_code come from the attempt rows just written.
+      await trx
+        .updateTable('webhook_deliveries as d')
+        .set((eb) => ({
+          status: 'succeeded',
+          held_at: null,
+          attempt_count: eb('d.attempt_count', '+', 1),
+          next_attempt_at: null,
+          manual_requested_at: null,
+          claimed_by: null,
+          locked_until: null,
+          last_attempt_at: eb.selectFrom('webhook_delivery_attempts as a').select('a.started_at').whereRef('a.delivery_id', '=', 'd.id').orderBy('a.seq', 'desc').limit(1),
+          last_status_code: eb.selectFrom('webhook_delivery_attempts as a').select('a.status_code').whereRef('a.delivery_id', '=', 'd.id').orderBy('a.seq', 'desc').limit(1),
+          last_error: null,
+          delivered_at: nowIso,
+          updated_at: nowIso,
+        }))
+        .where(
+          'd.id',
+          'in',
+          results.map((r) => r.job.id),
+        )
+        .where('d.claimed_by', '=', owner)
+        .execute();
+    },
+
+    async writeOutcome(trx: Transaction<Database>, outcome: Outcome): Promise<void> {
+      const now = clock.now();
+      const nowIso = now.toISOString();
+      const job = outcome.type === 'hold' ? outcome.job : outcome.result.job;
+      const endpoint = await trx.selectFrom('webhook_endpoints').select(['status', 'disabled_reason']).where('id', '=', job.endpoint_id).executeTakeFirst();
+      const reason = endpoint?.disabled_reason ?? 'disabled';
+      if (outcome.type === 'hold') {
+        await trx
+          .updateTable('webhook_deliveries')
+          .set({ held_at: nowIso, next_attempt_at: null, claimed_by: null, locked_until: null, last_error: `held: endpoint disabled: ${reason}`, updated_at: nowIso })
+          .where('id', '=', job.id)
+          .where('claimed_by', '=', owner)
+          .execute();
+        return;
+      }
+      const r = outcome.result;
+      const state = nextDeliveryState({ step: job.schedule_step }, r, { delaysS: delays, now, endpointActive: endpoint?.status === 'active' });
+      const next = state.status === 'pending' ? state.nextAttemptAt.toISOString() : null;
+      const goneReason = `receiver answered 410 Gone at ${nowIso}`;
+      const error =
+        r.error ??
+        (state.status === 'succeeded'
+          ? null
+          : r.statusCode === 410
+            ? 'receiver answered 410 Gone: endpoint disabled, delivery held'
+            : state.status === 'held'
+              ? `receiver answered ${r.statusCode}; held: endpoint disabled: ${reason}`
+              : `receiver answered ${r.statusCode}`);
+      await trx.insertInto('webhook_delivery_attempts').values(attemptRow(r, next, error)).execute();
+      await trx
+        .updateTable('webhook_deliveries')
+        .set({
+          status: state.status === 'held' ? 'pending' : state.status,
+          // Held: no next attempt until the endpoint is enabled. Any other outcome ends a release from hold.
+          held_at: state.status === 'held' ? nowIso : null,
+          attempt_count: job.attempt_count + 1,
+          schedule_step: state.step,
+          next_attempt_at: next,
+          ...(r.aborted ? {} : { manual_requested_at: null }),
+          claimed_by: null,
+          locked_until: null,
+          last_attempt_at: r.startedAt,
+          last_status_code: r.statusCode,
+          last_error: error,
+          ...(state.status === 'succeeded' ? { delivered_at: nowIso } : {}),
+          updated_at: nowIso,
+        })
+        .where('id', '=', job.id)
+        .where('claimed_by', '=', owner)
+        .execute();
+      if (state.status === 'held' && state.disableEndpoint) {
+        await trx
+          .updateTable('webhook_endpoints')
+          .set({ status: 'disabled', disabled_reason: goneReason, updated_at: nowIso })
+          .where('id', '=', job.endpoint_id)
+          .where('status', '=', 'active')
+          .execute();
+        await holdPendingDeliveries(trx, job.endpoint_id, endpoint?.status === 'active' ? goneReason : reason, now);
+      }
+    },
+  };
+}

@@ -5,7 +5,7 @@ import { errorMessage, useApi } from '../common/api';
 import { dateInputValue, dayStartIso, formatDateTime, formatRelative } from '../common/format';
 import { Card, DataTable, DetailList, Empty, InputField, Mono, PageTitle, QueryState, SelectField, ShortId, StatusBadge, type SortState } from '../common/ui';
 import { financeQueries } from '../finance/finance.queries';
-import { ATTEMPTS_PAGE, recover, redeliver, webhookQueries, type EndpointHealth, type WebhookAttempt } from './webhooks.queries';
+import { ATTEMPTS_PAGE, enableEndpoint, recover, redeliver, webhookQueries, type EndpointHealth, type WebhookAttempt } from './webhooks.queries';
 import './webhooks.css';
 
 const EVENT_TYPES = ['checkout.session.completed', 'checkout.session.failed', 'checkout.session.expired'];
@@ -48,7 +48,7 @@ export function WebhooksPage() {
         {(d) => (
           <div className="wh-health" data-testid="endpoint-health">
             {d.endpoints.map((e) => (
-              <HealthCard key={e.endpoint_id} e={e} />
+              <HealthCard key={e.endpoint_id} e={e} canEnable={isAdmin} />
             ))}
           </div>
         )}
@@ -96,7 +96,13 @@ export function WebhooksPage() {
   );
 }
 
-function HealthCard({ e }: { e: EndpointHealth }) {
+function HealthCard({ e, canEnable }: { e: EndpointHealth; canEnable: boolean }) {
+  const api = useApi();
+  const queryClient = useQueryClient();
+  const enable = useMutation({
+    mutationFn: () => enableEndpoint(api, e.endpoint_id),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: ['webhooks', api.userId] }),
+  });
   const rate = e.success_rate === null ? '—' : `${Math.round(e.success_rate * 100)}%`;
   const tone = e.status === 'disabled' ? 'disabled' : e.consecutive_failures > 0 ? 'failed' : 'succeeded';
   return (
@@ -125,6 +131,17 @@ function HealthCard({ e }: { e: EndpointHealth }) {
       </div>
       {e.last_error && e.consecutive_failures > 0 && <div className="wh-health__error">Last error: {e.last_error}</div>}
       {e.disabled_reason && <div className="wh-health__error">Disabled: {e.disabled_reason}</div>}
+      {(e.status === 'disabled' || e.deliveries.held > 0) && (
+        <div className="wh-health__held" data-testid="held-deliveries">
+          {e.deliveries.held} {e.deliveries.held === 1 ? 'event' : 'events'} held: enabling the endpoint sends {e.deliveries.held === 1 ? 'it' : 'them'}, oldest first.
+          {canEnable && e.status === 'disabled' && (
+            <button type="button" className="bo-btn bo-btn--secondary bo-btn--sm" disabled={enable.isPending} onClick={() => enable.mutate()}>
+              Enable endpoint
+            </button>
+          )}
+          {enable.isError && <span role="alert"> {errorMessage(enable.error)}</span>}
+        </div>
+      )}
     </div>
   );
 }

@@ -23,7 +23,7 @@ export interface WebhookAttempt {
   /** The receiver's answer headers (capped at 4 KiB); null without an answer. */
   response_headers: Record<string, string> | null;
   next_attempt_at: string | null;
-  delivery_status: 'pending' | 'succeeded' | 'failed';
+  delivery_status: 'pending' | 'held' | 'succeeded' | 'failed';
 }
 export interface DeliveryDetail {
   id: string;
@@ -31,7 +31,7 @@ export interface DeliveryDetail {
   event_type: string;
   session_id: string;
   endpoint_url: string;
-  status: 'pending' | 'succeeded' | 'failed';
+  status: 'pending' | 'held' | 'succeeded' | 'failed';
   attempt_count: number;
   next_attempt_at: string | null;
   delivered_at: string | null;
@@ -45,7 +45,8 @@ export interface EndpointHealth {
   url: string;
   status: 'active' | 'disabled';
   disabled_reason: string | null;
-  deliveries: { pending: number; succeeded: number; failed: number };
+  /** `held`: kept while the endpoint is disabled, sent in event order when it is enabled. */
+  deliveries: { pending: number; held: number; succeeded: number; failed: number };
   window_hours: number;
   attempts_in_window: number;
   success_rate: number | null;
@@ -94,6 +95,9 @@ export const webhookQueries = {
     }),
 };
 
+/** Admin: the endpoint is active again; its held deliveries are sent, oldest event first. */
+export const enableEndpoint = (api: BackOfficeApi, endpointId: string) =>
+  api.post<{ status: 'active'; released_deliveries: number }>(`/webhooks/endpoints/${encodeURIComponent(endpointId)}/enable`, {});
 export const redeliver = (api: BackOfficeApi, eventId: string) => api.post<{ event_id: string }>(`/webhooks/events/${encodeURIComponent(eventId)}/redeliver`, {});
 export const recover = (api: BackOfficeApi, merchantId: string | undefined, since: string) =>
   api.post<{ recovered: number; skipped_disabled_endpoints: number }>('/webhooks/recover', { since, ...(merchantId ? { merchant_id: merchantId } : {}) });

@@ -129,8 +129,9 @@ export function createOutcomeWriter(opts: { clock: Clock; delaysS: readonly numb
         .updateTable('webhook_deliveries')
         .set({
           status: state.status === 'held' ? 'pending' : state.status,
-          // Held: no next attempt until the endpoint is enabled. Any other outcome ends a release from hold.
-          held_at: state.status === 'held' ? nowIso : null,
+          // Held: no next attempt until the endpoint is enabled. Any other outcome ends a release
+          // from hold, except our own shutdown (the delivery keeps its place in the order).
+          ...(r.aborted ? {} : { held_at: state.status === 'held' ? nowIso : null }),
           attempt_count: job.attempt_count + 1,
           schedule_step: state.step,
           next_attempt_at: next,

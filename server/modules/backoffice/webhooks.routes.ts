@@ -148,7 +148,7 @@ export async function webhookRoutes(app: FastifyInstance, deps: AppDeps): Promis
   );
   r.post(
     '/webhooks/endpoints/:endpoint_id/enable',
-    { preValidation: allow('admin'), schema: { tags, summary: 'Enable an endpoint again; its held deliveries are sent in event order', params: EndpointParams, response: { 200: EnabledEndpoint, ...errors } } },
+    { preValidation: allow('admin'), schema: { tags, summary: 'Enable an endpoint again', description: 'Its held deliveries are sent, one at a time, oldest event first; the answer says how many (released_deliveries).', params: EndpointParams, response: { 200: EnabledEndpoint, ...errors } } },
     async (req) => {
       const result = await enableEndpoint(deps.db, deps.clock, req.params.endpoint_id, ALL_MERCHANTS);
       await audit(req, 'webhook_endpoint.enable', 'webhook_endpoint', req.params.endpoint_id, { status: result.status, released_deliveries: result.released_deliveries });

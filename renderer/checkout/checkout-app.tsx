@@ -134,6 +134,12 @@ function Payable({ session }: { session: PublicCheckoutSession }) {
     if (issuedToken) setSelected((cur) => cur ?? 'cash');
   }, [issuedToken]);
 
+  // A rejected cash deposit sends the payer back to the methods, where the notice explains it.
+  const rejectedAt = session.cash_rejection?.rejected_at;
+  useEffect(() => {
+    if (rejectedAt) setSelected((cur) => (cur === 'cash' ? null : cur));
+  }, [rejectedAt]);
+
   // When expires_at passes, ask the server straight away rather than at the next slow poll.
   useEffect(() => {
     const ms = Date.parse(session.expires_at) - Date.now();

@@ -23,7 +23,7 @@ export function DepositDetail({ id, flash, onFlash }: { id: string; flash: Flash
     void deposit.refetch();
   });
   return (
-    <div className="bo-page">
+    <div className="bo-page rv-page">
       <PageTitle title="Deposit" subtitle={<Link to={ROUTES.review.path}>← Back to the review queue</Link>} />
       {flash && (
         <div className={`bo-alert bo-alert--${flash.tone}`} role={flash.tone === 'error' ? 'alert' : 'status'}>

@@ -84,7 +84,7 @@ function ReviewLists({ flash, onFlash }: { flash: Flash | null; onFlash: (f: Fla
   };
 
   return (
-    <div className="bo-page">
+    <div className="bo-page rv-page">
       <PageTitle title="Deposit review" subtitle="Check each deposit against the cash in the drawer, then approve or reject it. You cannot review a deposit you recorded." />
       {flash && (
         <div className={`bo-alert bo-alert--${flash.tone}`} role={flash.tone === 'error' ? 'alert' : 'status'}>

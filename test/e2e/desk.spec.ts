@@ -184,6 +184,7 @@ test.describe.serial('teller desk and review queue', () => {
     await expect(scan).toBeFocused();
     await page.keyboard.type(slip2.slip_token);
     await page.keyboard.press('Enter');
+    await expect(page.getByLabel(/Counted cash/)).toBeFocused();
     await page.keyboard.type('224.50');
     await page.keyboard.press('Enter');
     await expect(page.getByRole('button', { name: 'Print receipt' })).toBeFocused();

@@ -192,6 +192,7 @@ test.describe.serial('teller desk and review queue', () => {
 
     const recent = page.getByTestId('recent-deposits');
     await expect(recent.getByRole('columnheader', { name: /Time/ })).toBeVisible();
+    await expect(recent.locator('time').first()).toHaveText(/\d{1,2}:\d{2}/);
     await expect(recent.getByRole('row').filter({ hasText: slip1.reference })).toContainText(/\d{1,2}:\d{2}/);
     await expect(page.getByTestId('shift-under_review')).toContainText('2');
     await expect(page.getByTestId('shift-total-row')).toContainText(/449\.00/);

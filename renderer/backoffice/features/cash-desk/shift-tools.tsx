@@ -37,13 +37,22 @@ export function RecentDeposits({ onReprint }: { onReprint: (d: CashDeposit) => v
             page={d.total > 8 ? { total: d.total, limit: 8, offset, onChange: setOffset } : undefined}
             columns={[
               {
+                // Time first (what a teller asks "which one was it?" by), the slip reference under it: the column fits beside the desk.
                 key: 'time',
-                header: 'Time',
+                header: 'Time · slip',
                 sortKey: 'created_at',
                 nowrap: true,
-                render: (r) => <time dateTime={r.created_at} title={formatDateTime(r.created_at, { seconds: true })}>{timeOnly.format(new Date(r.created_at))}</time>,
+                render: (r) => (
+                  <>
+                    <time dateTime={r.created_at} title={formatDateTime(r.created_at, { seconds: true })} className="cd-time">
+                      {timeOnly.format(new Date(r.created_at))}
+                    </time>
+                    <div>
+                      <Mono>{r.slip_reference}</Mono>
+                    </div>
+                  </>
+                ),
               },
-              { key: 'ref', header: 'Slip', sortKey: 'slip_reference', render: (r) => <Mono>{r.slip_reference}</Mono> },
               { key: 'amount', header: 'Amount', sortKey: 'amount_minor', align: 'right', nowrap: true, render: (r) => <Money minor={r.amount_minor} currency={r.currency} /> },
               {
                 key: 'status',
@@ -64,6 +73,7 @@ export function RecentDeposits({ onReprint }: { onReprint: (d: CashDeposit) => v
                 key: 'reprint',
                 header: 'Receipt',
                 align: 'right',
+                nowrap: true,
                 render: (r) => (
                   <button type="button" className="bo-btn bo-btn--secondary bo-btn--sm" onClick={() => onReprint(r)} aria-label={`Reprint the receipt of slip ${r.slip_reference}`}>
                     Reprint

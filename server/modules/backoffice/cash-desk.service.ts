@@ -6,7 +6,7 @@ import { AppError, invalid, notFound } from '../../lib/errors';
 import { slipReferenceKey } from '../../lib/slip-reference';
 import type { Rail } from '../../../shared/schemas/common';
 import { findSession } from '../checkout/checkout.repository';
-import { slipBody } from '../checkout/checkout.service';
+import { slipBody } from '../checkout/slip-body';
 import type { CashDeposit, DEPOSIT_SORTS, DepositFacets, DepositList, DepositResult, DepositStatus, ScannedSlip, ShiftTotal } from '../../../shared/schemas/backoffice';
 import { dayBounds, localDay, serverTimeZone } from '../../lib/local-day';
 import { actorOf, recordAudit } from './audit.service';

@@ -28,6 +28,7 @@ import type {
 } from '../../../shared/schemas/checkout';
 import { RAILS, TERMINAL_STATUSES, type Rail } from '../../../shared/schemas/common';
 import { allowedRails, findAttempt, findSession, quoteRail, type SessionWithOwner } from './checkout.repository';
+import { slipBody } from './slip-body';
 import { payerExtras } from './payer-view';
 
 export interface CheckoutDeps extends TransitionDeps {
@@ -530,24 +531,6 @@ export async function confirmBankTransfer(deps: CheckoutDeps, paymentReference: 
 }
 
 // ---------------------------------------------------------------- cash slips
-
-export function slipBody(slip: CashSlipsTable, s: SessionWithOwner, replayed: boolean, now: Date): CashDepositSlipResponse {
-  return {
-    slip_token: slip.token,
-    reference: slip.reference,
-    amount_minor: slip.amount_minor,
-    currency: slip.currency,
-    merchant_name: s.merchant_name,
-    session_reference: s.id,
-    invoice_ref: s.invoice_ref,
-    description: s.description ?? '',
-    customer_name: s.customer_name ?? '',
-    status: slip.status,
-    expires_at: slip.expires_at,
-    replayed,
-    can_record: slip.status === 'active' && s.status === 'open' && slip.expires_at > now.toISOString(),
-  };
-}
 
 /**
  * Issues the session's deposit slip. One payable slip per open session (also enforced by a

@@ -1,4 +1,11 @@
-import { ApiError } from '../../api/client';
+/** The API's error envelope as the client throws it (api/client.ts ApiError), by shape: this file stays free of fetch code. */
+interface ApiFailure {
+  status: number;
+  code: string;
+  message: string;
+}
+const isApiFailure = (e: unknown): e is ApiFailure =>
+  e instanceof Error && typeof (e as Partial<ApiFailure>).status === 'number' && typeof (e as Partial<ApiFailure>).code === 'string';
 
 /**
  * The one place the back office turns an API error into a sentence for staff. The API's
@@ -11,7 +18,7 @@ import { ApiError } from '../../api/client';
  * names it in words.
  */
 export function errorText(error: unknown, field?: string): string {
-  if (!(error instanceof ApiError)) {
+  if (!isApiFailure(error)) {
     if (error instanceof Error && error.name === 'TypeError') return 'The Paydesk server could not be reached. Check the connection and try again.';
     return 'Something went wrong. Try again; if it keeps happening, tell an administrator.';
   }

@@ -136,9 +136,7 @@ export function SuccessScreen({ session }: { session: PublicCheckoutSession }) {
           Print or save as PDF
         </button>
       )}
-      <div className="no-print">
-        <ReturnLink session={session} label={`Return to ${session.merchant_name}`} />
-      </div>
+      <ReturnLink session={session} label={`Return to ${session.merchant_name}`} />
       <p className="outcome-note no-print">You can close this page.</p>
     </Outcome>
   );
@@ -157,8 +155,8 @@ export function RejectedDepositNotice({ rejection: r, merchant }: { rejection: N
         ({formatDateTime(r.rejected_at)}). Reason: <strong data-testid="deposit-rejected-reason">{r.reason}</strong>
       </p>
       <p>
-        <strong>Your cash:</strong> go back to the branch with the receipt the teller gave you; the bank returns the cash it did not accept. Nothing
-        was paid to {merchant}.
+        <strong>Your cash:</strong> go back to the branch with the receipt the teller gave you; the bank returns the cash it did not accept.{' '}
+        {merchant} has not been paid.
       </p>
       <p>To pay, choose a method below. A new cash slip works too.</p>
     </div>

@@ -258,6 +258,7 @@ test.describe.serial('teller desk and review queue', () => {
     );
     await expect(page.getByTestId('shift-approved')).toContainText('1');
     await expect(page.getByTestId('shift-rejected')).toContainText('1');
+    await expect(page.getByTestId('shift-drawer-row')).toContainText(/224\.50/);
     await shots(page, info, 'desk-t4-rejected-reason');
     // "Print cash-up" prints the cash-up alone: it is the printable part when the print dialog opens.
     await page.evaluate(() => {

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { Fragment, useState } from 'react';
 import type { CashDeposit, ShiftTotal } from '../../../../shared/schemas/backoffice';
 import { useApi } from '../common/api';
 import { formatDateTime, formatMoney } from '../common/format';
@@ -75,7 +75,7 @@ export function RecentDeposits({ onReprint }: { onReprint: (d: CashDeposit) => v
                 align: 'right',
                 nowrap: true,
                 render: (r) => (
-                  <button type="button" className="bo-btn bo-btn--secondary bo-btn--sm" onClick={() => onReprint(r)} aria-label={`Reprint the receipt of slip ${r.slip_reference}`}>
+                  <button type="button" className="cd-link" onClick={() => onReprint(r)} aria-label={`Reprint the receipt of slip ${r.slip_reference}`}>
                     Reprint
                   </button>
                 ),
@@ -139,18 +139,29 @@ export function ShiftTotalCard({ printing, onPrint }: { printing: boolean; onPri
                   ))}
                 </tbody>
                 <tfoot>
-                  {s.totals.map((tot) => (
-                    <tr key={tot.currency} data-testid="shift-total-row">
-                      <th scope="row">Total</th>
-                      <td className="num">{tot.count}</td>
-                      <td className="num">{formatMoney(tot.amount_minor, tot.currency)}</td>
-                    </tr>
-                  ))}
+                  {s.totals.map((tot) => {
+                    // Rejected cash goes back to the payer, so it is not part of what the drawer holds.
+                    const rejected = s.by_status.find((r) => r.status === 'rejected' && r.currency === tot.currency);
+                    return (
+                      <Fragment key={tot.currency}>
+                        <tr data-testid="shift-total-row">
+                          <th scope="row">All recorded</th>
+                          <td className="num">{tot.count}</td>
+                          <td className="num">{formatMoney(tot.amount_minor, tot.currency)}</td>
+                        </tr>
+                        <tr data-testid="shift-drawer-row">
+                          <th scope="row">In the drawer</th>
+                          <td className="num">{tot.count - (rejected?.count ?? 0)}</td>
+                          <td className="num">{formatMoney(tot.amount_minor - (rejected?.amount_minor ?? 0), tot.currency)}</td>
+                        </tr>
+                      </Fragment>
+                    );
+                  })}
                 </tfoot>
               </table>
             )}
             <p className="cd-shift__foot bo-muted">
-              Printed {formatDateTime(s.generated_at)}. Rejected deposits are not in the drawer's takings: hand their cash back as the supervisor directs.
+              Printed {formatDateTime(s.generated_at)}. Rejected deposits are not in the drawer: their cash goes back to the payer.
             </p>
             <div className="cd-sign cd-sign--print-only">
               <div>

@@ -24,6 +24,12 @@ export function ReviewPage() {
   const { path } = useRouter();
   const id = path.startsWith(`${ROUTES.review.path}/`) ? decodeURIComponent(path.slice(ROUTES.review.path.length + 1)) : '';
   const [flash, setFlash] = useState<Flash | null>(null);
+  // A message belongs to the view it was given on: moving between queue and detail clears it.
+  const [shownFor, setShownFor] = useState(id);
+  if (shownFor !== id) {
+    setShownFor(id);
+    setFlash(null);
+  }
   if (id) return <DepositDetail id={id} flash={flash} onFlash={setFlash} />;
   return <ReviewLists flash={flash} onFlash={setFlash} />;
 }

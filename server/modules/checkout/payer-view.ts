@@ -14,30 +14,35 @@ type PayerExtras = Pick<PublicCheckoutSession, 'cash_slip' | 'cash_rejection' | 
  * rejected cash deposit, and once paid, the receipt (what was charged, when, and the reference).
  */
 export async function payerExtras(q: Q, s: SessionWithOwner, now: Date): Promise<PayerExtras> {
+  const nowIso = now.toISOString();
+  // At most one slip is payable per session (a unique index): the one a reloaded page shows again.
   const slip = await q
     .selectFrom('cash_slips')
     .selectAll()
     .where('session_id', '=', s.id)
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
+    .where('status', 'in', ['active', 'under_review'])
+    .where('expires_at', '>', nowIso)
     .executeTakeFirst();
-  const payable = slip && (slip.status === 'active' || slip.status === 'under_review') && slip.expires_at > now.toISOString();
   let cashRejection: PayerExtras['cash_rejection'] = null;
-  // Only the newest slip counts: once the payer has a new slip, the old rejection is history.
-  if (slip?.status === 'voided' && s.status === 'open') {
+  // A rejection is news only until the payer has a new slip (or the session moved on).
+  if (!slip && s.status === 'open') {
     const d = await q
-      .selectFrom('cash_deposits')
-      .select(['amount_minor', 'currency', 'review_reason', 'reviewed_at'])
-      .where('slip_id', '=', slip.id)
-      .where('status', '=', 'rejected')
-      .orderBy('reviewed_at', 'desc')
+      .selectFrom('cash_deposits as d')
+      .innerJoin('cash_slips as sl', 'sl.id', 'd.slip_id')
+      .select(['sl.reference', 'd.amount_minor', 'd.currency', 'd.review_reason', 'd.reviewed_at'])
+      .where('d.session_id', '=', s.id)
+      .where('d.status', '=', 'rejected')
+      .orderBy('d.reviewed_at', 'desc')
       .executeTakeFirst();
-    if (d?.reviewed_at) {
-      cashRejection = { slip_reference: slip.reference, amount_minor: d.amount_minor, currency: d.currency, reason: d.review_reason ?? '', rejected_at: d.reviewed_at };
+    const newer = d?.reviewed_at
+      ? await q.selectFrom('cash_slips').select('id').where('session_id', '=', s.id).where('created_at', '>', d.reviewed_at).executeTakeFirst()
+      : undefined;
+    if (d?.reviewed_at && !newer) {
+      cashRejection = { slip_reference: d.reference, amount_minor: d.amount_minor, currency: d.currency, reason: d.review_reason ?? '', rejected_at: d.reviewed_at };
     }
   }
   return {
-    cash_slip: payable ? slipBody(slip, s, true, now) : null,
+    cash_slip: slip ? slipBody(slip, s, true, now) : null,
     cash_rejection: cashRejection,
     payment: s.status === 'success' ? await paymentReceipt(q, s) : null,
   };

@@ -115,7 +115,7 @@ export function DepositSlip({ slip, banks, testMode }: { slip: CashDepositSlipRe
     <article className="slip" aria-labelledby="slip-title" data-testid="deposit-slip">
       {testMode && (
         <p className="print-test-mark" data-testid="slip-test-mark">
-          TEST slip · sandbox · no real money: a bank will not accept it
+          TEST slip · sandbox · no real money moves
         </p>
       )}
       <header className="slip-head">

@@ -13,7 +13,9 @@ export interface BackOfficeRoute {
 
 export const ROUTES = {
   home: { path: '/backoffice/', label: 'Overview', roles: ['teller', 'supervisor', 'finance', 'admin'] },
-  tellerScan: { path: '/backoffice/teller/scan', label: 'Cash desk', roles: ['teller', 'supervisor'] },
+  // Tellers only: recording is a teller's call (CONTRACT §3) and a supervisor reviews, never records
+  // (docs/backoffice.md, "Who sees what").
+  tellerScan: { path: '/backoffice/teller/scan', label: 'Cash desk', roles: ['teller'] },
   review: { path: '/backoffice/review', label: 'Deposit review', roles: ['supervisor'] },
   finance: { path: '/backoffice/finance', label: 'Finance', roles: ['finance', 'admin'] },
   webhooks: { path: '/backoffice/webhooks', label: 'Webhooks', roles: ['admin', 'finance'] },

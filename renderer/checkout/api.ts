@@ -223,31 +223,37 @@ export function describeError(err: unknown): string {
       case 'INVALID_ARGUMENT':
         return friendlyInvalid(err.message);
       default:
+        // Never the API's developer text in front of a payer (issue 15 #16): codes without a sentence get a general one.
         if (err.status >= 500) return 'Something went wrong on our side. Please try again.';
-        return err.message;
+        return 'This payment could not be completed. Please try again, or choose another payment method.';
     }
   }
   return 'Something went wrong. Please try again.';
 }
 
-const FIELD_NAMES: Record<string, string> = {
-  phone: 'Phone number',
-  operator: 'Network',
-  card_number: 'Card number',
-  expiry_month: 'Expiry month',
-  expiry_year: 'Expiry year',
-  cvc: 'Security code',
-  code: 'Verification code',
-  cardholder_name: 'Name on card',
-  amount_minor: 'Amount',
+/** What to do about each field the server can refuse, in the payer's words (the server's reason is for developers). */
+const FIELD_SENTENCES: Record<string, (reason: string) => string> = {
+  phone: () => 'Enter a Ghana mobile number, like 024 123 4567.',
+  operator: () => 'Choose your mobile network.',
+  card_number: (r) => (/test/i.test(r) ? 'In test mode only the test cards shown on this page work. Use one of them.' : 'Check the card number.'),
+  expiry_month: () => 'Check the expiry date.',
+  expiry_year: () => 'Check the expiry date.',
+  cvc: () => 'Enter the 3 or 4 digit security code from the back of the card.',
+  code: () => 'Enter the 6-digit code sent to your phone.',
+  cardholder_name: () => 'Enter the name as it appears on the card.',
+  account_name: () => "Enter the account holder's name.",
+  amount_minor: () => 'The amount to pay changed. We refreshed it; please check it and try again.',
+  session_id: () => 'This checkout link is not valid. Ask the merchant for a new one.',
 };
 
+/** The request field a validation error is about (`card_number: …` → `card_number`), to show the sentence beside it. */
+export function errorField(err: unknown): string | null {
+  if (!(err instanceof ApiError) || err.code !== 'INVALID_ARGUMENT') return null;
+  return /^([a-z_]+)/.exec(err.message)?.[1] ?? null;
+}
+
 function friendlyInvalid(message: string): string {
-  // Server messages start with the field ("card_number: is not a valid card number"): name it in words.
-  const m = /^([a-z_]+(?:\.[a-z_0-9]+)*):\s*(.*)$/s.exec(message);
-  if (m) {
-    const field = FIELD_NAMES[m[1]!] ?? m[1]!.replace(/_/g, ' ');
-    return `${field}: ${m[2]}`;
-  }
-  return message ? message.charAt(0).toUpperCase() + message.slice(1) : 'Please check the details you entered.';
+  const m = /^([a-z_]+)(?:\.[a-z_0-9]+)*:\s*(.*)$/s.exec(message);
+  const sentence = m ? FIELD_SENTENCES[m[1]!] : undefined;
+  return sentence ? sentence(m![2] ?? '') : 'Please check the details you entered and try again.';
 }

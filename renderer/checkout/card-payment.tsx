@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useRef, useState, type FormEvent } from 'react';
-import { payByCard, refreshSession } from './api';
+import { errorField, payByCard, refreshSession } from './api';
 import { describeDecline, formatMoney } from './format';
 import { Spinner } from './icons';
 import type { RailPrice } from './method-picker';
@@ -42,6 +42,8 @@ function parseExpiry(v: string): { month: number; year: number } | null {
 }
 
 type Field = 'number' | 'expiry' | 'cvc';
+/** API field → the form field its error belongs beside. */
+const CARD_FIELDS: Record<string, Field> = { card_number: 'number', expiry_month: 'expiry', expiry_year: 'expiry', cvc: 'cvc' };
 
 /**
  * Card entry for test integrations only (card_collection_mode `test_simulation`). Card data lives
@@ -89,7 +91,12 @@ export function CardPayment({
     },
     onError: (err) => {
       setCvc('');
-      setResult(explain(err));
+      // A refused field gets its sentence beside it; anything else goes above the button.
+      const field = CARD_FIELDS[errorField(err) ?? ''];
+      if (field) {
+        setErrors({ [field]: explain(err) });
+        refs[field].current?.focus();
+      } else setResult(explain(err));
     },
   });
 

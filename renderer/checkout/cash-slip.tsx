@@ -15,16 +15,21 @@ export function CashPayment({
   price,
   currency,
   banks,
+  initialSlip,
+  testMode,
   onBack,
 }: {
   sessionId: string;
   price: RailPrice;
   currency: string;
   banks: Bank[];
+  /** The slip already issued for this session (after a reload, the session carries it). */
+  initialSlip: CashDepositSlipResponse | null;
+  testMode: boolean;
   onBack: () => void;
 }) {
   const explain = usePaymentErrors(sessionId);
-  const [slip, setSlip] = useState<CashDepositSlipResponse | null>(null);
+  const [slip, setSlip] = useState<CashDepositSlipResponse | null>(initialSlip);
   const [error, setError] = useState<string | null>(null);
   const heading = useFocusOnChange<HTMLHeadingElement>(slip?.slip_token ?? null);
   // While the payer holds a slip, watch the session closely: a teller recording the deposit turns
@@ -98,16 +103,21 @@ export function CashPayment({
           </button>
         </div>
       </div>
-      <DepositSlip slip={slip} banks={banks} />
+      <DepositSlip slip={slip} banks={banks} testMode={testMode} />
     </div>
   );
 }
 
 /** The printable slip. In print, everything else on the page is hidden (see @media print). */
-export function DepositSlip({ slip, banks }: { slip: CashDepositSlipResponse; banks: Bank[] }) {
+export function DepositSlip({ slip, banks, testMode }: { slip: CashDepositSlipResponse; banks: Bank[]; testMode: boolean }) {
   const branchCount = banks.reduce((n, b) => n + b.branches.length, 0);
   return (
     <article className="slip" aria-labelledby="slip-title" data-testid="deposit-slip">
+      {testMode && (
+        <p className="print-test-mark" data-testid="slip-test-mark">
+          TEST slip · sandbox · no real money moves
+        </p>
+      )}
       <header className="slip-head">
         <div>
           <p className="slip-kicker">Cash deposit slip</p>

@@ -12,7 +12,7 @@ import { MethodPicker, priceOf, type RailPrice } from './method-picker';
 import { MomoPayment } from './momo-payment';
 import type { ResumableAttempt } from './resumable-attempt';
 import { OrderSummary } from './order-summary';
-import { ExpiredScreen, FailedScreen, LoadErrorScreen, NotFoundScreen, PendingScreen, SuccessScreen } from './outcome-screens';
+import { ExpiredScreen, FailedScreen, LoadErrorScreen, NotFoundScreen, PendingScreen, RejectedDepositNotice, SuccessScreen } from './outcome-screens';
 import { useFocusOnChange } from './use-focus';
 
 /** The session id is the last segment of `/checkout/{id}`. */
@@ -126,6 +126,20 @@ function Payable({ session }: { session: PublicCheckoutSession }) {
     }
   }, [pendingAttempt]);
 
+  // A reloaded page shows the slip already issued (issue 15 #15), as it resumes other pending attempts.
+  const issuedSlip = session.cash_slip?.status === 'active' ? session.cash_slip : null;
+  const issuedToken = issuedSlip?.slip_token;
+  useEffect(() => {
+    // Keyed on the token: a poll that returns the same slip must not pull back a payer who chose another method.
+    if (issuedToken) setSelected((cur) => cur ?? 'cash');
+  }, [issuedToken]);
+
+  // A rejected cash deposit sends the payer back to the methods, where the notice explains it.
+  const rejectedAt = session.cash_rejection?.rejected_at;
+  useEffect(() => {
+    if (rejectedAt) setSelected((cur) => (cur === 'cash' ? null : cur));
+  }, [rejectedAt]);
+
   // When expires_at passes, ask the server straight away rather than at the next slow poll.
   useEffect(() => {
     const ms = Date.parse(session.expires_at) - Date.now();
@@ -185,6 +199,7 @@ function Payable({ session }: { session: PublicCheckoutSession }) {
             {notice}
           </div>
         )}
+        {session.cash_rejection && <RejectedDepositNotice rejection={session.cash_rejection} merchant={session.merchant_name} />}
         <QuoteState quote={lastQuote} error={quote.error} loading={quote.isPending && quote.fetchStatus !== 'idle'} onRetry={() => void quote.refetch()}>
           {(q) => <MethodPicker rails={session.allowed_rails} quote={q} labels={labels} onChoose={(r) => {
             setNotice(null);
@@ -214,7 +229,17 @@ function Payable({ session }: { session: PublicCheckoutSession }) {
         );
         break;
       case 'cash':
-        body = <CashPayment sessionId={sessionId} price={price} currency={currency} banks={options.data?.banks ?? []} onBack={back} />;
+        body = (
+          <CashPayment
+            sessionId={sessionId}
+            price={price}
+            currency={currency}
+            banks={options.data?.banks ?? []}
+            initialSlip={issuedSlip}
+            testMode={session.mode === 'test'}
+            onBack={back}
+          />
+        );
         break;
       case 'card':
         body = <CardPayment sessionId={sessionId} price={price} currency={currency} testMode={session.card_collection_mode === 'test_simulation' || session.mode === 'test'} onBack={back} />;

@@ -52,17 +52,75 @@ function Receipt({ session }: { session: PublicCheckoutSession }) {
         <dt>Invoice amount</dt>
         <dd>{formatMoney(session.amount_minor, session.currency)}</dd>
       </div>
-      {session.paid_rail && (
-        <div>
-          <dt>Paid with</dt>
-          <dd>{RAIL_LABELS[session.paid_rail]}</dd>
-        </div>
-      )}
       <div>
         <dt>Checkout</dt>
         <dd className="mono small">{session.id}</dd>
       </div>
     </dl>
+  );
+}
+
+const REFERENCE_LABELS: Record<string, string> = {
+  cash: 'Slip reference',
+  bank_transfer: 'Transfer reference',
+  momo: 'Mobile Money reference',
+  card: 'Card payment reference',
+};
+
+/** What was paid, when and under which reference: the payer's receipt, printable or saved as PDF. */
+function PaymentReceipt({ session }: { session: PublicCheckoutSession }) {
+  const p = session.payment;
+  if (!p) return <Receipt session={session} />;
+  return (
+    <div className="payer-receipt" data-testid="payment-receipt">
+      {session.mode === 'test' && (
+        <p className="print-test-mark" data-testid="receipt-test-mark">
+          TEST payment · sandbox · no real money moved
+        </p>
+      )}
+      <p className="payer-receipt__title">Payment receipt</p>
+      <dl className="receipt">
+        <div className="receipt-total">
+          <dt>Amount paid</dt>
+          <dd data-testid="receipt-amount">{formatMoney(p.amount_charged_minor, p.currency)}</dd>
+        </div>
+        {p.fee_minor > 0 && p.amount_charged_minor !== p.base_minor && (
+          <div>
+            <dt>Of which</dt>
+            <dd>
+              {formatMoney(p.base_minor, p.currency)} invoice + {formatMoney(p.fee_minor, p.currency)} fee
+            </dd>
+          </div>
+        )}
+        <div>
+          <dt>Paid on</dt>
+          <dd data-testid="receipt-date">{formatDateTime(p.paid_at)}</dd>
+        </div>
+        <div>
+          <dt>Paid with</dt>
+          <dd>{RAIL_LABELS[p.rail]}</dd>
+        </div>
+        <div>
+          <dt>{REFERENCE_LABELS[p.rail] ?? 'Reference'}</dt>
+          <dd className="mono" data-testid="receipt-reference">
+            {p.reference}
+          </dd>
+        </div>
+        <div>
+          <dt>Merchant</dt>
+          <dd>{session.merchant_name}</dd>
+        </div>
+        <div>
+          <dt>Invoice</dt>
+          <dd>{session.invoice_ref}</dd>
+        </div>
+        <div>
+          <dt>Checkout</dt>
+          <dd className="mono small">{session.id}</dd>
+        </div>
+      </dl>
+      <p className="payer-receipt__keep">Keep this receipt: quote the reference to {session.merchant_name} if you ever need to.</p>
+    </div>
   );
 }
 
@@ -72,10 +130,36 @@ export function SuccessScreen({ session }: { session: PublicCheckoutSession }) {
       <p className="outcome-lead" role="status">
         Your payment to {session.merchant_name} for invoice <strong>{session.invoice_ref}</strong> is complete.
       </p>
-      <Receipt session={session} />
+      <PaymentReceipt session={session} />
+      {session.payment && (
+        <button type="button" className="btn btn-secondary btn-block no-print" onClick={() => window.print()}>
+          Print or save as PDF
+        </button>
+      )}
       <ReturnLink session={session} label={`Return to ${session.merchant_name}`} />
-      <p className="outcome-note">You can close this page.</p>
+      <p className="outcome-note no-print">You can close this page.</p>
     </Outcome>
+  );
+}
+
+/**
+ * A cash deposit the bank's supervisor rejected: the payer learns it plainly, with the reason,
+ * and what to do about the cash they handed over (docs/checkout.md, "Rejected cash deposit").
+ */
+export function RejectedDepositNotice({ rejection: r, merchant }: { rejection: NonNullable<PublicCheckoutSession['cash_rejection']>; merchant: string }) {
+  return (
+    <div className="notice notice-error rejected-deposit" role="alert" data-testid="deposit-rejected">
+      <p className="rejected-deposit__title">Your cash deposit was not accepted</p>
+      <p>
+        The bank rejected the deposit of <strong>{formatMoney(r.amount_minor, r.currency)}</strong> on slip <span className="mono">{r.slip_reference}</span>{' '}
+        ({formatDateTime(r.rejected_at)}). Reason: <strong data-testid="deposit-rejected-reason">{r.reason}</strong>
+      </p>
+      <p>
+        <strong>Your cash:</strong> go back to the branch with the receipt the teller gave you; the bank returns the cash it did not accept.{' '}
+        {merchant} has not been paid.
+      </p>
+      <p>To pay, choose a method below. A new cash slip works too.</p>
+    </div>
   );
 }
 

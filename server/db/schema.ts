@@ -197,6 +197,8 @@ export interface CashSlipsTable {
   id: string;
   token: string;
   reference: string;
+  /** `reference` normalised for typed lookups (server/lib/slip-reference.ts); null only on rows written by another version. */
+  reference_key: string | null;
   session_id: string;
   amount_minor: number;
   base_minor: number;

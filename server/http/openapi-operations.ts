@@ -60,6 +60,8 @@ export const OPERATIONS: Readonly<Record<string, OperationDoc>> = {
   'GET /api/backoffice/v1/cash-slips/{slip_token}': { operationId: 'getCashSlip', auth: 'staff' },
   'POST /api/backoffice/v1/cash-slips/{slip_token}/deposits': { operationId: 'recordDeposit', auth: 'staff' },
   'GET /api/backoffice/v1/deposits': { operationId: 'listDeposits', auth: 'staff' },
+  'GET /api/backoffice/v1/deposits/facets': { operationId: 'listDepositFacets', auth: 'staff' },
+  'GET /api/backoffice/v1/cash-desk/shift-total': { operationId: 'getShiftTotal', auth: 'staff' },
   'GET /api/backoffice/v1/deposits/{deposit_id}': { operationId: 'getDeposit', auth: 'staff' },
   'POST /api/backoffice/v1/deposits/{deposit_id}/approve': { operationId: 'approveDeposit', auth: 'staff' },
   'POST /api/backoffice/v1/deposits/{deposit_id}/reject': { operationId: 'rejectDeposit', auth: 'staff' },

@@ -95,6 +95,10 @@ export const CashDeposit = z.object({
   merchant_name: z.string(),
   invoice_ref: z.string(),
   customer_name: z.string(),
+  /** The session's description (printed on the teller's receipt). */
+  description: z.string(),
+  /** The integration's mode: receipts of test sessions carry a TEST marker. */
+  mode: z.enum(['test', 'live']),
   branch_id: z.string().nullable(),
   branch_name: z.string().nullable(),
   note: z.string().nullable(),
@@ -109,6 +113,9 @@ export type CashDeposit = z.infer<typeof CashDeposit>;
 /** The slip as a teller scans it: the payer-side slip fields plus the session's status and any deposit on it. */
 export const ScannedSlip = CashDepositSlipResponse.extend({
   session_status: SessionStatus,
+  /** How the session was paid once it is `success` (an online payment makes the slip worthless: no cash). */
+  paid_rail: Rail.nullable(),
+  mode: z.enum(['test', 'live']),
   deposit: CashDeposit.nullable(),
 });
 export type ScannedSlip = z.infer<typeof ScannedSlip>;
@@ -123,9 +130,25 @@ export type DepositResult = z.infer<typeof DepositResult>;
 
 export const DepositReject = z.object({ reason: text(500) });
 
+/** The review screen's short list of rejection reasons; the supervisor may add free text after it. */
+export const REJECTION_REASONS = [
+  'Cash short of the slip amount',
+  'Counterfeit or damaged notes',
+  'Wrong slip for this cash',
+  'Recorded twice',
+  'Other',
+] as const;
+
 export const DEPOSIT_SORTS = ['created_at', 'amount_minor', 'status', 'merchant_name', 'slip_reference', 'recorded_by', 'reviewed_by'] as const;
+const DAY = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'must be a date, YYYY-MM-DD' });
 export const DepositListQuery = z.object({
   status: DepositStatus.optional(),
+  /** Staff id of the teller who recorded it. */
+  recorded_by: z.string().max(80).optional(),
+  branch_id: z.string().max(80).optional(),
+  /** Recorded on or after this day / on or before this day, in the server's time zone (inclusive). */
+  from: DAY.optional(),
+  to: DAY.optional(),
   /** Default: the review queue (`status=under_review`) oldest first, otherwise newest first. */
   sort: z.enum(DEPOSIT_SORTS).optional(),
   dir: z.enum(['asc', 'desc']).optional(),
@@ -134,6 +157,29 @@ export const DepositListQuery = z.object({
 });
 export const DepositList = z.object({ deposits: z.array(CashDeposit), total: z.number().int() });
 export type DepositList = z.infer<typeof DepositList>;
+
+/** The values the review queue's filters offer: tellers and branches that have recorded deposits. */
+export const DepositFacets = z.object({
+  tellers: z.array(StaffRef),
+  branches: z.array(z.object({ id: z.string(), name: z.string() })),
+});
+export type DepositFacets = z.infer<typeof DepositFacets>;
+
+/** The teller's cash-up: deposits they recorded on one day (the server's time zone), by review state. */
+export const ShiftTotalQuery = z.object({ date: DAY.optional() });
+export const ShiftTotal = z.object({
+  date: z.string(),
+  time_zone: z.string(),
+  from: IsoDateTime,
+  to: IsoDateTime,
+  teller: StaffRef,
+  /** One row per review state and currency that has deposits. */
+  by_status: z.array(z.object({ status: DepositStatus, currency: z.string(), count: z.number().int(), amount_minor: z.number().int() })),
+  /** Per currency, every state together. */
+  totals: z.array(z.object({ currency: z.string(), count: z.number().int(), amount_minor: z.number().int() })),
+  generated_at: IsoDateTime,
+});
+export type ShiftTotal = z.infer<typeof ShiftTotal>;
 
 // ---------------------------------------------------------------- finance
 export const MerchantScopeQuery = z.object({ merchant_id: z.string().max(80).optional() });

@@ -64,6 +64,30 @@ export const PublicCheckoutSession = z.object({
   pending_attempt: z
     .object({ attempt_reference: z.string(), rail: Rail, status: z.string(), instructions: z.record(z.string(), z.unknown()) })
     .nullable(),
+  /** extension: the session's payable cash slip (active or under review), so a reloaded page shows it again. */
+  cash_slip: z.lazy(() => CashDepositSlipResponse).nullable(),
+  /**
+   * extension: the last cash deposit on this session, when a supervisor rejected it and no
+   * newer slip exists: the page tells the payer why and what to do about the cash handed over.
+   */
+  cash_rejection: z
+    .object({ slip_reference: z.string(), amount_minor: z.number().int(), currency: z.string(), reason: z.string(), rejected_at: IsoDateTime })
+    .nullable(),
+  /** extension: once `success`, what was paid: the receipt the payer keeps. */
+  payment: z
+    .object({
+      rail: Rail,
+      base_minor: z.number().int(),
+      fee_minor: z.number().int(),
+      /** What the payer actually paid: base plus any payer-borne fee. */
+      amount_charged_minor: z.number().int(),
+      currency: z.string(),
+      paid_at: IsoDateTime,
+      provider: z.string(),
+      /** The reference to quote to the merchant: provider reference, slip reference or bank-transfer reference. */
+      reference: z.string(),
+    })
+    .nullable(),
 });
 export type PublicCheckoutSession = z.infer<typeof PublicCheckoutSession>;
 

@@ -166,7 +166,7 @@ test.describe.serial('back office: cash desk to finance', () => {
     await expect(page.getByRole('link', { name: 'Deposit review', exact: true })).toHaveCount(0);
     // Tellers land on the cash desk, with the scan field focused.
     await expect(page).toHaveURL(/\/backoffice\/teller\/scan$/);
-    const scan = page.getByLabel('Slip token');
+    const scan = page.getByLabel('Slip barcode or reference');
     await expect(scan).toBeFocused();
     await shot(page, info, 'bo-01-cash-desk-empty');
 
@@ -207,8 +207,8 @@ test.describe.serial('back office: cash desk to finance', () => {
 
     // Escape returns to an empty, focused scan field for the next payer.
     await page.keyboard.press('Escape');
-    await expect(page.getByLabel('Slip token')).toBeFocused();
-    await expect(page.getByLabel('Slip token')).toHaveValue('');
+    await expect(page.getByLabel('Slip barcode or reference')).toBeFocused();
+    await expect(page.getByLabel('Slip barcode or reference')).toHaveValue('');
   });
 
   test('a teller scans a slip with the camera', async ({ baseURL }, info) => {
@@ -228,7 +228,7 @@ test.describe.serial('back office: cash desk to finance', () => {
       const scanned = page.getByTestId('scanned-slip');
       await expect(scanned).toContainText(cameraSlip.reference, { timeout: 20_000 });
       await expect(page.getByTestId('camera-scanner')).toHaveCount(0);
-      await expect(page.getByLabel('Slip token')).toHaveValue(cameraSlip.slip_token);
+      await expect(page.getByLabel('Slip barcode or reference')).toHaveValue(cameraSlip.slip_token);
       await expect(page.getByLabel(/Counted cash/)).toBeFocused();
       await shot(page, info, 'bo-05b-camera-scanned');
     } finally {
@@ -257,6 +257,11 @@ test.describe.serial('back office: cash desk to finance', () => {
     await expect(row).toContainText(/GHS\s?224\.50/);
     await shot(page, info, 'bo-06-review-queue');
     await row.getByRole('button', { name: /^Approve/ }).click();
+    // The confirmation names the amount and the session; Enter confirms.
+    const dialog = page.getByRole('dialog', { name: 'Approve this deposit?' });
+    await expect(dialog).toContainText(/GHS\s?224\.50/);
+    await expect(dialog).toContainText(session.id);
+    await page.keyboard.press('Enter');
     await expect(page.getByRole('status').filter({ hasText: 'The payment is complete' })).toBeVisible();
     await expect(queue.getByRole('row').filter({ hasText: slip.reference })).toHaveCount(0);
     await shot(page, info, 'bo-07-review-approved');

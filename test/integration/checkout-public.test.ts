@@ -98,6 +98,9 @@ describe('GET /api/v1/checkout/sessions/{reference}', () => {
       mode: 'test',
       paid_rail: null,
       pending_attempt: null,
+      cash_slip: null,
+      cash_rejection: null,
+      payment: null,
     });
     expect(p.line_items).toHaveLength(2);
     expect(p.line_items).toEqual(

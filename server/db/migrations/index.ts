@@ -6,6 +6,7 @@ import * as m0004 from './0004_webhook_deliveries';
 import * as m0005 from './0005_backoffice';
 import * as m0006 from './0006_webhook_attempt_headers';
 import * as m0008 from './0008_webhook_held_deliveries';
+import * as m0010 from './0010_slip_reference_key';
 
 /**
  * Every migration, in order. Append only: the runner refuses to start when the applied
@@ -19,4 +20,5 @@ export const migrations: Record<string, Migration> = {
   '0005_backoffice': m0005,
   '0006_webhook_attempt_headers': m0006,
   '0008_webhook_held_deliveries': m0008,
+  '0010_slip_reference_key': m0010,
 };

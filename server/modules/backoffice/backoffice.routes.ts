@@ -8,6 +8,7 @@ import {
   AuditList,
   AuditQuery,
   CashDeposit,
+  DepositFacets,
   DepositIdParams,
   DepositList,
   DepositListQuery,
@@ -15,13 +16,15 @@ import {
   DepositReject,
   DepositResult,
   ScannedSlip,
+  ShiftTotal,
+  ShiftTotalQuery,
   SlipTokenParams,
   StaffLogin,
   StaffLoginResponse,
   StaffMe,
 } from '../../../shared/schemas/backoffice';
 import { listAudit } from './audit.service';
-import { approveDeposit, getDeposit, listDeposits, lookupSlip, recordDeposit, rejectDeposit } from './cash-desk.service';
+import { approveDeposit, depositFacets, getDeposit, listDeposits, lookupSlip, recordDeposit, rejectDeposit, shiftTotal } from './cash-desk.service';
 import { financeRoutes } from './finance.routes';
 import { adminRoutes } from './admin.routes';
 import { webhookRoutes } from './webhooks.routes';
@@ -74,7 +77,7 @@ export async function backofficeRoutes(app: FastifyInstance, deps: AppDeps): Pro
     '/cash-slips/:slip_token',
     {
       preValidation: allow('teller', 'supervisor'),
-      schema: { tags: deskTags, summary: 'A cash slip as scanned', params: SlipTokenParams, response: { 200: ScannedSlip, ...errors } },
+      schema: { tags: deskTags, summary: 'A cash slip as scanned: by its token, or by its printed reference (any case, dashes and spaces optional)', params: SlipTokenParams, response: { 200: ScannedSlip, ...errors } },
     },
     async (req) => lookupSlip(deps, req.params.slip_token),
   );
@@ -104,6 +107,27 @@ export async function backofficeRoutes(app: FastifyInstance, deps: AppDeps): Pro
       },
     },
     async (req) => listDeposits(deps.db, requireStaff(req), req.query),
+  );
+  r.get(
+    '/deposits/facets',
+    {
+      preValidation: allow('teller', 'supervisor', 'admin'),
+      schema: { tags: deskTags, summary: 'Tellers and branches that have recorded deposits (the review filters)', response: { 200: DepositFacets, ...errors } },
+    },
+    async (req) => depositFacets(deps.db, requireStaff(req)),
+  );
+  r.get(
+    '/cash-desk/shift-total',
+    {
+      preValidation: allow('teller'),
+      schema: {
+        tags: deskTags,
+        summary: "The signed-in teller's cash-up: deposits they recorded on one day (server time zone; today by default), by review state",
+        querystring: ShiftTotalQuery,
+        response: { 200: ShiftTotal, ...errors },
+      },
+    },
+    async (req) => shiftTotal(deps, requireStaff(req), req.query.date),
   );
   r.get(
     '/deposits/:deposit_id',

@@ -3,9 +3,12 @@ import type { Db } from '../../db/database';
 import type { CashDepositsTable, Database } from '../../db/schema';
 import { applyTransition, expireIfDue, requireTransition, type TransitionDeps } from '../../domain/session-transitions';
 import { AppError, invalid, notFound } from '../../lib/errors';
+import { slipReferenceKey } from '../../lib/slip-reference';
+import type { Rail } from '../../../shared/schemas/common';
 import { findSession } from '../checkout/checkout.repository';
-import { slipBody } from '../checkout/checkout.service';
-import type { CashDeposit, DEPOSIT_SORTS, DepositList, DepositResult, DepositStatus, ScannedSlip } from '../../../shared/schemas/backoffice';
+import { slipBody } from '../checkout/slip-body';
+import type { CashDeposit, DEPOSIT_SORTS, DepositFacets, DepositList, DepositResult, DepositStatus, ScannedSlip, ShiftTotal } from '../../../shared/schemas/backoffice';
+import { dayBounds, localDay, serverTimeZone } from '../../lib/local-day';
 import { actorOf, recordAudit } from './audit.service';
 import type { StaffContext } from './staff-auth';
 
@@ -26,6 +29,7 @@ const depositQuery = (q: Q) =>
     .innerJoin('cash_slips as sl', 'sl.id', 'd.slip_id')
     .innerJoin('checkout_sessions as s', 's.id', 'd.session_id')
     .innerJoin('merchants as m', 'm.id', 's.merchant_id')
+    .innerJoin('integrations as i', 'i.id', 's.integration_id')
     .innerJoin('staff_users as rec', 'rec.id', 'd.recorded_by')
     .leftJoin('staff_users as rev', 'rev.id', 'd.reviewed_by')
     .leftJoin('branches as br', 'br.id', 'd.branch_id')
@@ -37,6 +41,8 @@ const depositQuery = (q: Q) =>
       's.merchant_id',
       's.invoice_ref',
       's.customer_name',
+      's.description',
+      'i.mode',
       'm.name as merchant_name',
       'rec.username as recorded_by_username',
       'rev.username as reviewed_by_username',
@@ -59,6 +65,8 @@ function toDeposit(r: DepositRow): CashDeposit {
     merchant_name: r.merchant_name,
     invoice_ref: r.invoice_ref,
     customer_name: r.customer_name ?? '',
+    description: r.description ?? '',
+    mode: r.mode,
     branch_id: r.branch_id,
     branch_name: r.branch_name ? `${r.bank_name ?? ''}, ${r.branch_name}`.replace(/^, /, '') : null,
     note: r.note,
@@ -76,21 +84,38 @@ async function findDeposit(q: Q, id: string): Promise<CashDeposit> {
   return toDeposit(row);
 }
 
-async function scanned(q: Q, deps: CashDeskDeps, token: string): Promise<ScannedSlip> {
-  const slip = await q.selectFrom('cash_slips').selectAll().where('token', '=', token).executeTakeFirst();
-  if (!slip) throw notFound(`cash slip ${token}`);
+/**
+ * The slip a teller scanned or typed: its token (`slp_…`, exact), or its printed reference in
+ * any case, with or without dashes and spaces (CONTRACT §3; server/lib/slip-reference.ts).
+ */
+async function findSlip(q: Q, tokenOrReference: string) {
+  const byToken = await q.selectFrom('cash_slips').selectAll().where('token', '=', tokenOrReference.trim()).executeTakeFirst();
+  if (byToken) return byToken;
+  const key = slipReferenceKey(tokenOrReference);
+  const byReference = key ? await q.selectFrom('cash_slips').selectAll().where('reference_key', '=', key).executeTakeFirst() : undefined;
+  if (!byReference) throw notFound(`cash slip ${tokenOrReference}`);
+  return byReference;
+}
+
+async function scanned(q: Q, deps: CashDeskDeps, slipId: string): Promise<ScannedSlip> {
+  const slip = await q.selectFrom('cash_slips').selectAll().where('id', '=', slipId).executeTakeFirstOrThrow();
   const s = await findSession(q, slip.session_id);
   const latest = await depositQuery(q).where('d.slip_id', '=', slip.id).orderBy('d.created_at', 'desc').executeTakeFirst();
-  return { ...slipBody(slip, s, false, deps.clock.now()), session_status: s.status, deposit: latest ? toDeposit(latest) : null };
+  return {
+    ...slipBody(slip, s, false, deps.clock.now()),
+    session_status: s.status,
+    paid_rail: (s.paid_rail as Rail | null) ?? null,
+    mode: s.mode,
+    deposit: latest ? toDeposit(latest) : null,
+  };
 }
 
 /** GET /cash-slips/{slip_token}: the slip as scanned (expiring its session first when its time has passed). */
-export async function lookupSlip(deps: CashDeskDeps, token: string): Promise<ScannedSlip> {
+export async function lookupSlip(deps: CashDeskDeps, tokenOrReference: string): Promise<ScannedSlip> {
   return deps.db.transaction().execute(async (trx) => {
-    const slip = await trx.selectFrom('cash_slips').select('session_id').where('token', '=', token).executeTakeFirst();
-    if (!slip) throw notFound(`cash slip ${token}`);
+    const slip = await findSlip(trx, tokenOrReference);
     await expireIfDue(trx, deps, slip.session_id);
-    return scanned(trx, deps, token);
+    return scanned(trx, deps, slip.id);
   });
 }
 
@@ -99,12 +124,11 @@ export async function recordDeposit(
   deps: CashDeskDeps,
   staff: StaffContext,
   ip: string,
-  token: string,
+  tokenOrReference: string,
   input: { amount_minor: number; branch_id?: string | undefined; note?: string | undefined },
 ): Promise<DepositResult> {
   return deps.db.transaction().execute(async (trx) => {
-    const slip = await trx.selectFrom('cash_slips').selectAll().where('token', '=', token).executeTakeFirst();
-    if (!slip) throw notFound(`cash slip ${token}`);
+    const slip = await findSlip(trx, tokenOrReference);
     await expireIfDue(trx, deps, slip.session_id);
     const s = await findSession(trx, slip.session_id);
     const now = deps.clock.now().toISOString();
@@ -164,7 +188,7 @@ export async function recordDeposit(
       before: { slip_status: 'active', session_status: 'open' },
       after: { deposit_status: 'under_review', slip_status: 'under_review', session_status: 'pending', amount_minor: row.amount_minor, slip_reference: slip.reference },
     });
-    return { deposit: await findDeposit(trx, row.id), slip: await scanned(trx, deps, token) };
+    return { deposit: await findDeposit(trx, row.id), slip: await scanned(trx, deps, slip.id) };
   });
 }
 
@@ -252,10 +276,24 @@ const DEPOSIT_SORT_COLUMNS = {
 export async function listDeposits(
   db: Db,
   staff: StaffContext,
-  filter: { status?: DepositStatus | undefined; sort?: DepositSort | undefined; dir?: 'asc' | 'desc' | undefined; limit: number; offset: number },
+  filter: {
+    status?: DepositStatus | undefined;
+    recorded_by?: string | undefined;
+    branch_id?: string | undefined;
+    from?: string | undefined;
+    to?: string | undefined;
+    sort?: DepositSort | undefined;
+    dir?: 'asc' | 'desc' | undefined;
+    limit: number;
+    offset: number;
+  },
 ): Promise<DepositList> {
   let q = depositQuery(db);
   if (filter.status) q = q.where('d.status', '=', filter.status);
+  if (filter.recorded_by) q = q.where('d.recorded_by', '=', filter.recorded_by);
+  if (filter.branch_id) q = q.where('d.branch_id', '=', filter.branch_id);
+  if (filter.from) q = q.where('d.created_at', '>=', dayBounds(filter.from).from.toISOString());
+  if (filter.to) q = q.where('d.created_at', '<', dayBounds(filter.to).to.toISOString());
   if (staff.role === 'teller') q = q.where('d.recorded_by', '=', staff.id);
   const total = await q.clearSelect().select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   // The review queue is worked oldest first; history reads newest first.
@@ -270,4 +308,61 @@ export async function getDeposit(db: Db, staff: StaffContext, id: string): Promi
   const d = await findDeposit(db, id);
   if (staff.role === 'teller' && d.recorded_by.id !== staff.id) throw notFound(`deposit ${id}`);
   return d;
+}
+
+/** GET /deposits/facets: who and where deposits were recorded, for the review queue's filters. */
+export async function depositFacets(db: Db, staff: StaffContext): Promise<DepositFacets> {
+  let tellers = db.selectFrom('cash_deposits as d').innerJoin('staff_users as u', 'u.id', 'd.recorded_by').select(['u.id', 'u.username']).distinct();
+  if (staff.role === 'teller') tellers = tellers.where('d.recorded_by', '=', staff.id);
+  const branches = await db
+    .selectFrom('cash_deposits as d')
+    .innerJoin('branches as br', 'br.id', 'd.branch_id')
+    .innerJoin('banks as bk', 'bk.id', 'br.bank_id')
+    .select(['br.id', 'br.name', 'bk.name as bank_name'])
+    .distinct()
+    .orderBy('bk.name')
+    .orderBy('br.name')
+    .execute();
+  return {
+    tellers: (await tellers.orderBy('u.username').execute()).map((u) => ({ id: u.id, username: u.username })),
+    branches: branches.map((b) => ({ id: b.id, name: `${b.bank_name}, ${b.name}` })),
+  };
+}
+
+/**
+ * GET /cash-desk/shift-total: the signed-in teller's cash-up for one day of the server's time
+ * zone (today by the injected clock unless `date` is given): count and sum by review state.
+ */
+export async function shiftTotal(deps: CashDeskDeps, staff: StaffContext, date?: string): Promise<ShiftTotal> {
+  const now = deps.clock.now();
+  const day = date ?? localDay(now);
+  const { from, to } = dayBounds(day);
+  const rows = await deps.db
+    .selectFrom('cash_deposits')
+    .select((eb) => ['status', 'currency', eb.fn.countAll<number>().as('count'), eb.fn.sum<number>('amount_minor').as('amount_minor')])
+    .where('recorded_by', '=', staff.id)
+    .where('created_at', '>=', from.toISOString())
+    .where('created_at', '<', to.toISOString())
+    .groupBy(['status', 'currency'])
+    .orderBy('currency')
+    .orderBy('status')
+    .execute();
+  const byStatus = rows.map((r) => ({ status: r.status, currency: r.currency, count: Number(r.count), amount_minor: Number(r.amount_minor) }));
+  const totals = new Map<string, { currency: string; count: number; amount_minor: number }>();
+  for (const r of byStatus) {
+    const t = totals.get(r.currency) ?? { currency: r.currency, count: 0, amount_minor: 0 };
+    t.count += r.count;
+    t.amount_minor += r.amount_minor;
+    totals.set(r.currency, t);
+  }
+  return {
+    date: day,
+    time_zone: serverTimeZone(),
+    from: from.toISOString(),
+    to: to.toISOString(),
+    teller: { id: staff.id, username: staff.username },
+    by_status: byStatus,
+    totals: [...totals.values()],
+    generated_at: now.toISOString(),
+  };
 }

@@ -4,6 +4,7 @@ import type { CashSlipsTable, Database, PaymentAttemptsTable } from '../../db/sc
 import type { Clock } from '../../lib/clock';
 import { AppError, invalid, notFound } from '../../lib/errors';
 import { randomBase62, type IdGenerator } from '../../lib/ids';
+import { newSlipReference, slipReferenceKey } from '../../lib/slip-reference';
 import {
   applyTransition,
   expireIfDue,
@@ -27,6 +28,8 @@ import type {
 } from '../../../shared/schemas/checkout';
 import { RAILS, TERMINAL_STATUSES, type Rail } from '../../../shared/schemas/common';
 import { allowedRails, findAttempt, findSession, quoteRail, type SessionWithOwner } from './checkout.repository';
+import { slipBody } from './slip-body';
+import { payerExtras } from './payer-view';
 
 export interface CheckoutDeps extends TransitionDeps {
   db: Db;
@@ -126,6 +129,7 @@ export async function publicSession(deps: CheckoutDeps, sessionId: string): Prom
       pending_attempt: pending
         ? { attempt_reference: pending.id, rail: pending.rail, status: pending.status, instructions: fullInstructions(pending, s) }
         : null,
+      ...(await payerExtras(trx, s, deps.clock.now())),
     };
   });
 }
@@ -528,37 +532,6 @@ export async function confirmBankTransfer(deps: CheckoutDeps, paymentReference: 
 
 // ---------------------------------------------------------------- cash slips
 
-const SLIP_ALPHABET = '23456789ABCDEFGHJKLMNPQRSTUVWXYZ'; // no 0/O, 1/I: read aloud at a counter
-
-function slipReference(): string {
-  const pick = () => {
-    let out = '';
-    const raw = randomBase62(16);
-    for (let i = 0; i < 8; i++) out += SLIP_ALPHABET[raw.charCodeAt(i) % SLIP_ALPHABET.length];
-    return out;
-  };
-  const r = pick();
-  return `PD-${r.slice(0, 4)}-${r.slice(4)}`;
-}
-
-export function slipBody(slip: CashSlipsTable, s: SessionWithOwner, replayed: boolean, now: Date): CashDepositSlipResponse {
-  return {
-    slip_token: slip.token,
-    reference: slip.reference,
-    amount_minor: slip.amount_minor,
-    currency: slip.currency,
-    merchant_name: s.merchant_name,
-    session_reference: s.id,
-    invoice_ref: s.invoice_ref,
-    description: s.description ?? '',
-    customer_name: s.customer_name ?? '',
-    status: slip.status,
-    expires_at: slip.expires_at,
-    replayed,
-    can_record: slip.status === 'active' && s.status === 'open' && slip.expires_at > now.toISOString(),
-  };
-}
-
 /**
  * Issues the session's deposit slip. One payable slip per open session (also enforced by a
  * unique index); a retry returns it with `replayed: true`. The slip lives as long as the
@@ -584,12 +557,14 @@ export async function createCashSlip(deps: CheckoutDeps, sessionId: string, amou
       .executeTakeFirst();
     if (live && live.expires_at > nowIso) return { status: 200 as const, body: slipBody(live, s, true, now) };
     if (live) await trx.updateTable('cash_slips').set({ status: 'expired', updated_at: nowIso }).where('id', '=', live.id).execute();
-    let reference = slipReference();
-    while (await trx.selectFrom('cash_slips').select('id').where('reference', '=', reference).executeTakeFirst()) reference = slipReference();
+    // Unique on the typed-lookup key, which also covers the references of the older alphabet.
+    let reference = newSlipReference();
+    while (await trx.selectFrom('cash_slips').select('id').where('reference_key', '=', slipReferenceKey(reference)).executeTakeFirst()) reference = newSlipReference();
     const slip: CashSlipsTable = {
       id: deps.ids.uuid(),
       token: deps.ids.token('slp', 32),
       reference,
+      reference_key: slipReferenceKey(reference),
       session_id: s.id,
       amount_minor: quote.total_minor,
       base_minor: s.amount_minor,

@@ -1,5 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
-import type { DepositResult, ScannedSlip } from '../../../../shared/schemas/backoffice';
+import type { DepositResult, ScannedSlip, ShiftTotal } from '../../../../shared/schemas/backoffice';
 import type { BackOfficeApi } from '../common/api';
 
 /** Cash slips as the teller scans them (GET /cash-slips/{token}) and the deposit recorded on one. */
@@ -17,3 +17,13 @@ export const cashSlipQueries = {
 export function recordDeposit(api: BackOfficeApi, token: string, body: { amount_minor: number; note?: string }): Promise<DepositResult> {
   return api.post<DepositResult>(`/cash-slips/${encodeURIComponent(token)}/deposits`, body);
 }
+
+/** The signed-in teller's cash-up for today (the server's day), refreshed as deposits are reviewed. */
+export const shiftQueries = {
+  today: (api: BackOfficeApi) =>
+    queryOptions({
+      queryKey: ['deposits', api.userId, 'shift-total'] as const,
+      queryFn: ({ signal }) => api.get<ShiftTotal>('/cash-desk/shift-total', signal),
+      refetchInterval: 15_000,
+    }),
+};

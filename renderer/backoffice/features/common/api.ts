@@ -1,6 +1,7 @@
 import { useMemo } from 'react';
 import { ApiError, apiRequest, BACKOFFICE_API } from '../../api/client';
 import { useSession } from '../auth/session';
+import { errorText } from './error-text';
 
 /**
  * The back-office API bound to the signed-in staff member's token. A 401 (token expired,
@@ -54,8 +55,7 @@ export function qs(params: Record<string, string | number | boolean | undefined 
   return s ? `?${s}` : '';
 }
 
-export function errorMessage(err: unknown): string {
-  if (err instanceof ApiError) return err.message;
-  if (err instanceof Error && err.name === 'TypeError') return 'The Paydesk server could not be reached.';
-  return err instanceof Error ? err.message : String(err);
+/** A sentence for staff (never the API's developer text): see error-text.ts. */
+export function errorMessage(err: unknown, field?: string): string {
+  return errorText(err, field);
 }

@@ -1,19 +1,55 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import type { CashDeposit, DepositList, DepositStatus } from '../../../../shared/schemas/backoffice';
+import type { CashDeposit, DepositFacets, DepositList, DepositStatus } from '../../../../shared/schemas/backoffice';
 import type { BackOfficeApi } from '../common/api';
 import { qs } from '../common/api';
+
+export interface DepositFilter {
+  status?: DepositStatus | undefined;
+  /** Staff id of the recording teller. */
+  recorded_by?: string | undefined;
+  branch_id?: string | undefined;
+  /** `YYYY-MM-DD`, inclusive, in the server's time zone. */
+  from?: string | undefined;
+  to?: string | undefined;
+  limit?: number;
+  offset?: number;
+  /** A server sort key (DEPOSIT_SORTS); without it the queue is oldest first, the rest newest first. */
+  sort?: { key: string; dir: 'asc' | 'desc' } | undefined;
+}
 
 /** Deposits: the supervisor's review queue, and a teller's own recent deposits. */
 export const depositQueries = {
   all: (api: BackOfficeApi) => ['deposits', api.userId] as const,
-  /** `sort`: a server sort key (DEPOSIT_SORTS); without it the queue is oldest first, the rest newest first. */
-  list: (api: BackOfficeApi, status: DepositStatus | undefined, limit = 50, offset = 0, sort?: { key: string; dir: 'asc' | 'desc' }) =>
-    queryOptions({
-      queryKey: ['deposits', api.userId, status ?? 'all', limit, offset, sort?.key ?? '', sort?.dir ?? ''] as const,
-      queryFn: ({ signal }) => api.get<DepositList>(`/deposits${qs({ status, limit, offset, sort: sort?.key, dir: sort?.dir })}`, signal),
+  list: (api: BackOfficeApi, f: DepositFilter) => {
+    const params = {
+      status: f.status,
+      recorded_by: f.recorded_by,
+      branch_id: f.branch_id,
+      from: f.from,
+      to: f.to,
+      limit: f.limit ?? 50,
+      offset: f.offset ?? 0,
+      sort: f.sort?.key,
+      dir: f.sort?.dir,
+    };
+    return queryOptions({
+      queryKey: ['deposits', api.userId, 'list', params] as const,
+      queryFn: ({ signal }) => api.get<DepositList>(`/deposits${qs(params)}`, signal),
       placeholderData: keepPreviousData,
       // The queue fills from other counters: poll it while the screen is open.
       refetchInterval: 5_000,
+    });
+  },
+  one: (api: BackOfficeApi, id: string) =>
+    queryOptions({
+      queryKey: ['deposits', api.userId, 'one', id] as const,
+      queryFn: ({ signal }) => api.get<CashDeposit>(`/deposits/${encodeURIComponent(id)}`, signal),
+    }),
+  facets: (api: BackOfficeApi) =>
+    queryOptions({
+      queryKey: ['deposits', api.userId, 'facets'] as const,
+      queryFn: ({ signal }) => api.get<DepositFacets>('/deposits/facets', signal),
+      staleTime: 60_000,
     }),
 };
 

@@ -1,68 +1,103 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import type { CashDeposit } from '../../../../shared/schemas/backoffice';
 import { useSession } from '../auth/session';
-import { errorMessage, useApi } from '../common/api';
-import { formatDateTime, formatMoney, formatRelative } from '../common/format';
-import { Card, DataTable, Empty, Money, Mono, PageTitle, QueryState, StatusBadge, type SortState } from '../common/ui';
-import { approveDeposit, depositQueries, rejectDeposit } from './deposits.queries';
+import { useApi } from '../common/api';
+import { formatDateTime, formatRelative } from '../common/format';
+import { Card, DataTable, Empty, InputField, Money, Mono, PageTitle, QueryState, SelectField, StatusBadge, type SortState } from '../common/ui';
+import { Link, useRouter } from '../../router';
+import { ROUTES } from '../../routes';
+import { depositQueries, type DepositFilter } from './deposits.queries';
+import { DepositDetail } from './deposit-detail';
+import { ApproveDialog, RejectForm, useReview, type Flash } from './review-actions';
+import './review.css';
+
+export const depositPath = (id: string) => `${ROUTES.review.path}/${encodeURIComponent(id)}`;
 
 /**
- * The supervisor's review queue (maker-checker): deposits under review, oldest first. The
- * server refuses a review by the deposit's recorder; the screen says so before anyone tries.
+ * The supervisor's review queue (maker-checker): deposits under review, oldest first, and all
+ * deposits, both filtered by teller, branch and day. The server refuses a review by the
+ * deposit's recorder; the screen says so before anyone tries. `/backoffice/review/{id}` is
+ * one deposit's detail view.
  */
 export function ReviewPage() {
+  const { path } = useRouter();
+  const id = path.startsWith(`${ROUTES.review.path}/`) ? decodeURIComponent(path.slice(ROUTES.review.path.length + 1)) : '';
+  const [flash, setFlash] = useState<Flash | null>(null);
+  // A message belongs to the view it was given on: moving between queue and detail clears it.
+  const [shownFor, setShownFor] = useState(id);
+  if (shownFor !== id) {
+    setShownFor(id);
+    setFlash(null);
+  }
+  if (id) return <DepositDetail id={id} flash={flash} onFlash={setFlash} />;
+  return <ReviewLists flash={flash} onFlash={setFlash} />;
+}
+
+function Filters({ filter, onChange }: { filter: DepositFilter; onChange: (f: DepositFilter) => void }) {
   const api = useApi();
-  const queryClient = useQueryClient();
+  const facets = useQuery(depositQueries.facets(api));
+  const any = filter.recorded_by || filter.branch_id || filter.from || filter.to;
+  return (
+    <div className="bo-filters" data-testid="review-filters">
+      <SelectField
+        label="Teller"
+        value={filter.recorded_by ?? ''}
+        onChange={(v) => onChange({ ...filter, recorded_by: v || undefined })}
+        options={[{ value: '', label: 'All tellers' }, ...(facets.data?.tellers ?? []).map((t) => ({ value: t.id, label: t.username }))]}
+      />
+      <SelectField
+        label="Branch"
+        value={filter.branch_id ?? ''}
+        onChange={(v) => onChange({ ...filter, branch_id: v || undefined })}
+        options={[{ value: '', label: 'All branches' }, ...(facets.data?.branches ?? []).map((b) => ({ value: b.id, label: b.name }))]}
+      />
+      <InputField label="From" type="date" value={filter.from ?? ''} onChange={(v) => onChange({ ...filter, from: v || undefined })} />
+      <InputField label="To" type="date" value={filter.to ?? ''} onChange={(v) => onChange({ ...filter, to: v || undefined })} />
+      {any && (
+        <button type="button" className="bo-btn bo-btn--secondary bo-btn--sm rv-clear" onClick={() => onChange({})}>
+          Clear filters
+        </button>
+      )}
+    </div>
+  );
+}
+
+function ReviewLists({ flash, onFlash }: { flash: Flash | null; onFlash: (f: Flash) => void }) {
+  const api = useApi();
   const { session } = useSession();
+  const [filter, setFilter] = useState<DepositFilter>({});
   // The queue is worked oldest first unless a header says otherwise.
   const [queueSort, setQueueSort] = useState<SortState>({ key: 'created_at', dir: 'asc' });
   const [queueOffset, setQueueOffset] = useState(0);
   const queueLimit = 25;
-  const queue = useQuery(depositQueries.list(api, 'under_review', queueLimit, queueOffset, queueSort));
+  const queue = useQuery(depositQueries.list(api, { ...filter, status: 'under_review', limit: queueLimit, offset: queueOffset, sort: queueSort }));
   const [historySort, setHistorySort] = useState<SortState>({ key: 'created_at', dir: 'desc' });
   const [historyOffset, setHistoryOffset] = useState(0);
-  const history = useQuery(depositQueries.list(api, undefined, 10, historyOffset, historySort));
+  const history = useQuery(depositQueries.list(api, { ...filter, limit: 10, offset: historyOffset, sort: historySort }));
+  const [approving, setApproving] = useState<CashDeposit | null>(null);
   const [rejecting, setRejecting] = useState<string | null>(null);
-  const [reason, setReason] = useState('');
-  const [flash, setFlash] = useState<{ tone: 'success' | 'error'; text: string } | null>(null);
-
-  const done = (text: string) => {
-    setFlash({ tone: 'success', text });
+  const { approve, reject, busy } = useReview((f) => {
+    onFlash(f);
+    setApproving(null);
     setRejecting(null);
-    setReason('');
-    void queryClient.invalidateQueries({ queryKey: depositQueries.all(api) });
-  };
-  const approve = useMutation({
-    mutationFn: (d: CashDeposit) => approveDeposit(api, d.id),
-    onSuccess: ({ deposit: d }) => done(`Approved ${formatMoney(d.amount_minor, d.currency)} for ${d.merchant_name} (slip ${d.slip_reference}). The payment is complete.`),
-    onError: (err) => {
-      setFlash({ tone: 'error', text: errorMessage(err) });
-      void queryClient.invalidateQueries({ queryKey: depositQueries.all(api) });
-    },
   });
-  const reject = useMutation({
-    mutationFn: ({ id, why }: { id: string; why: string }) => rejectDeposit(api, id, why),
-    onSuccess: ({ deposit: d }) => done(`Rejected slip ${d.slip_reference}. The payer can request a new slip.`),
-    onError: (err) => setFlash({ tone: 'error', text: errorMessage(err) }),
-  });
-
-  const submitReject = (e: FormEvent, id: string) => {
-    e.preventDefault();
-    if (reason.trim()) reject.mutate({ id, why: reason.trim() });
-  };
-
-  const busy = approve.isPending || reject.isPending;
   const count = queue.data?.total ?? 0;
+  const changeFilter = (f: DepositFilter) => {
+    setFilter(f);
+    setQueueOffset(0);
+    setHistoryOffset(0);
+  };
 
   return (
-    <div className="bo-page">
+    <div className="bo-page rv-page">
       <PageTitle title="Deposit review" subtitle="Check each deposit against the cash in the drawer, then approve or reject it. You cannot review a deposit you recorded." />
       {flash && (
         <div className={`bo-alert bo-alert--${flash.tone}`} role={flash.tone === 'error' ? 'alert' : 'status'}>
           {flash.text}
         </div>
       )}
+      <Filters filter={filter} onChange={changeFilter} />
       <Card title={`Waiting for review${count ? ` (${count})` : ''}`} className="bo-card--flush" testId="review-queue">
         <QueryState
           query={queue}
@@ -87,11 +122,7 @@ export function ReviewPage() {
                   header: 'Recorded',
                   sortKey: 'created_at',
                   nowrap: true,
-                  render: (r) => (
-                    <span title={formatDateTime(r.created_at, { seconds: true })}>
-                      {formatRelative(r.created_at)}
-                    </span>
-                  ),
+                  render: (r) => <span title={formatDateTime(r.created_at, { seconds: true })}>{formatRelative(r.created_at)}</span>,
                 },
                 {
                   key: 'merchant',
@@ -106,7 +137,16 @@ export function ReviewPage() {
                     </>
                   ),
                 },
-                { key: 'slip', header: 'Slip', sortKey: 'slip_reference', render: (r) => <Mono>{r.slip_reference}</Mono> },
+                {
+                  key: 'slip',
+                  header: 'Slip',
+                  sortKey: 'slip_reference',
+                  render: (r) => (
+                    <Link to={depositPath(r.id)} className="rv-link">
+                      <Mono>{r.slip_reference}</Mono>
+                    </Link>
+                  ),
+                },
                 {
                   key: 'teller',
                   header: 'Teller · branch',
@@ -114,11 +154,11 @@ export function ReviewPage() {
                   render: (r) => (
                     <>
                       <div>{r.recorded_by.username}</div>
-                      <div className="bo-muted">{r.branch_name ?? '—'}</div>
+                      <div className="bo-muted">{r.branch_name ?? 'No branch'}</div>
                     </>
                   ),
                 },
-                { key: 'amount', header: 'Amount', sortKey: 'amount_minor', align: 'right', render: (r) => <Money minor={r.amount_minor} currency={r.currency} strong /> },
+                { key: 'amount', header: 'Amount', sortKey: 'amount_minor', align: 'right', nowrap: true, render: (r) => <Money minor={r.amount_minor} currency={r.currency} strong /> },
                 {
                   key: 'actions',
                   header: 'Decision',
@@ -127,45 +167,19 @@ export function ReviewPage() {
                     r.recorded_by.id === session?.user.id ? (
                       <span className="bo-muted">Recorded by you: another supervisor reviews it</span>
                     ) : rejecting === r.id ? (
-                      <form className="bo-inline-form" onSubmit={(e) => submitReject(e, r.id)}>
-                        <input
-                          className="bo-input"
-                          autoFocus
-                          placeholder="Reason (required)"
-                          aria-label={`Reason for rejecting slip ${r.slip_reference}`}
-                          value={reason}
-                          maxLength={500}
-                          onChange={(e) => setReason(e.target.value)}
-                          onKeyDown={(e) => e.key === 'Escape' && setRejecting(null)}
-                        />
-                        <button type="submit" className="bo-btn bo-btn--danger bo-btn--sm" disabled={busy || !reason.trim()}>
-                          Confirm reject
-                        </button>
-                        <button type="button" className="bo-btn bo-btn--secondary bo-btn--sm" onClick={() => setRejecting(null)}>
-                          Cancel
-                        </button>
-                      </form>
+                      <RejectForm deposit={r} busy={busy} onReject={(reason) => reject.mutate({ d: r, reason })} onCancel={() => setRejecting(null)} />
                     ) : (
                       <div className="bo-inline-form bo-inline-form--end">
                         <button
                           type="button"
                           className="bo-btn bo-btn--primary bo-btn--sm"
                           disabled={busy}
-                          onClick={() => approve.mutate(r)}
-                          aria-label={`Approve ${formatMoney(r.amount_minor, r.currency)} on slip ${r.slip_reference}`}
+                          onClick={() => setApproving(r)}
+                          aria-label={`Approve slip ${r.slip_reference}`}
                         >
                           Approve
                         </button>
-                        <button
-                          type="button"
-                          className="bo-btn bo-btn--danger bo-btn--sm"
-                          disabled={busy}
-                          onClick={() => {
-                            setRejecting(r.id);
-                            setReason('');
-                          }}
-                          aria-label={`Reject slip ${r.slip_reference}`}
-                        >
+                        <button type="button" className="bo-btn bo-btn--danger bo-btn--sm" disabled={busy} onClick={() => setRejecting(r.id)} aria-label={`Reject slip ${r.slip_reference}`}>
                           Reject
                         </button>
                       </div>
@@ -176,34 +190,42 @@ export function ReviewPage() {
           )}
         </QueryState>
       </Card>
+      <ApproveDialog deposit={approving} busy={approve.isPending} onConfirm={() => approving && approve.mutate(approving)} onCancel={() => setApproving(null)} />
 
       <Card title="All deposits" className="bo-card--flush">
-        <QueryState query={history} isEmpty={(d) => d.total === 0} empty={<Empty title="No deposits yet" />}>
+        <QueryState query={history} isEmpty={(d) => d.total === 0} empty={<Empty title="No deposits match" />}>
           {(d) => (
-            <>
-              <DataTable
-                caption="All deposits"
-                testId="deposit-history"
-                rows={d.deposits}
-                rowKey={(r) => r.id}
-                sort={historySort}
-                onSort={(s) => {
-                  setHistorySort(s);
-                  setHistoryOffset(0);
-                }}
-                page={{ total: d.total, limit: 10, offset: historyOffset, onChange: setHistoryOffset }}
-                columns={[
-                  { key: 'when', header: 'Recorded', sortKey: 'created_at', nowrap: true, render: (r) => formatDateTime(r.created_at) },
-                  { key: 'merchant', header: 'Merchant', sortKey: 'merchant_name', render: (r) => r.merchant_name },
-                  { key: 'slip', header: 'Slip', sortKey: 'slip_reference', render: (r) => <Mono>{r.slip_reference}</Mono> },
-                  { key: 'teller', header: 'Teller', sortKey: 'recorded_by', render: (r) => r.recorded_by.username },
-                  { key: 'reviewer', header: 'Reviewed by', sortKey: 'reviewed_by', render: (r) => (r.reviewed_by ? r.reviewed_by.username : '—') },
-                  { key: 'reason', header: 'Reason', render: (r) => r.review_reason ?? '' },
-                  { key: 'amount', header: 'Amount', sortKey: 'amount_minor', align: 'right', render: (r) => <Money minor={r.amount_minor} currency={r.currency} /> },
-                  { key: 'status', header: 'Status', sortKey: 'status', render: (r) => <StatusBadge status={r.status} /> },
-                ]}
-              />
-            </>
+            <DataTable
+              caption="All deposits"
+              testId="deposit-history"
+              rows={d.deposits}
+              rowKey={(r) => r.id}
+              sort={historySort}
+              onSort={(s) => {
+                setHistorySort(s);
+                setHistoryOffset(0);
+              }}
+              page={{ total: d.total, limit: 10, offset: historyOffset, onChange: setHistoryOffset }}
+              columns={[
+                { key: 'when', header: 'Recorded', sortKey: 'created_at', nowrap: true, render: (r) => formatDateTime(r.created_at) },
+                { key: 'merchant', header: 'Merchant', sortKey: 'merchant_name', render: (r) => r.merchant_name },
+                {
+                  key: 'slip',
+                  header: 'Slip',
+                  sortKey: 'slip_reference',
+                  render: (r) => (
+                    <Link to={depositPath(r.id)} className="rv-link">
+                      <Mono>{r.slip_reference}</Mono>
+                    </Link>
+                  ),
+                },
+                { key: 'teller', header: 'Teller', sortKey: 'recorded_by', render: (r) => r.recorded_by.username },
+                { key: 'reviewer', header: 'Reviewed by', sortKey: 'reviewed_by', render: (r) => (r.reviewed_by ? r.reviewed_by.username : '—') },
+                { key: 'reason', header: 'Reason', render: (r) => r.review_reason ?? '' },
+                { key: 'amount', header: 'Amount', sortKey: 'amount_minor', align: 'right', nowrap: true, render: (r) => <Money minor={r.amount_minor} currency={r.currency} /> },
+                { key: 'status', header: 'Status', sortKey: 'status', render: (r) => <StatusBadge status={r.status} /> },
+              ]}
+            />
           )}
         </QueryState>
       </Card>

@@ -9,7 +9,7 @@ import { randomIds } from '../lib/ids';
 import { createIntegration, listIntegrations, revokeApiKey } from '../modules/integrations/integrations.service';
 import { createStaff } from '../modules/staff/staff.service';
 import { webhookCommands } from '../webhooks/webhooks.cli';
-import { confirmBankTransfer } from '../modules/checkout/checkout.service';
+import { confirmBankTransfer } from '../modules/checkout/bank-transfer.service';
 import { sandboxProviders } from '../providers/index';
 import { installWebhookOutbox } from '../webhooks/outbox';
 

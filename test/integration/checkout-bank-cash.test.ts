@@ -7,7 +7,6 @@ import {
   events,
   expectError,
   openSession,
-  payByCard,
   publicSession,
   quoteTotal,
   setAllowedRails,

@@ -2,7 +2,7 @@ import type { Transaction } from 'kysely';
 import type { Db } from '../../db/database';
 import type { CashSlipsTable, Database, PaymentAttemptsTable } from '../../db/schema';
 import type { Clock } from '../../lib/clock';
-import { AppError, invalid, notFound } from '../../lib/errors';
+import { AppError, invalid } from '../../lib/errors';
 import { randomBase62, type IdGenerator } from '../../lib/ids';
 import {
   applyTransition,

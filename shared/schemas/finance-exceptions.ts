@@ -10,10 +10,10 @@ export const ExceptionKind = z.enum(EXCEPTION_KINDS);
 export type ExceptionKind = z.infer<typeof ExceptionKind>;
 
 export const EXCEPTION_KIND_LABELS: Record<ExceptionKind, string> = {
-  overpaid: 'Over-paid invoice',
-  paid_twice: 'Paid again after it was fully paid',
-  concurrent_sessions_paid: 'Two open sessions both paid',
-  amount_differs: 'Part-payment: amount differs from what was due',
+  overpaid: 'Over-paid',
+  paid_twice: 'Paid twice',
+  concurrent_sessions_paid: 'Two open sessions paid',
+  amount_differs: 'Part-payment',
 };
 
 export const ExceptionSession = z.object({

@@ -18,8 +18,8 @@ type KindTab = ExceptionKind | 'all';
 const KIND_HELP: Record<ExceptionKind, string> = {
   overpaid: 'The invoice collected more than it billed. Refund the excess or keep it as credit.',
   paid_twice: 'A new session was paid after the invoice was already fully paid. Usually a duplicate: refund it.',
-  concurrent_sessions_paid: 'Two sessions were open for the invoice at once and both were paid. Refund one.',
-  amount_differs: 'A payment smaller than what was due. The balance is still outstanding; follow up with the payer.',
+  concurrent_sessions_paid: 'Two sessions were open for the invoice at the same time and both were paid. Refund one.',
+  amount_differs: 'A payment smaller than what was still due: the amount differs from the billed total and a balance is outstanding. Follow up with the payer.',
 };
 const KIND_TONE: Record<ExceptionKind, string> = { overpaid: 'failed', paid_twice: 'failed', concurrent_sessions_paid: 'failed', amount_differs: 'pending' };
 
@@ -191,8 +191,10 @@ function Sessions({ e }: { e: FinanceException }) {
           <Link to={`${FINANCE}/sessions/${encodeURIComponent(s.id)}`}>
             <ShortId value={s.id} keep={8} />
           </Link>{' '}
-          {formatMoney(s.amount_minor, e.currency)} · {railLabel(s.paid_rail)} · paid {formatDateTime(s.finalized_at)}
-          {s.trigger && <span className="bo-muted"> (this payment)</span>}
+          <span title={`Paid ${formatDateTime(s.finalized_at, { seconds: true })}`}>
+            {formatMoney(s.amount_minor, e.currency)} · {railLabel(s.paid_rail)}
+          </span>
+          {s.trigger && <span className="bo-muted"> · this payment</span>}
         </li>
       ))}
     </ul>

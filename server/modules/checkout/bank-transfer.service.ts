@@ -20,8 +20,8 @@ export async function confirmBankTransfer(deps: CheckoutDeps, paymentReference: 
     const a = await trx.selectFrom('payment_attempts').selectAll().where('payment_reference', '=', paymentReference).executeTakeFirst();
     if (!a) throw notFound(`bank transfer with payment reference ${paymentReference}`);
     if (a.status !== 'pending') {
-      const why = a.raw_status === 'TRANSFER_WINDOW_ENDED' ? 'its transfer window ended' : a.status;
-      throw new AppError('STATE_CONFLICT', `bank transfer ${paymentReference} is ${a.status} (${why}), not awaiting a transfer; the transfer is returned`);
+      const why = a.raw_status === 'TRANSFER_WINDOW_ENDED' ? ' (its transfer window ended)' : '';
+      throw new AppError('STATE_CONFLICT', `bank transfer ${paymentReference} is ${a.status}${why}, not awaiting a transfer; the transfer is returned`);
     }
     const s = await loadFresh(trx, deps, a.session_id);
     if (s.status !== 'pending' && s.status !== 'open') throw notPayable(s.status);

@@ -45,6 +45,8 @@ async function paidSession(key: string, invoiceRef: string, amount: number): Pro
   return s.id;
 }
 
+test.skip(({ isMobile }) => isMobile, 'the back office is a desktop application');
+
 test('finance sees an invoice paid twice and a part-payment on the exceptions screen, opens a session, exports CSV', async ({ page }, info) => {
   const m = cli(['integration:create', '--merchant', `Exceptions Co ${run}`]);
   const username = `exc.fin.${run}`;

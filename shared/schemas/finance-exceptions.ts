@@ -63,6 +63,12 @@ export const ExceptionsExportQuery = ExceptionListQuery.omit({ limit: true, offs
 export const ExceptionList = z.object({
   exceptions: z.array(FinanceException),
   total: z.number().int(),
-  counts: z.record(ExceptionKind, z.number().int()),
+  /** Exceptions of each kind (whatever `kind` filters), for the screen's tabs. */
+  counts: z.object({
+    overpaid: z.number().int(),
+    paid_twice: z.number().int(),
+    concurrent_sessions_paid: z.number().int(),
+    amount_differs: z.number().int(),
+  } satisfies Record<ExceptionKind, z.ZodNumber>),
 });
 export type ExceptionList = z.infer<typeof ExceptionList>;

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../deps';
 import { ErrorEnvelope } from '../../../shared/schemas/common';
 import { ExceptionList, ExceptionListQuery, ExceptionsExportQuery } from '../../../shared/schemas/finance-exceptions';
 import { exceptionsCsv, listFinanceExceptions } from './finance-exceptions.service';

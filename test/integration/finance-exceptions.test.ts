@@ -89,6 +89,17 @@ describe('finance exceptions', () => {
     expect((await forInvoice(ref)).map((e: FinanceException) => e.kind)).toEqual(['amount_differs']);
   });
 
+  it('an invoice reference without lines paid twice is listed as paid twice (nothing to measure a part-payment against)', async () => {
+    const ref = uniqueInvoice('NOLINES');
+    const first = await pay(ref, 700);
+    expect(await forInvoice(ref)).toEqual([]);
+    const second = await pay(ref, 700);
+    expect(await forInvoice(ref)).toEqual([
+      expect.objectContaining({ kind: 'paid_twice', session_id: second, billed_minor: 0, collected_minor: 1_400, summary: expect.stringContaining('already paid by 1 earlier session') }),
+    ]);
+    expect((await forInvoice(ref))[0]!.sessions.map((x) => x.id)).toEqual([first, second]);
+  });
+
   it('filters by kind with counts per kind, paginates, and exports the same rows as CSV with formulas neutralised', async () => {
     const ref = await invoiceOf(1_000, `=HYPERLINK("x")-${uniqueInvoice()}`);
     await pay(ref, 1_000);

@@ -50,6 +50,8 @@ test('bank transfer shows instructions with copy buttons', async ({ page, contex
   await expect(page.getByTestId('bt-window-rule')).toContainText('reserved for this transfer until');
   await expect(page.getByText(/Use these details before .*\(\d+:\d{2} left\)/)).toBeVisible();
   expect((await getMerchantSession(session.id)).status).toBe('pending');
+  // A pending session does not expire: the summary shows no session expiry, only the window above.
+  await expect(page.getByText(/^Expires (in|at)/)).toHaveCount(0);
 
   await page.getByRole('button', { name: 'Copy payment reference' }).click();
   await expect(page.getByRole('button', { name: 'Copy payment reference' })).toContainText('Copied');

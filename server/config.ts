@@ -2,6 +2,8 @@ import { resolve } from 'node:path';
 import { z } from 'zod';
 
 export const DEFAULT_RETRY_DELAYS_S = [5, 300, 1800, 7200, 18000, 36000, 36000];
+/** Bank-transfer instructions stay valid one hour by default (docs/lifecycle.md says why). */
+export const DEFAULT_BANK_TRANSFER_WINDOW_S = 3600;
 
 const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(4610),
@@ -17,6 +19,12 @@ const EnvSchema = z.object({
     .string()
     .regex(/^\s*\.?[A-Za-z0-9_.:[\]-]+(\s*,\s*\.?[A-Za-z0-9_.:[\]-]+)*\s*$/, { error: 'must be a comma-separated list of host names (a leading dot allows subdomains)' })
     .optional(),
+  BANK_TRANSFER_WINDOW_S: z.coerce
+    .number({ error: 'must be a whole number of seconds' })
+    .int({ error: 'must be a whole number of seconds' })
+    .min(60, { error: 'must be at least 60 seconds' })
+    .max(604_800, { error: 'must be at most 604800 seconds (7 days)' })
+    .default(DEFAULT_BANK_TRANSFER_WINDOW_S),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -36,6 +44,8 @@ export interface Config {
    */
   readonly allowedHosts: readonly string[];
   readonly logLevel: string;
+  /** How long bank-transfer instructions stay valid (the session is `pending` meanwhile); docs/lifecycle.md. */
+  readonly bankTransferWindowS: number;
   /** Largest accepted request body, in bytes. */
   readonly bodyLimitBytes: number;
   /** How long an Idempotency-Key is remembered. */
@@ -66,6 +76,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     rateLimitPerMin: e.RATE_LIMIT_PER_MIN,
     allowedHosts: e.ALLOWED_HOSTS ? e.ALLOWED_HOSTS.split(',').map((h) => h.trim().toLowerCase()) : [],
     logLevel: e.LOG_LEVEL,
+    bankTransferWindowS: e.BANK_TRANSFER_WINDOW_S,
     bodyLimitBytes: BODY_LIMIT_BYTES,
     idempotencyRetentionSeconds: IDEMPOTENCY_RETENTION_SECONDS,
     ...overrides,

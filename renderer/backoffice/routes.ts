@@ -18,6 +18,7 @@ export const ROUTES = {
   tellerScan: { path: '/backoffice/teller/scan', label: 'Cash desk', roles: ['teller'] },
   review: { path: '/backoffice/review', label: 'Deposit review', roles: ['supervisor'] },
   finance: { path: '/backoffice/finance', label: 'Finance', roles: ['finance', 'admin'] },
+  exceptions: { path: '/backoffice/exceptions', label: 'Exceptions', roles: ['finance', 'admin'] },
   webhooks: { path: '/backoffice/webhooks', label: 'Webhooks', roles: ['admin', 'finance'] },
   admin: { path: '/backoffice/admin', label: 'Administration', roles: ['admin'] },
   audit: { path: '/backoffice/audit', label: 'Audit trail', roles: ['admin', 'supervisor'] },

@@ -165,9 +165,14 @@ function TransferInstructions({
             : `${describeDecline(data.decline_reason)} If money left your account, your bank will return it.`}
         </div>
         {data.session_status !== 'failed' && (
-          <button type="button" className="btn btn-primary btn-block" onClick={onRetry}>
-            Get new transfer details
-          </button>
+          <>
+            <button type="button" className="btn btn-primary btn-block" onClick={onRetry}>
+              Get new transfer details
+            </button>
+            <button type="button" className="btn btn-link" onClick={onBack}>
+              ← Pay another way
+            </button>
+          </>
         )}
       </div>
     );
@@ -233,9 +238,12 @@ function TransferInstructions({
           ? 'Waiting for your transfer. This page updates by itself once it arrives. You can also close it: the merchant is told when the payment is confirmed.'
           : 'Transfer received. Confirming…'}
       </p>
-      <button type="button" className="btn btn-link" onClick={onBack}>
-        ← Pay another way instead
-      </button>
+      {/* While the details are valid the checkout waits for the transfer (the session is pending):
+          a second payment could collect the money twice, so other methods open again only after. */}
+      <p className="field-hint" data-testid="bt-window-rule">
+        Your checkout is reserved for this transfer until {expiresAt ? formatDateTime(expiresAt) : 'these details expire'}. If no transfer arrives by then,
+        you can pay another way.
+      </p>
     </div>
   );
 }

@@ -4,13 +4,14 @@ import type { ProviderPaymentStatusResponse, PublicCheckoutOptions } from '../..
 
 type ChoiceOption = PublicCheckoutOptions['momo_operators'][number];
 import { ApiError, attemptQuery, authorizeAttempt, checkoutKeys, refreshSession, resendAttemptCode, startMomoAttempt } from './api';
-import { OPERATOR_LABELS, describeDecline, formatClock, formatMoney } from './format';
+import { OPERATOR_LABELS, formatClock, formatMoney } from './format';
 import { Spinner } from './icons';
 import { useCountdown } from './use-countdown';
 import { useFocusOnChange } from './use-focus';
 import { usePaymentErrors } from './use-payment-errors';
 import type { RailPrice } from './method-picker';
 import { str, type ResumableAttempt } from './resumable-attempt';
+import { MomoDeclined, type MomoAttemptRef } from './momo-declined';
 
 // Options carry ChoiceOption shapes; fall back to the contract's operators if the list is empty.
 const DEFAULT_OPERATORS = [
@@ -36,11 +37,7 @@ function guessOperator(phone: string): string | null {
   return null;
 }
 
-interface Attempt {
-  reference: string;
-  operator: string;
-  last4: string;
-}
+type Attempt = MomoAttemptRef;
 
 export function MomoPayment({
   sessionId,
@@ -70,6 +67,8 @@ export function MomoPayment({
   );
   const [phone, setPhone] = useState('');
   const [operator, setOperator] = useState('');
+  // What the form sent, so a declined request can be sent again in one step.
+  const sentTo = attempt && operator && normaliseGhanaPhone(phone) ? { operator, phone: normaliseGhanaPhone(phone)! } : null;
   return attempt ? (
     <MomoApprove
       key={attempt.reference}
@@ -78,6 +77,8 @@ export function MomoPayment({
       price={price}
       currency={currency}
       testMode={testMode}
+      retryWith={sentTo}
+      onStarted={setAttempt}
       onRetry={() => setAttempt(null)}
     />
   ) : (
@@ -270,6 +271,8 @@ function MomoApprove({
   price,
   currency,
   testMode,
+  retryWith,
+  onStarted,
   onRetry,
 }: {
   sessionId: string;
@@ -277,6 +280,8 @@ function MomoApprove({
   price: RailPrice;
   currency: string;
   testMode: boolean;
+  retryWith: { operator: string; phone: string } | null;
+  onStarted: (a: Attempt) => void;
   onRetry: () => void;
 }) {
   const qc = useQueryClient();
@@ -348,23 +353,7 @@ function MomoApprove({
   const network = OPERATOR_LABELS[attempt.operator] ?? 'Mobile Money';
 
   if (finished && (data.status === 'declined' || data.status === 'expired')) {
-    return (
-      <div className="pay-form">
-        <h2 ref={heading} tabIndex={-1} className="step-title">
-          {data.status === 'expired' ? 'Payment request expired' : 'Payment declined'}
-        </h2>
-        <div className="notice notice-error" role="alert" data-testid="momo-declined">
-          {data.status === 'expired' ? 'The request on your phone expired before it was approved. No money was taken.' : `${describeDecline(data.decline_reason)} No money was taken.`}
-        </div>
-        {data.session_status === 'failed' ? (
-          <p className="step-lead">This checkout cannot take more attempts.</p>
-        ) : (
-          <button type="button" className="btn btn-primary btn-block" onClick={onRetry}>
-            Try again
-          </button>
-        )}
-      </div>
-    );
+    return <MomoDeclined sessionId={sessionId} data={data} price={price} retryWith={retryWith} onStarted={onStarted} onRetry={onRetry} />;
   }
 
   return (

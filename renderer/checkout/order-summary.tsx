@@ -18,7 +18,8 @@ export function OrderSummary({ session, selected }: { session: PublicCheckoutSes
   const showFee = selected !== null && selected.feeMinor > 0;
   const due = selected ? selected.totalMinor : session.amount_minor;
   const hasItems = session.line_items.length > 0;
-  const isLive = session.status === 'open' || session.status === 'pending';
+  // A pending session does not expire (a prompt, a transfer window or a review is under way): its own screen shows that deadline.
+  const showsExpiry = session.status === 'open';
 
   return (
     <section className="summary" aria-labelledby="summary-heading">
@@ -102,7 +103,7 @@ export function OrderSummary({ session, selected }: { session: PublicCheckoutSes
         </div>
       )}
 
-      {isLive && (
+      {showsExpiry && (
         <p className={`summary-expiry${left > 0 && left < 300 ? ' is-urgent' : ''}`}>
           <svg aria-hidden="true" viewBox="0 0 16 16" width="14" height="14">
             <circle cx="8" cy="8" r="6.25" fill="none" stroke="currentColor" strokeWidth="1.5" />

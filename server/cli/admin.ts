@@ -10,7 +10,7 @@ import { createIntegration, listIntegrations, revokeApiKey } from '../modules/in
 import { createStaff } from '../modules/staff/staff.service';
 import { webhookCommands } from '../webhooks/webhooks.cli';
 import { ownAddresses } from '../webhooks/url-policy';
-import { confirmBankTransfer } from '../modules/checkout/checkout.service';
+import { confirmBankTransfer } from '../modules/checkout/bank-transfer.service';
 import { sandboxProviders } from '../providers/index';
 import { installWebhookOutbox } from '../webhooks/outbox';
 

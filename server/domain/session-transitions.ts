@@ -4,6 +4,8 @@ import type { Clock } from '../lib/clock';
 import { AppError, missingCase } from '../lib/errors';
 import type { IdGenerator } from '../lib/ids';
 import type { Rail, SessionStatus } from '../../shared/schemas/common';
+import { MAX_DECLINED_ATTEMPTS } from '../../shared/schemas/checkout';
+import { reallocateInvoice } from './invoice-allocation';
 
 /**
  * The session state machine (docs/lifecycle.md prints it with every cause). Every move is a conditional update
@@ -11,12 +13,12 @@ import type { Rail, SessionStatus } from '../../shared/schemas/common';
  * requests cannot both win; a terminal move also writes its event (the webhook outbox) and
  * a history row in that same transaction.
  *
- *   open    → pending   payment confirmation under way (Mobile Money prompt, teller deposit review)
- *   pending → open      that attempt declined / expired, or the deposit rejected
- *   open    → success   card approved, bank transfer confirmed
- *   pending → success   Mobile Money approved, deposit approved
+ *   open    → pending   payment confirmation under way (Mobile Money prompt, bank-transfer window, teller deposit review)
+ *   pending → open      that attempt declined / expired, the transfer window ended, or the deposit rejected
+ *   open    → success   card approved
+ *   pending → success   Mobile Money approved, bank transfer confirmed, deposit approved
  *   open    → expired   expires_at passed while open (sweeper, or the first read after it)
- *   open    → failed    the session's declined-attempt limit reached
+ *   open    → failed    the declined-attempt cap reached, or no payment can complete any more
  *   pending → failed    same, when the last decline arrives while pending
  */
 export type Transition =
@@ -26,8 +28,7 @@ export type Transition =
   | { kind: 'expired'; cause: string }
   | { kind: 'failed'; cause: string };
 
-/** Declined payment attempts (Mobile Money and card) after which a session is `failed`. */
-export const MAX_DECLINED_ATTEMPTS = 5;
+export { MAX_DECLINED_ATTEMPTS };
 
 type Trx = Transaction<Database>;
 type EventType = EventsTable['type'];
@@ -86,15 +87,8 @@ export async function applyTransition(
     .values({ id: deps.ids.uuid(), session_id: sessionId, from_status: before.status, to_status: to, cause: t.cause, at: now })
     .execute();
   if (event) await recordTerminalEvent(trx, deps, updated, event);
-  if (t.kind === 'payment_confirmed') {
-    await trx
-      .updateTable('invoice_lines')
-      .set({ remitted: 1, remitted_at: now, updated_at: now })
-      .where('merchant_id', '=', updated.merchant_id)
-      .where('invoice_ref', '=', updated.invoice_ref)
-      .where('remitted', '=', 0)
-      .execute();
-  }
+  // The invoice's lines are remitted as far as its collected money covers them (invoice-allocation.ts).
+  if (t.kind === 'payment_confirmed') await reallocateInvoice(trx, updated.merchant_id, updated.invoice_ref, now);
   if (event) await settleLeftovers(trx, sessionId, now);
   return updated;
 }
@@ -158,7 +152,12 @@ async function recordTerminalEvent(trx: Trx, deps: TransitionDeps, s: CheckoutSe
   for (const hook of eventHooks) await hook(trx, row);
 }
 
-/** Counts declines and fails the session once the limit is reached; returns true when it failed. */
+/**
+ * After a decline: a decline alone never ends the session (the payer may try again, on the same
+ * rail or another). The session fails only when no payment can complete any more (its
+ * integration is disabled or accepts no rail) or at the anti-abuse cap of MAX_DECLINED_ATTEMPTS
+ * declines (docs/lifecycle.md says why 20). Returns true when it failed.
+ */
 export async function failIfTooManyDeclines(trx: Trx, deps: TransitionDeps, sessionId: string): Promise<boolean> {
   const row = await trx
     .selectFrom('payment_attempts')
@@ -166,8 +165,18 @@ export async function failIfTooManyDeclines(trx: Trx, deps: TransitionDeps, sess
     .where('session_id', '=', sessionId)
     .where('status', '=', 'declined')
     .executeTakeFirstOrThrow();
-  if (Number(row.n) < MAX_DECLINED_ATTEMPTS) return false;
-  return (await applyTransition(trx, deps, sessionId, { kind: 'failed', cause: `${MAX_DECLINED_ATTEMPTS} declined payment attempts` })) !== null;
+  if (Number(row.n) >= MAX_DECLINED_ATTEMPTS) {
+    return (await applyTransition(trx, deps, sessionId, { kind: 'failed', cause: `${MAX_DECLINED_ATTEMPTS} declined payment attempts (anti-abuse cap)` })) !== null;
+  }
+  const integration = await trx
+    .selectFrom('checkout_sessions as s')
+    .innerJoin('integrations as i', 'i.id', 's.integration_id')
+    .select(['i.allowed_rails', 'i.disabled_at'])
+    .where('s.id', '=', sessionId)
+    .executeTakeFirst();
+  const rails = integration ? (JSON.parse(integration.allowed_rails) as unknown[]) : [];
+  if (integration && integration.disabled_at === null && rails.length > 0) return false;
+  return (await applyTransition(trx, deps, sessionId, { kind: 'failed', cause: 'declined, and no payment method can complete any more' })) !== null;
 }
 
 /** Expires the session if it is open and past expires_at; returns true when it did. */

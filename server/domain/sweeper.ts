@@ -1,11 +1,13 @@
 import type { Db } from '../db/database';
 import { applyTransition, expireIfDue, type TransitionDeps } from './session-transitions';
 import { purgeExpiredIdempotencyKeys } from '../modules/idempotency/idempotency.service';
+import { endDueTransferWindows } from './bank-transfer-window';
 
 /**
  * Time-driven moves, run every second by the server (and at start-up, so a restart loses
  * nothing): open sessions past expires_at → expired; Mobile Money prompts past their expiry
- * → attempt expired and session back to open; slips past expiry → expired.
+ * → attempt expired and session back to open; bank-transfer windows that ended → attempt
+ * expired and session back to open (or expired); slips past expiry → expired.
  */
 export async function sweep(db: Db, deps: TransitionDeps): Promise<{ expiredSessions: number; expiredAttempts: number }> {
   const now = deps.clock.now().toISOString();
@@ -33,6 +35,7 @@ export async function sweep(db: Db, deps: TransitionDeps): Promise<{ expiredSess
       }
     });
   }
+  expiredAttempts += await endDueTransferWindows(db, deps);
   const due = await db
     .selectFrom('checkout_sessions')
     .select('id')

@@ -81,6 +81,12 @@ export const OPERATIONS: Readonly<Record<string, OperationDoc>> = {
     auth: 'staff',
     success: { status: 200, description: 'The payments as CSV (RFC 4180), one row per payment', contentType: 'text/csv' },
   },
+  'GET /api/backoffice/v1/exceptions': { operationId: 'listFinanceExceptions', auth: 'staff' },
+  'GET /api/backoffice/v1/reports/exceptions.csv': {
+    operationId: 'exportFinanceExceptions',
+    auth: 'staff',
+    success: { status: 200, description: 'The finance exceptions as CSV (RFC 4180), one row per exception', contentType: 'text/csv' },
+  },
 
   // ------------------------------------------------------------------ back office: administration
   'GET /api/backoffice/v1/admin/integrations': { operationId: 'listIntegrations', auth: 'staff', success: ok(INTEGRATIONS_VIEW) },

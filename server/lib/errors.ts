@@ -16,7 +16,7 @@ export const ERROR_CODES = {
   SESSION_NOT_PAYABLE: { status: 409, meaning: 'The session is not open for payment; refresh the session before continuing.' },
   PAYMENT_AMOUNT_MISMATCH: { status: 409, meaning: 'The amount differs from the current session total for the chosen rail (or from the slip amount); refresh and use the current amount.' },
   PAYMENT_ATTEMPT_PENDING: { status: 409, meaning: 'The payment attempt is still pending with the provider (the payer already approved it and the confirmation has not arrived); do not authorize or resend again: poll its status with `refresh=1` until it is final.' },
-  INVOICE_ALREADY_PAID: { status: 409, meaning: 'The invoice reference already has a successful payment; its lines are remitted and cannot change.' },
+  INVOICE_ALREADY_PAID: { status: 409, meaning: 'The invoice is fully paid: every line is remitted and none can change. On a partly paid invoice it is a per-line error (in `errors`) for a remitted line sent with another amount or name.' },
   INVOICE_CURRENCY_MISMATCH: { status: 409, meaning: 'The invoice already holds lines in another currency.' },
   STATE_CONFLICT: { status: 409, meaning: 'The resource is not in a state that allows this action (for example a deposit already reviewed, or a payment attempt that is no longer pending).' },
   PAYLOAD_TOO_LARGE: { status: 413, meaning: 'The request body is larger than the documented limit (1 MiB).' },

@@ -223,6 +223,11 @@ export const InvoiceSummary = z.object({
   currency: z.string(),
   line_count: z.number().int(),
   billed_minor: z.number().int(),
+  /** Collected by the invoice's successful sessions (fees excluded). */
+  paid_minor: z.number().int(),
+  /** billed − paid, never below 0 (an over-payment shows on the exceptions list). */
+  outstanding_minor: z.number().int(),
+  /** Fully paid: every line remitted (or, with no lines, a session succeeded). */
   remitted: z.boolean(),
   remitted_at: IsoDateTime.nullable(),
   latest_session_status: SessionStatus.nullable(),

@@ -302,7 +302,7 @@ test.describe.serial('back office: cash desk to finance', () => {
     await page.getByRole('tab', { name: 'Invoices' }).click();
     await page.getByLabel('Invoice ref').fill(session.invoice_ref);
     const inv = page.getByTestId('invoices-list').getByRole('row').filter({ hasText: session.invoice_ref });
-    await expect(inv).toContainText('Remitted');
+    await expect(inv).toContainText('Fully paid');
     await shot(page, info, 'bo-11-finance-invoices');
     await page.getByRole('tab', { name: 'Revenue lines' }).click();
     await expect(page.getByTestId('revenue-lines')).toContainText('WTR-USAGE');

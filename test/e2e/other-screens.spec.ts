@@ -46,6 +46,12 @@ test('bank transfer shows instructions with copy buttons', async ({ page, contex
   const reference = (await page.getByTestId('bt-reference').textContent())!;
   expect(reference).toMatch(/\S{6,}/);
   await expect(page.getByTestId('bt-status')).toContainText('Waiting for your transfer');
+  // The instructions have their own window: the checkout waits for the transfer (pending) until it ends.
+  await expect(page.getByTestId('bt-window-rule')).toContainText('reserved for this transfer until');
+  await expect(page.getByText(/Use these details before .*\(\d+:\d{2} left\)/)).toBeVisible();
+  expect((await getMerchantSession(session.id)).status).toBe('pending');
+  // A pending session does not expire: the summary shows no session expiry, only the window above.
+  await expect(page.getByText(/^Expires (in|at)/)).toHaveCount(0);
 
   await page.getByRole('button', { name: 'Copy payment reference' }).click();
   await expect(page.getByRole('button', { name: 'Copy payment reference' })).toContainText('Copied');

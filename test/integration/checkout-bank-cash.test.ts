@@ -7,7 +7,6 @@ import {
   events,
   expectError,
   openSession,
-  payByCard,
   publicSession,
   quoteTotal,
   setAllowedRails,
@@ -15,7 +14,8 @@ import {
   startMomo,
   status,
 } from '../helpers/checkout';
-import { confirmBankTransfer, type CheckoutDeps } from '../../server/modules/checkout/checkout.service';
+import type { CheckoutDeps } from '../../server/modules/checkout/checkout.service';
+import { confirmBankTransfer } from '../../server/modules/checkout/bank-transfer.service';
 import { sweep } from '../../server/domain/sweeper';
 import { AppError } from '../../server/lib/errors';
 import { randomIds } from '../../server/lib/ids';
@@ -39,7 +39,7 @@ describe('hosted checkout: bank transfer', () => {
     return res.json();
   }
 
-  it('201: instructions carry the bank, account, a unique payment reference, amount and expiry; the session stays open', async () => {
+  it('201: instructions carry the bank, account, a unique payment reference, amount and the window end; the session is pending', async () => {
     const s = await openSession(t, m, { amount_minor: 50_000 });
     const a = await startTransfer(s.id);
     expect(a).toMatchObject({ rail: 'bank_transfer', provider: 'sandbox_bank_transfer', status: 'pending', amount_charged_minor: 50_100, replayed: false });
@@ -53,9 +53,9 @@ describe('hosted checkout: bank transfer', () => {
       payment_reference: expect.stringMatching(/^PDT[A-Z0-9]{9}$/),
       amount_minor: 50_100,
       currency: 'GHS',
-      expires_at: s.expires_at,
+      expires_at: new Date(t.clock.now().getTime() + 3600_000).toISOString(),
     });
-    expect((await publicSession(t, s.id)).status).toBe('open');
+    expect((await publicSession(t, s.id)).status).toBe('pending');
     const again = await startAttempt(t, s.id, { rail: 'bank_transfer', amount_minor: 50_100 });
     expect(again.statusCode).toBe(200);
     expect(again.json()).toMatchObject({ attempt_reference: a.attempt_reference, replayed: true, instructions: { mode: 'bank_transfer_instructions', rail: 'bank_transfer' } });
@@ -63,7 +63,7 @@ describe('hosted checkout: bank transfer', () => {
     const other = await openSession(t, m, { amount_minor: 50_000 });
     expect((await startTransfer(other.id)).instructions.payment_reference).not.toBe(a.instructions.payment_reference);
     // refresh asks the sandbox bank, which has nothing yet
-    expect((await status(t, s.id, a.attempt_reference, true)).json()).toMatchObject({ status: 'pending', raw_status: 'AWAITING_TRANSFER', refreshed: true, finalized: false, session_status: 'open' });
+    expect((await status(t, s.id, a.attempt_reference, true)).json()).toMatchObject({ status: 'pending', raw_status: 'AWAITING_TRANSFER', refreshed: true, finalized: false, session_status: 'pending' });
   });
 
   it('the sandbox confirmation with the right amount pays the session (one completed event)', async () => {
@@ -78,7 +78,7 @@ describe('hosted checkout: bank transfer', () => {
     expect(await events(t, s.id)).toHaveLength(1);
   });
 
-  it('a wrong amount is refused with PAYMENT_AMOUNT_MISMATCH and the session stays payable', async () => {
+  it('a wrong amount is refused with PAYMENT_AMOUNT_MISMATCH and the session keeps waiting for the transfer', async () => {
     const s = await openSession(t, m);
     const a = await startTransfer(s.id);
     for (const amount of [a.amount_charged_minor - 100, a.amount_charged_minor + 1]) {
@@ -86,32 +86,32 @@ describe('hosted checkout: bank transfer', () => {
       expect(err).toBeInstanceOf(AppError);
       expect(err).toMatchObject({ code: 'PAYMENT_AMOUNT_MISMATCH', status: 409 });
     }
-    expect((await publicSession(t, s.id)).status).toBe('open');
-    expect((await status(t, s.id, a.attempt_reference)).json()).toMatchObject({ status: 'pending', session_status: 'open' });
+    expect((await publicSession(t, s.id)).status).toBe('pending');
+    expect((await status(t, s.id, a.attempt_reference)).json()).toMatchObject({ status: 'pending', session_status: 'pending' });
     expect(await events(t, s.id)).toHaveLength(0);
     // The right transfer afterwards still pays it.
     expect((await confirmBankTransfer(deps, a.instructions.payment_reference, a.amount_charged_minor)).session_status).toBe('success');
   });
 
-  it('an unknown reference is NOT_FOUND; a transfer for a session paid another way is not awaited any more', async () => {
+  it('an unknown reference is NOT_FOUND; while the transfer window is open no card can pay, and the transfer does', async () => {
     await expect(confirmBankTransfer(deps, 'PDTNOSUCHREF', 100)).rejects.toMatchObject({ code: 'NOT_FOUND' });
     const s = await openSession(t, m);
     const a = await startTransfer(s.id);
-    expect((await payByCard(t, s.id, '4242424242424242')).json().session_status).toBe('success');
-    expect((await status(t, s.id, a.attempt_reference)).json()).toMatchObject({ status: 'expired', raw_status: 'SESSION_CLOSED', session_status: 'success' });
-    await expect(confirmBankTransfer(deps, a.instructions.payment_reference, a.amount_charged_minor)).rejects.toMatchObject({ code: 'STATE_CONFLICT' });
+    const card = { amount_minor: a.amount_charged_minor, card_number: '4242424242424242', expiry_month: 12, expiry_year: 2099, cvc: '123' };
+    expectError(await post(t.app, `${CHECKOUT}/sessions/${s.id}/card-payments`, card), 409, 'SESSION_NOT_PAYABLE');
+    expect((await confirmBankTransfer(deps, a.instructions.payment_reference, a.amount_charged_minor)).session_status).toBe('success');
     expect(await events(t, s.id)).toHaveLength(1);
   });
 
-  it('a transfer arriving after the session expired is refused and pays nothing; the expiry itself is kept', async () => {
+  it('a transfer arriving after the window ended (and the session expired) is refused and pays nothing; the expiry itself is kept', async () => {
     const s = await openSession(t, m, { expires_in_seconds: 60 });
     const a = await startTransfer(s.id);
-    t.clock.advanceSeconds(61);
-    // No sweep ran: the confirmation expires the session itself (and keeps that), then finds nothing to pay.
+    t.clock.advanceSeconds(3601);
+    // No sweep ran: the confirmation ends the window and expires the session itself (and keeps that), then finds nothing to pay.
     const err = await confirmBankTransfer(deps, a.instructions.payment_reference, a.amount_charged_minor).catch((e: unknown) => e);
-    expect(err).toMatchObject({ code: 'STATE_CONFLICT', message: expect.stringContaining('is expired') });
+    expect(err).toMatchObject({ code: 'STATE_CONFLICT', message: expect.stringContaining('transfer window ended') });
     expect((await events(t, s.id)).map((e) => e.type)).toEqual(['checkout.session.expired']);
-    expect((await status(t, s.id, a.attempt_reference)).json()).toMatchObject({ status: 'expired', session_status: 'expired', finalized: true });
+    expect((await status(t, s.id, a.attempt_reference)).json()).toMatchObject({ status: 'expired', raw_status: 'TRANSFER_WINDOW_ENDED', session_status: 'expired', finalized: true });
   });
 });
 

@@ -28,12 +28,12 @@ describe('operator CLI: sandbox:bank-transfer (the sandbox bank confirms a trans
     return { session: s, attempt: res.json() as { attempt_reference: string; amount_charged_minor: number; instructions: { payment_reference: string } } };
   }
 
-  it('a wrong amount is refused on one stderr line (exit 1) and the session stays payable; the right amount pays it, seen by the running server', async () => {
+  it('a wrong amount is refused on one stderr line (exit 1) and the session keeps waiting for the transfer; the right amount pays it, seen by the running server', async () => {
     const { session, attempt } = await transfer();
     const ref = attempt.instructions.payment_reference;
     const wrong = await runAdmin(t.dataDir, ['sandbox:bank-transfer', '--reference', ref, '--amount', String(attempt.amount_charged_minor - 1), '--json']);
     oneLineError(wrong, 1, /^paydesk admin sandbox:bank-transfer: amount_minor: transfer of 40099 does not match the expected 40100/);
-    expect((await publicSession(t, session.id)).status).toBe('open');
+    expect((await publicSession(t, session.id)).status).toBe('pending'); // the transfer window is still open
     expect((await status(t, session.id, attempt.attempt_reference)).json()).toMatchObject({ status: 'pending' });
 
     const ok = await runAdmin(t.dataDir, ['sandbox:bank-transfer', '--reference', ref, '--amount', String(attempt.amount_charged_minor), '--json']);

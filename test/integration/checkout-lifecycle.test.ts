@@ -32,7 +32,37 @@ describe('session lifecycle: failed, expired', () => {
   });
   afterAll(async () => t.close());
 
-  it(`fails the session after ${MAX_DECLINED_ATTEMPTS} declined attempts (card and Mobile Money count alike), with one failed event`, async () => {
+  it('five declines of any kind (cards and wrong Mobile Money codes) leave the session open: the sixth try pays it', async () => {
+    const s = await openSession(t, m);
+    for (let i = 0; i < 5; i++) {
+      if (i % 2 === 0) {
+        expect((await payByCard(t, s.id, '4000000000000002')).json()).toMatchObject({ status: 'declined', session_status: 'open' });
+      } else {
+        const a = await startMomo(t, s.id);
+        expect((await authorize(t, s.id, a.attempt_reference, '000000')).json()).toMatchObject({ status: 'declined', decline_reason: 'invalid_code', session_status: 'open' });
+      }
+    }
+    expect((await publicSession(t, s.id)).status).toBe('open');
+    const a = await startMomo(t, s.id);
+    expect((await authorize(t, s.id, a.attempt_reference, '123456')).json()).toMatchObject({ status: 'succeeded', session_status: 'success' });
+    expect((await events(t, s.id)).map((e) => e.type)).toEqual(['checkout.session.completed']);
+  });
+
+  it('a decline fails the session when no payment can complete any more (the integration accepts no rail)', async () => {
+    const s = await openSession(t, m);
+    const a = await startMomo(t, s.id);
+    await t.database.db.updateTable('integrations').set({ allowed_rails: '[]' }).where('id', '=', m.integration_id).execute();
+    try {
+      expect((await authorize(t, s.id, a.attempt_reference, '000000')).json()).toMatchObject({ status: 'declined', session_status: 'failed' });
+      expect((await events(t, s.id)).map((e) => e.type)).toEqual(['checkout.session.failed']);
+      expect((await history(t, s.id)).at(-1)?.cause).toBe('declined, and no payment method can complete any more');
+    } finally {
+      await t.database.db.updateTable('integrations').set({ allowed_rails: JSON.stringify(['momo', 'card', 'bank_transfer', 'cash']) }).where('id', '=', m.integration_id).execute();
+    }
+  });
+
+  it(`fails the session at the anti-abuse cap of ${MAX_DECLINED_ATTEMPTS} declined attempts (card and Mobile Money count alike), with one failed event`, async () => {
+    expect(MAX_DECLINED_ATTEMPTS).toBe(20);
     const s = await openSession(t, m);
     for (let i = 0; i < MAX_DECLINED_ATTEMPTS - 1; i++) {
       if (i % 2 === 0) {

@@ -6,6 +6,7 @@ import { AdminPage } from '../features/admin/admin-page';
 import { AuditPage } from '../features/audit/audit-page';
 import { CashDeskPage } from '../features/cash-desk/cash-desk-page';
 import { FinancePage } from '../features/finance/finance-page';
+import { ExceptionsPage } from '../features/finance/exceptions-page';
 import { ReviewPage } from '../features/review/review-page';
 import { WebhooksPage } from '../features/webhooks/webhooks-page';
 import { PlaceholderPage } from '../features/placeholder/placeholder-page';
@@ -67,6 +68,8 @@ function renderPage(current: RouteName | null, allowed: readonly RouteName[]) {
       return <ReviewPage />;
     case 'finance':
       return <FinancePage />;
+    case 'exceptions':
+      return <ExceptionsPage />;
     case 'webhooks':
       return <WebhooksPage />;
     case 'admin':

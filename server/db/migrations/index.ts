@@ -5,6 +5,7 @@ import * as m0003 from './0003_checkout';
 import * as m0004 from './0004_webhook_deliveries';
 import * as m0005 from './0005_backoffice';
 import * as m0006 from './0006_webhook_attempt_headers';
+import * as m0007 from './0007_invoice_collected';
 import * as m0008 from './0008_webhook_held_deliveries';
 import * as m0010 from './0010_slip_reference_key';
 
@@ -19,6 +20,7 @@ export const migrations: Record<string, Migration> = {
   '0004_webhook_deliveries': m0004,
   '0005_backoffice': m0005,
   '0006_webhook_attempt_headers': m0006,
+  '0007_invoice_collected': m0007,
   '0008_webhook_held_deliveries': m0008,
   '0010_slip_reference_key': m0010,
 };

@@ -26,6 +26,7 @@ import {
 import { listAudit } from './audit.service';
 import { approveDeposit, depositFacets, getDeposit, listDeposits, lookupSlip, recordDeposit, rejectDeposit, shiftTotal } from './cash-desk.service';
 import { financeRoutes } from './finance.routes';
+import { financeExceptionRoutes } from './finance-exceptions.routes';
 import { adminRoutes } from './admin.routes';
 import { webhookRoutes } from './webhooks.routes';
 import { allow, authenticateStaff, login, logout, me, requireStaff } from './staff-auth';
@@ -176,6 +177,7 @@ export async function backofficeRoutes(app: FastifyInstance, deps: AppDeps): Pro
   );
 
   await financeRoutes(app, deps);
+  await financeExceptionRoutes(app, deps);
   await adminRoutes(app, deps);
   await webhookRoutes(app, deps);
 }

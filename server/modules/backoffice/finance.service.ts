@@ -114,6 +114,7 @@ interface InvoiceAgg {
   currency: string | null;
   line_count: number;
   billed_minor: number;
+  paid_minor: number;
   remitted_at: string | null;
   latest_session_status: SessionStatus | null;
   updated_at: string;
@@ -121,8 +122,9 @@ interface InvoiceAgg {
 
 /**
  * An invoice is an `invoice_ref` of the merchant with lines or sessions. Rule (docs/backoffice.md):
- * it is remitted once one of its sessions succeeds; at that moment its lines are marked
- * remitted in the same transaction (domain/session-transitions.ts), and they are frozen after.
+ * `paid_minor` is what its successful sessions collected; it is remitted (fully paid) once every
+ * line is remitted (domain/invoice-allocation.ts covers lines in order), or, with no lines,
+ * once a session succeeded.
  */
 function invoiceAggregate(db: Db, merchantId: string) {
   return sql<InvoiceAgg>`
@@ -137,7 +139,11 @@ function invoiceAggregate(db: Db, merchantId: string) {
       ) AS currency,
       (SELECT COUNT(*) FROM invoice_lines l WHERE l.merchant_id = ${merchantId} AND l.invoice_ref = r.invoice_ref) AS line_count,
       COALESCE((SELECT SUM(amount_minor) FROM invoice_lines l WHERE l.merchant_id = ${merchantId} AND l.invoice_ref = r.invoice_ref), 0) AS billed_minor,
-      (SELECT MIN(finalized_at) FROM checkout_sessions s WHERE s.merchant_id = ${merchantId} AND s.invoice_ref = r.invoice_ref AND s.status = 'success') AS remitted_at,
+      COALESCE((SELECT SUM(amount_minor) FROM checkout_sessions s WHERE s.merchant_id = ${merchantId} AND s.invoice_ref = r.invoice_ref AND s.status = 'success'), 0) AS paid_minor,
+      CASE WHEN EXISTS (SELECT 1 FROM invoice_lines l WHERE l.merchant_id = ${merchantId} AND l.invoice_ref = r.invoice_ref)
+        THEN (SELECT CASE WHEN MIN(remitted) = 1 THEN MAX(remitted_at) END FROM invoice_lines l WHERE l.merchant_id = ${merchantId} AND l.invoice_ref = r.invoice_ref)
+        ELSE (SELECT MIN(finalized_at) FROM checkout_sessions s WHERE s.merchant_id = ${merchantId} AND s.invoice_ref = r.invoice_ref AND s.status = 'success')
+      END AS remitted_at,
       (SELECT status FROM checkout_sessions s WHERE s.merchant_id = ${merchantId} AND s.invoice_ref = r.invoice_ref ORDER BY created_at DESC, id DESC LIMIT 1) AS latest_session_status,
       MAX(
         COALESCE((SELECT MAX(updated_at) FROM invoice_lines l WHERE l.merchant_id = ${merchantId} AND l.invoice_ref = r.invoice_ref), ''),
@@ -151,6 +157,8 @@ const toInvoice = (r: InvoiceAgg): InvoiceSummary => ({
   currency: r.currency ?? 'GHS',
   line_count: Number(r.line_count),
   billed_minor: Number(r.billed_minor),
+  paid_minor: Number(r.paid_minor),
+  outstanding_minor: Math.max(0, Number(r.billed_minor) - Number(r.paid_minor)),
   remitted: r.remitted_at !== null,
   remitted_at: r.remitted_at,
   latest_session_status: r.latest_session_status,
@@ -275,7 +283,7 @@ export async function listSessions(deps: FinanceDeps, merchantId: string, f: Ses
 const RAIL_NAMES: Record<string, string> = { momo: 'Mobile Money', card: 'Card', bank_transfer: 'Bank transfer', cash: 'Cash' };
 
 /** "GHS 222.50": timeline lines are read by people. */
-function money(minor: number, currency: string): string {
+export function money(minor: number, currency: string): string {
   const digits = fractionDigits(currency);
   try {
     return new Intl.NumberFormat('en', { style: 'currency', currency, currencyDisplay: 'code' }).format(minor / 10 ** digits);
@@ -369,7 +377,7 @@ async function deliveryEntries(db: Db, eventIds: string[]): Promise<TimelineEntr
 
 // ---------------------------------------------------------------- reconciliation export
 
-const csvCell = (v: string | number | null): string => {
+export const csvCell = (v: string | number | null): string => {
   if (v === null) return '';
   let s = String(v);
   // A cell a spreadsheet would run as a formula is written as text.

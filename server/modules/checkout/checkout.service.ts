@@ -2,7 +2,7 @@ import type { Transaction } from 'kysely';
 import type { Db } from '../../db/database';
 import type { CashSlipsTable, Database, PaymentAttemptsTable } from '../../db/schema';
 import type { Clock } from '../../lib/clock';
-import { AppError, invalid, notFound } from '../../lib/errors';
+import { AppError, invalid } from '../../lib/errors';
 import { randomBase62, type IdGenerator } from '../../lib/ids';
 import { newSlipReference, slipReferenceKey } from '../../lib/slip-reference';
 import {
@@ -14,6 +14,7 @@ import {
 } from '../../domain/session-transitions';
 import type { ProviderOutcome, ProviderRegistry, RailProvider } from '../../providers/types';
 import { bankTransferInstructions } from '../../providers/sandbox-bank-transfer';
+import { transferWindowEnd } from '../../domain/bank-transfer-window';
 import { decideSandboxCard } from '../../providers/sandbox-card';
 import { MOMO_OPERATORS } from '../../../shared/schemas/checkout';
 import type {
@@ -36,6 +37,8 @@ export interface CheckoutDeps extends TransitionDeps {
   clock: Clock;
   ids: IdGenerator;
   providers: ProviderRegistry;
+  /** BANK_TRANSFER_WINDOW_S (server/config.ts); its default without one. */
+  config?: { readonly bankTransferWindowS: number };
 }
 
 type Trx = Transaction<Database>;
@@ -51,19 +54,19 @@ const RAIL_LABELS: Record<Rail, string> = {
 };
 const OPERATOR_LABELS: Record<string, string> = { mtn: 'MTN MoMo', telecel: 'Telecel Cash', airteltigo: 'AirtelTigo Money' };
 
-const notPayable = (status: string) =>
+export const notPayable = (status: string) =>
   new AppError('SESSION_NOT_PAYABLE', `session is ${status}, not open for payment; refresh the session before continuing`);
 
 /**
  * Lazy expiry in a transaction of its own: a request that then fails (409 SESSION_NOT_PAYABLE
  * on an expired session) must not roll the expiry, and its event, back.
  */
-async function expireDue(deps: CheckoutDeps, sessionId: string): Promise<void> {
+export async function expireDue(deps: CheckoutDeps, sessionId: string): Promise<void> {
   await deps.db.transaction().execute((trx) => expireIfDue(trx, deps, sessionId));
 }
 
 /** Loads a session inside the transaction, expiring it first when its time has passed. */
-async function loadFresh(trx: Trx, deps: CheckoutDeps, sessionId: string): Promise<SessionWithOwner> {
+export async function loadFresh(trx: Trx, deps: CheckoutDeps, sessionId: string): Promise<SessionWithOwner> {
   const s = await findSession(trx, sessionId);
   // Read again only when the session did expire here; an unexpired one is returned as read.
   if (s.status === 'open' && s.expires_at <= deps.clock.now().toISOString() && (await expireIfDue(trx, deps, sessionId))) {
@@ -158,7 +161,7 @@ function fullInstructions(a: PaymentAttemptsTable, s: { merchant_name: string; e
       paymentReference: a.payment_reference,
       chargeMinor: a.amount_charged_minor,
       currency: a.currency,
-      expiresAt: s.expires_at,
+      expiresAt: a.prompt_expires_at ?? s.expires_at, // the transfer window's end
     });
   }
   return { mode: a.rail, rail: a.rail };
@@ -250,15 +253,16 @@ export async function createProviderAttempt(
       scenario: started.scenario,
       resend_count: 0,
       code_sent_at: body.rail === 'momo' ? now.toISOString() : null,
-      prompt_expires_at: started.promptExpiresAt ?? null,
+      prompt_expires_at: started.promptExpiresAt ?? (body.rail === 'bank_transfer' ? transferWindowEnd(deps, now) : null),
       created_at: now.toISOString(),
       updated_at: now.toISOString(),
       finalized_at: null,
     };
     await trx.insertInto('payment_attempts').values(row).execute();
-    // A Mobile Money prompt is a confirmation under way: the session waits for it (pending).
-    // Bank-transfer instructions leave the session open until the transfer is confirmed.
-    if (body.rail === 'momo') await requireTransition(trx, deps, s.id, { kind: 'begin_confirmation', cause: `momo attempt ${id} prompt sent` });
+    // A Mobile Money prompt, or bank-transfer instructions for their window, is a confirmation
+    // under way: the session waits for it (pending) and refuses other payments meanwhile.
+    const cause = body.rail === 'momo' ? `momo attempt ${id} prompt sent` : `bank transfer attempt ${id} instructions issued, valid until ${row.prompt_expires_at}`;
+    await requireTransition(trx, deps, s.id, { kind: 'begin_confirmation', cause });
     return { status: 201 as const, body: initiationBody(row, fullInstructions(row, s), false) };
   });
 }
@@ -284,7 +288,7 @@ function initiationBody(a: PaymentAttemptsTable, instructions: Record<string, un
   return { ...attemptFields(a), instructions: instructions as ProviderPaymentInitiationResponse['instructions'], replayed };
 }
 
-async function statusBody(trx: Trx, deps: CheckoutDeps, sessionId: string, attemptId: string, refreshed: boolean): Promise<ProviderPaymentStatusResponse> {
+export async function statusBody(trx: Trx, deps: CheckoutDeps, sessionId: string, attemptId: string, refreshed: boolean): Promise<ProviderPaymentStatusResponse> {
   const a = await findAttempt(trx, sessionId, attemptId);
   const s = await findSession(trx, sessionId);
   const cooldownLeft = a.status === 'pending' && a.rail === 'momo' ? resendWaitSeconds(a, deps.clock.now()) : 0;
@@ -306,7 +310,7 @@ async function statusBody(trx: Trx, deps: CheckoutDeps, sessionId: string, attem
  * decline or expiry hands the session back to the payer (pending → open), fails it once
  * the declined-attempt limit is reached, and expires it if its time ran out meanwhile.
  */
-async function applyOutcome(trx: Trx, deps: CheckoutDeps, a: PaymentAttemptsTable, outcome: ProviderOutcome, cause: string): Promise<void> {
+export async function applyOutcome(trx: Trx, deps: CheckoutDeps, a: PaymentAttemptsTable, outcome: ProviderOutcome, cause: string): Promise<void> {
   const now = deps.clock.now().toISOString();
   if (outcome.status === 'pending') {
     if (outcome.rawStatus !== a.raw_status) {
@@ -325,8 +329,8 @@ async function applyOutcome(trx: Trx, deps: CheckoutDeps, a: PaymentAttemptsTabl
     await applyTransition(trx, deps, a.session_id, { kind: 'payment_confirmed', rail: a.rail, cause: `${a.rail} attempt ${a.id} ${cause}` });
     return;
   }
-  if (a.rail === 'momo') {
-    await applyTransition(trx, deps, a.session_id, { kind: 'confirmation_abandoned', cause: `momo attempt ${a.id} ${outcome.status} (${outcome.rawStatus})` });
+  if (a.rail === 'momo' || a.rail === 'bank_transfer') {
+    await applyTransition(trx, deps, a.session_id, { kind: 'confirmation_abandoned', cause: `${a.rail} attempt ${a.id} ${outcome.status} (${outcome.rawStatus})` });
   }
   if (outcome.status === 'declined') await failIfTooManyDeclines(trx, deps, a.session_id);
   await expireIfDue(trx, deps, a.session_id);
@@ -501,32 +505,6 @@ export async function payByCard(deps: CheckoutDeps, sessionId: string, card: Car
         session_status: after.status,
       },
     };
-  });
-}
-
-// ---------------------------------------------------------------- bank transfer confirmation (sandbox)
-
-/**
- * The sandbox bank's notification that a transfer arrived. A wrong amount is rejected as a
- * real collection account would (the transfer is returned; the session stays payable).
- */
-export async function confirmBankTransfer(deps: CheckoutDeps, paymentReference: string, amountMinor: number) {
-  const target = await deps.db.selectFrom('payment_attempts').select('session_id').where('payment_reference', '=', paymentReference).executeTakeFirst();
-  if (target) await expireDue(deps, target.session_id);
-  return deps.db.transaction().execute(async (trx) => {
-    const a = await trx.selectFrom('payment_attempts').selectAll().where('payment_reference', '=', paymentReference).executeTakeFirst();
-    if (!a) throw notFound(`bank transfer with payment reference ${paymentReference}`);
-    if (a.status !== 'pending') throw new AppError('STATE_CONFLICT', `bank transfer ${paymentReference} is ${a.status}, not awaiting a transfer`);
-    const s = await loadFresh(trx, deps, a.session_id);
-    if (s.status !== 'open') throw notPayable(s.status);
-    if (amountMinor !== a.amount_charged_minor) {
-      throw new AppError(
-        'PAYMENT_AMOUNT_MISMATCH',
-        `amount_minor: transfer of ${amountMinor} does not match the expected ${a.amount_charged_minor}; the transfer is returned and the session stays payable`,
-      );
-    }
-    await applyOutcome(trx, deps, a, { status: 'succeeded', rawStatus: 'TRANSFER_RECEIVED' }, 'transfer received');
-    return statusBody(trx, deps, a.session_id, a.id, false);
   });
 }
 

@@ -5,6 +5,7 @@ import type { Clock } from '../../lib/clock';
 import { AppError, formatPath, notFound } from '../../lib/errors';
 import type { IdGenerator } from '../../lib/ids';
 import { coerceToSchema } from '../../http/form-body';
+import { reallocateInvoice } from '../../domain/invoice-allocation';
 import type { LineError } from '../../../shared/schemas/common';
 import { InvoiceLineInput, type InvoiceLineIngestResponse, type InvoiceLineListResponse } from '../../../shared/schemas/merchant';
 
@@ -20,7 +21,11 @@ export interface IngestInput {
  * Records invoice lines. Each line must name an active, synced revenue line and carry a
  * positive integer amount; bad lines are reported in `errors` (207) and the rest are kept.
  * A line whose code the invoice already has replaces it (amount and name), so re-sending an
- * invoice is safe. Remitted (paid) invoices are frozen: 409 INVOICE_ALREADY_PAID.
+ * invoice is safe. Paid money freezes what it paid (docs/merchant-api.md): a fully paid
+ * invoice refuses the whole request (409 INVOICE_ALREADY_PAID); on a partly paid one only the
+ * remitted lines are frozen (re-sent unchanged they are accepted, changed they are a per-line
+ * INVOICE_ALREADY_PAID error) and the others may still change or be added. The collected money
+ * is then re-allocated, so a line lowered to what is already collected becomes remitted.
  */
 export async function ingestInvoiceLines(
   trx: Transaction<Database>,
@@ -31,13 +36,14 @@ export async function ingestInvoiceLines(
   const now = clock.now().toISOString();
   const existing = await trx
     .selectFrom('invoice_lines')
-    .select(['code', 'currency', 'remitted'])
+    .select(['code', 'name', 'amount_minor', 'currency', 'remitted'])
     .where('merchant_id', '=', input.merchantId)
     .where('invoice_ref', '=', input.invoiceRef)
     .execute();
-  if (existing.some((l) => l.remitted === 1)) {
-    throw new AppError('INVOICE_ALREADY_PAID', `invoice ${input.invoiceRef} is already paid; its lines cannot change`);
+  if (existing.length > 0 && existing.every((l) => l.remitted === 1)) {
+    throw new AppError('INVOICE_ALREADY_PAID', `invoice ${input.invoiceRef} is fully paid; its lines cannot change`);
   }
+  const remitted = new Map(existing.filter((l) => l.remitted === 1).map((l) => [l.code, l]));
   const other = existing.find((l) => l.currency !== input.currency);
   if (other) {
     throw new AppError('INVOICE_CURRENCY_MISMATCH', `currency: invoice ${input.invoiceRef} already holds lines in ${other.currency}`);
@@ -83,6 +89,16 @@ export async function ingestInvoiceLines(
       continue;
     }
     const name = line.name ?? catalogueName;
+    const paid = remitted.get(line.code);
+    if (paid) {
+      if (paid.amount_minor !== line.amount_minor || (line.name !== undefined && line.name !== paid.name)) {
+        errors.push({ index, code: 'INVOICE_ALREADY_PAID', field, message: `${field}: ${line.code} is already paid (remitted); a paid line cannot change` });
+        continue;
+      }
+      ingested++; // re-sent unchanged: accepted, nothing to write
+      billed += line.amount_minor;
+      continue;
+    }
     if (existingCodes.has(line.code)) {
       await trx
         .updateTable('invoice_lines')
@@ -112,6 +128,7 @@ export async function ingestInvoiceLines(
     ingested++;
     billed += line.amount_minor;
   }
+  await reallocateInvoice(trx, input.merchantId, input.invoiceRef, now);
   return { object: 'invoice.line_items', invoice_ref: input.invoiceRef, ingested, billed_minor: billed, errors };
 }
 

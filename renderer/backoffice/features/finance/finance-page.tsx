@@ -278,8 +278,8 @@ function InvoicesView({ merchantId }: { merchantId: string | undefined }) {
           onChange={(v) => (setRemitted(v), setOffset(0))}
           options={[
             { value: '', label: 'All invoices' },
-            { value: 'true', label: 'Remitted (paid)' },
-            { value: 'false', label: 'Not remitted' },
+            { value: 'true', label: 'Fully paid' },
+            { value: 'false', label: 'Not fully paid' },
           ]}
         />
       </div>
@@ -300,7 +300,9 @@ function InvoicesView({ merchantId }: { merchantId: string | undefined }) {
                 { key: 'ref', header: 'Invoice', sortKey: 'invoice_ref', render: (r) => <Mono>{r.invoice_ref}</Mono> },
                 { key: 'lines', header: 'Lines', sortKey: 'line_count', align: 'right', render: (r) => r.line_count },
                 { key: 'billed', header: 'Billed', sortKey: 'billed_minor', align: 'right', render: (r) => <Money minor={r.billed_minor} currency={r.currency} strong /> },
-                { key: 'remitted', header: 'Remitted', render: (r) => <StatusBadge status={r.remitted ? 'remitted' : 'pending'} label={r.remitted ? `Remitted ${formatDateTime(r.remitted_at)}` : 'Not remitted'} /> },
+                { key: 'paid', header: 'Paid', align: 'right', render: (r) => <Money minor={r.paid_minor} currency={r.currency} /> },
+                { key: 'outstanding', header: 'Outstanding', align: 'right', render: (r) => <Money minor={r.outstanding_minor} currency={r.currency} /> },
+                { key: 'remitted', header: 'Remitted', render: (r) => <StatusBadge status={r.remitted ? 'remitted' : 'pending'} label={r.remitted ? `Fully paid ${formatDateTime(r.remitted_at)}` : r.paid_minor > 0 ? 'Part-paid' : 'Not paid'} /> },
                 { key: 'session', header: 'Latest session', render: (r) => (r.latest_session_status ? <StatusBadge status={r.latest_session_status} /> : <span className="bo-muted">none</span>) },
                 { key: 'updated', header: 'Updated', sortKey: 'updated_at', nowrap: true, render: (r) => formatDateTime(r.updated_at) },
               ]}
@@ -328,8 +330,9 @@ function InvoiceDetailView({ merchantId, invoiceRef }: { merchantId: string | un
             <div className="bo-stats">
               <Stat label="Invoice" value={d.invoice.invoice_ref} />
               <Stat label="Billed" value={formatMoney(d.invoice.billed_minor, d.invoice.currency)} />
-              <Stat label="Lines" value={String(d.invoice.line_count)} />
-              <Stat label="Remitted" value={d.invoice.remitted ? formatDateTime(d.invoice.remitted_at) : 'Not yet'} />
+              <Stat label="Paid" value={formatMoney(d.invoice.paid_minor, d.invoice.currency)} />
+              <Stat label="Outstanding" value={formatMoney(d.invoice.outstanding_minor, d.invoice.currency)} />
+              <Stat label="Fully paid" value={d.invoice.remitted ? formatDateTime(d.invoice.remitted_at) : 'Not yet'} />
             </div>
             <Card title="Lines" className="bo-card--flush">
               {d.lines.length === 0 ? (

@@ -1,0 +1,94 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { MAX_DECLINED_ATTEMPTS, type ProviderPaymentStatusResponse } from '../../shared/schemas/checkout';
+import { refreshSession, startMomoAttempt } from './api';
+import { describeDecline } from './format';
+import { Spinner } from './icons';
+import type { RailPrice } from './method-picker';
+import { useFocusOnChange } from './use-focus';
+import { usePaymentErrors } from './use-payment-errors';
+
+export interface MomoAttemptRef {
+  reference: string;
+  operator: string;
+  last4: string;
+}
+
+/**
+ * A declined or expired Mobile Money request. A decline ends only that request, never the
+ * checkout (until the anti-abuse cap), so the payer gets a new request to the same number in
+ * one step, or goes back to change the number or the method.
+ */
+export function MomoDeclined({
+  sessionId,
+  data,
+  price,
+  retryWith,
+  onStarted,
+  onRetry,
+}: {
+  sessionId: string;
+  data: ProviderPaymentStatusResponse;
+  price: RailPrice;
+  /** The number and network of the declined request, when this page sent it (not after a reload). */
+  retryWith: { operator: string; phone: string } | null;
+  onStarted: (a: MomoAttemptRef) => void;
+  onRetry: () => void;
+}) {
+  const qc = useQueryClient();
+  const explain = usePaymentErrors(sessionId);
+  const heading = useFocusOnChange<HTMLHeadingElement>();
+  const again = useMutation({
+    mutationFn: (w: { operator: string; phone: string }) => startMomoAttempt(sessionId, { amount_minor: price.totalMinor, operator: w.operator as 'mtn', phone: w.phone }),
+    onSuccess: (res, w) => {
+      void refreshSession(qc, sessionId);
+      onStarted({ reference: res.attempt_reference, operator: res.instructions.operator ?? w.operator, last4: res.instructions.phone_last4 ?? w.phone.slice(-4) });
+    },
+  });
+  const expired = data.status === 'expired';
+  const failed = data.session_status === 'failed';
+  return (
+    <div className="pay-form">
+      <h2 ref={heading} tabIndex={-1} className="step-title">
+        {expired ? 'Payment request expired' : 'Payment declined'}
+      </h2>
+      <div className="notice notice-error" role="alert" data-testid="momo-declined">
+        {expired ? 'The request on your phone expired before it was approved. No money was taken.' : `${describeDecline(data.decline_reason)} No money was taken.`}
+      </div>
+      {failed ? (
+        <p className="step-lead">This checkout cannot take more attempts. Ask the merchant for a new payment link.</p>
+      ) : (
+        <>
+          <p className="step-lead" data-testid="momo-retry-rule">
+            {expired ? 'An expired request' : 'A declined request'} does not close this checkout: send a new request and approve it, or pay another way. After{' '}
+            {MAX_DECLINED_ATTEMPTS} declined attempts in all, the checkout closes to protect you from misuse.
+          </p>
+          {again.isError && (
+            <div className="notice notice-error" role="alert">
+              {explain(again.error)}
+            </div>
+          )}
+          {retryWith ? (
+            <>
+              <button type="button" className="btn btn-primary btn-block" disabled={again.isPending} onClick={() => again.mutate(retryWith)}>
+                {again.isPending ? (
+                  <>
+                    <Spinner /> Sending request…
+                  </>
+                ) : (
+                  <>Send a new request to ••{retryWith.phone.slice(-4)}</>
+                )}
+              </button>
+              <button type="button" className="btn btn-link" onClick={onRetry}>
+                Use another number or method
+              </button>
+            </>
+          ) : (
+            <button type="button" className="btn btn-primary btn-block" onClick={onRetry}>
+              Try again
+            </button>
+          )}
+        </>
+      )}
+    </div>
+  );
+}

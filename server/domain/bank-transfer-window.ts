@@ -1,0 +1,49 @@
+import type { Db } from '../db/database';
+import type { Transaction } from 'kysely';
+import type { Database } from '../db/schema';
+import { DEFAULT_BANK_TRANSFER_WINDOW_S } from '../config';
+import { applyTransition, expireIfDue, type TransitionDeps } from './session-transitions';
+
+/**
+ * The bank-transfer window (docs/lifecycle.md): issuing transfer instructions makes the session
+ * `pending` until `prompt_expires_at` of the attempt (BANK_TRANSFER_WINDOW_S after issue). A
+ * transfer confirmed inside it pays the session; when it ends with none, the attempt expires
+ * (`TRANSFER_WINDOW_ENDED`) and the session goes back to `open`, or on to `expired` with its
+ * event when its own `expires_at` passed meanwhile.
+ */
+export const transferWindowEnd = (deps: { config?: { bankTransferWindowS: number } }, now: Date): string =>
+  new Date(now.getTime() + (deps.config?.bankTransferWindowS ?? DEFAULT_BANK_TRANSFER_WINDOW_S) * 1000).toISOString();
+
+type Trx = Transaction<Database>;
+
+/** Ends the window of this bank-transfer attempt if it is still pending and its time passed; true when it did. */
+export async function endTransferWindowIfDue(trx: Trx, deps: TransitionDeps, attemptId: string): Promise<boolean> {
+  const now = deps.clock.now().toISOString();
+  const a = await trx.selectFrom('payment_attempts').select(['session_id', 'prompt_expires_at']).where('id', '=', attemptId).where('rail', '=', 'bank_transfer').executeTakeFirst();
+  if (!a || a.prompt_expires_at === null || a.prompt_expires_at > now) return false;
+  const moved = await trx
+    .updateTable('payment_attempts')
+    .set({ status: 'expired', raw_status: 'TRANSFER_WINDOW_ENDED', decline_reason: 'transfer_window_ended', updated_at: now, finalized_at: now })
+    .where('id', '=', attemptId)
+    .where('status', '=', 'pending')
+    .executeTakeFirst();
+  if (Number(moved.numUpdatedRows) !== 1) return false;
+  await applyTransition(trx, deps, a.session_id, { kind: 'confirmation_abandoned', cause: `bank transfer attempt ${attemptId} window ended without a transfer` });
+  await expireIfDue(trx, deps, a.session_id);
+  return true;
+}
+
+/** The sweeper's part: every pending bank-transfer attempt whose window ended. */
+export async function endDueTransferWindows(db: Db, deps: TransitionDeps): Promise<number> {
+  const due = await db
+    .selectFrom('payment_attempts')
+    .select('id')
+    .where('status', '=', 'pending')
+    .where('rail', '=', 'bank_transfer')
+    .where('prompt_expires_at', '<=', deps.clock.now().toISOString())
+    .limit(500)
+    .execute();
+  let ended = 0;
+  for (const a of due) if (await db.transaction().execute((trx) => endTransferWindowIfDue(trx, deps, a.id))) ended++;
+  return ended;
+}

@@ -1,0 +1,32 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { AppDeps } from '../../deps';
+import { ErrorEnvelope } from '../../../shared/schemas/common';
+import { ExceptionList, ExceptionListQuery, ExceptionsExportQuery } from '../../../shared/schemas/finance-exceptions';
+import { exceptionsCsv, listFinanceExceptions } from './finance-exceptions.service';
+import { merchantScope } from './merchant-scope';
+import { allow, requireStaff } from './staff-auth';
+
+const errors = { 400: ErrorEnvelope, 401: ErrorEnvelope, 403: ErrorEnvelope, 404: ErrorEnvelope, 429: ErrorEnvelope };
+const tags = ['Back office: finance'];
+
+/** Finance exceptions: finance (own merchant) and admin (names the merchant), like the other finance calls. */
+export async function financeExceptionRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const finance = allow('finance', 'admin');
+  r.get(
+    '/exceptions',
+    { preValidation: finance, schema: { tags, summary: 'Payments that do not reconcile with their invoice (over-paid, paid twice, part-payments)', querystring: ExceptionListQuery, response: { 200: ExceptionList, ...errors } } },
+    async (req) => listFinanceExceptions(deps.db, await merchantScope(deps.db, requireStaff(req), req.query.merchant_id), req.query),
+  );
+  r.get(
+    '/reports/exceptions.csv',
+    { preValidation: finance, schema: { tags, summary: 'The finance exceptions list as CSV', querystring: ExceptionsExportQuery } },
+    async (req, reply) => {
+      const merchantId = await merchantScope(deps.db, requireStaff(req), req.query.merchant_id);
+      const csv = await exceptionsCsv(deps.db, merchantId, req.query.kind);
+      const day = deps.clock.now().toISOString().slice(0, 10);
+      return reply.type('text/csv; charset=utf-8').header('content-disposition', `attachment; filename="exceptions-${day}.csv"`).send(csv);
+    },
+  );
+}

@@ -1,0 +1,94 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { expect, test } from '@playwright/test';
+import { shot } from './support';
+
+/**
+ * The finance exceptions screen against the real server: an invoice paid twice and one paid in
+ * part show up with what happened, the amounts and links to the sessions; the CSV has them too.
+ */
+const PASSWORD = 'e2e-exceptions-pass';
+const run = `${Date.now() % 1_000_000}`;
+const API = `http://127.0.0.1:${process.env.PAYDESK_E2E_PORT ?? '47913'}`;
+
+function cli(args: string[]): Record<string, string> {
+  const out = execFileSync('npx', ['tsx', 'server/cli/admin.ts', ...args, '--json'], {
+    env: { ...process.env, DATA_DIR: process.env.PAYDESK_E2E_DATA_DIR },
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return JSON.parse(out.trim().split('\n').reverse().find((l) => l.startsWith('{')) ?? '{}') as Record<string, string>;
+}
+
+async function call<T>(path: string, body?: unknown, key?: string): Promise<T> {
+  const res = await fetch(`${API}${path}`, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!res.ok && res.status !== 207) throw new Error(`${path} → ${res.status}: ${await res.text()}`);
+  return (await res.json()) as T;
+}
+
+/** A session for the invoice, paid with the approving test card over the public checkout API. */
+async function paidSession(key: string, invoiceRef: string, amount: number): Promise<string> {
+  const s = await call<{ id: string }>('/api/v1/sessions', { amount_minor: amount, invoice_ref: invoiceRef, currency: 'GHS' }, key);
+  const quote = await call<{ surcharges: { card: { total_minor: number } } }>(`/api/v1/checkout/sessions/${s.id}/quote`);
+  const paid = await call<{ session_status: string }>(`/api/v1/checkout/sessions/${s.id}/card-payments`, {
+    amount_minor: quote.surcharges.card.total_minor,
+    card_number: '4242424242424242',
+    expiry_month: 12,
+    expiry_year: 2099,
+    cvc: '123',
+  });
+  expect(paid.session_status).toBe('success');
+  return s.id;
+}
+
+test.skip(({ isMobile }) => isMobile, 'the back office is a desktop application');
+
+test('finance sees an invoice paid twice and a part-payment on the exceptions screen, opens a session, exports CSV', async ({ page }, info) => {
+  const m = cli(['integration:create', '--merchant', `Exceptions Co ${run}`]);
+  const username = `exc.fin.${run}`;
+  cli(['staff:create', '--username', username, '--password', PASSWORD, '--role', 'finance', '--merchant', m.merchant_id!]);
+  const key = m.api_key!;
+  await call('/api/v1/revenue-lines', { lines: [{ code: 'RATES', name: 'Property rates' }] }, key);
+  const twice = `EXC-TWICE-${run}`;
+  const part = `EXC-PART-${run}`;
+  for (const ref of [twice, part]) await call('/api/v1/invoice-lines', { invoice_ref: ref, currency: 'GHS', lines: [{ code: 'RATES', amount_minor: 12_000 }] }, key);
+  const first = await paidSession(key, twice, 12_000);
+  const second = await paidSession(key, twice, 12_000);
+  await paidSession(key, part, 3_000);
+
+  await page.goto('/backoffice/');
+  await page.getByLabel('Username').fill(username);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('navigation', { name: 'Back office' }).getByRole('link', { name: 'Exceptions' }).click();
+
+  const list = page.getByTestId('exceptions-list');
+  await expect(page.getByRole('tab', { name: 'All (3)' })).toBeVisible();
+  const paidTwice = list.getByRole('row').filter({ hasText: 'Paid twice' });
+  await expect(paidTwice).toContainText(twice);
+  await expect(paidTwice).toContainText('120.00'); // billed, this payment
+  await expect(paidTwice).toContainText('240.00'); // collected
+  await expect(paidTwice).toContainText('this payment');
+  await expect(list.getByRole('row').filter({ hasText: 'over-paid across 2 payments' })).toContainText('Over-paid');
+  await expect(list.getByRole('row').filter({ hasText: 'Part-payment' })).toContainText('90.00 still outstanding');
+  await shot(page, info, 'bo-30-exceptions');
+
+  await page.getByRole('tab', { name: /Paid twice/ }).click();
+  await expect(list.getByRole('row')).toHaveCount(2); // header + one
+
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Export CSV' }).click();
+  const csv = readFileSync(await (await download).path(), 'utf8');
+  expect(csv.split('\r\n')[0]).toContain('detected_at,kind,invoice_ref');
+  expect(csv).toContain(`paid_twice,${twice}`);
+  expect(csv).toContain(first);
+
+  // The session link opens its detail and timeline in Finance.
+  await list.locator(`a[href="/backoffice/finance/sessions/${second}"]`).first().click();
+  await expect(page).toHaveURL(new RegExp(`/backoffice/finance/sessions/${second}$`));
+  await expect(page.getByTestId('session-timeline')).toContainText('checkout.session.completed');
+});

@@ -8,11 +8,11 @@ import { AppError } from '../lib/errors';
 import { randomIds } from '../lib/ids';
 import { createIntegration, listIntegrations, revokeApiKey } from '../modules/integrations/integrations.service';
 import { createStaff } from '../modules/staff/staff.service';
-import { webhookCommands } from '../webhooks/webhooks.cli';
-import { ownAddresses } from '../webhooks/url-policy';
+import { webhookCommands } from '../modules/webhooks/cli';
+import { ownAddresses } from '../modules/webhooks/url-policy';
 import { confirmBankTransfer } from '../modules/checkout/bank-transfer.service';
 import { sandboxProviders } from '../providers/index';
-import { installWebhookOutbox } from '../webhooks/outbox';
+import { installWebhookOutbox } from '../modules/webhooks/outbox';
 
 /**
  * Operator CLI (`npm run admin -- <command>`), CONTRACT §2. Works on the same DATA_DIR as a

@@ -245,7 +245,7 @@ export interface EventsTable {
   created_at: string;
 }
 
-/** One event × one endpoint: the retry state of that delivery (server/webhooks/). */
+/** One event × one endpoint: the retry state of that delivery (server/modules/webhooks/). */
 export interface WebhookDeliveriesTable {
   id: string;
   event_id: string;
@@ -265,7 +265,7 @@ export interface WebhookDeliveriesTable {
    * When the delivery was held because its endpoint is disabled (migration 0008). Held: status
    * `pending` with `next_attempt_at` null, never claimed. Enabling the endpoint sets
    * `next_attempt_at` and keeps this until the first attempt after the release, which is
-   * what sends released deliveries one at a time in event order (server/webhooks/hold.ts).
+   * what sends released deliveries one at a time in event order (server/modules/webhooks/hold.ts).
    */
   held_at: string | null;
   /** Dispatcher holding the delivery while an attempt is in flight (`host:pid:token`). */

@@ -1,7 +1,7 @@
 /**
  * The whole receiving side of a Paydesk webhook (API-SPEC receiver rules 1–6), independent
  * of any web framework: hand it the raw body and the headers, get back the status and body
- * to answer. docs/webhooks.md wraps it in a Fastify route; server/webhooks/example-receiver.ts
+ * to answer. docs/webhooks.md wraps it in a Fastify route; test/support/example-receiver.ts
  * is that example as runnable code (the tests drive it with real deliveries).
  *
  * Order of checks, each one before anything touches order state:

@@ -8,7 +8,7 @@ import { migrate, openDatabase, type OpenedDatabase } from '../../server/db/data
 import { ManualClock } from '../../server/lib/clock';
 import { randomIds } from '../../server/lib/ids';
 import { createIntegration, type CreatedIntegration } from '../../server/modules/integrations/integrations.service';
-import { ownAddresses } from '../../server/webhooks/url-policy';
+import { ownAddresses } from '../../server/modules/webhooks/url-policy';
 
 export interface TestContext {
   app: FastifyInstance;

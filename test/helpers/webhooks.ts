@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { createDispatcher, type Dispatcher, type DispatcherOptions } from '../../server/webhooks/dispatcher';
+import { createDispatcher, type Dispatcher, type DispatcherOptions } from '../../server/modules/webhooks/dispatcher';
 import { bearer, type TestContext } from './app';
 
 /**

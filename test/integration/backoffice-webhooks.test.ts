@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDispatcher, type Dispatcher } from '../../server/webhooks/dispatcher';
-import { startLocalReceiver, type LocalReceiver } from '../../server/webhooks/local-receiver';
+import { createDispatcher, type Dispatcher } from '../../server/modules/webhooks/dispatcher';
+import { startLocalReceiver, type LocalReceiver } from '../support/local-receiver';
 import type { CreatedIntegration } from '../../server/modules/integrations/integrations.service';
 import { createTestApp, type TestContext } from '../helpers/app';
 import { call, errorCode, sessionWithSlip, staff, type Staff } from './backoffice-support';

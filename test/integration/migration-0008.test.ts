@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import * as m0008 from '../../server/db/migrations/0008_webhook_held_deliveries';
 import { randomIds } from '../../server/lib/ids';
-import { ALL_MERCHANTS, enableEndpoint } from '../../server/webhooks/webhooks.service';
+import { ALL_MERCHANTS, enableEndpoint } from '../../server/modules/webhooks/webhooks.service';
 import { createTestApp, type TestContext } from '../helpers/app';
 import { deliveriesOf, paidSession } from '../helpers/webhooks';
 

@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createDispatcher, type Dispatcher } from '../../server/webhooks/dispatcher';
-import { startLocalReceiver, type LocalReceiver } from '../../server/webhooks/local-receiver';
+import { createDispatcher, type Dispatcher } from '../../server/modules/webhooks/dispatcher';
+import { startLocalReceiver, type LocalReceiver } from '../support/local-receiver';
 import { bearer, createTestApp, type TestContext } from '../helpers/app';
 
 /** `npm run admin -- webhooks:redeliver` and `webhooks:tail` as real processes on the test's DATA_DIR. */

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createDispatcher, type Dispatcher } from '../../server/webhooks/dispatcher';
-import { startLocalReceiver, unusedPort, type LocalReceiver } from '../../server/webhooks/local-receiver';
+import { createDispatcher, type Dispatcher } from '../../server/modules/webhooks/dispatcher';
+import { startLocalReceiver, unusedPort, type LocalReceiver } from '../support/local-receiver';
 import { sweep } from '../../server/domain/sweeper';
 import { randomIds } from '../../server/lib/ids';
 import {
@@ -13,7 +13,7 @@ import {
   redeliverEvent,
   rotateEndpointSecret,
   ALL_MERCHANTS,
-} from '../../server/webhooks/webhooks.service';
+} from '../../server/modules/webhooks/webhooks.service';
 import { verifyWebhook } from '../../shared/webhooks/verify';
 import { createTestApp, type TestContext } from '../helpers/app';
 import { createSession as createSessionFor, paidSession as paid, until } from '../helpers/webhooks';

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Dispatcher } from '../../server/webhooks/dispatcher';
-import { startLocalReceiver, type LocalReceiver } from '../../server/webhooks/local-receiver';
-import { ALL_MERCHANTS, disableEndpoint, endpointHealth, listDeliveries, redeliverEvent } from '../../server/webhooks/webhooks.service';
+import type { Dispatcher } from '../../server/modules/webhooks/dispatcher';
+import { startLocalReceiver, type LocalReceiver } from '../support/local-receiver';
+import { ALL_MERCHANTS, disableEndpoint, endpointHealth, listDeliveries, redeliverEvent } from '../../server/modules/webhooks/webhooks.service';
 import { createTestApp, type TestContext } from '../helpers/app';
 import { runAdmin } from '../helpers/cli';
 import { deliveriesOf, paidSession, testDispatcher, until } from '../helpers/webhooks';

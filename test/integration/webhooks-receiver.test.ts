@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createDispatcher, type Dispatcher } from '../../server/webhooks/dispatcher';
-import { buildExampleReceiver, type ExampleReceiver } from '../../server/webhooks/example-receiver';
+import { createDispatcher, type Dispatcher } from '../../server/modules/webhooks/dispatcher';
+import { buildExampleReceiver, type ExampleReceiver } from '../support/example-receiver';
 import type { MerchantOrder } from '../../shared/webhooks/receiver';
 import { bearer, createTestApp, type TestContext } from '../helpers/app';
 

@@ -7,7 +7,7 @@ import { migrate, openDatabase, type OpenedDatabase } from '../../server/db/data
 import { systemClock } from '../../server/lib/clock';
 import { randomIds } from '../../server/lib/ids';
 import { createIntegration } from '../../server/modules/integrations/integrations.service';
-import { startLocalReceiver, type LocalReceiver } from '../../server/webhooks/local-receiver';
+import { startLocalReceiver, type LocalReceiver } from '../support/local-receiver';
 import { verifyWebhook } from '../../shared/webhooks/verify';
 
 /**

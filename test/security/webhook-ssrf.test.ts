@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Dispatcher } from '../../server/webhooks/dispatcher';
-import { guardedLookup, RESPONSE_EXCERPT_BYTES } from '../../server/webhooks/http-attempt';
-import { startLocalReceiver, type LocalReceiver } from '../../server/webhooks/local-receiver';
-import { checkWebhookUrl } from '../../server/webhooks/url-policy';
+import type { Dispatcher } from '../../server/modules/webhooks/dispatcher';
+import { guardedLookup, RESPONSE_EXCERPT_BYTES } from '../../server/modules/webhooks/http-attempt';
+import { startLocalReceiver, type LocalReceiver } from '../support/local-receiver';
+import { checkWebhookUrl } from '../../server/modules/webhooks/url-policy';
 import { randomIds } from '../../server/lib/ids';
 import { createTestApp, type TestContext } from '../helpers/app';
 import { runAdmin } from '../helpers/cli';

@@ -1,6 +1,6 @@
 import { networkInterfaces } from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { checkWebhookUrl, ownAddresses, refusedAddress } from '../../server/webhooks/url-policy';
+import { checkWebhookUrl, ownAddresses, refusedAddress } from '../../server/modules/webhooks/url-policy';
 
 const test = (own = ownAddresses({ host: '127.0.0.1', port: 4610, publicBaseUrl: 'https://pay.example.com' })) => ({ mode: 'test' as const, own });
 

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { parseSignatureHeader, timingSafeEqualBytes, verifyWebhook } from '../../shared/webhooks/verify';
-import { deliveryHeaders } from '../../server/webhooks/signing';
+import { deliveryHeaders } from '../../server/modules/webhooks/signing';
 
 const secret = 'whsec_AbCdEfGhIjKlMnOpQrStUvWxYz012345';
 const body = '{"id":"evt_1","type":"checkout.session.completed","data":{"session":{"id":"cs_1","status":"success","amount_minor":2500,"currency":"GHS","invoice_ref":"INV-1","metadata":{"note":"café"}}}}';

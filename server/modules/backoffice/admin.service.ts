@@ -7,7 +7,7 @@ import { createStaff } from '../staff/staff.service';
 import { RAILS, type Rail } from '../../../shared/schemas/common';
 import { recordAudit, type Actor } from './audit.service';
 import type { Config } from '../../config';
-import { ownAddresses, type OwnAddress } from '../../webhooks/url-policy';
+import { ownAddresses, type OwnAddress } from '../webhooks/url-policy';
 
 /**
  * Administration: merchants and integrations, API keys, webhook endpoints, fee rules and

@@ -28,7 +28,7 @@ import { approveDeposit, depositFacets, getDeposit, listDeposits, lookupSlip, re
 import { financeRoutes } from './finance.routes';
 import { financeExceptionRoutes } from './finance-exceptions.routes';
 import { adminRoutes } from './admin.routes';
-import { webhookRoutes } from './webhooks.routes';
+import { webhookRoutes } from '../webhooks/webhooks.routes';
 import { allow, authenticateStaff, login, logout, me, requireStaff } from './staff-auth';
 
 const errors = { 400: ErrorEnvelope, 401: ErrorEnvelope, 403: ErrorEnvelope, 404: ErrorEnvelope, 409: ErrorEnvelope, 429: ErrorEnvelope };

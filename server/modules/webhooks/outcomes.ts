@@ -1,7 +1,7 @@
 import type { Transaction } from 'kysely';
-import type { Database, EventsTable, IntegrationsTable, WebhookDeliveriesTable, WebhookEndpointsTable } from '../db/schema';
-import type { Clock } from '../lib/clock';
-import { randomBase62 } from '../lib/ids';
+import type { Database, EventsTable, IntegrationsTable, WebhookDeliveriesTable, WebhookEndpointsTable } from '../../db/schema';
+import type { Clock } from '../../lib/clock';
+import { randomBase62 } from '../../lib/ids';
 import { holdPendingDeliveries } from './hold';
 import { isSuccessStatus, nextDeliveryState } from './retry-policy';
 

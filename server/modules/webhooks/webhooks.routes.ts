@@ -19,7 +19,7 @@ import {
   RotatedSecret,
   RotateSecretRequest,
   WebhookEndpoint,
-} from '../../webhooks/webhooks.schemas';
+} from '../../../shared/schemas/webhooks';
 import {
   ALL_MERCHANTS,
   disableEndpoint,
@@ -32,10 +32,10 @@ import {
   redeliverEvent,
   rotateEndpointSecret,
   type WebhookScope,
-} from '../../webhooks/webhooks.service';
+} from './webhooks.service';
 import { ErrorEnvelope } from '../../../shared/schemas/common';
-import { actorOf, recordAudit, type AuditRecord } from './audit.service';
-import { allow, requireStaff, type StaffContext } from './staff-auth';
+import { actorOf, recordAudit, type AuditRecord } from '../backoffice/audit.service';
+import { allow, requireStaff, type StaffContext } from '../backoffice/staff-auth';
 import type { AuditAction } from '../../../shared/schemas/backoffice';
 
 const errors = { 400: ErrorEnvelope, 401: ErrorEnvelope, 403: ErrorEnvelope, 404: ErrorEnvelope, 409: ErrorEnvelope, 429: ErrorEnvelope };
@@ -57,7 +57,7 @@ async function scopeOf(deps: AppDeps, staff: StaffContext, requested: string | u
   return { merchantId: requested };
 }
 
-/** The webhooks screen: delivery log, attempt details, redelivery, recovery and endpoint health (service: server/webhooks/). */
+/** The webhooks screen: delivery log, attempt details, redelivery, recovery and endpoint health (service: server/modules/webhooks/). */
 export async function webhookRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const readers = allow('finance', 'admin');

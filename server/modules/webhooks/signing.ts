@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import type { EventsTable } from '../db/schema';
+import type { EventsTable } from '../../db/schema';
 
 /**
  * Signing a delivery (API-SPEC Events, docs/webhooks.md "Headers"). Every attempt is signed

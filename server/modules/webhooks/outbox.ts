@@ -1,7 +1,7 @@
 import type { Transaction } from 'kysely';
-import type { Database, EventsTable } from '../db/schema';
-import { randomBase62 } from '../lib/ids';
-import { onEventRecorded } from '../domain/session-transitions';
+import type { Database, EventsTable } from '../../db/schema';
+import { randomBase62 } from '../../lib/ids';
+import { onEventRecorded } from '../../domain/session-transitions';
 
 /**
  * The durable outbox. A terminal transition writes its `events` row; in that same

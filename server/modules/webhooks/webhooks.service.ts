@@ -1,9 +1,9 @@
-import type { Db } from '../db/database';
-import type { Clock } from '../lib/clock';
-import { AppError, invalid, notFound } from '../lib/errors';
+import type { Db } from '../../db/database';
+import type { Clock } from '../../lib/clock';
+import { AppError, invalid, notFound } from '../../lib/errors';
 import { newDeliveryId, notifyOutboxWrite } from './outbox';
 import { ALL_MERCHANTS, deliveryStatusSql, type WebhookScope } from './scope';
-import { visibleEndpoint } from './endpoints.service';
+import { visibleEndpoint } from './endpoints';
 import {
   ATTEMPT_SORTS,
   AttemptListQuery,
@@ -16,7 +16,7 @@ import {
   type RedeliverResult,
   type WebhookAttempt,
   type WebhookDelivery,
-} from './webhooks.schemas';
+} from '../../../shared/schemas/webhooks';
 
 /**
  * Webhook operations for the back office and the operator CLI. Routes are thin wrappers:
@@ -54,7 +54,7 @@ import {
  *   enableEndpoint(db, clock, endpointId, scope): EnabledEndpoint
  *       Active again (after a 410 or a manual disable); its held deliveries are released and
  *       sent one at a time in event order (`released_deliveries` says how many).
- * (The endpoint functions live in endpoints.service.ts.)
+ * (The endpoint functions live in endpoints.ts.)
  *
  * Every mutating function is a handful of conditional updates; the dispatcher in this process
  * is poked at once, one in another process (the server, when the CLI calls) within its poll
@@ -68,7 +68,7 @@ export {
   enableEndpoint,
   endpointHealth,
   rotateEndpointSecret,
-} from './endpoints.service';
+} from './endpoints';
 
 const encodeCursor = (parts: string[]): string => Buffer.from(parts.join('\n')).toString('base64url');
 function decodeCursor(cursor: string, n: number): string[] {

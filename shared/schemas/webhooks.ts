@@ -1,11 +1,11 @@
 import { z } from 'zod';
 
 /**
- * Shapes of the webhook back-office calls (server/webhooks/webhooks.service.ts), ready for
+ * Shapes of the webhook back-office calls (server/modules/webhooks/webhooks.service.ts), ready for
  * route schemas: query strings coerce, responses are what the service returns.
  */
 
-/** `held`: kept while the endpoint is disabled, sent when it is enabled (server/webhooks/hold.ts). */
+/** `held`: kept while the endpoint is disabled, sent when it is enabled (server/modules/webhooks/hold.ts). */
 export const DeliveryStatus = z.enum(['pending', 'held', 'succeeded', 'failed']);
 export const AttemptKind = z.enum(['initial', 'automatic_retry', 'manual']);
 export const AttemptOutcome = z.enum(['succeeded', 'failed']);

@@ -1,6 +1,6 @@
 import { BlockList, isIP } from 'node:net';
 import { networkInterfaces } from 'node:os';
-import { invalid } from '../lib/errors';
+import { invalid } from '../../lib/errors';
 
 /**
  * Where webhooks may be sent (docs/webhooks.md "Endpoint URLs"). One rule set, applied twice:

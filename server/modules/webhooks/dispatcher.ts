@@ -1,9 +1,9 @@
 import { hostname } from 'node:os';
 import { performance } from 'node:perf_hooks';
-import type { Db } from '../db/database';
+import type { Db } from '../../db/database';
 import { sql } from 'kysely';
-import type { Clock } from '../lib/clock';
-import { randomBase62 } from '../lib/ids';
+import type { Clock } from '../../lib/clock';
+import { randomBase62 } from '../../lib/ids';
 import { createWebhookHttpClient, describeAttemptError } from './http-attempt';
 import { onOutboxWrite } from './outbox';
 import { createOutcomeWriter, isSuccess, type AttemptResult, type Job, type Outcome } from './outcomes';

@@ -14,7 +14,7 @@ export type DeliveryStatusView = 'pending' | 'held' | 'succeeded' | 'failed';
 
 /**
  * A delivery's status as shown (`d` = webhook_deliveries): `held` while its endpoint is
- * disabled (server/webhooks/hold.ts), else the stored status. A released delivery waiting
+ * disabled (server/modules/webhooks/hold.ts), else the stored status. A released delivery waiting
  * for its turn is `pending` again.
  */
 export const deliveryStatusSql = sql<DeliveryStatusView>`(case when d.held_at is not null and d.next_attempt_at is null then 'held' else d.status end)`;

@@ -2,19 +2,19 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { migrate, openDatabase } from '../db/database';
-import { applyTransition } from '../domain/session-transitions';
-import { systemClock } from '../lib/clock';
-import { randomIds } from '../lib/ids';
-import { createIntegration } from '../modules/integrations/integrations.service';
-import { createDispatcher } from './dispatcher';
+import { migrate, openDatabase } from '../server/db/database';
+import { applyTransition } from '../server/domain/session-transitions';
+import { systemClock } from '../server/lib/clock';
+import { randomIds } from '../server/lib/ids';
+import { createIntegration } from '../server/modules/integrations/integrations.service';
+import { createDispatcher } from '../server/modules/webhooks/dispatcher';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { installWebhookOutbox } from './outbox';
+import { installWebhookOutbox } from '../server/modules/webhooks/outbox';
 
 /**
  * The `webhook_fanout` benchmark scenario, for bench/run.ts:
  *
- *   import { webhookFanoutScenario } from '../server/webhooks/bench-fanout';
+ *   import { webhookFanoutScenario } from './bench-fanout';
  *   console.log(JSON.stringify(await webhookFanoutScenario({ events: 5000 })));
  *
  * In a fresh temporary database it records `events` terminal transitions through the real
@@ -133,7 +133,7 @@ export async function webhookFanoutScenario(opts: { events?: number; concurrency
   }
 }
 
-// `npx tsx server/webhooks/bench-fanout.ts [events]`: run the scenario alone.
+// `npx tsx bench/bench-fanout.ts [events]`: run the scenario alone.
 if (process.argv[1] && /bench-fanout\.ts$/.test(process.argv[1])) {
   webhookFanoutScenario({ events: Number(process.argv[2] ?? 5000) }).then(
     (r) => process.stdout.write(`${JSON.stringify(r)}\n`),

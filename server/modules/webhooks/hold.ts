@@ -1,6 +1,6 @@
 import type { Transaction } from 'kysely';
-import type { Database } from '../db/schema';
-import type { Db } from '../db/database';
+import type { Database } from '../../db/schema';
+import type { Db } from '../../db/database';
 
 /**
  * Held deliveries (docs/webhooks.md "Disabled endpoints and held deliveries"). While an

@@ -1,8 +1,8 @@
-import { loadConfig } from '../config';
-import { migrate, openDatabase, type Db } from '../db/database';
-import { systemClock } from '../lib/clock';
-import { invalid } from '../lib/errors';
-import { randomIds } from '../lib/ids';
+import { loadConfig } from '../../config';
+import { migrate, openDatabase, type Db } from '../../db/database';
+import { systemClock } from '../../lib/clock';
+import { invalid } from '../../lib/errors';
+import { randomIds } from '../../lib/ids';
 import {
   ALL_MERCHANTS,
   attemptsAfter,

@@ -1,13 +1,13 @@
-import type { Db } from '../db/database';
-import type { WebhookEndpointsTable } from '../db/schema';
-import type { Clock } from '../lib/clock';
-import { AppError, invalid, notFound } from '../lib/errors';
-import type { IdGenerator } from '../lib/ids';
-import { newWebhookSecret } from '../modules/integrations/integrations.service';
+import type { Db } from '../../db/database';
+import type { WebhookEndpointsTable } from '../../db/schema';
+import type { Clock } from '../../lib/clock';
+import { AppError, invalid, notFound } from '../../lib/errors';
+import type { IdGenerator } from '../../lib/ids';
+import { newWebhookSecret } from '../integrations/integrations.service';
 import { holdPendingDeliveries, releaseHeldDeliveries } from './hold';
 import { notifyOutboxWrite } from './outbox';
 import { deliveryStatusSql, type WebhookScope } from './scope';
-import type { EnabledEndpoint, EndpointHealth, RotatedSecret, WebhookEndpoint } from './webhooks.schemas';
+import type { EnabledEndpoint, EndpointHealth, RotatedSecret, WebhookEndpoint } from '../../../shared/schemas/webhooks';
 
 /**
  * Endpoint operations of the back office and the CLI (documented in webhooks.service.ts,

@@ -9,7 +9,7 @@ import { randomIds } from '../server/lib/ids';
 import { createIntegration } from '../server/modules/integrations/integrations.service';
 import { createDispatcher } from '../server/modules/webhooks/dispatcher';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { installWebhookOutbox } from '../server/modules/webhooks/outbox';
+import { createOutbox } from '../server/modules/webhooks/outbox';
 
 /**
  * The `webhook_fanout` benchmark scenario, for bench/run.ts:
@@ -63,12 +63,12 @@ export async function webhookFanoutScenario(opts: { events?: number; concurrency
   try {
     const db = database.db;
     await migrate(db);
-    installWebhookOutbox();
+    const outbox = createOutbox();
     const m = await createIntegration(db, systemClock, randomIds, { merchantName: 'Bench Webhooks', webhookUrl: receiver.url });
     const now = new Date();
     const iso = now.toISOString();
     const expires = new Date(now.getTime() + 3600_000).toISOString();
-    const deps = { clock: systemClock, ids: randomIds };
+    const deps = { clock: systemClock, ids: randomIds, outbox };
     for (let i = 0; i < events; i += 250) {
       await db.transaction().execute(async (trx) => {
         for (let j = i; j < Math.min(events, i + 250); j++) {
@@ -99,7 +99,7 @@ export async function webhookFanoutScenario(opts: { events?: number; concurrency
         }
       });
     }
-    const dispatcher = createDispatcher({ db, clock: systemClock, retryDelaysS: [1, 1, 1], ...(opts.concurrency ? { concurrency: opts.concurrency } : {}) });
+    const dispatcher = createDispatcher({ db, clock: systemClock, outbox, retryDelaysS: [1, 1, 1], ...(opts.concurrency ? { concurrency: opts.concurrency } : {}) });
     const t0 = performance.now();
     const cpu0 = process.cpuUsage();
     await dispatcher.start();

@@ -21,10 +21,8 @@ import { reconcileStuckAttempts } from './modules/checkout/checkout.service';
 import { backofficeRoutes } from './modules/backoffice/backoffice.routes';
 import { startSweeper, type Sweeper } from './domain/sweeper';
 import { createDispatcher } from './modules/webhooks/dispatcher';
-import { installWebhookOutbox } from './modules/webhooks/outbox';
 import { ownAddresses } from './modules/webhooks/url-policy';
-import { sandboxProviders } from './providers/index';
-import type { ProviderRegistry } from './providers/types';
+import { composeDeps, type ComposeInput } from './compose';
 import type { AppDeps } from './deps';
 
 export type { AppDeps } from './deps';
@@ -36,14 +34,11 @@ declare module 'fastify' {
   }
 }
 
-export type BuildDeps = Omit<AppDeps, 'baseUrl' | 'providers' | 'backgroundJobs'> & {
-  baseUrl?: () => string;
-  providers?: ProviderRegistry;
-  backgroundJobs?: boolean;
-};
+export type BuildDeps = ComposeInput;
 
 /** Builds the Fastify instance with every plugin and route; never listens. */
-export async function build(input: BuildDeps): Promise<FastifyInstance> {
+export async function build(given: BuildDeps): Promise<FastifyInstance> {
+  const input = composeDeps(given);
   const app: FastifyInstance = Fastify({
     ...(input.logger ? { loggerInstance: withSafeRequestLog(input.logger) } : { logger: false }),
     bodyLimit: input.config.bodyLimitBytes,
@@ -66,7 +61,7 @@ export async function build(input: BuildDeps): Promise<FastifyInstance> {
       if (addr) listeningBase = url;
       return url;
     });
-  const deps: AppDeps = { ...input, baseUrl, providers: input.providers ?? sandboxProviders, backgroundJobs: input.backgroundJobs ?? false };
+  const deps: AppDeps = { ...input, baseUrl };
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -102,12 +97,12 @@ export async function build(input: BuildDeps): Promise<FastifyInstance> {
   await app.register(async (scope) => checkoutRoutes(scope, deps), { prefix: '/api/v1/checkout' });
   await app.register(async (scope) => backofficeRoutes(scope, deps), { prefix: '/api/backoffice/v1' });
 
-  // Delivery rows are written beside every event, whether or not this process sends them.
-  installWebhookOutbox();
+  // Delivery rows are written beside every event (deps.outbox), whether or not this process sends them.
   if (deps.backgroundJobs) {
     const dispatcher = createDispatcher({
       db: deps.db,
       clock: deps.clock,
+      outbox: deps.outbox,
       retryDelaysS: deps.config.webhookRetryDelaysS,
       // Never call ourselves: HOST with the port actually bound, PUBLIC_BASE_URL (webhooks/url-policy.ts).
       ownAddresses: () => ownAddresses(deps.config, { boundPort: (app.server.address() as AddressInfo | null)?.port, urls: [deps.baseUrl()] }),

@@ -3,11 +3,12 @@ import type { Config } from './config';
 import type { Db } from './db/database';
 import type { Clock } from './lib/clock';
 import type { IdGenerator } from './lib/ids';
+import type { Outbox } from './modules/webhooks/outbox';
 import type { ProviderRegistry } from './providers/types';
 
 /**
- * What every route module and service is given: the one dependency object, built by
- * `build()` in app.ts. It lives apart from app.ts so route modules can name it without
+ * What every route module and service is given: the one dependency object, composed by
+ * `composeDeps()` (compose.ts) for the app, the CLI and the bench. It lives apart from app.ts so route modules can name it without
  * importing the app that imports them.
  */
 export interface AppDeps {
@@ -23,4 +24,6 @@ export interface AppDeps {
   providers: ProviderRegistry;
   /** Run the timers (expiry sweeper, …): true for serve and desktop, false in tests that move the clock by hand. */
   backgroundJobs: boolean;
+  /** The webhook outbox: transitions write delivery rows into it, dispatchers wake on it. */
+  outbox: Outbox;
 }

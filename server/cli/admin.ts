@@ -11,8 +11,7 @@ import { createStaff } from '../modules/staff/staff.service';
 import { webhookCommands } from '../modules/webhooks/cli';
 import { ownAddresses } from '../modules/webhooks/url-policy';
 import { confirmBankTransfer } from '../modules/checkout/bank-transfer.service';
-import { sandboxProviders } from '../providers/index';
-import { installWebhookOutbox } from '../modules/webhooks/outbox';
+import { composeDeps } from '../compose';
 
 /**
  * Operator CLI (`npm run admin -- <command>`), CONTRACT §2. Works on the same DATA_DIR as a
@@ -138,11 +137,8 @@ const COMMANDS: Record<string, Command> = {
       if (!/^\d+$/.test(amountText) || !Number.isSafeInteger(amount) || amount < 1) {
         throw new UsageError('--amount must be a whole number of minor units, at least 1');
       }
-      const status = await withDb((db) => {
-        // A completed session's event gets its webhook deliveries in this process too.
-        installWebhookOutbox();
-        return confirmBankTransfer({ db, clock: systemClock, ids: randomIds, providers: sandboxProviders }, reference, amount);
-      });
+      // A completed session's event gets its webhook deliveries in this process too (the composed outbox).
+      const status = await withDb((db) => confirmBankTransfer(composeDeps({ db, clock: systemClock, ids: randomIds, config: loadConfig(), logger: false }), reference, amount));
       return {
         json: status,
         text: `transfer ${reference} of ${amount} received: attempt ${status.attempt_reference} ${status.status}; session ${status.session_id} ${status.session_status}`,

@@ -53,6 +53,8 @@ function plan(t: Transition): { from: SessionStatus[]; to: SessionStatus; event?
 export interface TransitionDeps {
   clock: Clock;
   ids: IdGenerator;
+  /** Where a terminal move's event goes, in the same transaction (the webhook outbox of the composed Deps). */
+  outbox: EventSink;
 }
 
 /**
@@ -137,11 +139,9 @@ export function eventPayload(eventId: string, type: EventType, s: CheckoutSessio
   });
 }
 
-/** Hooks that run inside the transaction that records an event (the webhook outbox adds its delivery rows). */
-export type EventRecordedHook = (trx: Trx, event: EventsTable) => Promise<void>;
-const eventHooks: EventRecordedHook[] = [];
-export function onEventRecorded(hook: EventRecordedHook): void {
-  if (!eventHooks.includes(hook)) eventHooks.push(hook);
+/** Runs inside the transaction that records an event (the webhook outbox adds its delivery rows). */
+export interface EventSink {
+  eventRecorded(trx: Trx, event: EventsTable): Promise<void>;
 }
 
 async function recordTerminalEvent(trx: Trx, deps: TransitionDeps, s: CheckoutSessionsTable, type: EventType): Promise<void> {
@@ -149,7 +149,7 @@ async function recordTerminalEvent(trx: Trx, deps: TransitionDeps, s: CheckoutSe
   const createdAt = deps.clock.now().toISOString();
   const row: EventsTable = { id, type, session_id: s.id, integration_id: s.integration_id, payload: eventPayload(id, type, s, createdAt), created_at: createdAt };
   await trx.insertInto('events').values(row).execute();
-  for (const hook of eventHooks) await hook(trx, row);
+  await deps.outbox.eventRecorded(trx, row);
 }
 
 /**

@@ -9,11 +9,14 @@ import { ManualClock } from '../../server/lib/clock';
 import { randomIds } from '../../server/lib/ids';
 import { createIntegration, type CreatedIntegration } from '../../server/modules/integrations/integrations.service';
 import { ownAddresses } from '../../server/modules/webhooks/url-policy';
+import { createOutbox, type Outbox } from '../../server/modules/webhooks/outbox';
 
 export interface TestContext {
   app: FastifyInstance;
   database: OpenedDatabase;
   clock: ManualClock;
+  /** The app's webhook outbox: a test's own transitions and dispatchers use this one. */
+  outbox: Outbox;
   config: Config;
   dataDir: string;
   /** Creates a merchant + test integration + key through the same service the CLI uses. */
@@ -48,13 +51,15 @@ export async function createTestApp(
   const database = openDatabase(config.databaseFile);
   await migrate(database.db);
   const clock = new ManualClock(new Date());
-  const app = await build({ db: database.db, clock, ids: randomIds, config, logger: opts.logger ?? false });
+  const outbox = createOutbox();
+  const app = await build({ db: database.db, clock, ids: randomIds, config, logger: opts.logger ?? false, outbox });
   await opts.extend?.(app);
   await app.ready();
   return {
     app,
     database,
     clock,
+    outbox,
     config,
     dataDir,
     merchant: (name, webhookUrl) =>

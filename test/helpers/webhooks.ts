@@ -8,7 +8,7 @@ import { bearer, type TestContext } from './app';
  */
 
 export function testDispatcher(t: TestContext, opts: Partial<DispatcherOptions> = {}): Dispatcher {
-  return createDispatcher({ db: t.database.db, clock: t.clock, retryDelaysS: [1, 1, 1], attemptTimeoutMs: 5_000, pollIntervalMs: 50, ...opts });
+  return createDispatcher({ db: t.database.db, clock: t.clock, outbox: t.outbox, retryDelaysS: [1, 1, 1], attemptTimeoutMs: 5_000, pollIntervalMs: 50, ...opts });
 }
 
 export async function createSession(t: TestContext, apiKey: string, extraBody: Record<string, unknown> = {}) {

@@ -36,7 +36,7 @@ describe('back-office webhooks screen API: delivery log, redelivery, recovery, e
     teller = await staff(t, 'teller');
     await paid(a, 'a');
     await paid(b, 'b');
-    dispatcher = createDispatcher({ db: t.database.db, clock: t.clock, retryDelaysS: [1], pollIntervalMs: 20 });
+    dispatcher = createDispatcher({ db: t.database.db, clock: t.clock, outbox: t.outbox, retryDelaysS: [1], pollIntervalMs: 20 });
     await dispatcher.start();
     await dispatcher.idle();
   });

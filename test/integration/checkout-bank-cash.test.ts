@@ -29,7 +29,7 @@ describe('hosted checkout: bank transfer', () => {
   beforeAll(async () => {
     t = await createTestApp();
     m = await t.merchant('Cape Coast Schools');
-    deps = { db: t.database.db, clock: t.clock, ids: randomIds, providers: sandboxProviders };
+    deps = { db: t.database.db, clock: t.clock, ids: randomIds, providers: sandboxProviders, outbox: t.outbox };
   });
   afterAll(async () => t.close());
 
@@ -211,7 +211,7 @@ describe('hosted checkout: POST /api/v1/checkout/cash-slips', () => {
     const issued = (await slip(s.id, 10_200)).json();
     expect(issued.expires_at).toBe(s.expires_at);
     t.clock.advanceSeconds(120);
-    await sweep(t.database.db, { clock: t.clock, ids: randomIds });
+    await sweep(t.database.db, { clock: t.clock, ids: randomIds, outbox: t.outbox });
     expect((await publicSession(t, s.id)).status).toBe('expired');
     const row = await t.database.db.selectFrom('cash_slips').select('status').where('token', '=', issued.slip_token).executeTakeFirstOrThrow();
     expect(['voided', 'expired']).toContain(row.status);

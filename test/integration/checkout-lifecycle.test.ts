@@ -100,7 +100,7 @@ describe('session lifecycle: failed, expired', () => {
 
   it('the sweeper expires an open session once expires_at passes: one expired event, however often it runs', async () => {
     const s = await openSession(t, m, { expires_in_seconds: 60 });
-    const deps = { clock: t.clock, ids: randomIds };
+    const deps = { clock: t.clock, ids: randomIds, outbox: t.outbox };
     t.clock.advanceSeconds(59);
     await sweep(t.database.db, deps);
     expect((await sessionRow(t, s.id)).status).toBe('open');
@@ -138,7 +138,7 @@ describe('session lifecycle: failed, expired', () => {
     const s = await openSession(t, m, { expires_in_seconds: 60 });
     const a = await startMomo(t, s.id);
     t.clock.advanceSeconds(90);
-    await sweep(t.database.db, { clock: t.clock, ids: randomIds });
+    await sweep(t.database.db, { clock: t.clock, ids: randomIds, outbox: t.outbox });
     expect((await sessionRow(t, s.id)).status).toBe('pending');
     // The payer approves in time for the prompt: the payment counts.
     expect((await authorize(t, s.id, a.attempt_reference, '123456')).json()).toMatchObject({ status: 'succeeded', session_status: 'success' });

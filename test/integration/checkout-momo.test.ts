@@ -287,7 +287,7 @@ describe('hosted checkout: Mobile Money provider attempts', () => {
       // Without refresh nothing moves (no callback; the expiry sweep leaves it; only the server's
       // reconciliation job, tested in checkout-reconcile.test.ts, asks the provider).
       t.clock.advanceSeconds(MOMO_PROMPT_TTL_SECONDS + 60);
-      await sweep(t.database.db, { clock: t.clock, ids: randomIds });
+      await sweep(t.database.db, { clock: t.clock, ids: randomIds, outbox: t.outbox });
       expect((await status(t, s.id, a.attempt_reference)).json()).toMatchObject({ status: 'pending', raw_status: 'AWAITING_CALLBACK', refreshed: false, finalized: false });
       expect(await events(t, s.id)).toHaveLength(0);
       const refreshed = await status(t, s.id, a.attempt_reference, true);
@@ -406,7 +406,7 @@ describe('hosted checkout: Mobile Money provider attempts', () => {
     it('the sweeper expires a stale prompt and reopens the session', async () => {
       const s = await openSession(t, m);
       const a = await startMomo(t, s.id);
-      const deps = { clock: t.clock, ids: randomIds };
+      const deps = { clock: t.clock, ids: randomIds, outbox: t.outbox };
       t.clock.advanceSeconds(MOMO_PROMPT_TTL_SECONDS - 1);
       await sweep(t.database.db, deps);
       expect((await sessionRow(t, s.id)).status).toBe('pending');

@@ -18,7 +18,7 @@ describe('provider reconciliation of stuck Mobile Money approvals', () => {
   });
   afterAll(async () => t.close());
 
-  const deps = () => ({ db: t.database.db, clock: t.clock, ids: randomIds, providers: sandboxProviders });
+  const deps = () => ({ db: t.database.db, clock: t.clock, ids: randomIds, providers: sandboxProviders, outbox: t.outbox });
 
   it('leaves a fresh approval alone, then confirms it with the provider once it has waited', async () => {
     const s = await openSession(t, m);

@@ -15,7 +15,7 @@ let dispatcher: Dispatcher;
 beforeEach(async () => {
   t = await createTestApp();
   receiver = await startLocalReceiver();
-  dispatcher = createDispatcher({ db: t.database.db, clock: t.clock, retryDelaysS: [1], pollIntervalMs: 50 });
+  dispatcher = createDispatcher({ db: t.database.db, clock: t.clock, outbox: t.outbox, retryDelaysS: [1], pollIntervalMs: 50 });
   await dispatcher.start();
 });
 

@@ -46,6 +46,7 @@ async function startDispatcher(opts: { delays?: number[]; timeoutMs?: number } =
   dispatcher = createDispatcher({
     db: t.database.db,
     clock: t.clock,
+    outbox: t.outbox,
     retryDelaysS: opts.delays ?? [1, 1, 1],
     attemptTimeoutMs: opts.timeoutMs ?? 5_000,
     pollIntervalMs: 50,
@@ -132,7 +133,7 @@ describe('webhook delivery', () => {
     await startDispatcher();
     const s = await createSession(m.api_key);
     t.clock.advanceSeconds(24 * 3600 + 60); // past the default lifetime
-    await sweep(t.database.db, { clock: t.clock, ids: randomIds });
+    await sweep(t.database.db, { clock: t.clock, ids: randomIds, outbox: t.outbox });
     await receiver.waitFor(1);
     const body = JSON.parse(receiver.received[0]!.body.toString('utf8'));
     expect(body).toMatchObject({ type: 'checkout.session.expired', data: { session: { id: s.id, status: 'expired' } } });
@@ -312,7 +313,7 @@ describe('webhook delivery', () => {
     await receiver.waitFor(1);
     await dispatcher!.idle();
 
-    const re = await redeliverEvent(t.database.db, t.clock, { eventId: event.id }, ALL_MERCHANTS);
+    const re = await redeliverEvent(t.database.db, t.clock, { eventId: event.id }, ALL_MERCHANTS, t.outbox);
     expect(re.deliveries).toHaveLength(1);
     await receiver.waitFor(2);
     await dispatcher!.idle();
@@ -337,7 +338,7 @@ describe('webhook delivery', () => {
     expect((await delivery(e3.id)).status).toBe('failed');
 
     receiver.respond = () => ({ status: 200 });
-    const recovered = await recoverFailedDeliveries(t.database.db, t.clock, { since }, ALL_MERCHANTS);
+    const recovered = await recoverFailedDeliveries(t.database.db, t.clock, { since }, ALL_MERCHANTS, t.outbox);
     expect(recovered.recovered).toBe(2);
     await receiver.waitFor(8);
     await dispatcher!.idle();

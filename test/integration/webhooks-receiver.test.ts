@@ -32,7 +32,7 @@ beforeEach(async () => {
   secret = m.webhook_secret!;
   secrets.push(secret);
   apiKey = m.api_key;
-  dispatcher = createDispatcher({ db: t.database.db, clock: t.clock, retryDelaysS: [1, 1], pollIntervalMs: 50 });
+  dispatcher = createDispatcher({ db: t.database.db, clock: t.clock, outbox: t.outbox, retryDelaysS: [1, 1], pollIntervalMs: 50 });
   await dispatcher.start();
 });
 

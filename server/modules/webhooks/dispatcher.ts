@@ -5,7 +5,7 @@ import { sql } from 'kysely';
 import type { Clock } from '../../lib/clock';
 import { randomBase62 } from '../../lib/ids';
 import { createWebhookHttpClient, describeAttemptError } from './http-attempt';
-import { onOutboxWrite } from './outbox';
+import type { Outbox } from './outbox';
 import { createOutcomeWriter, isSuccess, type AttemptResult, type Job, type Outcome } from './outcomes';
 import { activeSecrets, deliveryHeaders } from './signing';
 import type { OwnAddress } from './url-policy';
@@ -47,6 +47,8 @@ export interface DispatcherLog {
 export interface DispatcherOptions {
   db: Db;
   clock: Clock;
+  /** The composed outbox: its writes wake this dispatcher at once (other processes' writes are seen by the poll). */
+  outbox: Pick<Outbox, 'onWrite'>;
   /** WEBHOOK_RETRY_DELAYS_S: the delay before retry 1, 2, … */
   retryDelaysS: readonly number[];
   /** Attempts in flight at once, across all endpoints. Default 32. */
@@ -355,7 +357,7 @@ export function createDispatcher(opts: DispatcherOptions): Dispatcher {
       if (started) return;
       started = true;
       await releaseOrphanedLeases();
-      unsubscribe = onOutboxWrite(wake);
+      unsubscribe = opts.outbox.onWrite(wake);
       await tick();
     },
     wake,

@@ -5,7 +5,7 @@ import { AppError, invalid, notFound } from '../../lib/errors';
 import type { IdGenerator } from '../../lib/ids';
 import { newWebhookSecret } from '../integrations/integrations.service';
 import { holdPendingDeliveries, releaseHeldDeliveries } from './hold';
-import { notifyOutboxWrite } from './outbox';
+import type { Outbox } from './outbox';
 import { deliveryStatusSql, type WebhookScope } from './scope';
 import type { EnabledEndpoint, EndpointHealth, RotatedSecret, WebhookEndpoint } from '../../../shared/schemas/webhooks';
 
@@ -172,13 +172,14 @@ export async function disableEndpoint(db: Db, clock: Clock, endpointId: string, 
   return endpointView(await visibleEndpoint(db, endpointId, scope));
 }
 
-export async function enableEndpoint(db: Db, clock: Clock, endpointId: string, scope: WebhookScope): Promise<EnabledEndpoint> {
+/** `outbox`: the process's outbox, whose dispatchers then send at once (others find the rows by polling). */
+export async function enableEndpoint(db: Db, clock: Clock, endpointId: string, scope: WebhookScope, outbox?: Pick<Outbox, 'notify'>): Promise<EnabledEndpoint> {
   await visibleEndpoint(db, endpointId, scope);
   const now = clock.now();
   const released = await db.transaction().execute(async (trx) => {
     await trx.updateTable('webhook_endpoints').set({ status: 'active', disabled_reason: null, updated_at: now.toISOString() }).where('id', '=', endpointId).execute();
     return releaseHeldDeliveries(trx, endpointId, now);
   });
-  if (released > 0) notifyOutboxWrite();
+  if (released > 0) outbox?.notify();
   return { ...endpointView(await visibleEndpoint(db, endpointId, scope)), released_deliveries: released };
 }

@@ -1,7 +1,7 @@
 import type { Transaction } from 'kysely';
 import type { Database, EventsTable } from '../../db/schema';
 import { randomBase62 } from '../../lib/ids';
-import { onEventRecorded } from '../../domain/session-transitions';
+import type { EventSink } from '../../domain/session-transitions';
 
 /**
  * The durable outbox. A terminal transition writes its `events` row; in that same
@@ -11,7 +11,8 @@ import { onEventRecorded } from '../../domain/session-transitions';
  * a crash before commit loses both, a crash after keeps both, and the dispatcher (any
  * process, after any restart) sends whatever is due.
  *
- * After inserting, the hook pokes the in-process dispatchers. The poke runs inside the
+ * After inserting, the outbox pokes the dispatchers that subscribed to it (one outbox per
+ * composed Deps, server/compose.ts: no module-level listeners). The poke runs inside the
  * transaction, but the dispatcher's next query waits for the connection, which the
  * transaction holds until it commits (better-sqlite3 behind Kysely uses one connection
  * with a mutex), so the dispatcher always sees the committed rows; a rolled-back event
@@ -19,23 +20,38 @@ import { onEventRecorded } from '../../domain/session-transitions';
  */
 
 type Listener = () => void;
-const listeners = new Set<Listener>();
 
-/** Subscribes to "new deliveries may be due"; returns the unsubscribe function. */
-export function onOutboxWrite(listener: Listener): () => void {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
+/** The outbox of one composed Deps: the domain records events into it, dispatchers listen to it. */
+export interface Outbox extends EventSink {
+  /** Subscribes to "new deliveries may be due"; returns the unsubscribe function. */
+  onWrite(listener: Listener): () => void;
+  /** Tells the subscribed dispatchers that deliveries may be due (redelivery, recovery, release from hold). */
+  notify(): void;
 }
 
-export function notifyOutboxWrite(): void {
-  for (const l of listeners) l();
+export function createOutbox(): Outbox {
+  const listeners = new Set<Listener>();
+  const notify = (): void => {
+    for (const l of listeners) l();
+  };
+  return {
+    onWrite(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    notify,
+    async eventRecorded(trx, event) {
+      if (await enqueueDeliveries(trx, event)) notify();
+    },
+  };
 }
 
 export const newDeliveryId = (): string => `whd_${randomBase62(24)}`;
 
-export async function enqueueDeliveries(trx: Transaction<Database>, event: EventsTable): Promise<number> {
+/** Writes the event's delivery rows; returns true when one of them is due now (an active endpoint). */
+async function enqueueDeliveries(trx: Transaction<Database>, event: EventsTable): Promise<boolean> {
   const endpoints = await trx.selectFrom('webhook_endpoints').select(['id', 'status', 'disabled_reason']).where('integration_id', '=', event.integration_id).execute();
-  if (endpoints.length === 0) return 0;
+  if (endpoints.length === 0) return false;
   await trx
     .insertInto('webhook_deliveries')
     .values(
@@ -63,15 +79,5 @@ export async function enqueueDeliveries(trx: Transaction<Database>, event: Event
       })),
     )
     .execute();
-  if (endpoints.some((e) => e.status === 'active')) notifyOutboxWrite();
-  return endpoints.length;
+  return endpoints.some((e) => e.status === 'active');
 }
-
-/** Registers the outbox hook with the transition layer (idempotent: build() calls it every time). */
-export function installWebhookOutbox(): void {
-  onEventRecorded(outboxHook);
-}
-
-const outboxHook = async (trx: Transaction<Database>, event: EventsTable): Promise<void> => {
-  await enqueueDeliveries(trx, event);
-};

@@ -95,7 +95,7 @@ export async function webhookRoutes(app: FastifyInstance, deps: AppDeps): Promis
       schema: { tags, summary: 'Send one event again (same id, same body)', params: z.object({ event_id: z.string().min(1).max(80) }), body: RedeliverRequest, response: { 200: RedeliverResult, ...errors } },
     },
     async (req) => {
-      const result = await redeliverEvent(deps.db, deps.clock, { eventId: req.params.event_id, endpointId: req.body.endpoint_id }, await scopeOf(deps, requireStaff(req), undefined));
+      const result = await redeliverEvent(deps.db, deps.clock, { eventId: req.params.event_id, endpointId: req.body.endpoint_id }, await scopeOf(deps, requireStaff(req), undefined), deps.outbox);
       await audit(req, 'webhook.redeliver', 'event', req.params.event_id, { deliveries: result.deliveries.map((d) => d.id) });
       return result;
     },
@@ -105,7 +105,7 @@ export async function webhookRoutes(app: FastifyInstance, deps: AppDeps): Promis
     { preValidation: readers, schema: { tags, summary: 'Requeue every failed delivery since a time', body: RecoverRequest.extend(Scope.shape), response: { 200: RecoverResult, ...errors } } },
     async (req) => {
       const { merchant_id, ...body } = req.body;
-      const result = await recoverFailedDeliveries(deps.db, deps.clock, body, await scopeOf(deps, requireStaff(req), merchant_id));
+      const result = await recoverFailedDeliveries(deps.db, deps.clock, body, await scopeOf(deps, requireStaff(req), merchant_id), deps.outbox);
       await audit(req, 'webhook.recover', 'webhook_deliveries', null, { since: body.since, until: body.until ?? null, recovered: result.recovered });
       return result;
     },
@@ -150,7 +150,7 @@ export async function webhookRoutes(app: FastifyInstance, deps: AppDeps): Promis
     '/webhooks/endpoints/:endpoint_id/enable',
     { preValidation: allow('admin'), schema: { tags, summary: 'Enable an endpoint again', description: 'Its held deliveries are sent, one at a time, oldest event first; the answer says how many (released_deliveries).', params: EndpointParams, response: { 200: EnabledEndpoint, ...errors } } },
     async (req) => {
-      const result = await enableEndpoint(deps.db, deps.clock, req.params.endpoint_id, ALL_MERCHANTS);
+      const result = await enableEndpoint(deps.db, deps.clock, req.params.endpoint_id, ALL_MERCHANTS, deps.outbox);
       await audit(req, 'webhook_endpoint.enable', 'webhook_endpoint', req.params.endpoint_id, { status: result.status, released_deliveries: result.released_deliveries });
       return result;
     },

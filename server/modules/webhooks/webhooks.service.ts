@@ -1,7 +1,7 @@
 import type { Db } from '../../db/database';
 import type { Clock } from '../../lib/clock';
 import { AppError, invalid, notFound } from '../../lib/errors';
-import { newDeliveryId, notifyOutboxWrite } from './outbox';
+import { newDeliveryId, type Outbox } from './outbox';
 import { ALL_MERCHANTS, deliveryStatusSql, type WebhookScope } from './scope';
 import { visibleEndpoint } from './endpoints';
 import {
@@ -35,12 +35,12 @@ import {
  *   listDeliveries(db, query, scope): DeliveryList
  *       One row per event × endpoint with its current state; same filters (no outcome/kind).
  *   getDelivery(db, deliveryId, scope): DeliveryDetail        delivery + payload + attempts
- *   redeliverEvent(db, clock, { eventId, endpointId? }, scope): RedeliverResult
+ *   redeliverEvent(db, clock, { eventId, endpointId? }, scope, outbox?): RedeliverResult
  *       Manual redelivery of one event to every active endpoint of its integration (or the
  *       one named): one `manual` attempt at once, then the normal retry schedule if it fails.
  *       409 STATE_CONFLICT when an attempt for it is in flight, when the named endpoint is
  *       disabled, or when the integration has no active endpoint.
- *   recoverFailedDeliveries(db, clock, { since, until?, endpoint_id?, integration_id? }, scope): RecoverResult
+ *   recoverFailedDeliveries(db, clock, { since, until?, endpoint_id?, integration_id? }, scope, outbox?): RecoverResult
  *       Svix's "recover": every delivery that became `failed` at or after `since` (on an
  *       endpoint that is active now) is queued again as a manual redelivery.
  *   endpointHealth(db, clock, { integrationId?, endpointId?, windowHours = 24 }, scope): { object, endpoints }
@@ -51,7 +51,7 @@ import {
  *   disableEndpoint(db, clock, endpointId, reason, scope): WebhookEndpoint
  *       No attempts to it any more; its pending deliveries, and those of events recorded
  *       while it stays disabled, are **held** (hold.ts).
- *   enableEndpoint(db, clock, endpointId, scope): EnabledEndpoint
+ *   enableEndpoint(db, clock, endpointId, scope, outbox?): EnabledEndpoint
  *       Active again (after a 410 or a manual disable); its held deliveries are released and
  *       sent one at a time in event order (`released_deliveries` says how many).
  * (The endpoint functions live in endpoints.ts.)
@@ -216,7 +216,13 @@ export async function getDelivery(db: Db, deliveryId: string, scope: WebhookScop
   return { ...d, payload: event.payload, attempts: attempts.map(attemptView) };
 }
 
-export async function redeliverEvent(db: Db, clock: Clock, input: { eventId: string; endpointId?: string | undefined }, scope: WebhookScope): Promise<RedeliverResult> {
+export async function redeliverEvent(
+  db: Db,
+  clock: Clock,
+  input: { eventId: string; endpointId?: string | undefined },
+  scope: WebhookScope,
+  outbox?: Pick<Outbox, 'notify'>,
+): Promise<RedeliverResult> {
   const nowIso = clock.now().toISOString();
   const ids = await db.transaction().execute(async (trx) => {
     const event = await trx
@@ -289,12 +295,12 @@ export async function redeliverEvent(db: Db, clock: Clock, input: { eventId: str
     }
     return out;
   });
-  notifyOutboxWrite();
+  outbox?.notify();
   const deliveries = await deliveriesQuery(db, ALL_MERCHANTS).where('d.id', 'in', ids).orderBy('d.id').execute();
   return { event_id: input.eventId, deliveries };
 }
 
-export async function recoverFailedDeliveries(db: Db, clock: Clock, input: RecoverRequest, scope: WebhookScope): Promise<RecoverResult> {
+export async function recoverFailedDeliveries(db: Db, clock: Clock, input: RecoverRequest, scope: WebhookScope, outbox?: Pick<Outbox, 'notify'>): Promise<RecoverResult> {
   const since = new Date(input.since);
   if (Number.isNaN(since.getTime())) throw invalid('since', 'must be an ISO 8601 date-time');
   const until = input.until ? new Date(input.until) : undefined;
@@ -325,7 +331,7 @@ export async function recoverFailedDeliveries(db: Db, clock: Clock, input: Recov
     }
     return { recovered: ids.length, delivery_ids: ids, skipped_disabled_endpoints: failed.length - ids.length };
   });
-  if (result.recovered > 0) notifyOutboxWrite();
+  if (result.recovered > 0) outbox?.notify();
   return result;
 }
 

@@ -1,8 +1,9 @@
 import { z } from 'zod';
 
 /**
- * Shapes of the webhook back-office calls (server/modules/webhooks/webhooks.service.ts), ready for
- * route schemas: query strings coerce, responses are what the service returns.
+ * Shapes of the webhook back-office calls (server/modules/webhooks/webhooks.routes.ts), ready for
+ * route schemas: query strings coerce, responses are what the service returns. The renderer
+ * imports the types from here (renderer/backoffice/features/webhooks/webhooks.queries.ts).
  */
 
 /** `held`: kept while the endpoint is disabled, sent when it is enabled (server/modules/webhooks/hold.ts). */
@@ -153,6 +154,7 @@ export const EndpointHealth = z.object({
 });
 export type EndpointHealth = z.infer<typeof EndpointHealth>;
 export const EndpointHealthList = z.object({ object: z.literal('list'), endpoints: z.array(EndpointHealth) });
+export type EndpointHealthList = z.infer<typeof EndpointHealthList>;
 
 export const RotateSecretRequest = z.object({ overlap_hours: z.coerce.number().min(0).max(168).default(24) });
 export const RotatedSecret = z.object({

@@ -3,16 +3,8 @@ import { migrate, openDatabase, type Db } from '../../db/database';
 import { systemClock } from '../../lib/clock';
 import { invalid } from '../../lib/errors';
 import { randomIds } from '../../lib/ids';
-import {
-  ALL_MERCHANTS,
-  attemptsAfter,
-  enableEndpoint,
-  endpointHealth,
-  recoverFailedDeliveries,
-  redeliverEvent,
-  rotateEndpointSecret,
-  tailStart,
-} from './webhooks.service';
+import { ALL_MERCHANTS, enableEndpoint, endpointHealth, recoverFailedDeliveries, redeliverEvent, rotateEndpointSecret } from './webhooks.service';
+import { attemptsAfter, tailStart } from './webhooks.repository';
 
 /**
  * The operator CLI's webhook commands (`npm run admin -- webhooks:…`), merged into

@@ -1,5 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import type { BackOfficeApi } from '../common/api';
+import type { WebhookEndpoint } from '../../../../shared/schemas/webhooks';
 
 export interface FeeRuleView {
   rail: string;
@@ -18,7 +19,7 @@ export interface IntegrationView {
   created_at: string;
   disabled_at: string | null;
   api_keys: Array<{ id: string; prefix: string; created_at: string; revoked_at: string | null }>;
-  webhook_endpoints: Array<{ id: string; url: string; status: 'active' | 'disabled' }>;
+  webhook_endpoints: Array<Pick<WebhookEndpoint, 'id' | 'url' | 'status'>>;
   fee_rules: FeeRuleView[];
 }
 export interface StaffRow {

@@ -28,7 +28,7 @@ describe('bank transfer in flight', () => {
   }
   const bankNotifies = (reference: string, amount: number) => call(t, admin, 'POST', '/admin/sandbox/bank-transfers', { payment_reference: reference, amount_minor: amount });
   const merchantStatus = async (id: string) => (await get(t.app, `/api/v1/sessions/${id}`, m.api_key)).json().status as string;
-  const deps = () => ({ clock: t.clock, ids: randomIds });
+  const deps = () => ({ clock: t.clock, ids: randomIds, outbox: t.outbox });
 
   it('the session is pending in both views for the window, does not expire, and a transfer inside the window pays it', async () => {
     const s = await openSession(t, m, { expires_in_seconds: 120 });

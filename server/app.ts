@@ -36,9 +36,10 @@ declare module 'fastify' {
   }
 }
 
-export type BuildDeps = Omit<AppDeps, 'baseUrl' | 'providers' | 'backgroundJobs'> & {
+export type BuildDeps = Omit<AppDeps, 'baseUrl' | 'providers' | 'liveProviders' | 'backgroundJobs'> & {
   baseUrl?: () => string;
   providers?: ProviderRegistry;
+  liveProviders?: ProviderRegistry;
   backgroundJobs?: boolean;
 };
 
@@ -66,7 +67,7 @@ export async function build(input: BuildDeps): Promise<FastifyInstance> {
       if (addr) listeningBase = url;
       return url;
     });
-  const deps: AppDeps = { ...input, baseUrl, providers: input.providers ?? sandboxProviders, backgroundJobs: input.backgroundJobs ?? false };
+  const deps: AppDeps = { ...input, baseUrl, providers: input.providers ?? sandboxProviders, liveProviders: input.liveProviders ?? {}, backgroundJobs: input.backgroundJobs ?? false };
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

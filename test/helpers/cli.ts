@@ -20,8 +20,8 @@ export function runAdmin(dataDir: string, args: string[], input?: string): Promi
     });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.stdout?.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
     if (input !== undefined) child.stdin?.end(input);
     child.on('error', fail);
     child.on('close', (code) => done({ code, stdout, stderr }));

@@ -30,7 +30,7 @@ import { financeRoutes } from './finance.routes';
 import { financeExceptionRoutes } from './finance-exceptions.routes';
 import { adminRoutes } from './admin.routes';
 import { webhookRoutes } from './webhooks.routes';
-import { allow, authenticateStaff, login, logout, me, requireStaff, STAFF_TOKEN_TTL_SECONDS } from './staff-auth';
+import { allow, authenticateStaff, login, logout, me, requireStaff } from './staff-auth';
 import { checkCsrf, clearStaffCookie, fromBackOffice, setStaffCookie } from './staff-cookie';
 import { changeOwnPassword } from './staff-password';
 import { AppError } from '../../lib/errors';
@@ -80,7 +80,7 @@ export async function backofficeRoutes(app: FastifyInstance, deps: AppDeps): Pro
       // so it cannot sign a browser in to someone else's account either.
       if (fromBackOffice(req)) checkCsrf(req);
       const result = await login(deps, req.body.username, req.body.password, req.ip);
-      if (fromBackOffice(req)) setStaffCookie(req, reply, result.token, STAFF_TOKEN_TTL_SECONDS, deps.config.publicBaseUrl);
+      if (fromBackOffice(req)) setStaffCookie(req, reply, result.token, deps.config.publicBaseUrl);
       return result;
     },
   );

@@ -27,12 +27,20 @@ function secure(req: FastifyRequest, publicBaseUrl: string | null): boolean {
   return req.protocol === 'https' || (publicBaseUrl?.startsWith('https:') ?? false);
 }
 
-function cookie(value: string, maxAgeSeconds: number, isSecure: boolean): string {
-  return [`${STAFF_COOKIE}=${value}`, `Path=${COOKIE_PATH}`, `Max-Age=${maxAgeSeconds}`, 'HttpOnly', 'SameSite=Strict', ...(isSecure ? ['Secure'] : [])].join('; ');
+function cookie(value: string, maxAgeSeconds: number | null, isSecure: boolean): string {
+  const parts = [`${STAFF_COOKIE}=${value}`, `Path=${COOKIE_PATH}`, 'HttpOnly', 'SameSite=Strict'];
+  if (maxAgeSeconds !== null) parts.push(`Max-Age=${maxAgeSeconds}`);
+  if (isSecure) parts.push('Secure');
+  return parts.join('; ');
 }
 
-export function setStaffCookie(req: FastifyRequest, reply: FastifyReply, token: string, maxAgeSeconds: number, publicBaseUrl: string | null): void {
-  reply.header('set-cookie', cookie(token, maxAgeSeconds, secure(req, publicBaseUrl)));
+/**
+ * A session cookie (no Max-Age): it survives reloads and deep links but not closing the
+ * browser or the desktop app, which is what a shared counter PC wants. The token's own
+ * 12-hour expiry still applies on the server.
+ */
+export function setStaffCookie(req: FastifyRequest, reply: FastifyReply, token: string, publicBaseUrl: string | null): void {
+  reply.header('set-cookie', cookie(token, null, secure(req, publicBaseUrl)));
 }
 
 export function clearStaffCookie(req: FastifyRequest, reply: FastifyReply, publicBaseUrl: string | null): void {

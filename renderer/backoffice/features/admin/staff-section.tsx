@@ -93,7 +93,7 @@ export function StaffAccountSection() {
             {newRole === 'finance' && (
               <SelectField label="Merchant" value={role.merchant} onChange={(v) => setRole({ ...role, role: newRole, merchant: v })} options={[{ value: '', label: 'Choose…' }, ...merchantOptions]} />
             )}
-            <button type="submit" className="bo-btn bo-btn--secondary bo-export-btn" disabled={!role.role || (newRole === 'finance' && !role.merchant)}>
+            <button type="submit" className="bo-btn bo-btn--secondary bo-export-btn" disabled={!role.role || (role.role === user.role && !role.branch && !role.merchant) || (newRole === 'finance' && !role.merchant)}>
               Change role
             </button>
           </form>

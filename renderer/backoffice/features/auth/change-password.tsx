@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import { Button } from '../../../ui/button';
 import { Notice } from '../../../ui/notice';
 import { TextField } from '../../../ui/text-field';
@@ -24,7 +24,7 @@ function fieldErrors(err: unknown): { current?: string; next?: string; general?:
  * Choose a new password: the forced step after an admin created or reset the account, and
  * the "Change password" page for everyone else. Other sessions of the user are signed out.
  */
-export function ChangePasswordForm({ forced }: { forced: boolean }) {
+export function ChangePasswordForm({ forced, extra }: { forced: boolean; extra?: ReactNode }) {
   const { passwordChanged } = useSession();
   const [current, setCurrent] = useState('');
   const [next, setNext] = useState('');
@@ -67,6 +67,7 @@ export function ChangePasswordForm({ forced }: { forced: boolean }) {
       <Button type="submit" disabled={mutation.isPending || !current || !next || !repeat}>
         {mutation.isPending ? 'Saving…' : 'Save new password'}
       </Button>
+      {extra}
     </form>
   );
 }
@@ -76,14 +77,14 @@ export function ForcedPasswordChangeScreen() {
   const { signOut } = useSession();
   return (
     <main className="sign-in">
-      <div>
-        <ChangePasswordForm forced />
-        <p className="sign-in__hint">
+      <ChangePasswordForm
+        forced
+        extra={
           <Button variant="secondary" onClick={signOut}>
             Sign out instead
           </Button>
-        </p>
-      </div>
+        }
+      />
     </main>
   );
 }

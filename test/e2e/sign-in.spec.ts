@@ -61,6 +61,22 @@ test.describe.serial('back office sign-in', () => {
     await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
   });
 
+  test('30 minutes without input signs the user out; input keeps the sign-in', async ({ page }) => {
+    await page.clock.install();
+    await signIn(page, ADMIN);
+    const nav = page.getByRole('navigation', { name: 'Back office' });
+    await expect(nav).toBeVisible();
+    await page.clock.fastForward('25:00');
+    await page.keyboard.press('Shift');
+    await page.clock.fastForward('25:00');
+    await expect(nav).toBeVisible();
+    await page.clock.fastForward('05:01');
+    await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
+    // The token was revoked too: a reload does not bring the user back.
+    await page.reload();
+    await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
+  });
+
   test('an admin resets a password (confirmed); the user must choose their own before anything else', async ({ page, browser }, info) => {
     await signIn(page, ADMIN);
     await page.getByRole('link', { name: 'Administration', exact: true }).click();

@@ -27,6 +27,13 @@ interface SessionValue {
 const SessionContext = createContext<SessionValue | null>(null);
 
 /**
+ * No keyboard, pointer or touch input for this long signs the user out: the cookie survives
+ * reloads, so a counter PC left alone must not stay signed in until the token expires.
+ */
+export const IDLE_SIGN_OUT_MS = 30 * 60 * 1000;
+const ACTIVITY_EVENTS = ['keydown', 'pointerdown', 'touchstart', 'wheel'] as const;
+
+/**
  * The sign-in lives in an HttpOnly, SameSite=Strict cookie the server sets (docs/backoffice.md
  * § Where the sign-in lives): page script never sees or stores the token, and a reload or a
  * pasted deep link asks GET /me whether the cookie still signs someone in.
@@ -58,6 +65,20 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     queryClient.clear();
     setSession(null);
   }, [queryClient]);
+  const signedIn = session !== null && session !== undefined;
+  useEffect(() => {
+    if (!signedIn) return;
+    let timer = window.setTimeout(signOut, IDLE_SIGN_OUT_MS);
+    const activity = () => {
+      window.clearTimeout(timer);
+      timer = window.setTimeout(signOut, IDLE_SIGN_OUT_MS);
+    };
+    for (const e of ACTIVITY_EVENTS) window.addEventListener(e, activity, { passive: true });
+    return () => {
+      window.clearTimeout(timer);
+      for (const e of ACTIVITY_EVENTS) window.removeEventListener(e, activity);
+    };
+  }, [signedIn, signOut]);
   const passwordChanged = useCallback(() => setSession((s) => (s ? { ...s, mustChangePassword: false } : s)), []);
   const value = useMemo<SessionValue>(() => ({ session, signIn, signOut, passwordChanged }), [session, signIn, signOut, passwordChanged]);
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;

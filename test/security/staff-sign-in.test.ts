@@ -43,6 +43,14 @@ describe('sign-in throttling holds under concurrency (issue 12 #1)', () => {
     // Another address (a teller at another branch) is not affected.
     expect((await login('sprayed.real', PASSWORD, '10.4.4.4')).statusCode).toBe(200);
   });
+
+  it('guesses older than the window are pruned, so the throttle table stays small', async () => {
+    expect((await login('pruned.name', 'wrong', '10.8.8.1')).statusCode).toBe(401);
+    t.clock.advanceSeconds(15 * 60 + 1);
+    expect((await login('pruned.name', 'wrong', '10.8.8.2')).statusCode).toBe(401);
+    const rows = await t.database.db.selectFrom('staff_login_failures').select('throttle_key').execute();
+    expect(rows.map((r) => r.throttle_key).sort()).toEqual(['ip:10.8.8.2', 'user:pruned.name|10.8.8.2']);
+  });
 });
 
 describe('the audit trail never holds a password typed as a username (issue 12 #9)', () => {

@@ -92,6 +92,8 @@ export async function reserveGuess(deps: StaffAuthDeps, rules: ThrottleRule[], w
       longest = Math.max(longest, Math.ceil((new Date(oldest).getTime() + LOGIN_WINDOW_SECONDS * 1000 - now.getTime()) / 1000), 1);
     }
     if (longest > 0) return longest;
+    // Guesses older than the window count for nothing: prune them so the table stays small.
+    await trx.deleteFrom('staff_login_failures').where('at', '<=', since).execute();
     const ids: string[] = [];
     for (const rule of rules) {
       const id = deps.ids.uuid();

@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { errorMessage, useApi } from '../common/api';
+import { useApi } from '../common/api';
+import { errorText } from '../common/error-text';
 import { ConfirmDialog } from '../common/confirm-dialog';
 import { Card, InputField, SelectField } from '../common/ui';
 import { adminQueries, type StaffRow } from './admin.queries';
@@ -43,7 +44,7 @@ export function StaffAccountSection() {
       if (p.kind === 'reset') setPassword('');
       void queryClient.invalidateQueries({ queryKey: ['admin', api.userId] });
     },
-    onError: (err) => setNote({ tone: 'error', text: errorMessage(err) }),
+    onError: (err) => setNote({ tone: 'error', text: errorText(err) }),
     onSettled: () => setPending(null),
   });
 

@@ -4,6 +4,7 @@ import { Button } from '../../../ui/button';
 import { Notice } from '../../../ui/notice';
 import { TextField } from '../../../ui/text-field';
 import { ApiError } from '../../api/client';
+import { errorText } from '../common/error-text';
 import { changePassword } from './auth.api';
 import { useSession } from './session';
 
@@ -17,7 +18,7 @@ function fieldErrors(err: unknown): { current?: string; next?: string; general?:
   const text = rest.join(': ');
   if (field === 'current_password') return { current: 'This is not your current password.' };
   if (field === 'new_password') return { next: `The new password ${text}.` };
-  return { general: err.message };
+  return { general: errorText(err) };
 }
 
 /**

@@ -3,8 +3,8 @@ import { createOutbox } from './modules/webhooks/outbox';
 import { sandboxProviders } from './providers/index';
 
 /** What a caller must give; the rest has a default. `baseUrl` is left to build(), which knows the bound port. */
-export type ComposeInput = Omit<AppDeps, 'baseUrl' | 'providers' | 'backgroundJobs' | 'outbox'> &
-  Partial<Pick<AppDeps, 'baseUrl' | 'providers' | 'backgroundJobs' | 'outbox'>>;
+export type ComposeInput = Omit<AppDeps, 'baseUrl' | 'providers' | 'liveProviders' | 'backgroundJobs' | 'outbox'> &
+  Partial<Pick<AppDeps, 'baseUrl' | 'providers' | 'liveProviders' | 'backgroundJobs' | 'outbox'>>;
 
 export type ComposedDeps = Omit<AppDeps, 'baseUrl'> & Partial<Pick<AppDeps, 'baseUrl'>>;
 
@@ -13,5 +13,11 @@ export type ComposedDeps = Omit<AppDeps, 'baseUrl'> & Partial<Pick<AppDeps, 'bas
  * so each process has exactly one outbox and no event hook lives in module state.
  */
 export function composeDeps(input: ComposeInput): ComposedDeps {
-  return { ...input, providers: input.providers ?? sandboxProviders, backgroundJobs: input.backgroundJobs ?? false, outbox: input.outbox ?? createOutbox() };
+  return {
+    ...input,
+    providers: input.providers ?? sandboxProviders,
+    liveProviders: input.liveProviders ?? {},
+    backgroundJobs: input.backgroundJobs ?? false,
+    outbox: input.outbox ?? createOutbox(),
+  };
 }

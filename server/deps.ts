@@ -20,8 +20,10 @@ export interface AppDeps {
   logger: FastifyBaseLogger | false;
   /** PUBLIC_BASE_URL, or the listening address when it is not set. */
   baseUrl(): string;
-  /** Payment rail providers (sandbox ones unless a test swaps them). */
+  /** Payment rail providers of test mode (sandbox ones unless a test swaps them). */
   providers: ProviderRegistry;
+  /** Real connectors for live mode; none ships yet, so live sessions offer only cash. */
+  liveProviders: ProviderRegistry;
   /** Run the timers (expiry sweeper, …): true for serve and desktop, false in tests that move the clock by hand. */
   backgroundJobs: boolean;
   /** The webhook outbox: transitions write delivery rows into it, dispatchers wake on it. */

@@ -1,6 +1,7 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { useState } from 'react';
 import { SessionProvider, useSession } from './features/auth/session';
+import { ForcedPasswordChangeScreen } from './features/auth/change-password';
 import { SignInScreen } from './features/auth/sign-in-screen';
 import { AppShell } from './layout/app-shell';
 import { RouterProvider } from './router';
@@ -27,8 +28,13 @@ export function App() {
   );
 }
 
-/** Staff see the sign-in screen until they hold a token; then the shell and its routes. */
+/**
+ * Until the server says whether the sign-in cookie is still good, nothing; then the sign-in
+ * screen, the forced password change, or the shell at the page the address names.
+ */
 function Gate() {
   const { session } = useSession();
-  return session ? <AppShell /> : <SignInScreen />;
+  if (session === undefined) return <p className="sign-in" role="status">Loading…</p>;
+  if (!session) return <SignInScreen />;
+  return session.mustChangePassword ? <ForcedPasswordChangeScreen /> : <AppShell />;
 }

@@ -22,6 +22,7 @@ export const ROUTES = {
   webhooks: { path: '/backoffice/webhooks', label: 'Webhooks', roles: ['admin', 'finance'] },
   admin: { path: '/backoffice/admin', label: 'Administration', roles: ['admin'] },
   audit: { path: '/backoffice/audit', label: 'Audit trail', roles: ['admin', 'supervisor'] },
+  account: { path: '/backoffice/account', label: 'Change password', roles: ['teller', 'supervisor', 'finance', 'admin'] },
 } as const satisfies Record<string, BackOfficeRoute>;
 
 export type RouteName = keyof typeof ROUTES;

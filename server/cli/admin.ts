@@ -29,6 +29,25 @@ const need = (flags: Flags, name: string): string => {
 };
 const opt = (flags: Flags, name: string): string | undefined => (typeof flags[name] === 'string' ? (flags[name] as string) : undefined);
 
+/**
+ * `--password-stdin` keeps the password out of shell history and the process list:
+ * `printf '%s' "$PW" | npm run -s admin -- staff:create … --password-stdin`. One trailing
+ * newline (what `echo` adds) is dropped.
+ */
+async function passwordOf(flags: Flags): Promise<string> {
+  if (!flags['password-stdin']) {
+    if (typeof flags.password !== 'string' || flags.password === '') throw new UsageError('--password is required (or --password-stdin)');
+    return flags.password;
+  }
+  if (flags.password !== undefined) throw new UsageError('give --password or --password-stdin, not both');
+  if (process.stdin.isTTY) throw new UsageError('--password-stdin reads the password from a pipe, not a terminal');
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  const password = Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+  if (!password) throw new UsageError('--password-stdin: standard input was empty');
+  return password;
+}
+
 async function withDb<T>(fn: (db: ReturnType<typeof openDatabase>['db']) => Promise<T>): Promise<T> {
   const config = loadConfig();
   const database = openDatabase(config.databaseFile);
@@ -110,13 +129,21 @@ const COMMANDS: Record<string, Command> = {
     },
   },
   'staff:create': {
-    usage: 'staff:create --username U --password P --role teller|supervisor|finance|admin [--branch BRANCH_ID] [--merchant MERCHANT_ID] [--json]',
-    options: { username: { type: 'string' }, password: { type: 'string' }, role: { type: 'string' }, branch: { type: 'string' }, merchant: { type: 'string' } },
+    usage: 'staff:create --username U (--password-stdin | --password P) --role teller|supervisor|finance|admin [--branch BRANCH_ID] [--merchant MERCHANT_ID] [--json]',
+    options: {
+      username: { type: 'string' },
+      password: { type: 'string' },
+      'password-stdin': { type: 'boolean' },
+      role: { type: 'string' },
+      branch: { type: 'string' },
+      merchant: { type: 'string' },
+    },
     run: async (f) => {
+      const password = await passwordOf(f);
       const user = await withDb((db) =>
         createStaff(db, systemClock, randomIds, {
           username: need(f, 'username'),
-          password: need(f, 'password'),
+          password,
           role: need(f, 'role'),
           branchId: opt(f, 'branch'),
           merchantId: opt(f, 'merchant'),

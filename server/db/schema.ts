@@ -50,6 +50,8 @@ export interface WebhookEndpointsTable {
 export interface RevenueLinesTable {
   id: string;
   merchant_id: string;
+  /** Lines are kept per mode: a test sync never touches what live invoices use. */
+  mode: 'test' | 'live';
   code: string;
   name: string;
   active: number;
@@ -76,6 +78,7 @@ export interface RevenueLineSyncsTable {
 export interface InvoiceLinesTable {
   id: string;
   merchant_id: string;
+  mode: 'test' | 'live';
   invoice_ref: string;
   code: string;
   name: string;
@@ -148,6 +151,9 @@ export interface StaffUsersTable {
   merchant_id: string | null;
   created_at: string;
   disabled_at: string | null;
+  /** 1 after an admin creates or resets the account: the next sign-in must choose a new password. */
+  must_change_password: Generated<number>;
+  password_changed_at: string | null;
 }
 
 export interface FeeRulesTable {

@@ -2,6 +2,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/schema';
 
 type Q = Transaction<Database> | Kysely<Database>;
+type Mode = 'test' | 'live';
 
 /**
  * How an invoice's collected money covers its lines (docs/merchant-api.md, "Part-payments").
@@ -33,12 +34,18 @@ export function allocate(lines: ReadonlyArray<{ code: string; amount_minor: numb
   });
 }
 
-/** Sum of the invoice's successful sessions in `currency` (null: any currency, for invoices with no lines). */
-export async function collectedMinor(q: Q, merchantId: string, invoiceRef: string, currency: string | null): Promise<number> {
+/**
+ * Sum of the invoice's successful sessions in `currency` (null: any currency, for invoices with
+ * no lines). Only sessions of the invoice's mode count: a test payment never pays a live invoice
+ * (the session id carries the mode, `cs_test_…` / `cs_live_…`).
+ */
+export async function collectedMinor(q: Q, merchantId: string, mode: Mode, invoiceRef: string, currency: string | null): Promise<number> {
   let query = q
     .selectFrom('checkout_sessions')
     .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('amount_minor'), eb.lit(0)).as('n'))
     .where('merchant_id', '=', merchantId)
+    // `_` in LIKE matches any one character, the literal `_` included.
+    .where('id', 'like', `cs_${mode}_%`)
     .where('invoice_ref', '=', invoiceRef)
     .where('status', '=', 'success');
   if (currency !== null) query = query.where('currency', '=', currency);
@@ -47,11 +54,12 @@ export async function collectedMinor(q: Q, merchantId: string, invoiceRef: strin
 }
 
 /** The invoice's lines in allocation order (the order GET /api/v1/invoice-lines lists them). */
-export function orderedLines(q: Q, merchantId: string, invoiceRef: string) {
+export function orderedLines(q: Q, merchantId: string, mode: Mode, invoiceRef: string) {
   return q
     .selectFrom('invoice_lines')
     .select(['id', 'code', 'name', 'amount_minor', 'currency', 'remitted', 'remitted_at'])
     .where('merchant_id', '=', merchantId)
+    .where('mode', '=', mode)
     .where('invoice_ref', '=', invoiceRef)
     .orderBy('created_at')
     .orderBy('code')
@@ -63,10 +71,10 @@ export function orderedLines(q: Q, merchantId: string, invoiceRef: string) {
  * `now`). Collected money only grows and remitted lines are frozen, so a covered line never
  * becomes uncovered at run time; only migration 0007 (recomputing old data) un-remits.
  */
-export async function reallocateInvoice(trx: Q, merchantId: string, invoiceRef: string, now: string): Promise<void> {
-  const lines = await orderedLines(trx, merchantId, invoiceRef);
+export async function reallocateInvoice(trx: Q, merchantId: string, mode: Mode, invoiceRef: string, now: string): Promise<void> {
+  const lines = await orderedLines(trx, merchantId, mode, invoiceRef);
   if (lines.length === 0) return;
-  const collected = await collectedMinor(trx, merchantId, invoiceRef, lines[0]!.currency);
+  const collected = await collectedMinor(trx, merchantId, mode, invoiceRef, lines[0]!.currency);
   const covered = allocate(lines, collected);
   const newly = lines.filter((l, i) => covered[i]!.covered && l.remitted === 0).map((l) => l.id);
   if (newly.length === 0) return;

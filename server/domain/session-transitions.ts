@@ -2,7 +2,7 @@ import type { Transaction } from 'kysely';
 import type { CheckoutSessionsTable, Database, EventsTable } from '../db/schema';
 import type { Clock } from '../lib/clock';
 import { AppError, missingCase } from '../lib/errors';
-import type { IdGenerator } from '../lib/ids';
+import { sessionMode, type IdGenerator } from '../lib/ids';
 import type { Rail, SessionStatus } from '../../shared/schemas/common';
 import { MAX_DECLINED_ATTEMPTS } from '../../shared/schemas/checkout';
 import { reallocateInvoice } from './invoice-allocation';
@@ -90,7 +90,7 @@ export async function applyTransition(
     .execute();
   if (event) await recordTerminalEvent(trx, deps, updated, event);
   // The invoice's lines are remitted as far as its collected money covers them (invoice-allocation.ts).
-  if (t.kind === 'payment_confirmed') await reallocateInvoice(trx, updated.merchant_id, updated.invoice_ref, now);
+  if (t.kind === 'payment_confirmed') await reallocateInvoice(trx, updated.merchant_id, sessionMode(updated.id), updated.invoice_ref, now);
   if (event) await settleLeftovers(trx, sessionId, now);
   return updated;
 }

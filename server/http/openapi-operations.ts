@@ -55,6 +55,7 @@ export const OPERATIONS: Readonly<Record<string, OperationDoc>> = {
   'POST /api/backoffice/v1/auth/login': { operationId: 'signInStaff', auth: 'public', errors: [401] },
   'POST /api/backoffice/v1/auth/logout': { operationId: 'signOutStaff', auth: 'staff' },
   'GET /api/backoffice/v1/me': { operationId: 'getCurrentStaff', auth: 'staff' },
+  'POST /api/backoffice/v1/auth/password': { operationId: 'changeOwnPassword', auth: 'staff' },
 
   // ------------------------------------------------------------------ back office: cash desk
   'GET /api/backoffice/v1/cash-slips/{slip_token}': { operationId: 'getCashSlip', auth: 'staff' },
@@ -109,6 +110,8 @@ export const OPERATIONS: Readonly<Record<string, OperationDoc>> = {
   'POST /api/backoffice/v1/admin/staff': { operationId: 'createStaff', auth: 'staff' },
   'POST /api/backoffice/v1/admin/staff/{staff_id}/disable': { operationId: 'disableStaff', auth: 'staff', success: ok(STAFF_VIEW) },
   'POST /api/backoffice/v1/admin/staff/{staff_id}/enable': { operationId: 'enableStaff', auth: 'staff', success: ok(STAFF_VIEW) },
+  'POST /api/backoffice/v1/admin/staff/{staff_id}/reset-password': { operationId: 'resetStaffPassword', auth: 'staff', errors: [409], success: ok(STAFF_VIEW) },
+  'POST /api/backoffice/v1/admin/staff/{staff_id}/role': { operationId: 'changeStaffRole', auth: 'staff', errors: [409], success: ok(STAFF_VIEW) },
   'POST /api/backoffice/v1/admin/sandbox/bank-transfers': { operationId: 'confirmSandboxBankTransfer', auth: 'staff' },
 
   // ------------------------------------------------------------------ back office: webhooks

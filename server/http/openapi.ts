@@ -3,9 +3,9 @@ import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-pro
 import { z } from 'zod';
 import { ErrorEnvelope } from '../../shared/schemas/common';
 import { OPERATIONS, TAGS, type OperationAuth, type OperationDoc } from './openapi-operations';
+// The cookie the back office's sign-in sets (the cookie security scheme names it).
+import { STAFF_COOKIE } from '../modules/backoffice/staff-cookie';
 
-/** Staff session cookie, for the cookie security scheme (the back office's sign-in sets it). */
-export const STAFF_SESSION_COOKIE = 'paydesk_staff';
 
 const SECURITY: Record<OperationAuth, ReadonlyArray<Record<string, string[]>>> = {
   merchant: [{ apiKey: [] }],
@@ -110,7 +110,7 @@ export function swaggerOptions(baseUrl: () => string): SwaggerOptions {
         securitySchemes: {
           apiKey: { type: 'http', scheme: 'bearer', description: 'Merchant API key: `ak_test_…`' },
           staffToken: { type: 'http', scheme: 'bearer', description: 'Staff token from POST /api/backoffice/v1/auth/login' },
-          staffSession: { type: 'apiKey', in: 'cookie', name: STAFF_SESSION_COOKIE, description: 'Staff session cookie set by the back-office sign-in' },
+          staffSession: { type: 'apiKey', in: 'cookie', name: STAFF_COOKIE, description: 'Staff session cookie (HttpOnly) set by the back-office sign-in when it sends x-paydesk-csrf: 1; unsafe calls made with it must send that header too (CSRF)' },
         },
       },
     },

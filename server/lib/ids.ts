@@ -43,3 +43,6 @@ export const randomIds: IdGenerator = {
   uuid: () => randomUUID(),
   token: (prefix, length) => `${prefix}_${randomBase62(length)}`,
 };
+
+/** A checkout session's mode, read off its id (`cs_test_…` / `cs_live_…`), so scoping needs no join. */
+export const sessionMode = (sessionId: string): 'test' | 'live' => (sessionId.startsWith('cs_live_') ? 'live' : 'test');

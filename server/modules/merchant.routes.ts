@@ -60,6 +60,7 @@ export async function merchantRoutes(app: FastifyInstance, deps: AppDeps): Promi
       const m = merchantOf(req);
       const result = await syncRevenueLines(db, clock, ids, {
         merchantId: m.merchantId,
+        mode: m.mode,
         integrationId: m.integrationId,
         lines: req.body.lines,
         deactivateMissing: req.body.deactivate_missing,
@@ -80,7 +81,7 @@ export async function merchantRoutes(app: FastifyInstance, deps: AppDeps): Promi
         response: { 200: RevenueLineListResponse, ...errors },
       },
     },
-    async (req) => listRevenueLines(db, merchantOf(req).merchantId, req.query.include_inactive ?? false),
+    async (req) => listRevenueLines(db, merchantOf(req).merchantId, merchantOf(req).mode, req.query.include_inactive ?? false),
   );
 
   r.post(
@@ -111,6 +112,7 @@ export async function merchantRoutes(app: FastifyInstance, deps: AppDeps): Promi
         async (trx) => {
           const body = await ingestInvoiceLines(trx, clock, ids, {
             merchantId: m.merchantId,
+            mode: m.mode,
             invoiceRef: req.body.invoice_ref,
             currency: req.body.currency,
             lines: req.body.lines,
@@ -135,7 +137,7 @@ export async function merchantRoutes(app: FastifyInstance, deps: AppDeps): Promi
         response: { 200: InvoiceLineListResponse, ...errors },
       },
     },
-    async (req) => listInvoiceLines(db, merchantOf(req).merchantId, req.query.invoice_ref),
+    async (req) => listInvoiceLines(db, merchantOf(req).merchantId, merchantOf(req).mode, req.query.invoice_ref),
   );
 
   r.post(
@@ -186,7 +188,7 @@ export async function merchantRoutes(app: FastifyInstance, deps: AppDeps): Promi
     },
     async (req) => {
       const m = merchantOf(req);
-      const row = await getMerchantSession(db, deps, m.merchantId, req.params.reference);
+      const row = await getMerchantSession(db, deps, m, req.params.reference);
       return toMerchantSession(row, deps.baseUrl());
     },
   );

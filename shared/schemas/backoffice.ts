@@ -38,6 +38,9 @@ export const AUDIT_ACTIONS = [
   'staff.create',
   'staff.disable',
   'staff.enable',
+  'staff.password_reset',
+  'staff.role_change',
+  'auth.password_change',
   'sandbox.bank_transfer_confirm',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
@@ -60,7 +63,8 @@ export const StaffLogin = z.object({
 });
 export const StaffUser = z.object({ id: z.string(), username: z.string(), role: StaffRole });
 export type StaffUser = z.infer<typeof StaffUser>;
-export const StaffLoginResponse = z.object({ token: z.string(), user: StaffUser, expires_at: IsoDateTime });
+/** `must_change_password`: the account was created or reset by an admin; only POST /auth/password, GET /me and logout work until it is changed. */
+export const StaffLoginResponse = z.object({ token: z.string(), user: StaffUser, expires_at: IsoDateTime, must_change_password: z.boolean() });
 export type StaffLoginResponse = z.infer<typeof StaffLoginResponse>;
 export const StaffMe = z.object({
   user: StaffUser.extend({
@@ -70,7 +74,13 @@ export const StaffMe = z.object({
     merchant_name: z.string().nullable(),
   }),
   expires_at: IsoDateTime,
+  must_change_password: z.boolean(),
 });
+export const PasswordChange = z.object({
+  current_password: z.string({ error: requiredOr('must be a string') }).min(1, { error: 'must not be empty' }).max(200, { error: 'must be at most 200 characters' }),
+  new_password: z.string({ error: requiredOr('must be a string') }).min(1, { error: 'must not be empty' }).max(200, { error: 'must be at most 200 characters' }),
+});
+export type PasswordChange = z.infer<typeof PasswordChange>;
 export type StaffMe = z.infer<typeof StaffMe>;
 
 // ---------------------------------------------------------------- cash desk

@@ -91,6 +91,9 @@ describe('operator CLI (npm run admin)', { timeout: 120_000 }, () => {
       [['staff:create', '--username', 'someone', '--password', 'longenough', '--role', 'cashier', '--json'], /role/],
       [['staff:create', '--username', 'someone', '--password', 'short', '--role', 'teller', '--json'], /password/],
       [['staff:create', '--username', 'someone', '--role', 'teller', '--json'], /--password is required/],
+      // Issue 12 #7: a common password is refused, however long.
+      [['staff:create', '--username', 'someone', '--password', '123456789012', '--role', 'teller', '--json'], /password: is a commonly used password/],
+      [['staff:create', '--username', 'someone', '--password', 'x', '--password-stdin', '--role', 'teller', '--json'], /not both/],
       [['key:revoke', '--key', 'ak_test_nothing', '--json'], /not found/],
       [['no:such-command'], /unknown command/],
       [[], /command is required/],
@@ -110,6 +113,24 @@ describe('operator CLI (npm run admin)', { timeout: 120_000 }, () => {
     const sup = json(await runAdmin(dataDir, ['staff:create', '--username', 'kofi.sup', '--password', 'correct horse', '--role', 'supervisor', '--json']));
     expect(sup.role).toBe('supervisor');
     expectBadInput(await runAdmin(dataDir, ['staff:create', '--username', 'ama.teller', '--password', 'another one', '--role', 'admin', '--json']), /already taken/);
+  });
+
+  it('staff:create --password-stdin reads the password from a pipe, so it stays out of shell history', async () => {
+    const out = json(await runAdmin(dataDir, ['staff:create', '--username', 'stdin.teller', '--password-stdin', '--role', 'teller', '--json'], 'piped secret phrase\n'));
+    const config = loadConfig({ DATA_DIR: dataDir, RATE_LIMIT_PER_MIN: '0' });
+    const db = openDatabase(config.databaseFile);
+    const app = await build({ db: db.db, clock: systemClock, ids: randomIds, config, logger: false });
+    try {
+      const login = (password: string) => app.inject({ method: 'POST', url: '/api/backoffice/v1/auth/login', payload: { username: 'stdin.teller', password } });
+      // The trailing newline echo adds is not part of the password.
+      const ok = await login('piped secret phrase');
+      expect(ok.statusCode, ok.body).toBe(200);
+      expect(ok.json()).toMatchObject({ user: { id: out.id }, must_change_password: false });
+    } finally {
+      await app.close();
+      await db.close();
+    }
+    expectBadInput(await runAdmin(dataDir, ['staff:create', '--username', 'empty.teller', '--password-stdin', '--role', 'teller', '--json'], ''), /empty/);
   });
 
   it('key:revoke by prefix revokes the key: it then answers 401', async () => {

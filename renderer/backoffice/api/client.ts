@@ -15,7 +15,7 @@ export class ApiError extends Error {
 
 export interface RequestOptions {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-  /** Staff bearer token; held in memory only (features/auth/session.tsx). */
+  /** A bearer token, for callers other than the back office page (which signs in by cookie). */
   token?: string | null;
   body?: unknown;
   signal?: AbortSignal;
@@ -23,7 +23,9 @@ export interface RequestOptions {
 
 /** JSON request to `path` (absolute, e.g. `/healthz`, or under BACKOFFICE_API). */
 export async function apiRequest<T>(path: string, opts: RequestOptions = {}): Promise<T> {
-  const headers: Record<string, string> = { accept: 'application/json' };
+  // The sign-in cookie goes with every same-origin call; this header proves the call comes
+  // from the back office page itself (CSRF protection, server/modules/backoffice/staff-cookie.ts).
+  const headers: Record<string, string> = { accept: 'application/json', 'x-paydesk-csrf': '1' };
   if (opts.token) headers.authorization = `Bearer ${opts.token}`;
   if (opts.body !== undefined) headers['content-type'] = 'application/json';
   const res = await fetch(path, {

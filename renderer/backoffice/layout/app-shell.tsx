@@ -10,6 +10,7 @@ import { ExceptionsPage } from '../features/finance/exceptions-page';
 import { ReviewPage } from '../features/review/review-page';
 import { WebhooksPage } from '../features/webhooks/webhooks-page';
 import { PlaceholderPage } from '../features/placeholder/placeholder-page';
+import { ChangePasswordForm } from '../features/auth/change-password';
 import { Link, useRouter } from '../router';
 import { matchRoute, ROUTES, routesFor, type RouteName } from '../routes';
 import { Button } from '../../ui/button';
@@ -76,6 +77,8 @@ function renderPage(current: RouteName | null, allowed: readonly RouteName[]) {
       return <AdminPage />;
     case 'audit':
       return <AuditPage />;
+    case 'account':
+      return <ChangePasswordForm forced={false} />;
     default: {
       const missing: never = current;
       throw new Error(`no page for route ${String(missing)}`);

@@ -7,6 +7,7 @@ import * as m0005 from './0005_backoffice';
 import * as m0006 from './0006_webhook_attempt_headers';
 import * as m0007 from './0007_invoice_collected';
 import * as m0008 from './0008_webhook_held_deliveries';
+import * as m0009 from './0009_auth_hardening';
 import * as m0010 from './0010_slip_reference_key';
 
 /**
@@ -22,5 +23,6 @@ export const migrations: Record<string, Migration> = {
   '0006_webhook_attempt_headers': m0006,
   '0007_invoice_collected': m0007,
   '0008_webhook_held_deliveries': m0008,
+  '0009_auth_hardening': m0009,
   '0010_slip_reference_key': m0010,
 };

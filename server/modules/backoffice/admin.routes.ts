@@ -26,6 +26,7 @@ import {
   staffView,
 } from './admin.service';
 import { actorOf, recordAudit } from './audit.service';
+import { adminChangeRole, adminResetPassword } from './staff-password';
 import { allow, requireStaff } from './staff-auth';
 
 const errors = { 400: ErrorEnvelope, 401: ErrorEnvelope, 403: ErrorEnvelope, 404: ErrorEnvelope, 409: ErrorEnvelope, 429: ErrorEnvelope };
@@ -123,6 +124,37 @@ export async function adminRoutes(app: FastifyInstance, deps: AppDeps): Promise<
         adminSetStaffDisabled(deps, actor(req), String(req.params.staff_id), action === 'disable'),
       );
     }
+
+    r.post(
+      '/admin/staff/:staff_id/reset-password',
+      {
+        schema: {
+          tags,
+          summary: 'Set a temporary password: the user is signed out and must choose their own at the next sign-in',
+          params: Id('staff_id'),
+          body: z.object({ password: z.string({ error: 'is required' }).min(1, { error: 'must not be empty' }).max(200, { error: 'must be at most 200 characters' }) }),
+        },
+      },
+      async (req) => {
+        await adminResetPassword(deps, actor(req), String(req.params.staff_id), req.body.password);
+        return staffView(deps.db);
+      },
+    );
+    r.post(
+      '/admin/staff/:staff_id/role',
+      {
+        schema: {
+          tags,
+          summary: "Change a user's role (and branch or merchant binding); the user is signed out",
+          params: Id('staff_id'),
+          body: z.object({ role: z.enum(STAFF_ROLES), branch_id: z.string().max(80).optional(), merchant_id: z.string().max(80).optional() }),
+        },
+      },
+      async (req) => {
+        await adminChangeRole(deps, actor(req), String(req.params.staff_id), req.body);
+        return staffView(deps.db);
+      },
+    );
 
     r.post(
       '/admin/sandbox/bank-transfers',

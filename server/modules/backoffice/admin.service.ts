@@ -226,10 +226,10 @@ export async function staffView(db: Db) {
     .selectFrom('staff_users as u')
     .leftJoin('branches as br', 'br.id', 'u.branch_id')
     .leftJoin('merchants as m', 'm.id', 'u.merchant_id')
-    .select(['u.id', 'u.username', 'u.role', 'u.branch_id', 'br.name as branch_name', 'u.merchant_id', 'm.name as merchant_name', 'u.created_at', 'u.disabled_at'])
+    .select(['u.id', 'u.username', 'u.role', 'u.branch_id', 'br.name as branch_name', 'u.merchant_id', 'm.name as merchant_name', 'u.created_at', 'u.disabled_at', 'u.must_change_password'])
     .orderBy('u.username')
     .execute();
-  return { staff: rows };
+  return { staff: rows.map((r) => ({ ...r, must_change_password: r.must_change_password === 1 })) };
 }
 
 export async function adminCreateStaff(
@@ -237,7 +237,15 @@ export async function adminCreateStaff(
   actor: Actor,
   input: { username: string; password: string; role: string; branch_id?: string | undefined; merchant_id?: string | undefined },
 ) {
-  const user = await createStaff(deps.db, deps.clock, deps.ids, { username: input.username, password: input.password, role: input.role, branchId: input.branch_id, merchantId: input.merchant_id });
+  const user = await createStaff(deps.db, deps.clock, deps.ids, {
+    username: input.username,
+    password: input.password,
+    role: input.role,
+    branchId: input.branch_id,
+    merchantId: input.merchant_id,
+    // The admin chose this password: the user replaces it at first sign-in.
+    mustChangePassword: true,
+  });
   await recordAudit(deps.db, deps, actor, {
     action: 'staff.create',
     targetType: 'staff_user',

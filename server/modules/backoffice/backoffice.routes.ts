@@ -15,6 +15,7 @@ import {
   DepositRecord,
   DepositReject,
   DepositResult,
+  PasswordChange,
   ScannedSlip,
   ShiftTotal,
   ShiftTotalQuery,
@@ -30,6 +31,12 @@ import { financeExceptionRoutes } from './finance-exceptions.routes';
 import { adminRoutes } from './admin.routes';
 import { webhookRoutes } from '../webhooks/webhooks.routes';
 import { allow, authenticateStaff, login, logout, me, requireStaff } from './staff-auth';
+import { checkCsrf, clearStaffCookie, fromBackOffice, setStaffCookie } from './staff-cookie';
+import { changeOwnPassword } from './staff-password';
+import { AppError } from '../../lib/errors';
+
+/** The calls a user who must change their password may still make. */
+const PASSWORD_CHANGE_ROUTES = new Set(['/api/backoffice/v1/me', '/api/backoffice/v1/auth/logout', '/api/backoffice/v1/auth/password']);
 
 const errors = { 400: ErrorEnvelope, 401: ErrorEnvelope, 403: ErrorEnvelope, 404: ErrorEnvelope, 409: ErrorEnvelope, 429: ErrorEnvelope };
 
@@ -51,20 +58,53 @@ export async function backofficeRoutes(app: FastifyInstance, deps: AppDeps): Pro
     if (!req.routeOptions.url) return;
     // The rate limiter may already have checked the token to pick its bucket.
     req.staff ??= await authenticateStaff(deps, req);
+    if (req.staff.mustChangePassword && !PASSWORD_CHANGE_ROUTES.has(req.routeOptions.url)) {
+      throw new AppError('PASSWORD_CHANGE_REQUIRED', 'password: an administrator set your password; choose your own with POST /api/backoffice/v1/auth/password first');
+    }
   });
 
   // ------------------------------------------------------------ auth
   const authTags = ['Back office: staff sign-in'];
   r.post(
     '/auth/login',
-    { schema: { tags: authTags, summary: 'Sign in: a bearer token for the other calls', body: StaffLogin, response: { 200: StaffLoginResponse, ...errors } } },
-    async (req) => login(deps, req.body.username, req.body.password, req.ip),
+    {
+      schema: {
+        tags: authTags,
+        summary: 'Sign in: a bearer token for the other calls (and, for the back office page, which sends x-paydesk-csrf: 1, an HttpOnly cookie)',
+        body: StaffLogin,
+        response: { 200: StaffLoginResponse, ...errors },
+      },
+    },
+    async (req, reply) => {
+      // Only the back office page gets the cookie: a cross-site form cannot send the header,
+      // so it cannot sign a browser in to someone else's account either.
+      if (fromBackOffice(req)) checkCsrf(req);
+      const result = await login(deps, req.body.username, req.body.password, req.ip);
+      if (fromBackOffice(req)) setStaffCookie(req, reply, result.token, deps.config.publicBaseUrl);
+      return result;
+    },
+  );
+  r.post(
+    '/auth/password',
+    {
+      schema: {
+        tags: authTags,
+        summary: 'Change your own password (required after an administrator created or reset the account); signs out your other sessions',
+        body: PasswordChange,
+        response: { 204: z.null(), ...errors },
+      },
+    },
+    async (req, reply) => {
+      await changeOwnPassword(deps, requireStaff(req), req.ip, req.body);
+      return reply.code(204).send(null);
+    },
   );
   r.post(
     '/auth/logout',
     { schema: { tags: authTags, summary: 'Revoke the token this call is made with', response: { 204: z.null(), ...errors } } },
     async (req, reply) => {
       await logout(deps, requireStaff(req), req.ip);
+      clearStaffCookie(req, reply, deps.config.publicBaseUrl);
       return reply.code(204).send(null);
     },
   );

@@ -4,15 +4,22 @@ import type { Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
 import { sha256Hex } from '../../lib/hash';
 import type { IdGenerator } from '../../lib/ids';
-import { hashPassword, verifyPassword } from '../../lib/password';
+import { hashPassword, needsRehash, verifyPassword } from '../../lib/password';
 import { bearerToken } from '../auth/merchant-auth';
 import type { StaffLoginResponse, StaffMe, StaffRole } from '../../../shared/schemas/backoffice';
 import { recordAudit } from './audit.service';
+import { checkCsrf, cookieToken } from './staff-cookie';
 
 /** A staff token lasts one working shift; signing in again issues a new one. */
 export const STAFF_TOKEN_TTL_SECONDS = 12 * 3600;
 /** Failed sign-ins allowed per (username, client address) within the window before 429. */
 export const LOGIN_MAX_FAILURES = 5;
+/**
+ * Failed sign-ins allowed per client address, whatever the username, before 429: stops one
+ * machine trying a password against every account, yet leaves room for a branch whose
+ * tellers share one address (issue 11).
+ */
+export const LOGIN_MAX_FAILURES_PER_ADDRESS = 40;
 export const LOGIN_WINDOW_SECONDS = 15 * 60;
 
 export interface StaffContext {
@@ -23,6 +30,7 @@ export interface StaffContext {
   merchantId: string | null;
   sessionId: string;
   expiresAt: string;
+  mustChangePassword: boolean;
 }
 
 declare module 'fastify' {
@@ -46,52 +54,84 @@ const wrongCredentials = () => new AppError('UNAUTHORIZED', 'wrong username or p
 let dummyHash: Promise<string> | undefined;
 const timingDummy = () => (dummyHash ??= hashPassword('not-a-real-password'));
 
-const throttleKey = (username: string, ip: string) => `${username.trim().toLowerCase()}|${ip}`;
+export interface ThrottleRule {
+  key: string;
+  max: number;
+}
 
-async function throttled(deps: StaffAuthDeps, key: string): Promise<number> {
+/** The two sign-in limits: per username from this address, and per address. */
+const loginRules = (username: string, ip: string): ThrottleRule[] => [
+  { key: `user:${username.trim().toLowerCase()}|${ip}`, max: LOGIN_MAX_FAILURES },
+  { key: `ip:${ip}`, max: LOGIN_MAX_FAILURES_PER_ADDRESS },
+];
+
+/**
+ * Reserves one guess under every rule, or answers 429 when a rule is spent. Counting and
+ * recording happen in one immediate transaction, before the password is checked: requests
+ * sent at once queue on it, so only `max` guesses per window ever reach scrypt, however
+ * they arrive. A reservation stays as the failure record unless the guess succeeds.
+ * Returns the ids of the rows it added.
+ */
+export async function reserveGuess(deps: StaffAuthDeps, rules: ThrottleRule[], what: string): Promise<string[]> {
   const now = deps.clock.now();
   const since = new Date(now.getTime() - LOGIN_WINDOW_SECONDS * 1000).toISOString();
-  const rows = await deps.db
-    .selectFrom('staff_login_failures')
-    .select('at')
-    .where('throttle_key', '=', key)
-    .where('at', '>', since)
-    .orderBy('at', 'desc')
-    .limit(LOGIN_MAX_FAILURES)
-    .execute();
-  if (rows.length < LOGIN_MAX_FAILURES) return 0;
-  // Locked until the oldest of the last LOGIN_MAX_FAILURES failures leaves the window.
-  const oldest = rows[rows.length - 1]!.at;
-  return Math.max(1, Math.ceil((new Date(oldest).getTime() + LOGIN_WINDOW_SECONDS * 1000 - now.getTime()) / 1000));
+  const wait = await deps.db.transaction().execute(async (trx) => {
+    let longest = 0;
+    for (const rule of rules) {
+      const rows = await trx
+        .selectFrom('staff_login_failures')
+        .select('at')
+        .where('throttle_key', '=', rule.key)
+        .where('at', '>', since)
+        .orderBy('at', 'desc')
+        .limit(rule.max)
+        .execute();
+      if (rows.length < rule.max) continue;
+      // Locked until the oldest of the last `max` guesses leaves the window.
+      const oldest = rows[rows.length - 1]!.at;
+      longest = Math.max(longest, Math.ceil((new Date(oldest).getTime() + LOGIN_WINDOW_SECONDS * 1000 - now.getTime()) / 1000), 1);
+    }
+    if (longest > 0) return longest;
+    // Guesses older than the window count for nothing: prune them so the table stays small.
+    await trx.deleteFrom('staff_login_failures').where('at', '<=', since).execute();
+    const ids: string[] = [];
+    for (const rule of rules) {
+      const id = deps.ids.uuid();
+      ids.push(id);
+      await trx.insertInto('staff_login_failures').values({ id, throttle_key: rule.key, at: now.toISOString() }).execute();
+    }
+    return ids;
+  });
+  if (typeof wait === 'number') throw new AppError('RATE_LIMITED', `too many failed ${what}; try again in ${wait} s`, { retryAfterSeconds: wait });
+  return wait;
 }
 
 /**
  * Signs a staff member in: 200 with a fresh random token (only its SHA-256 is stored, with
- * an expiry); 401 for a wrong username or password; 429 after LOGIN_MAX_FAILURES failures
- * for the same username from the same address within LOGIN_WINDOW_SECONDS.
+ * an expiry); 401 for a wrong username or password; 429 once LOGIN_MAX_FAILURES guesses for
+ * the same username from the same address (or LOGIN_MAX_FAILURES_PER_ADDRESS from the
+ * address) fall within LOGIN_WINDOW_SECONDS. A hash of an older, cheaper cost is replaced.
  */
 export async function login(deps: StaffAuthDeps, username: string, password: string, ip: string): Promise<StaffLoginResponse> {
-  const key = throttleKey(username, ip);
-  const wait = await throttled(deps, key);
-  if (wait > 0) {
-    throw new AppError('RATE_LIMITED', `too many failed sign-ins for ${username.trim()}; try again in ${wait} s`, { retryAfterSeconds: wait });
-  }
+  const rules = loginRules(username, ip);
+  const reserved = await reserveGuess(deps, rules, 'sign-ins');
   const user = await deps.db.selectFrom('staff_users').selectAll().where('username', '=', username.trim()).executeTakeFirst();
   const ok = user ? await verifyPassword(password, user.password_hash) : (await verifyPassword(password, await timingDummy()), false);
-  const now = deps.clock.now();
-  const nowIso = now.toISOString();
   if (!user || !ok || user.disabled_at !== null) {
-    await deps.db.transaction().execute(async (trx) => {
-      await trx.insertInto('staff_login_failures').values({ id: deps.ids.uuid(), throttle_key: key, at: nowIso }).execute();
-      await recordAudit(trx, deps, { id: user?.id ?? null, username: username.trim().slice(0, 64), role: user?.role ?? 'unknown', ip }, {
-        action: 'auth.login_failed',
-        targetType: 'staff_user',
-        targetId: user?.id ?? null,
-        after: { reason: !user ? 'unknown username' : user.disabled_at ? 'account disabled' : 'wrong password' },
-      });
+    // Someone may have typed their password into the username field: an unknown name is
+    // never written down, only that it was unknown.
+    await recordAudit(deps.db, deps, { id: user?.id ?? null, username: user ? user.username : '(unknown user)', role: user?.role ?? 'unknown', ip }, {
+      action: 'auth.login_failed',
+      targetType: 'staff_user',
+      targetId: user?.id ?? null,
+      after: { reason: !user ? 'unknown username' : user.disabled_at ? 'account disabled' : 'wrong password' },
     });
     throw wrongCredentials();
   }
+  // Computed outside the transaction: scrypt at full cost takes a few hundred milliseconds.
+  const rehashed = needsRehash(user.password_hash) ? await hashPassword(password) : null;
+  const now = deps.clock.now();
+  const nowIso = now.toISOString();
   const token = deps.ids.token('stf', 43);
   const expiresAt = new Date(now.getTime() + STAFF_TOKEN_TTL_SECONDS * 1000).toISOString();
   const sessionId = deps.ids.uuid();
@@ -100,26 +140,32 @@ export async function login(deps: StaffAuthDeps, username: string, password: str
       .insertInto('staff_sessions')
       .values({ id: sessionId, staff_id: user.id, token_hash: sha256Hex(token), created_at: nowIso, expires_at: expiresAt, last_seen_at: nowIso, revoked_at: null, ip })
       .execute();
-    await trx.deleteFrom('staff_login_failures').where('throttle_key', '=', key).execute();
+    if (rehashed) await trx.updateTable('staff_users').set({ password_hash: rehashed }).where('id', '=', user.id).execute();
+    // Success clears this username's count from this address, and this guess from the address's.
+    await trx.deleteFrom('staff_login_failures').where('throttle_key', '=', rules[0]!.key).execute();
+    await trx.deleteFrom('staff_login_failures').where('id', 'in', reserved).execute();
     await recordAudit(trx, deps, { id: user.id, username: user.username, role: user.role, ip }, {
       action: 'auth.login',
       targetType: 'staff_session',
       targetId: sessionId,
-      after: { expires_at: expiresAt },
+      after: { expires_at: expiresAt, ...(rehashed ? { password_rehashed: true } : {}) },
     });
   });
-  return { token, user: { id: user.id, username: user.username, role: user.role }, expires_at: expiresAt };
+  return { token, user: { id: user.id, username: user.username, role: user.role }, expires_at: expiresAt, must_change_password: user.must_change_password === 1 };
 }
 
 /** Resolves the bearer token to the signed-in staff member; every failure is the same 401. */
 export async function authenticateStaff(deps: StaffAuthDeps, req: FastifyRequest): Promise<StaffContext> {
-  const token = bearerToken(req);
+  // The Authorization header wins: API clients and tests; the back office page uses the cookie.
+  const bearer = bearerToken(req);
+  const token = bearer ?? cookieToken(req);
   if (!token || !TOKEN_SHAPE.test(token)) throw unauthorized();
+  if (bearer === undefined) checkCsrf(req);
   const nowIso = deps.clock.now().toISOString();
   const row = await deps.db
     .selectFrom('staff_sessions as s')
     .innerJoin('staff_users as u', 'u.id', 's.staff_id')
-    .select(['s.id as session_id', 's.expires_at', 'u.id', 'u.username', 'u.role', 'u.branch_id', 'u.merchant_id'])
+    .select(['s.id as session_id', 's.expires_at', 'u.id', 'u.username', 'u.role', 'u.branch_id', 'u.merchant_id', 'u.must_change_password'])
     .where('s.token_hash', '=', sha256Hex(token))
     .where('s.revoked_at', 'is', null)
     .where('s.expires_at', '>', nowIso)
@@ -134,6 +180,7 @@ export async function authenticateStaff(deps: StaffAuthDeps, req: FastifyRequest
     merchantId: row.merchant_id,
     sessionId: row.session_id,
     expiresAt: row.expires_at,
+    mustChangePassword: row.must_change_password === 1,
   };
 }
 
@@ -171,6 +218,7 @@ export async function me(deps: StaffAuthDeps, staff: StaffContext): Promise<Staf
       merchant_name: merchant?.name ?? null,
     },
     expires_at: staff.expiresAt,
+    must_change_password: staff.mustChangePassword,
   };
 }
 

@@ -24,6 +24,8 @@ export async function confirmBankTransfer(deps: CheckoutDeps, paymentReference: 
       throw new AppError('STATE_CONFLICT', `bank transfer ${paymentReference} is ${a.status}${why}, not awaiting a transfer; the transfer is returned`);
     }
     const s = await loadFresh(trx, deps, a.session_id);
+    // The sandbox bank's notification: a live transfer is confirmed by the real bank only.
+    if (s.mode !== 'test') throw notFound(`bank transfer with payment reference ${paymentReference}`);
     if (s.status !== 'pending' && s.status !== 'open') throw notPayable(s.status);
     if (amountMinor !== a.amount_charged_minor) {
       throw new AppError(

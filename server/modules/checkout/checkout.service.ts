@@ -3,7 +3,7 @@ import type { Db } from '../../db/database';
 import type { CashSlipsTable, Database, PaymentAttemptsTable } from '../../db/schema';
 import type { Clock } from '../../lib/clock';
 import { AppError, invalid } from '../../lib/errors';
-import { randomBase62, type IdGenerator } from '../../lib/ids';
+import { randomBase62, sessionMode, type IdGenerator } from '../../lib/ids';
 import { newSlipReference, slipReferenceKey } from '../../lib/slip-reference';
 import {
   applyTransition,
@@ -36,9 +36,12 @@ export interface CheckoutDeps extends TransitionDeps {
   db: Db;
   clock: Clock;
   ids: IdGenerator;
+  /** Sandbox providers: test sessions only. */
   providers: ProviderRegistry;
   /** BANK_TRANSFER_WINDOW_S (server/config.ts); its default without one. */
   config?: { readonly bankTransferWindowS: number };
+  /** Real connectors: live sessions only (none ships yet, so live offers only cash). */
+  liveProviders?: ProviderRegistry;
 }
 
 type Trx = Transaction<Database>;
@@ -75,8 +78,19 @@ export async function loadFresh(trx: Trx, deps: CheckoutDeps, sessionId: string)
   return s;
 }
 
-function requireRail(s: SessionWithOwner, rail: Rail): void {
+/**
+ * The rails a payer may use: the integration's, and for a live session only those a real
+ * connector serves (cash is collected by staff, so it needs none). A sandbox provider never
+ * serves live money, and the card test simulation is test-only.
+ */
+function payableRails(deps: CheckoutDeps, s: SessionWithOwner): Rail[] {
+  const rails = allowedRails(s);
+  return s.mode === 'test' ? rails : rails.filter((r) => r === 'cash' || (r !== 'card' && deps.liveProviders?.[r] !== undefined));
+}
+
+function requireRail(deps: CheckoutDeps, s: SessionWithOwner, rail: Rail): void {
   if (!allowedRails(s).includes(rail)) throw new AppError('RAIL_NOT_ALLOWED', `rail: ${rail} is not enabled for this merchant`);
+  if (!payableRails(deps, s).includes(rail)) throw new AppError('RAIL_NOT_ALLOWED', `rail: ${rail} has no live provider on this deployment`);
 }
 
 // ---------------------------------------------------------------- options, session, quote
@@ -102,6 +116,7 @@ export async function publicSession(deps: CheckoutDeps, sessionId: string): Prom
       .selectFrom('invoice_lines')
       .select(['code', 'name', 'amount_minor', 'currency'])
       .where('merchant_id', '=', s.merchant_id)
+      .where('mode', '=', s.mode)
       .where('invoice_ref', '=', s.invoice_ref)
       .orderBy('created_at')
       .orderBy('code')
@@ -122,7 +137,7 @@ export async function publicSession(deps: CheckoutDeps, sessionId: string): Prom
       invoice_ref: s.invoice_ref,
       description: s.description ?? '',
       customer_name: s.customer_name ?? '',
-      allowed_rails: allowedRails(s),
+      allowed_rails: payableRails(deps, s),
       expires_at: s.expires_at,
       ...(s.callback_url ? { return_to_merchant_url: s.callback_url } : {}),
       card_collection_mode: s.card_collection_mode,
@@ -142,7 +157,7 @@ export async function quoteSession(deps: CheckoutDeps, sessionId: string): Promi
   return deps.db.transaction().execute(async (trx) => {
     const s = await loadFresh(trx, deps, sessionId);
     if (s.status !== 'open') throw notPayable(s.status);
-    const rails = allowedRails(s);
+    const rails = payableRails(deps, s);
     const surcharges: PublicCheckoutQuote['surcharges'] = {};
     for (const rail of rails) surcharges[rail] = await quoteRail(trx, s, rail);
     return { id: s.id, status: s.status, base_minor: s.amount_minor, currency: s.currency, expires_at: s.expires_at, allowed_rails: rails, surcharges };
@@ -167,11 +182,13 @@ function fullInstructions(a: PaymentAttemptsTable, s: { merchant_name: string; e
   return { mode: a.rail, rail: a.rail };
 }
 
-function providerFor(deps: CheckoutDeps, rail: Rail): RailProvider {
-  const p = deps.providers[rail];
-  if (!p || rail === 'card' || rail === 'cash') {
+/** The provider of the session's mode: sandbox for test, a real connector for live (never the sandbox). */
+function providerFor(deps: CheckoutDeps, rail: Rail, mode: 'test' | 'live'): RailProvider {
+  if (rail === 'card' || rail === 'cash') {
     throw new AppError('PROVIDER_RAIL_UNSUPPORTED', `rail: ${rail} is not paid through provider attempts (use the ${rail === 'cash' ? 'cash-slips' : 'card-payments'} endpoint)`);
   }
+  const p = mode === 'live' ? deps.liveProviders?.[rail] : deps.providers[rail];
+  if (!p) throw new AppError('RAIL_NOT_ALLOWED', `rail: ${rail} has no ${mode} provider on this deployment`);
   return p;
 }
 
@@ -185,8 +202,8 @@ export async function createProviderAttempt(
   await expireDue(deps, sessionId);
   return deps.db.transaction().execute(async (trx) => {
     const s = await loadFresh(trx, deps, sessionId);
-    const provider = providerFor(deps, body.rail);
-    requireRail(s, body.rail);
+    const provider = providerFor(deps, body.rail, s.mode);
+    requireRail(deps, s, body.rail);
     if (body.rail === 'momo') {
       if (!body.operator) throw invalid('operator', `is required for momo: one of ${MOMO_OPERATORS.join(', ')}`);
       if (!body.phone) throw invalid('phone', 'is required for momo: a Ghana number, 0XXXXXXXXX or 233XXXXXXXXX');
@@ -338,11 +355,11 @@ export async function applyOutcome(trx: Trx, deps: CheckoutDeps, a: PaymentAttem
 
 export async function attemptStatus(deps: CheckoutDeps, sessionId: string, attemptId: string, refresh: boolean): Promise<ProviderPaymentStatusResponse> {
   return deps.db.transaction().execute(async (trx) => {
-    await findSession(trx, sessionId);
+    const s = await findSession(trx, sessionId);
     const a = await findAttempt(trx, sessionId, attemptId);
     let refreshed = false;
     if (refresh && a.status === 'pending') {
-      const provider = providerFor(deps, a.rail);
+      const provider = providerFor(deps, a.rail, s.mode);
       await applyOutcome(trx, deps, a, provider.refresh(a, deps.clock.now()), 'confirmed on refresh');
       refreshed = true;
     }
@@ -396,7 +413,7 @@ async function pendingMomoAttempt(trx: Trx, sessionId: string, attemptId: string
 export async function authorizeAttempt(deps: CheckoutDeps, sessionId: string, attemptId: string, code: string): Promise<ProviderPaymentStatusResponse> {
   return deps.db.transaction().execute(async (trx) => {
     const a = await pendingMomoAttempt(trx, sessionId, attemptId);
-    const provider = providerFor(deps, 'momo');
+    const provider = providerFor(deps, 'momo', sessionMode(sessionId));
     if (!provider.authorize) throw new AppError('PROVIDER_RAIL_UNSUPPORTED', 'rail: momo provider takes no verification code');
     await applyOutcome(trx, deps, a, provider.authorize(a, code, deps.clock.now()), 'approved by the payer');
     return statusBody(trx, deps, sessionId, attemptId, false);
@@ -411,7 +428,7 @@ export async function resendCode(deps: CheckoutDeps, sessionId: string, attemptI
     if (wait > 0) {
       throw new AppError('RATE_LIMITED', `a new code can be requested in ${wait} s`, { retryAfterSeconds: wait });
     }
-    const provider = providerFor(deps, 'momo');
+    const provider = providerFor(deps, 'momo', sessionMode(sessionId));
     const outcome = provider.resend ? provider.resend(a, now) : { status: a.status, rawStatus: a.raw_status };
     if (outcome.status === 'pending') {
       await trx
@@ -440,7 +457,7 @@ export async function payByCard(deps: CheckoutDeps, sessionId: string, card: Car
   await expireDue(deps, sessionId);
   return deps.db.transaction().execute(async (trx) => {
     const s = await loadFresh(trx, deps, sessionId);
-    requireRail(s, 'card');
+    requireRail(deps, s, 'card');
     if (s.card_collection_mode !== 'test_simulation') {
       throw new AppError('PROVIDER_RAIL_UNSUPPORTED', 'rail: card is collected by the direct card provider for this integration, not the test simulation');
     }
@@ -519,7 +536,7 @@ export async function createCashSlip(deps: CheckoutDeps, sessionId: string, amou
   await expireDue(deps, sessionId);
   return deps.db.transaction().execute(async (trx) => {
     const s = await loadFresh(trx, deps, sessionId);
-    requireRail(s, 'cash');
+    requireRail(deps, s, 'cash');
     if (s.status !== 'open') throw notPayable(s.status);
     const quote = await quoteRail(trx, s, 'cash');
     if (amountMinor !== quote.total_minor) {

@@ -11,6 +11,8 @@ import { InvoiceLineInput, type InvoiceLineIngestResponse, type InvoiceLineListR
 
 export interface IngestInput {
   merchantId: string;
+  /** The key's mode: an invoice reference in test and the same one in live are different invoices. */
+  mode: 'test' | 'live';
   invoiceRef: string;
   currency: string;
   lines: unknown[];
@@ -38,6 +40,7 @@ export async function ingestInvoiceLines(
     .selectFrom('invoice_lines')
     .select(['code', 'name', 'amount_minor', 'currency', 'remitted'])
     .where('merchant_id', '=', input.merchantId)
+    .where('mode', '=', input.mode)
     .where('invoice_ref', '=', input.invoiceRef)
     .execute();
   if (existing.length > 0 && existing.every((l) => l.remitted === 1)) {
@@ -50,7 +53,13 @@ export async function ingestInvoiceLines(
   }
   const catalogue = new Map(
     (
-      await trx.selectFrom('revenue_lines').select(['code', 'name']).where('merchant_id', '=', input.merchantId).where('active', '=', 1).execute()
+      await trx
+        .selectFrom('revenue_lines')
+        .select(['code', 'name'])
+        .where('merchant_id', '=', input.merchantId)
+        .where('mode', '=', input.mode)
+        .where('active', '=', 1)
+        .execute()
     ).map((r) => [r.code, r.name]),
   );
   const existingCodes = new Set(existing.map((l) => l.code));
@@ -104,6 +113,7 @@ export async function ingestInvoiceLines(
         .updateTable('invoice_lines')
         .set({ name, amount_minor: line.amount_minor, currency: input.currency, updated_at: now })
         .where('merchant_id', '=', input.merchantId)
+        .where('mode', '=', input.mode)
         .where('invoice_ref', '=', input.invoiceRef)
         .where('code', '=', line.code)
         .execute();
@@ -113,6 +123,7 @@ export async function ingestInvoiceLines(
         .values({
           id: ids.uuid(),
           merchant_id: input.merchantId,
+          mode: input.mode,
           invoice_ref: input.invoiceRef,
           code: line.code,
           name,
@@ -128,16 +139,20 @@ export async function ingestInvoiceLines(
     ingested++;
     billed += line.amount_minor;
   }
-  await reallocateInvoice(trx, input.merchantId, input.invoiceRef, now);
+  await reallocateInvoice(trx, input.merchantId, input.mode, input.invoiceRef, now);
   return { object: 'invoice.line_items', invoice_ref: input.invoiceRef, ingested, billed_minor: billed, errors };
 }
 
-/** An invoice's lines in the order they were recorded (remitted as a boolean). */
-export async function invoiceLines(db: Db, merchantId: string, invoiceRef: string) {
+/**
+ * An invoice's lines in the order they were recorded (remitted as a boolean). `mode` null
+ * means both modes: only the back office's invoice view, which is not mode-aware yet, asks so.
+ */
+export async function invoiceLines(db: Db, merchantId: string, mode: 'test' | 'live' | null, invoiceRef: string) {
   const rows = await db
     .selectFrom('invoice_lines')
     .select(['code', 'name', 'amount_minor', 'currency', 'remitted'])
     .where('merchant_id', '=', merchantId)
+    .$if(mode !== null, (q) => q.where('mode', '=', mode ?? 'test'))
     .where('invoice_ref', '=', invoiceRef)
     .orderBy('created_at')
     .orderBy('code')
@@ -145,8 +160,8 @@ export async function invoiceLines(db: Db, merchantId: string, invoiceRef: strin
   return rows.map((r) => ({ ...r, remitted: r.remitted === 1 }));
 }
 
-export async function listInvoiceLines(db: Db, merchantId: string, invoiceRef: string): Promise<InvoiceLineListResponse> {
-  const rows = await invoiceLines(db, merchantId, invoiceRef);
+export async function listInvoiceLines(db: Db, merchantId: string, mode: 'test' | 'live', invoiceRef: string): Promise<InvoiceLineListResponse> {
+  const rows = await invoiceLines(db, merchantId, mode, invoiceRef);
   if (rows.length === 0) throw notFound(`invoice ${invoiceRef}`);
   return {
     object: 'invoice.line_items',

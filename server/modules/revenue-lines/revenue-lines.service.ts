@@ -14,6 +14,8 @@ import { coerceToSchema } from '../../http/form-body';
 
 export interface SyncInput {
   merchantId: string;
+  /** The key's mode: lines are kept per mode, so a test sync never touches live lines. */
+  mode: 'test' | 'live';
   integrationId: string | null;
   lines: unknown[];
   deactivateMissing: boolean;
@@ -54,7 +56,7 @@ export async function syncRevenueLines(db: Db, clock: Clock, ids: IdGenerator, i
   const counts = { created: 0, updated: 0, reactivated: 0, deactivated: 0, unchanged: 0 };
 
   await db.transaction().execute(async (trx) => {
-    const existing = await trx.selectFrom('revenue_lines').selectAll().where('merchant_id', '=', input.merchantId).execute();
+    const existing = await trx.selectFrom('revenue_lines').selectAll().where('merchant_id', '=', input.merchantId).where('mode', '=', input.mode).execute();
     const byCode = new Map(existing.map((r) => [r.code, r]));
     for (const line of valid) {
       const row = byCode.get(line.code);
@@ -64,6 +66,7 @@ export async function syncRevenueLines(db: Db, clock: Clock, ids: IdGenerator, i
           .values({
             id: ids.uuid(),
             merchant_id: input.merchantId,
+            mode: input.mode,
             code: line.code,
             name: line.name,
             active: 1,
@@ -125,8 +128,8 @@ export const toRevenueLine = (r: RevenueLinesTable): RevenueLine => ({
   updated_at: r.updated_at,
 });
 
-export async function listRevenueLines(db: Db, merchantId: string, includeInactive: boolean): Promise<RevenueLineListResponse> {
-  const rows = await db.selectFrom('revenue_lines').selectAll().where('merchant_id', '=', merchantId).orderBy('code').execute();
+export async function listRevenueLines(db: Db, merchantId: string, mode: 'test' | 'live', includeInactive: boolean): Promise<RevenueLineListResponse> {
+  const rows = await db.selectFrom('revenue_lines').selectAll().where('merchant_id', '=', merchantId).where('mode', '=', mode).orderBy('code').execute();
   const active = rows.filter((r) => r.active === 1).length;
   return {
     object: 'list',

@@ -4,7 +4,7 @@ import { expireIfDue, type TransitionDeps } from '../../domain/session-transitio
 import type { CheckoutSessionsTable, Database } from '../../db/schema';
 import type { Clock } from '../../lib/clock';
 import { AppError, notFound } from '../../lib/errors';
-import type { IdGenerator } from '../../lib/ids';
+import { sessionMode, type IdGenerator } from '../../lib/ids';
 import {
   DEFAULT_SESSION_LIFETIME_SECONDS,
   type CheckoutSessionCreate,
@@ -60,6 +60,7 @@ export async function createSession(
     .selectFrom('invoice_lines')
     .select('currency')
     .where('merchant_id', '=', owner.merchantId)
+    .where('mode', '=', owner.mode)
     .where('invoice_ref', '=', input.invoice_ref)
     .executeTakeFirst();
   if (lineCurrency && lineCurrency.currency !== input.currency) {
@@ -93,9 +94,15 @@ export async function createSession(
   return row;
 }
 
-export async function getMerchantSession(db: Db, deps: TransitionDeps, merchantId: string, id: string): Promise<CheckoutSessionsTable> {
-  const find = () => db.selectFrom('checkout_sessions').selectAll().where('id', '=', id).where('merchant_id', '=', merchantId).executeTakeFirst();
-  const row = await find();
+/** A session of this merchant and this key's mode: a test key never sees a live session (404, as for another merchant's). */
+export async function getMerchantSession(
+  db: Db,
+  deps: TransitionDeps,
+  owner: { merchantId: string; mode: 'test' | 'live' },
+  id: string,
+): Promise<CheckoutSessionsTable> {
+  const find = () => db.selectFrom('checkout_sessions').selectAll().where('id', '=', id).where('merchant_id', '=', owner.merchantId).executeTakeFirst();
+  const row = sessionMode(id) === owner.mode ? await find() : undefined;
   if (!row) throw notFound(`session ${id}`);
   // Between two sweeps a session can be past expires_at: the lookup never reports it as open.
   if (row.status === 'open' && row.expires_at <= deps.clock.now().toISOString()) {

@@ -5,6 +5,7 @@ import { formatDateTime, formatMoney, parseAmount, railLabel } from '../common/f
 import { Card, DataTable, Empty, InputField, Mono, PageTitle, QueryState, SelectField, ShortId, StatusBadge, Tabs } from '../common/ui';
 import { adminQueries, type IntegrationView } from './admin.queries';
 import { SecretOnce } from './copy-secret';
+import { StaffAccountSection } from './staff-section';
 
 type Tab = 'integrations' | 'staff' | 'banks' | 'sandbox';
 const RAILS = ['momo', 'card', 'bank_transfer', 'cash'];
@@ -351,7 +352,7 @@ function StaffTab() {
           }}
         >
           <InputField label="Username" value={form.username} onChange={(v) => setForm({ ...form, username: v })} />
-          <InputField label="Password (8+)" type="password" value={form.password} onChange={(v) => setForm({ ...form, password: v })} />
+          <InputField label="Temporary password (12+)" type="password" value={form.password} onChange={(v) => setForm({ ...form, password: v })} />
           <SelectField label="Role" value={form.role} onChange={(v) => setForm({ ...form, role: v })} options={['teller', 'supervisor', 'finance', 'admin'].map((r) => ({ value: r, label: r }))} />
           {form.role === 'teller' && <SelectField label="Branch" value={form.branch} onChange={(v) => setForm({ ...form, branch: v })} options={[{ value: '', label: 'No branch' }, ...branchOptions]} />}
           {form.role === 'finance' && <SelectField label="Merchant" value={form.merchant} onChange={(v) => setForm({ ...form, merchant: v })} options={[{ value: '', label: 'Choose…' }, ...merchantOptions]} />}
@@ -401,6 +402,7 @@ function StaffTab() {
           )}
         </QueryState>
       </Card>
+      <StaffAccountSection />
     </>
   );
 }

@@ -32,6 +32,8 @@ export interface StaffRow {
   merchant_name: string | null;
   created_at: string;
   disabled_at: string | null;
+  /** Set after an admin created or reset the account, until the user chooses their own password. */
+  must_change_password: boolean;
 }
 export interface BankView {
   id: string;

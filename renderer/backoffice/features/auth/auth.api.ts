@@ -1,12 +1,20 @@
 import { apiRequest, BACKOFFICE_API } from '../../api/client';
-import type { StaffSession } from './session';
+import type { StaffLoginResponse } from '../../../../shared/schemas/backoffice';
 
 export interface Credentials {
   username: string;
   password: string;
 }
 
-/** POST /auth/login (CONTRACT §3): 200 `{ token, user }`, 401 UNAUTHORIZED on wrong credentials. */
-export function login(credentials: Credentials): Promise<StaffSession> {
-  return apiRequest<StaffSession>(`${BACKOFFICE_API}/auth/login`, { method: 'POST', body: credentials });
+/**
+ * POST /auth/login (CONTRACT §3): 200 `{ token, user, must_change_password }` and, because the
+ * page sends the CSRF header, the HttpOnly sign-in cookie; the token in the body is not kept.
+ */
+export function login(credentials: Credentials): Promise<StaffLoginResponse> {
+  return apiRequest<StaffLoginResponse>(`${BACKOFFICE_API}/auth/login`, { method: 'POST', body: credentials });
+}
+
+/** POST /auth/password: 204; 400 naming `current_password` or `new_password`. */
+export function changePassword(body: { current_password: string; new_password: string }): Promise<null> {
+  return apiRequest<null>(`${BACKOFFICE_API}/auth/password`, { method: 'POST', body });
 }

@@ -1,5 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { createContext, useContext, useMemo, useState, type ReactNode } from 'react';
+import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import type { StaffMe } from '../../../../shared/schemas/backoffice';
 import { apiRequest, BACKOFFICE_API } from '../../api/client';
 import type { StaffRole } from '../../routes';
 
@@ -10,42 +11,76 @@ export interface StaffUser {
 }
 
 export interface StaffSession {
-  token: string;
   user: StaffUser;
+  /** An admin created or reset the account: the user must choose a password first. */
+  mustChangePassword: boolean;
 }
 
 interface SessionValue {
-  session: StaffSession | null;
-  signIn(session: StaffSession): void;
+  /** `undefined` while the page asks the server whether its cookie still signs someone in. */
+  session: StaffSession | null | undefined;
+  signIn(login: { user: StaffUser; must_change_password: boolean }): void;
   signOut(): void;
+  passwordChanged(): void;
 }
 
 const SessionContext = createContext<SessionValue | null>(null);
 
 /**
- * The staff token lives in React state only: never localStorage or sessionStorage, so it is
- * gone when the window closes or reloads and no other page script can read it from storage.
+ * No keyboard, pointer or touch input for this long signs the user out: the cookie survives
+ * reloads, so a counter PC left alone must not stay signed in until the token expires.
+ */
+export const IDLE_SIGN_OUT_MS = 30 * 60 * 1000;
+const ACTIVITY_EVENTS = ['keydown', 'pointerdown', 'touchstart', 'wheel'] as const;
+
+/**
+ * The sign-in lives in an HttpOnly, SameSite=Strict cookie the server sets (docs/backoffice.md
+ * § Where the sign-in lives): page script never sees or stores the token, and a reload or a
+ * pasted deep link asks GET /me whether the cookie still signs someone in.
  */
 export function SessionProvider({ children }: { children: ReactNode }) {
-  const [session, setSession] = useState<StaffSession | null>(null);
+  const [session, setSession] = useState<StaffSession | null | undefined>(undefined);
   const queryClient = useQueryClient();
-  const value = useMemo<SessionValue>(
-    () => ({
-      session,
-      signIn: (next) => {
-        // Nothing cached for the previous user may show to the next one.
-        queryClient.clear();
-        setSession(next);
-      },
-      signOut: () => {
-        // Revoke the token on the server too (best effort: an expired token is already void).
-        if (session) void apiRequest(`${BACKOFFICE_API}/auth/logout`, { method: 'POST', token: session.token }).catch(() => undefined);
-        queryClient.clear();
-        setSession(null);
-      },
-    }),
-    [session, queryClient],
+  useEffect(() => {
+    let live = true;
+    apiRequest<StaffMe>(`${BACKOFFICE_API}/me`).then(
+      (me) => live && setSession({ user: { id: me.user.id, username: me.user.username, role: me.user.role }, mustChangePassword: me.must_change_password }),
+      () => live && setSession(null),
+    );
+    return () => {
+      live = false;
+    };
+  }, []);
+  const signIn = useCallback(
+    (login: { user: StaffUser; must_change_password: boolean }) => {
+      // Nothing cached for the previous user may show to the next one.
+      queryClient.clear();
+      setSession({ user: login.user, mustChangePassword: login.must_change_password });
+    },
+    [queryClient],
   );
+  const signOut = useCallback(() => {
+    // Revokes the token and clears the cookie (best effort: an expired token is already void).
+    void apiRequest(`${BACKOFFICE_API}/auth/logout`, { method: 'POST' }).catch(() => undefined);
+    queryClient.clear();
+    setSession(null);
+  }, [queryClient]);
+  const signedIn = session !== null && session !== undefined;
+  useEffect(() => {
+    if (!signedIn) return;
+    let timer = window.setTimeout(signOut, IDLE_SIGN_OUT_MS);
+    const activity = () => {
+      window.clearTimeout(timer);
+      timer = window.setTimeout(signOut, IDLE_SIGN_OUT_MS);
+    };
+    for (const e of ACTIVITY_EVENTS) window.addEventListener(e, activity, { passive: true });
+    return () => {
+      window.clearTimeout(timer);
+      for (const e of ACTIVITY_EVENTS) window.removeEventListener(e, activity);
+    };
+  }, [signedIn, signOut]);
+  const passwordChanged = useCallback(() => setSession((s) => (s ? { ...s, mustChangePassword: false } : s)), []);
+  const value = useMemo<SessionValue>(() => ({ session, signIn, signOut, passwordChanged }), [session, signIn, signOut, passwordChanged]);
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
 }
 

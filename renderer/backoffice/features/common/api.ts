@@ -4,7 +4,7 @@ import { useSession } from '../auth/session';
 import { errorText } from './error-text';
 
 /**
- * The back-office API bound to the signed-in staff member's token. A 401 (token expired,
+ * The back-office API of the signed-in staff member (the sign-in cookie rides along). A 401 (token expired,
  * signed out elsewhere, account disabled) returns the user to the sign-in screen.
  */
 export interface BackOfficeApi {
@@ -19,7 +19,6 @@ export interface BackOfficeApi {
 export function useApi(): BackOfficeApi {
   const { session, signOut } = useSession();
   return useMemo<BackOfficeApi>(() => {
-    const token = session?.token ?? null;
     const guard = async <T,>(p: Promise<T>): Promise<T> => {
       try {
         return await p;
@@ -30,12 +29,12 @@ export function useApi(): BackOfficeApi {
     };
     return {
       userId: session?.user.id ?? 'anonymous',
-      get: (path, signal) => guard(apiRequest(`${BACKOFFICE_API}${path}`, { token, ...(signal ? { signal } : {}) })),
-      post: (path, body) => guard(apiRequest(`${BACKOFFICE_API}${path}`, { method: 'POST', token, body: body ?? {} })),
+      get: (path, signal) => guard(apiRequest(`${BACKOFFICE_API}${path}`, signal ? { signal } : {})),
+      post: (path, body) => guard(apiRequest(`${BACKOFFICE_API}${path}`, { method: 'POST', body: body ?? {} })),
       download: (path) =>
         guard(
           (async () => {
-            const res = await fetch(`${BACKOFFICE_API}${path}`, { headers: token ? { authorization: `Bearer ${token}` } : {}, cache: 'no-store' });
+            const res = await fetch(`${BACKOFFICE_API}${path}`, { headers: { 'x-paydesk-csrf': '1' }, credentials: 'same-origin', cache: 'no-store' });
             if (!res.ok) {
               const body = (await res.json().catch(() => null)) as { error?: { code?: string; message?: string } } | null;
               throw new ApiError(res.status, body?.error?.code ?? 'HTTP_ERROR', body?.error?.message ?? `the server answered ${res.status}`);

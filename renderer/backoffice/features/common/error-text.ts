@@ -33,6 +33,8 @@ export function errorText(error: unknown, field?: string): string {
     case 'FORBIDDEN':
       if (/maker-checker|recorded a deposit/i.test(error.message)) return 'You recorded this deposit, so another supervisor must review it.';
       return 'Your role cannot do this. Ask a colleague with the right role, or an administrator.';
+    case 'PASSWORD_CHANGE_REQUIRED':
+      return 'Choose your own password first: an administrator set the one you signed in with.';
     case 'NOT_FOUND':
       return 'Nothing was found. It may have been removed, or the reference was mistyped.';
     case 'STATE_CONFLICT':

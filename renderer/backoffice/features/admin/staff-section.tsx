@@ -1,0 +1,127 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useApi } from '../common/api';
+import { errorText } from '../common/error-text';
+import { ConfirmDialog } from '../common/confirm-dialog';
+import { Card, InputField, SelectField } from '../common/ui';
+import { adminQueries, type StaffRow } from './admin.queries';
+
+const ROLES = ['teller', 'supervisor', 'finance', 'admin'];
+type Pending = { kind: 'reset'; user: StaffRow } | { kind: 'role'; user: StaffRow } | null;
+
+/**
+ * Admin: reset a user's password (a temporary one they must replace at their next sign-in)
+ * and change their role. Both sign the user out, are audited, and are confirmed first.
+ */
+export function StaffAccountSection() {
+  const api = useApi();
+  const queryClient = useQueryClient();
+  const staff = useQuery(adminQueries.staff(api));
+  const banks = useQuery(adminQueries.banks(api));
+  const integrations = useQuery(adminQueries.integrations(api));
+  const others = (staff.data?.staff ?? []).filter((s) => s.id !== api.userId);
+  const [userId, setUserId] = useState('');
+  const user = others.find((s) => s.id === userId) ?? null;
+  const [password, setPassword] = useState('');
+  const [role, setRole] = useState({ role: '', branch: '', merchant: '' });
+  const [pending, setPending] = useState<Pending>(null);
+  const [note, setNote] = useState<{ tone: 'success' | 'error'; text: string } | null>(null);
+
+  const action = useMutation({
+    mutationFn: (p: NonNullable<Pending>) =>
+      p.kind === 'reset'
+        ? api.post(`/admin/staff/${p.user.id}/reset-password`, { password })
+        : api.post(`/admin/staff/${p.user.id}/role`, {
+            role: role.role,
+            ...((role.role === 'teller' || role.role === 'supervisor') && role.branch ? { branch_id: role.branch } : {}),
+            ...(role.role === 'finance' && role.merchant ? { merchant_id: role.merchant } : {}),
+          }),
+    onSuccess: (_r, p) => {
+      setNote({
+        tone: 'success',
+        text: p.kind === 'reset' ? `${p.user.username} must choose a new password at their next sign-in.` : `${p.user.username} is now ${role.role}.`,
+      });
+      if (p.kind === 'reset') setPassword('');
+      void queryClient.invalidateQueries({ queryKey: ['admin', api.userId] });
+    },
+    onError: (err) => setNote({ tone: 'error', text: errorText(err) }),
+    onSettled: () => setPending(null),
+  });
+
+  const branchOptions = (banks.data?.banks ?? []).flatMap((b) => b.branches.filter((br) => br.active).map((br) => ({ value: br.id, label: `${b.name}, ${br.name}` })));
+  const merchantOptions = [...new Map((integrations.data?.integrations ?? []).map((i) => [i.merchant_id, i.merchant_name])).entries()].map(([value, label]) => ({ value, label }));
+  const newRole = role.role || user?.role || 'teller';
+
+  return (
+    <Card title="Reset password or change role" testId="staff-account-actions">
+      <div className="bo-inline-form">
+        <SelectField
+          label="Staff member"
+          value={userId}
+          onChange={(v) => {
+            setUserId(v);
+            setNote(null);
+            setRole({ role: others.find((s) => s.id === v)?.role ?? '', branch: '', merchant: '' });
+          }}
+          options={[{ value: '', label: 'Choose…' }, ...others.map((s) => ({ value: s.id, label: `${s.username} (${s.role})` }))]}
+        />
+      </div>
+      {user && (
+        <>
+          <form
+            className="bo-inline-form bo-mt"
+            onSubmit={(e) => {
+              e.preventDefault();
+              setPending({ kind: 'reset', user });
+            }}
+          >
+            <InputField label="Temporary password (12+ characters)" type="password" value={password} onChange={setPassword} />
+            <button type="submit" className="bo-btn bo-btn--secondary bo-export-btn" disabled={!password}>
+              Reset password
+            </button>
+          </form>
+          <form
+            className="bo-inline-form bo-mt"
+            onSubmit={(e) => {
+              e.preventDefault();
+              setPending({ kind: 'role', user });
+            }}
+          >
+            <SelectField label="New role" value={newRole} onChange={(v) => setRole({ role: v, branch: '', merchant: '' })} options={ROLES.map((r) => ({ value: r, label: r }))} />
+            {(newRole === 'teller' || newRole === 'supervisor') && (
+              <SelectField label="Branch" value={role.branch} onChange={(v) => setRole({ ...role, role: newRole, branch: v })} options={[{ value: '', label: 'No branch' }, ...branchOptions]} />
+            )}
+            {newRole === 'finance' && (
+              <SelectField label="Merchant" value={role.merchant} onChange={(v) => setRole({ ...role, role: newRole, merchant: v })} options={[{ value: '', label: 'Choose…' }, ...merchantOptions]} />
+            )}
+            <button type="submit" className="bo-btn bo-btn--secondary bo-export-btn" disabled={!role.role || (role.role === user.role && !role.branch && !role.merchant) || (newRole === 'finance' && !role.merchant)}>
+              Change role
+            </button>
+          </form>
+        </>
+      )}
+      {note && (
+        <div className={`bo-alert bo-alert--${note.tone}`} role={note.tone === 'error' ? 'alert' : 'status'}>
+          {note.text}
+        </div>
+      )}
+      <ConfirmDialog
+        open={pending !== null}
+        title={pending?.kind === 'reset' ? `Reset ${pending.user.username}'s password?` : `Change ${pending?.user.username ?? ''}'s role?`}
+        confirmLabel={pending?.kind === 'reset' ? 'Reset password' : 'Change role'}
+        tone="danger"
+        busy={action.isPending}
+        onConfirm={() => pending && action.mutate(pending)}
+        onCancel={() => setPending(null)}
+      >
+        {pending?.kind === 'reset' ? (
+          <p>They are signed out at once and must choose their own password when they next sign in with the temporary one. Give it to them in person.</p>
+        ) : (
+          <p>
+            From {pending?.user.role} to {newRole}. They are signed out at once and see the screens of the new role when they sign in again.
+          </p>
+        )}
+      </ConfirmDialog>
+    </Card>
+  );
+}

@@ -1,0 +1,72 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '../../lib/errors';
+
+/**
+ * The back office keeps its sign-in in an HttpOnly cookie, so a reload or a pasted deep link
+ * stays signed in while no page script can read the token (docs/backoffice.md § Where the
+ * sign-in lives). `Authorization: Bearer` keeps working for API clients (CONTRACT §3).
+ */
+export const STAFF_COOKIE = 'paydesk_staff';
+/** Sent by the back office on every call: a cross-site page cannot add it without a CORS preflight, which Paydesk never grants. */
+export const CSRF_HEADER = 'x-paydesk-csrf';
+const COOKIE_PATH = '/api/backoffice';
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+export function cookieToken(req: FastifyRequest): string | undefined {
+  const header = req.headers.cookie;
+  if (!header) return undefined;
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === STAFF_COOKIE) return part.slice(eq + 1).trim();
+  }
+  return undefined;
+}
+
+/** Secure when the request came over https or the public address is https (TLS in front). */
+function secure(req: FastifyRequest, publicBaseUrl: string | null): boolean {
+  return req.protocol === 'https' || (publicBaseUrl?.startsWith('https:') ?? false);
+}
+
+function cookie(value: string, maxAgeSeconds: number | null, isSecure: boolean): string {
+  const parts = [`${STAFF_COOKIE}=${value}`, `Path=${COOKIE_PATH}`, 'HttpOnly', 'SameSite=Strict'];
+  if (maxAgeSeconds !== null) parts.push(`Max-Age=${maxAgeSeconds}`);
+  if (isSecure) parts.push('Secure');
+  return parts.join('; ');
+}
+
+/**
+ * A session cookie (no Max-Age): it survives reloads and deep links but not closing the
+ * browser or the desktop app, which is what a shared counter PC wants. The token's own
+ * 12-hour expiry still applies on the server.
+ */
+export function setStaffCookie(req: FastifyRequest, reply: FastifyReply, token: string, publicBaseUrl: string | null): void {
+  reply.header('set-cookie', cookie(token, null, secure(req, publicBaseUrl)));
+}
+
+export function clearStaffCookie(req: FastifyRequest, reply: FastifyReply, publicBaseUrl: string | null): void {
+  reply.header('set-cookie', cookie('', 0, secure(req, publicBaseUrl)));
+}
+
+/** True when the request says it comes from the back office page (the CSRF header). */
+export const fromBackOffice = (req: FastifyRequest): boolean => req.headers[CSRF_HEADER] === '1';
+
+/**
+ * A cookie travels with any request the browser makes, so an unsafe call that relies on it
+ * must prove it comes from the back office itself: the custom header, and an Origin (when the
+ * browser sends one) equal to the address the request was made to.
+ */
+export function checkCsrf(req: FastifyRequest): void {
+  if (SAFE_METHODS.has(req.method)) return;
+  const forbidden = (why: string) => new AppError('FORBIDDEN', `${why}: a call signed in by cookie must come from the back office page`);
+  if (!fromBackOffice(req)) throw forbidden(`missing ${CSRF_HEADER} header`);
+  const origin = req.headers.origin;
+  if (origin !== undefined) {
+    let host: string;
+    try {
+      host = new URL(origin).host;
+    } catch {
+      throw forbidden('Origin is not a URL');
+    }
+    if (host !== req.headers.host) throw forbidden(`Origin ${origin} is not this server`);
+  }
+}

@@ -1,0 +1,97 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomIds } from '../../server/lib/ids';
+import { newApiKey, type CreatedIntegration } from '../../server/modules/integrations/integrations.service';
+import { RAILS } from '../../shared/schemas/common';
+import { createTestApp, type TestContext } from '../helpers/app';
+import { get, post } from '../helpers/http';
+import { quoteTotal, sessionUrl, uniqueInvoice } from '../helpers/checkout';
+
+// Issue 12 #5: live keys cannot be created yet, so a live integration is inserted directly,
+// as a future `--live` would. Each finding of the issue is one test.
+let t: TestContext;
+let testSide: CreatedIntegration;
+let liveKey: string;
+
+async function addLiveIntegration(merchantId: string): Promise<string> {
+  const now = t.clock.now().toISOString();
+  const integrationId = randomIds.uuid();
+  await t.database.db
+    .insertInto('integrations')
+    .values({ id: integrationId, merchant_id: merchantId, name: 'live', mode: 'live', allowed_rails: JSON.stringify(RAILS), card_collection_mode: 'direct_card', created_at: now, disabled_at: null })
+    .execute();
+  const key = newApiKey(randomIds, 'live');
+  await t.database.db
+    .insertInto('api_keys')
+    .values({ id: randomIds.uuid(), integration_id: integrationId, prefix: key.prefix, key_hash: key.hash, mode: 'live', created_at: now, last_used_at: null, revoked_at: null })
+    .execute();
+  return key.key;
+}
+
+const liveSync = (lines: unknown[], deactivate = false) => post(t.app, '/api/v1/revenue-lines', { lines, deactivate_missing: deactivate }, { key: liveKey });
+
+beforeAll(async () => {
+  t = await createTestApp();
+  testSide = await t.merchant('Both Modes Ltd');
+  liveKey = await addLiveIntegration(testSide.merchant_id);
+});
+afterAll(async () => t.close());
+
+describe('test and live data are separate (issue 12 #5)', () => {
+  it('a test key cannot read a live session, nor its customer data', async () => {
+    const created = await post(t.app, '/api/v1/sessions', { amount_minor: 5000, invoice_ref: uniqueInvoice(), customer: { name: 'Kofi Live', email: 'kofi@example.com' }, metadata: { order: 'L1' } }, { key: liveKey });
+    expect(created.statusCode, created.body).toBe(201);
+    const id = (created.json() as { id: string }).id;
+    expect(id).toMatch(/^cs_live_/);
+    const asTest = await get(t.app, `/api/v1/sessions/${id}`, testSide.api_key);
+    expect(asTest.statusCode).toBe(404);
+    expect(asTest.body).not.toContain('Kofi');
+    expect((await get(t.app, `/api/v1/sessions/${id}`, liveKey)).statusCode).toBe(200);
+  });
+
+  it('a test key cannot read live invoice lines, and the same invoice ref in test is another invoice', async () => {
+    expect((await liveSync([{ code: 'WATER', name: 'Water (live)' }])).statusCode).toBe(200);
+    const ref = uniqueInvoice('LIVE');
+    const ingest = await post(t.app, '/api/v1/invoice-lines', { invoice_ref: ref, lines: [{ code: 'WATER', amount_minor: 700 }] }, { key: liveKey });
+    expect(ingest.statusCode, ingest.body).toBe(200);
+    expect((await get(t.app, `/api/v1/invoice-lines?invoice_ref=${ref}`, testSide.api_key)).statusCode).toBe(404);
+    expect((await get(t.app, `/api/v1/invoice-lines?invoice_ref=${ref}`, liveKey)).statusCode).toBe(200);
+    // A test key cannot bill against the live catalogue either.
+    const testIngest = await post(t.app, '/api/v1/invoice-lines', { invoice_ref: ref, lines: [{ code: 'WATER', amount_minor: 1 }] }, { key: testSide.api_key });
+    expect((testIngest.json() as { errors: Array<{ code: string }> }).errors[0]?.code).toBe('REVENUE_LINE_UNKNOWN');
+  });
+
+  it('a test-key sync with deactivate_missing leaves live revenue lines alone', async () => {
+    expect((await liveSync([{ code: 'POWER', name: 'Power (live)' }])).statusCode).toBe(200);
+    const sync = await post(t.app, '/api/v1/revenue-lines', { lines: [{ code: 'OTHER', name: 'Other' }], deactivate_missing: true }, { key: testSide.api_key });
+    expect(sync.statusCode, sync.body).toBe(200);
+    expect((sync.json() as { deactivated: number }).deactivated).toBe(0);
+    const live = await get(t.app, '/api/v1/revenue-lines', liveKey);
+    const codes = (live.json() as { lines: Array<{ code: string; active: boolean }> }).lines.filter((l) => l.active).map((l) => l.code);
+    expect(codes).toContain('POWER');
+    expect(codes).not.toContain('OTHER');
+  });
+
+  it('a live session is never paid through a sandbox provider: no sandbox code, no test card', async () => {
+    const created = await post(t.app, '/api/v1/sessions', { amount_minor: 5000, invoice_ref: uniqueInvoice() }, { key: liveKey });
+    const id = (created.json() as { id: string }).id;
+    const quote = await get(t.app, `${sessionUrl(id)}/quote`);
+    expect((quote.json() as { allowed_rails: string[] }).allowed_rails).toEqual(['cash']);
+    const momo = await post(t.app, `${sessionUrl(id)}/provider-attempts`, { rail: 'momo', amount_minor: 5000, operator: 'mtn', phone: '0241234567' });
+    expect(momo.statusCode).toBe(400);
+    expect((momo.json() as { error: { code: string; message: string } }).error).toMatchObject({ code: 'RAIL_NOT_ALLOWED', message: expect.stringContaining('live provider') });
+    const bank = await post(t.app, `${sessionUrl(id)}/provider-attempts`, { rail: 'bank_transfer', amount_minor: 5000 });
+    expect((bank.json() as { error: { code: string } }).error.code).toBe('RAIL_NOT_ALLOWED');
+    const card = await post(t.app, `${sessionUrl(id)}/card-payments`, { amount_minor: 5000, card_number: '4242424242424242', expiry_month: 12, expiry_year: 2099, cvc: '123' });
+    expect((card.json() as { error: { code: string } }).error.code).toBe('RAIL_NOT_ALLOWED');
+    expect((await get(t.app, `/api/v1/sessions/${id}`, liveKey)).json()).toMatchObject({ status: 'open' });
+    // Cash is collected by staff, so a live payer can still pay.
+    const total = await quoteTotal(t, id, 'cash');
+    expect((await post(t.app, '/api/v1/checkout/cash-slips', { session_id: id, amount_minor: total })).statusCode).toBe(201);
+  });
+
+  it('test sessions still use the sandbox (the separation does not break test mode)', async () => {
+    const created = await post(t.app, '/api/v1/sessions', { amount_minor: 5000, invoice_ref: uniqueInvoice() }, { key: testSide.api_key });
+    const id = (created.json() as { id: string }).id;
+    expect((await get(t.app, `${sessionUrl(id)}/quote`)).json()).toMatchObject({ allowed_rails: RAILS });
+  });
+});

@@ -1,0 +1,193 @@
+import { useState } from 'react';
+import { useApi } from '../common/api';
+import { formatDateTime, formatMoney, parseAmount, railLabel } from '../common/format';
+import { Card, DataTable, InputField, Mono, SelectField, ShortId, StatusBadge } from '../common/ui';
+import { type IntegrationView } from './admin.queries';
+import { SecretOnce } from './copy-secret';
+import { RAILS, useAdminAction } from './use-admin-action';
+
+export function IntegrationDetail({ i, onClose }: { i: IntegrationView; onClose: () => void }) {
+  const api = useApi();
+  const [secret, setSecret] = useState<{ label: string; value: string } | null>(null);
+  const [rails, setRails] = useState<string[]>(i.allowed_rails);
+  const [endpointUrl, setEndpointUrl] = useState('');
+  const [fee, setFee] = useState({ rail: 'cash', percent: '0', fixed: '2.00', cap: '', bearer: 'payer' });
+  const newKey = useAdminAction(
+    () => api.post<{ api_key: string }>(`/admin/integrations/${i.integration_id}/api-keys`),
+    (r) => {
+      setSecret({ label: 'API key', value: r.api_key });
+      return null;
+    },
+  );
+  const revoke = useAdminAction((id: string) => api.post(`/admin/api-keys/${id}/revoke`), () => 'Key revoked: requests with it now answer 401.');
+  const saveRails = useAdminAction(() => api.post(`/admin/integrations/${i.integration_id}/rails`, { allowed_rails: rails }), () => 'Payment methods saved.');
+  const addEndpoint = useAdminAction(
+    () => api.post<{ secret: string }>(`/admin/integrations/${i.integration_id}/webhook-endpoints`, { url: endpointUrl.trim() }),
+    (r) => {
+      setSecret({ label: 'Webhook signing secret', value: r.secret });
+      setEndpointUrl('');
+      return null;
+    },
+  );
+  const endpointAction = useAdminAction(
+    ({ id, action }: { id: string; action: 'rotate-secret' | 'disable' | 'enable' }) =>
+      api.post<{ secret?: string }>(`/webhooks/endpoints/${id}/${action}`, action === 'disable' ? { reason: 'disabled by an admin' } : action === 'rotate-secret' ? { overlap_hours: 24 } : {}),
+    (r) => {
+      if (r.secret) {
+        setSecret({ label: 'New signing secret (the old one keeps signing for 24 h)', value: r.secret });
+        return null;
+      }
+      return 'Endpoint updated.';
+    },
+  );
+  const saveFee = useAdminAction(
+    () => {
+      const fixed = parseAmount(fee.fixed, 'GHS');
+      const cap = fee.cap.trim() ? parseAmount(fee.cap, 'GHS') : null;
+      const bps = Math.round(Number(fee.percent) * 100);
+      if (fixed === null || (fee.cap.trim() && cap === null) || !Number.isFinite(bps) || bps < 0 || bps > 10_000) {
+        return Promise.reject(new Error('Enter the percentage (0–100) and amounts like 2.00.'));
+      }
+      return api.post(`/admin/integrations/${i.integration_id}/fee-rules`, { rail: fee.rail, percent_bps: bps, fixed_minor: fixed, cap_minor: cap, bearer: fee.bearer });
+    },
+    () => `Fee rule for ${railLabel(fee.rail)} saved.`,
+  );
+
+  return (
+    <Card
+      title={
+        <span className="bo-title-with-badge bo-title-with-badge--sm">
+          {i.merchant_name} <StatusBadge status={i.disabled_at ? 'disabled' : 'active'} label={`${i.mode} mode`} />
+        </span>
+      }
+      actions={
+        <>
+          <ShortId value={i.integration_id} />
+          <button type="button" className="bo-btn bo-btn--secondary bo-btn--sm" onClick={onClose}>
+            Collapse
+          </button>
+        </>
+      }
+      testId="integration-card"
+    >
+      {secret && <SecretOnce label={secret.label} value={secret.value} onDone={() => setSecret(null)} />}
+      {[newKey.note, revoke.note, saveRails.note, addEndpoint.note, endpointAction.note, saveFee.note]}
+
+      <div className="bo-subhead">API keys</div>
+      <DataTable
+        rows={i.api_keys}
+        rowKey={(k) => k.id}
+        pageSize={5}
+        defaultSort={{ key: 'created', dir: 'desc' }}
+        columns={[
+          { key: 'prefix', header: 'Key', sortValue: (k) => k.prefix, render: (k) => <Mono>{`${k.prefix}…`}</Mono> },
+          { key: 'created', header: 'Created', nowrap: true, sortValue: (k) => k.created_at, render: (k) => formatDateTime(k.created_at) },
+          { key: 'state', header: 'State', sortValue: (k) => (k.revoked_at ? 'revoked' : 'active'), render: (k) => <StatusBadge status={k.revoked_at ? 'revoked' : 'active'} /> },
+          {
+            key: 'act',
+            header: '',
+            align: 'right',
+            render: (k) =>
+              k.revoked_at ? null : (
+                <button type="button" className="bo-btn bo-btn--danger bo-btn--sm" disabled={revoke.pending} onClick={() => revoke.mutate(k.id)}>
+                  Revoke
+                </button>
+              ),
+          },
+        ]}
+      />
+      <button type="button" className="bo-btn bo-btn--secondary bo-btn--sm bo-mt" disabled={newKey.pending} onClick={() => newKey.mutate(undefined)}>
+        Create API key
+      </button>
+
+      <div className="bo-subhead">Webhook endpoints</div>
+      {i.webhook_endpoints.length > 0 && (
+        <DataTable
+          rows={i.webhook_endpoints}
+          rowKey={(e) => e.id}
+          pageSize={5}
+          columns={[
+            { key: 'url', header: 'URL', sortValue: (e) => e.url, render: (e) => <Mono>{e.url}</Mono> },
+            { key: 'state', header: 'State', sortValue: (e) => e.status, render: (e) => <StatusBadge status={e.status} /> },
+            {
+              key: 'act',
+              header: '',
+              align: 'right',
+              render: (e) => (
+                <div className="bo-inline-form bo-inline-form--end">
+                  <button type="button" className="bo-btn bo-btn--secondary bo-btn--sm" disabled={endpointAction.pending} onClick={() => endpointAction.mutate({ id: e.id, action: 'rotate-secret' })}>
+                    Rotate secret
+                  </button>
+                  <button
+                    type="button"
+                    className={`bo-btn bo-btn--sm ${e.status === 'active' ? 'bo-btn--danger' : 'bo-btn--secondary'}`}
+                    disabled={endpointAction.pending}
+                    onClick={() => endpointAction.mutate({ id: e.id, action: e.status === 'active' ? 'disable' : 'enable' })}
+                  >
+                    {e.status === 'active' ? 'Disable' : 'Enable'}
+                  </button>
+                </div>
+              ),
+            },
+          ]}
+        />
+      )}
+      <form
+        className="bo-inline-form bo-mt"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (endpointUrl.trim()) addEndpoint.mutate(undefined);
+        }}
+      >
+        <input className="bo-input bo-grow" aria-label="New endpoint URL" placeholder="https://merchant.example/paydesk-webhooks" value={endpointUrl} onChange={(e) => setEndpointUrl(e.target.value)} />
+        <button type="submit" className="bo-btn bo-btn--secondary bo-btn--sm" disabled={addEndpoint.pending || !endpointUrl.trim()}>
+          Add endpoint
+        </button>
+      </form>
+
+      <div className="bo-subhead">Payment methods</div>
+      <div className="bo-checks">
+        {RAILS.map((r) => (
+          <label key={r}>
+            <input type="checkbox" checked={rails.includes(r)} onChange={(e) => setRails((cur) => (e.target.checked ? [...cur, r] : cur.filter((x) => x !== r)))} />
+            {railLabel(r)}
+          </label>
+        ))}
+        <button type="button" className="bo-btn bo-btn--secondary bo-btn--sm" disabled={saveRails.pending || rails.length === 0} onClick={() => saveRails.mutate(undefined)}>
+          Save methods
+        </button>
+      </div>
+
+      <div className="bo-subhead">Fee rules</div>
+      <DataTable
+        rows={i.fee_rules}
+        rowKey={(f) => f.rail}
+        columns={[
+          { key: 'rail', header: 'Method', sortValue: (f) => railLabel(f.rail), render: (f) => railLabel(f.rail) },
+          { key: 'pct', header: 'Percent', align: 'right', sortValue: (f) => f.percent_bps, render: (f) => `${(f.percent_bps / 100).toFixed(2)} %` },
+          { key: 'fixed', header: 'Fixed', align: 'right', sortValue: (f) => f.fixed_minor, render: (f) => formatMoney(f.fixed_minor, 'GHS') },
+          { key: 'cap', header: 'Cap', align: 'right', sortValue: (f) => f.cap_minor, render: (f) => (f.cap_minor === null ? '—' : formatMoney(f.cap_minor, 'GHS')) },
+          { key: 'bearer', header: 'Paid by', sortValue: (f) => f.bearer, render: (f) => (f.bearer === 'payer' ? 'Payer (surcharge)' : 'Merchant') },
+          { key: 'src', header: '', render: (f) => (f.default ? <span className="bo-muted">default</span> : <StatusBadge status="active" label="custom" />) },
+        ]}
+      />
+      <form
+        className="bo-inline-form bo-mt"
+        onSubmit={(e) => {
+          e.preventDefault();
+          saveFee.mutate(undefined);
+        }}
+      >
+        <SelectField label="Method" value={fee.rail} onChange={(v) => setFee({ ...fee, rail: v })} options={RAILS.map((r) => ({ value: r, label: railLabel(r) }))} />
+        <InputField label="Percent" value={fee.percent} onChange={(v) => setFee({ ...fee, percent: v })} />
+        <InputField label="Fixed (GHS)" value={fee.fixed} onChange={(v) => setFee({ ...fee, fixed: v })} />
+        <InputField label="Cap (GHS)" value={fee.cap} onChange={(v) => setFee({ ...fee, cap: v })} placeholder="none" />
+        <SelectField label="Paid by" value={fee.bearer} onChange={(v) => setFee({ ...fee, bearer: v })} options={[{ value: 'payer', label: 'Payer' }, { value: 'merchant', label: 'Merchant' }]} />
+        <button type="submit" className="bo-btn bo-btn--secondary bo-export-btn" disabled={saveFee.pending}>
+          Save fee rule
+        </button>
+      </form>
+    </Card>
+  );
+}
+

@@ -1,0 +1,34 @@
+import { useState } from 'react';
+import { useApi } from '../common/api';
+import { parseAmount } from '../common/format';
+import { Card, InputField } from '../common/ui';
+import { useAdminAction } from './use-admin-action';
+
+export function SandboxTab() {
+  const api = useApi();
+  const [reference, setReference] = useState('');
+  const [amount, setAmount] = useState('');
+  const confirm = useAdminAction(
+    () => {
+      const minor = parseAmount(amount, 'GHS');
+      if (minor === null || minor <= 0) return Promise.reject(new Error('Enter the transferred amount, e.g. 223.50.'));
+      return api.post<{ session_id: string; session_status: string }>('/admin/sandbox/bank-transfers', { payment_reference: reference.trim(), amount_minor: minor });
+    },
+    (r) => `Transfer received: session ${r.session_id} is now ${r.session_status}.`,
+  );
+  return (
+    <Card title="Confirm a bank transfer (sandbox)">
+      <p className="bo-muted">
+        Plays the sandbox bank&apos;s “transfer received” notice for a bank-transfer payment: give the payment reference the payer was shown and the amount transferred. A different amount is refused, as a real collection account would return it.
+      </p>
+      <form className="bo-inline-form" onSubmit={(e) => (e.preventDefault(), confirm.mutate(undefined))}>
+        <InputField label="Payment reference" value={reference} onChange={setReference} placeholder="PDBT-…" />
+        <InputField label="Amount (GHS)" value={amount} onChange={setAmount} placeholder="223.50" />
+        <button type="submit" className="bo-btn bo-btn--primary bo-export-btn" disabled={confirm.pending || !reference.trim() || !amount.trim()}>
+          Confirm transfer
+        </button>
+      </form>
+      {confirm.note}
+    </Card>
+  );
+}

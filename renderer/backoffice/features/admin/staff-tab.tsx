@@ -1,0 +1,99 @@
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useApi } from '../common/api';
+import { formatDateTime } from '../common/format';
+import { Card, DataTable, Empty, InputField, QueryState, SelectField, StatusBadge } from '../common/ui';
+import { adminQueries } from './admin.queries';
+import { StaffAccountSection } from './staff-section';
+import { useAdminAction } from './use-admin-action';
+
+export function StaffTab() {
+  const api = useApi();
+  const staff = useQuery(adminQueries.staff(api));
+  const banks = useQuery(adminQueries.banks(api));
+  const integrations = useQuery(adminQueries.integrations(api));
+  const [form, setForm] = useState({ username: '', password: '', role: 'teller', branch: '', merchant: '' });
+  const create = useAdminAction(
+    () =>
+      api.post('/admin/staff', {
+        username: form.username.trim(),
+        password: form.password,
+        role: form.role,
+        ...(form.role === 'teller' && form.branch ? { branch_id: form.branch } : {}),
+        ...(form.role === 'finance' && form.merchant ? { merchant_id: form.merchant } : {}),
+      }),
+    () => {
+      const name = form.username;
+      setForm({ ...form, username: '', password: '' });
+      return `Created ${name}.`;
+    },
+  );
+  const toggle = useAdminAction(({ id, disable }: { id: string; disable: boolean }) => api.post(`/admin/staff/${id}/${disable ? 'disable' : 'enable'}`), () => 'Saved.');
+  const branchOptions = (banks.data?.banks ?? []).flatMap((b) => b.branches.filter((br) => br.active).map((br) => ({ value: br.id, label: `${b.name}, ${br.name}` })));
+  const merchantOptions = [...new Map((integrations.data?.integrations ?? []).map((i) => [i.merchant_id, i.merchant_name])).entries()].map(([value, label]) => ({ value, label }));
+  return (
+    <>
+      <Card title="New staff account">
+        <form
+          className="bo-inline-form"
+          onSubmit={(e) => {
+            e.preventDefault();
+            create.mutate(undefined);
+          }}
+        >
+          <InputField label="Username" value={form.username} onChange={(v) => setForm({ ...form, username: v })} />
+          <InputField label="Temporary password (12+)" type="password" value={form.password} onChange={(v) => setForm({ ...form, password: v })} />
+          <SelectField label="Role" value={form.role} onChange={(v) => setForm({ ...form, role: v })} options={['teller', 'supervisor', 'finance', 'admin'].map((r) => ({ value: r, label: r }))} />
+          {form.role === 'teller' && <SelectField label="Branch" value={form.branch} onChange={(v) => setForm({ ...form, branch: v })} options={[{ value: '', label: 'No branch' }, ...branchOptions]} />}
+          {form.role === 'finance' && <SelectField label="Merchant" value={form.merchant} onChange={(v) => setForm({ ...form, merchant: v })} options={[{ value: '', label: 'Choose…' }, ...merchantOptions]} />}
+          <button type="submit" className="bo-btn bo-btn--primary bo-export-btn" disabled={create.pending || !form.username.trim() || !form.password}>
+            Create account
+          </button>
+        </form>
+        {create.note}
+      </Card>
+      {toggle.note}
+      <Card title="Staff" className="bo-card--flush" testId="staff-list">
+        <QueryState query={staff} isEmpty={(d) => d.staff.length === 0} empty={<Empty title="No staff yet" />}>
+          {(d) => (
+            <DataTable
+              rows={d.staff}
+              rowKey={(s) => s.id}
+              caption="Staff accounts"
+              testId="staff-table"
+              pageSize={15}
+              defaultSort={{ key: 'user', dir: 'asc' }}
+              columns={[
+                { key: 'user', header: 'Username', sortValue: (s) => s.username, render: (s) => s.username },
+                { key: 'role', header: 'Role', sortValue: (s) => s.role, render: (s) => <span className="bo-cap">{s.role}</span> },
+                { key: 'bound', header: 'Bound to', sortValue: (s) => s.branch_name ?? s.merchant_name, render: (s) => s.branch_name ?? s.merchant_name ?? <span className="bo-muted">—</span> },
+                { key: 'created', header: 'Created', nowrap: true, sortValue: (s) => s.created_at, render: (s) => formatDateTime(s.created_at) },
+                { key: 'state', header: 'State', sortValue: (s) => (s.disabled_at ? 'disabled' : 'active'), render: (s) => <StatusBadge status={s.disabled_at ? 'disabled' : 'active'} /> },
+                {
+                  key: 'act',
+                  header: '',
+                  align: 'right',
+                  render: (s) =>
+                    s.id === api.userId ? (
+                      <span className="bo-muted">you</span>
+                    ) : (
+                      <button
+                        type="button"
+                        className={`bo-btn bo-btn--sm ${s.disabled_at ? 'bo-btn--secondary' : 'bo-btn--danger'}`}
+                        disabled={toggle.pending}
+                        onClick={() => toggle.mutate({ id: s.id, disable: !s.disabled_at })}
+                      >
+                        {s.disabled_at ? 'Enable' : 'Disable'}
+                      </button>
+                    ),
+                },
+              ]}
+            />
+          )}
+        </QueryState>
+      </Card>
+      <StaffAccountSection />
+    </>
+  );
+}
+

@@ -1,0 +1,28 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState, type ReactNode } from 'react';
+import { errorMessage, useApi } from '../common/api';
+
+export const RAILS = ['momo', 'card', 'bank_transfer', 'cash'];
+
+/** One mutation with its outcome message and the admin caches refreshed. */
+export function useAdminAction<A, R>(fn: (a: A) => Promise<R>, success: (r: R) => ReactNode | null) {
+  const api = useApi();
+  const queryClient = useQueryClient();
+  const [note, setNote] = useState<{ tone: 'success' | 'error'; body: ReactNode } | null>(null);
+  const m = useMutation({
+    mutationFn: fn,
+    onSuccess: (r) => {
+      const body = success(r);
+      setNote(body ? { tone: 'success', body } : null);
+      void queryClient.invalidateQueries({ queryKey: ['admin', api.userId] });
+    },
+    onError: (err) => setNote({ tone: 'error', body: errorMessage(err) }),
+  });
+  const view = note ? (
+    <div className={`bo-alert bo-alert--${note.tone}`} role={note.tone === 'error' ? 'alert' : 'status'}>
+      {note.body}
+    </div>
+  ) : null;
+  return { mutate: m.mutate, pending: m.isPending, note: view, clear: () => setNote(null) };
+}
+

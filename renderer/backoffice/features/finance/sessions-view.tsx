@@ -1,0 +1,177 @@
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useRouter } from '../../router';
+import { useApi } from '../common/api';
+import { dayEndIso, dayStartIso, formatDateTime, formatMoney, railLabel } from '../common/format';
+import { Card, DataTable, DetailList, Empty, InputField, Money, Mono, Pagination, QueryState, SelectField, ShortId, StatusBadge, type SortState } from '../common/ui';
+import { FINANCE_BASE as BASE } from './finance-base';
+import { financeQueries, type SessionFilters } from './finance.queries';
+
+const STATUS_OPTIONS = [
+  { value: '', label: 'Any status' },
+  ...['open', 'pending', 'success', 'failed', 'expired'].map((s) => ({ value: s, label: s[0]!.toUpperCase() + s.slice(1) })),
+];
+const RAIL_OPTIONS = [{ value: '', label: 'Any method' }, ...['momo', 'card', 'bank_transfer', 'cash'].map((r) => ({ value: r, label: railLabel(r) }))];
+
+export function SessionsView({ merchantId }: { merchantId: string | undefined }) {
+  const api = useApi();
+  const { navigate } = useRouter();
+  const [status, setStatus] = useState('');
+  const [rail, setRail] = useState('');
+  const [invoiceRef, setInvoiceRef] = useState('');
+  const [fromDay, setFromDay] = useState('');
+  const [toDay, setToDay] = useState('');
+  const [sort, setSort] = useState<SortState>({ key: 'created_at', dir: 'desc' });
+  const [offset, setOffset] = useState(0);
+  const limit = 20;
+  const filters: SessionFilters = {
+    status,
+    rail,
+    invoice_ref: invoiceRef.trim(),
+    from: dayStartIso(fromDay),
+    to: dayEndIso(toDay),
+    sort: sort.key,
+    dir: sort.dir,
+    limit,
+    offset,
+  };
+  const sessions = useQuery(financeQueries.sessions(api, merchantId, filters));
+  const change = <T,>(set: (v: T) => void) => (v: T) => {
+    set(v);
+    setOffset(0);
+  };
+  const filtered = status || rail || invoiceRef || fromDay || toDay;
+
+  return (
+    <Card className="bo-card--flush" testId="sessions-list">
+      <div className="bo-filters">
+        <SelectField label="Status" value={status} onChange={change(setStatus)} options={STATUS_OPTIONS} />
+        <SelectField label="Method" value={rail} onChange={change(setRail)} options={RAIL_OPTIONS} />
+        <InputField label="Invoice ref" value={invoiceRef} onChange={change(setInvoiceRef)} placeholder="Starts with…" />
+        <InputField label="From" type="date" value={fromDay} onChange={change(setFromDay)} />
+        <InputField label="To" type="date" value={toDay} onChange={change(setToDay)} />
+        {filtered && (
+          <button
+            type="button"
+            className="bo-btn bo-btn--secondary bo-btn--sm"
+            onClick={() => {
+              setStatus('');
+              setRail('');
+              setInvoiceRef('');
+              setFromDay('');
+              setToDay('');
+              setOffset(0);
+            }}
+          >
+            Clear filters
+          </button>
+        )}
+        <span className="bo-muted bo-live" aria-live="polite">
+          {sessions.isFetching ? 'Updating…' : 'Live'}
+        </span>
+      </div>
+      <QueryState
+        query={sessions}
+        isEmpty={(d) => d.total === 0}
+        empty={<Empty title={filtered ? 'No session matches these filters' : 'No checkout sessions yet'}>{filtered ? 'Clear a filter to see more.' : 'Sessions appear here as soon as the merchant creates them.'}</Empty>}
+      >
+        {(d) => (
+          <>
+            <DataTable
+              caption="Checkout sessions"
+              rows={d.sessions}
+              rowKey={(r) => r.id}
+              sort={sort}
+              onSort={(s) => {
+                setSort(s);
+                setOffset(0);
+              }}
+              onRowClick={(r) => navigate(`${BASE}/sessions/${encodeURIComponent(r.id)}`)}
+              columns={[
+                { key: 'amount', header: 'Amount', sortKey: 'amount_minor', align: 'right', render: (r) => <Money minor={r.amount_minor} currency={r.currency} strong /> },
+                { key: 'status', header: 'Status', sortKey: 'status', render: (r) => <StatusBadge status={r.status} /> },
+                { key: 'invoice', header: 'Invoice', sortKey: 'invoice_ref', render: (r) => <Mono>{r.invoice_ref}</Mono> },
+                { key: 'payer', header: 'Payer', nowrap: true, render: (r) => r.customer_name ?? <span className="bo-muted">—</span> },
+                { key: 'rail', header: 'Paid by', nowrap: true, render: (r) => railLabel(r.paid_rail) },
+                { key: 'created', header: 'Created', sortKey: 'created_at', nowrap: true, render: (r) => formatDateTime(r.created_at) },
+                { key: 'id', header: 'Session', render: (r) => <ShortId value={r.id} /> },
+              ]}
+            />
+            <Pagination total={d.total} limit={limit} offset={offset} onChange={setOffset} />
+          </>
+        )}
+      </QueryState>
+    </Card>
+  );
+}
+
+export function SessionDetailView({ id }: { id: string }) {
+  const api = useApi();
+  const { navigate } = useRouter();
+  const detail = useQuery(financeQueries.session(api, id));
+  return (
+    <>
+      <button type="button" className="bo-btn bo-btn--secondary bo-btn--sm bo-back" onClick={() => navigate(BASE)}>
+        ← All sessions
+      </button>
+      <QueryState query={detail}>
+        {(d) => (
+          <div className="bo-grid-2">
+            <div>
+              <Card
+                title={
+                  <span className="bo-title-with-badge">
+                    {formatMoney(d.session.amount_minor, d.session.currency)} <StatusBadge status={d.session.status} />
+                  </span>
+                }
+                testId="session-detail"
+              >
+                <DetailList
+                  items={[
+                    ['Session', <Mono key="id">{d.session.id}</Mono>],
+                    ['Invoice', <Mono key="inv">{d.session.invoice_ref}</Mono>],
+                    ['Description', d.session.description ?? '—'],
+                    ['Payer', [d.session.customer_name, d.session.customer_email].filter(Boolean).join(' · ') || '—'],
+                    ['Paid by', railLabel(d.session.paid_rail)],
+                    ['Created', formatDateTime(d.session.created_at, { seconds: true })],
+                    ['Expires', formatDateTime(d.session.expires_at)],
+                    ['Finalised', formatDateTime(d.session.finalized_at, { seconds: true })],
+                  ]}
+                />
+              </Card>
+              <Card title="Invoice lines" className="bo-card--flush">
+                {d.lines.length === 0 ? (
+                  <Empty title="No invoice lines">The merchant recorded no lines for this invoice reference.</Empty>
+                ) : (
+                  <DataTable
+                    rows={d.lines}
+                    rowKey={(l) => l.code}
+                    columns={[
+                      { key: 'code', header: 'Code', render: (l) => <Mono>{l.code}</Mono> },
+                      { key: 'name', header: 'Name', render: (l) => l.name },
+                      { key: 'amount', header: 'Amount', align: 'right', render: (l) => <Money minor={l.amount_minor} currency={l.currency} /> },
+                      { key: 'remitted', header: 'Remitted', render: (l) => <StatusBadge status={l.remitted ? 'remitted' : 'pending'} label={l.remitted ? 'Remitted' : 'Not yet'} /> },
+                    ]}
+                  />
+                )}
+              </Card>
+            </div>
+            <Card title="Timeline" testId="session-timeline">
+              <ol className="bo-timeline">
+                {d.timeline.map((e, i) => (
+                  <li key={`${e.at}-${i}`} className="bo-timeline__item">
+                    <span className={`bo-timeline__dot bo-timeline__dot--${e.kind}`} aria-hidden="true" />
+                    <div className="bo-timeline__title">{e.title}</div>
+                    <div className="bo-timeline__meta">{formatDateTime(e.at, { seconds: true })}</div>
+                    {e.detail && <div className="bo-timeline__meta">{e.detail}</div>}
+                  </li>
+                ))}
+              </ol>
+            </Card>
+          </div>
+        )}
+      </QueryState>
+    </>
+  );
+}
+

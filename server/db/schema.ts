@@ -27,9 +27,17 @@ export interface ApiKeysTable {
   /** SHA-256 of the whole key; the key itself is never stored. */
   key_hash: string;
   mode: 'test' | 'live';
+  /** What the admin calls it ("Shop server"); null for keys made before names existed. */
+  name: string | null;
   created_at: string;
+  /** Unused: last use lives in api_key_usage (a write here would drop the key cache). */
   last_used_at: string | null;
   revoked_at: string | null;
+}
+
+export interface ApiKeyUsageTable {
+  api_key_id: string;
+  last_used_at: string;
 }
 
 export interface WebhookEndpointsTable {
@@ -347,6 +355,7 @@ export interface AuditLogTable {
 }
 
 export interface Database {
+  api_key_usage: ApiKeyUsageTable;
   merchants: MerchantsTable;
   integrations: IntegrationsTable;
   api_keys: ApiKeysTable;

@@ -16,7 +16,7 @@ import {
   SessionReferenceParams,
 } from '../../shared/schemas/merchant';
 import type { AppDeps } from '../deps';
-import { authenticateMerchant, type MerchantContext } from './auth/merchant-auth';
+import { authenticateMerchant, noteApiKeyUse, type MerchantContext } from './auth/merchant-auth';
 import { runIdempotent } from './idempotency/idempotency.service';
 import { ingestInvoiceLines, listInvoiceLines } from './invoice-lines/invoice-lines.service';
 import { listRevenueLines, syncRevenueLines } from './revenue-lines/revenue-lines.service';
@@ -43,6 +43,7 @@ export async function merchantRoutes(app: FastifyInstance, deps: AppDeps): Promi
   // comes before any body error. The limiter may already have resolved the key.
   app.addHook('preParsing', async (req) => {
     req.merchant ??= await authenticateMerchant(db, req);
+    await noteApiKeyUse(db, clock, req.merchant.apiKeyId);
   });
 
   r.post(

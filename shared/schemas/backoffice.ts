@@ -261,7 +261,12 @@ export const SESSION_SORTS = ['created_at', 'amount_minor', 'status', 'invoice_r
 export const SessionListQuery = MerchantScopeQuery.extend({
   status: SessionStatus.optional(),
   rail: Rail.optional(),
-  invoice_ref: z.string().max(120).optional(),
+  /** Contains, any case. */
+  invoice_ref: z.string().max(120, { error: 'must be at most 120 characters' }).optional(),
+  /** Payer name, phone last 4, session id, invoice ref, slip reference, provider or bank reference. */
+  q: z.string().max(120, { error: 'must be at most 120 characters' }).optional(),
+  /** Base or collected amount, in minor units. */
+  amount_minor: z.coerce.number({ error: 'must be an integer number of minor units' }).int({ error: 'must be an integer number of minor units' }).min(0, { error: 'must not be negative' }).optional(),
   from: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time' }).optional(),
   to: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time' }).optional(),
   sort: z.enum(SESSION_SORTS).default('created_at'),
@@ -283,6 +288,11 @@ export const SessionRow = z.object({
   created_at: IsoDateTime,
   expires_at: IsoDateTime,
   finalized_at: IsoDateTime.nullable(),
+  /** Set once the session succeeded: the fee and what the payer paid (amount_minor is the base). */
+  fee_minor: z.number().int().nullable(),
+  collected_minor: z.number().int().nullable(),
+  /** Slip, bank-transfer or provider reference of the payment that settled it. */
+  payment_reference: z.string().nullable(),
 });
 export type SessionRow = z.infer<typeof SessionRow>;
 export const SessionList = z.object({ sessions: z.array(SessionRow), total: z.number().int() });

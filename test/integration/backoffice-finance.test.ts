@@ -87,14 +87,15 @@ describe('back-office finance: merchant scoping, sessions, invoices, revenue lin
     }
   });
 
-  it('filters sessions by status, rail, invoice_ref prefix and date, sorts and paginates', async () => {
+  it('filters sessions by status, rail, invoice_ref (contains) and date, sorts and paginates', async () => {
     const q = async (qs: string) => (await call(t, finA, 'GET', `/sessions?${qs}`)).json() as { sessions: Array<{ id: string; invoice_ref: string; status: string; amount_minor: number }>; total: number };
     expect((await q('status=success')).sessions.map((s) => s.id)).toEqual([paid.session_id]);
     expect((await q('status=open')).sessions.map((s) => s.invoice_ref)).toEqual(['INV-A-OPEN']);
     expect((await q('rail=cash')).total).toBe(2);
     expect((await q('rail=momo')).total).toBe(0);
     expect((await q('invoice_ref=INV-A-P')).sessions.map((s) => s.invoice_ref)).toEqual(['INV-A-PAID']);
-    expect((await q('invoice_ref=A-PAID')).total).toBe(0);
+    expect((await q('invoice_ref=a-paid')).sessions.map((s) => s.invoice_ref)).toEqual(['INV-A-PAID']);
+    expect((await q('invoice_ref=B-1')).total).toBe(0);
     const later = new Date(start.getTime() + 30_000).toISOString();
     expect((await q(`from=${later}`)).sessions.map((s) => s.invoice_ref)).toEqual(['INV-A-OPEN']);
     expect((await q(`to=${later}`)).sessions.map((s) => s.invoice_ref)).toEqual(['INV-A-PAID']);
@@ -173,13 +174,16 @@ describe('back-office finance: merchant scoping, sessions, invoices, revenue lin
     expect(res.headers['content-type']).toMatch(/^text\/csv/);
     expect(res.headers['content-disposition']).toMatch(/attachment; filename="payments-/);
     const rows = res.body.trim().split('\r\n');
-    expect(rows[0]).toBe('paid_at,session_id,merchant,invoice_ref,rail,currency,amount_minor,fee_minor,collected_minor,amount,payment_reference,deposit_id,recorded_by,approved_by,customer_name');
+    expect(rows[0]).toBe('paid_at,session_id,merchant,invoice_ref,rail,currency,amount_minor,fee_minor,collected_minor,amount,fee,collected,payment_reference,deposit_id,recorded_by,approved_by,customer_name');
     expect(rows).toHaveLength(2);
     const cells = rows[1]!.split(',');
     expect(cells.slice(1, 7)).toEqual([paid.session_id, 'Finance A', 'INV-A-PAID', 'cash', 'GHS', '10000']);
     expect(cells[8]).toBe(String(paid.amount_minor));
-    expect(cells[9]).toBe((paid.amount_minor / 100).toFixed(2));
-    expect(cells.slice(10, 14)).toEqual([paid.reference, paidDeposit, teller.username, sup.username]);
+    const fee = paid.amount_minor - 10_000;
+    expect(cells[7]).toBe(String(fee));
+    // The decimals name the same amounts as the minor-unit columns beside them.
+    expect(cells.slice(9, 12)).toEqual(['100.00', (fee / 100).toFixed(2), (paid.amount_minor / 100).toFixed(2)]);
+    expect(cells.slice(12, 16)).toEqual([paid.reference, paidDeposit, teller.username, sup.username]);
     const empty = await call(t, finA, 'GET', `/reports/payments.csv?from=${to}&to=${new Date(start.getTime() + 7200_000).toISOString()}`);
     expect(empty.body.trim().split('\r\n')).toHaveLength(1);
     const backwards = await call(t, finA, 'GET', `/reports/payments.csv?from=${to}&to=${from}`);

@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { changeStamp, type Db } from '../../db/database';
 import { AppError } from '../../lib/errors';
 import { sha256Hex } from '../../lib/hash';
+import type { Clock } from '../../lib/clock';
 
 export interface MerchantContext {
   merchantId: string;
@@ -70,4 +71,27 @@ export async function authenticateMerchant(db: Db, req: FastifyRequest): Promise
   if (keyCache.size >= KEY_CACHE_MAX) keyCache.delete(keyCache.keys().next().value as string);
   keyCache.set(hash, { stamp, ctx });
   return ctx;
+}
+
+/** Minute resolution is enough for "last used", and keeps a busy key from writing per request. */
+const USAGE_RESOLUTION_MS = 60_000;
+const usageWritten = new WeakMap<Db, Map<string, number>>();
+
+/**
+ * Records when a key was last used (shown on the Administration screen). Kept in
+ * api_key_usage, not api_keys, so it never invalidates the resolved-key cache above.
+ */
+export async function noteApiKeyUse(db: Db, clock: Clock, apiKeyId: string): Promise<void> {
+  const now = clock.now();
+  let written = usageWritten.get(db);
+  if (!written) usageWritten.set(db, (written = new Map()));
+  const last = written.get(apiKeyId);
+  if (last !== undefined && now.getTime() - last < USAGE_RESOLUTION_MS) return;
+  written.set(apiKeyId, now.getTime());
+  const at = now.toISOString();
+  await db
+    .insertInto('api_key_usage')
+    .values({ api_key_id: apiKeyId, last_used_at: at })
+    .onConflict((oc) => oc.column('api_key_id').doUpdateSet({ last_used_at: at }))
+    .execute();
 }

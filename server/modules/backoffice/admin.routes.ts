@@ -49,8 +49,16 @@ export async function adminRoutes(app: FastifyInstance, deps: AppDeps): Promise<
     );
     r.post(
       '/admin/integrations/:integration_id/api-keys',
-      { schema: { tags, summary: 'A new API key (shown once)', params: Id('integration_id'), response: { 201: z.unknown(), ...errors } } },
-      async (req, reply) => reply.code(201).send(await adminCreateApiKey(deps, actor(req), String(req.params.integration_id))),
+      {
+        schema: {
+          tags,
+          summary: 'A new API key (shown once), with an optional name saying where it is used',
+          params: Id('integration_id'),
+          body: z.object({ name: z.string({ error: 'must be a string' }).trim().max(80, { error: 'must be at most 80 characters' }).optional() }).optional(),
+          response: { 201: z.unknown(), ...errors },
+        },
+      },
+      async (req, reply) => reply.code(201).send(await adminCreateApiKey(deps, actor(req), String(req.params.integration_id), req.body?.name || null)),
     );
     r.post('/admin/api-keys/:key_id/revoke', { schema: { tags, summary: 'Revoke an API key', params: Id('key_id') } }, async (req) =>
       adminRevokeApiKey(deps, actor(req), String(req.params.key_id)),

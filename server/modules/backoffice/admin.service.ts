@@ -55,16 +55,16 @@ export async function adminCreateIntegration(deps: AdminDeps, actor: Actor, inpu
   return created;
 }
 
-export async function adminCreateApiKey(deps: AdminDeps, actor: Actor, integrationId: string) {
+export async function adminCreateApiKey(deps: AdminDeps, actor: Actor, integrationId: string, name: string | null = null) {
   const i = await integration(deps.db, integrationId);
   const key = newApiKey(deps.ids, i.mode);
   const id = deps.ids.uuid();
   const now = deps.clock.now().toISOString();
   await deps.db.transaction().execute(async (trx) => {
-    await trx.insertInto('api_keys').values({ id, integration_id: i.id, prefix: key.prefix, key_hash: key.hash, mode: i.mode, created_at: now, last_used_at: null, revoked_at: null }).execute();
-    await recordAudit(trx, deps, actor, { action: 'api_key.create', targetType: 'api_key', targetId: id, merchantId: i.merchant_id, after: { prefix: key.prefix, integration_id: i.id } });
+    await trx.insertInto('api_keys').values({ id, integration_id: i.id, prefix: key.prefix, key_hash: key.hash, mode: i.mode, name, created_at: now, last_used_at: null, revoked_at: null }).execute();
+    await recordAudit(trx, deps, actor, { action: 'api_key.create', targetType: 'api_key', targetId: id, merchantId: i.merchant_id, after: { name, prefix: key.prefix, integration_id: i.id } });
   });
-  return { id, prefix: key.prefix, api_key: key.key, created_at: now };
+  return { id, name, prefix: key.prefix, api_key: key.key, created_at: now };
 }
 
 export async function adminRevokeApiKey(deps: AdminDeps, actor: Actor, keyId: string) {
@@ -225,8 +225,9 @@ export async function staffView(db: Db) {
   const rows = await db
     .selectFrom('staff_users as u')
     .leftJoin('branches as br', 'br.id', 'u.branch_id')
+    .leftJoin('banks as bk', 'bk.id', 'br.bank_id')
     .leftJoin('merchants as m', 'm.id', 'u.merchant_id')
-    .select(['u.id', 'u.username', 'u.role', 'u.branch_id', 'br.name as branch_name', 'u.merchant_id', 'm.name as merchant_name', 'u.created_at', 'u.disabled_at', 'u.must_change_password'])
+    .select(['u.id', 'u.username', 'u.role', 'u.branch_id', 'br.name as branch_name', 'bk.name as bank_name', 'u.merchant_id', 'm.name as merchant_name', 'u.created_at', 'u.disabled_at', 'u.must_change_password'])
     .orderBy('u.username')
     .execute();
   return { staff: rows.map((r) => ({ ...r, must_change_password: r.must_change_password === 1 })) };

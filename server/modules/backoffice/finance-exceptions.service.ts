@@ -1,7 +1,8 @@
 import type { Db } from '../../db/database';
 import { EXCEPTION_KINDS, type ExceptionKind, type ExceptionList, type FinanceException } from '../../../shared/schemas/finance-exceptions';
 import type { SessionStatus } from '../../../shared/schemas/common';
-import { csvCell, money } from './finance.service';
+import { formatMoney as money } from '../../../shared/money';
+import { csvCell } from './finance-export.service';
 
 interface PaidSession {
   id: string;

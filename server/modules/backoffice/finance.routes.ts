@@ -17,7 +17,8 @@ import {
   SessionList,
   SessionListQuery,
 } from '../../../shared/schemas/backoffice';
-import { invoiceDetail, listInvoices, listMerchants, listSessions, paymentsCsv, revenueLines, sessionDetail, setRevenueLineActive } from './finance.service';
+import { paymentsCsv } from './finance-export.service';
+import { invoiceDetail, listInvoices, listMerchants, listSessions, revenueLines, sessionDetail, setRevenueLineActive } from './finance.service';
 import { merchantScope } from './merchant-scope';
 import { allow, requireStaff } from './staff-auth';
 

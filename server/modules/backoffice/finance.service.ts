@@ -19,6 +19,9 @@ import type { Rail, SessionStatus } from '../../../shared/schemas/common';
 import { actorOf, recordAudit } from './audit.service';
 import type { StaffContext } from './staff-auth';
 import { invoiceLines } from '../invoice-lines/invoice-lines.service';
+import { formatMoney as money } from '../../../shared/money';
+import { settlements, type Settlement } from './finance-settlement';
+import { likeEscape, sessionAmount, sessionSearch } from './finance-search';
 
 export type FinanceDeps = TransitionDeps & { db: Db };
 
@@ -166,7 +169,6 @@ const toInvoice = (r: InvoiceAgg): InvoiceSummary => ({
   updated_at: r.updated_at,
 });
 
-const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 export async function listInvoices(
   db: Db,
@@ -198,15 +200,16 @@ export async function invoiceDetail(db: Db, merchantId: string, invoiceRef: stri
   if (!agg) throw notFound(`invoice ${invoiceRef}`);
   const lines = await invoiceLines(db, merchantId, null, invoiceRef);
   const sessions = await sessionBase(db).where('s.merchant_id', '=', merchantId).where('s.invoice_ref', '=', invoiceRef).orderBy('s.created_at', 'desc').execute();
-  return { invoice: toInvoice(agg), lines, sessions: sessions.map(toSessionRow) };
+  return { invoice: toInvoice(agg), lines, sessions: await withSettlements(db, sessions) };
 }
 
 // ---------------------------------------------------------------- sessions
 
-const sessionBase = (db: Db) =>
+export const sessionBase = (db: Db) =>
   db.selectFrom('checkout_sessions as s').innerJoin('merchants as m', 'm.id', 's.merchant_id').selectAll('s').select('m.name as merchant_name');
 
-const toSessionRow = (s: CheckoutSessionsTable & { merchant_name: string }): SessionRow => ({
+/** A session row with what settled it (base, fee and collected amount stay apart everywhere). */
+const toSessionRow = (s: CheckoutSessionsTable & { merchant_name: string }, paid: Map<string, Settlement>): SessionRow => ({
   id: s.id,
   status: s.status,
   amount_minor: s.amount_minor,
@@ -220,12 +223,22 @@ const toSessionRow = (s: CheckoutSessionsTable & { merchant_name: string }): Ses
   created_at: s.created_at,
   expires_at: s.expires_at,
   finalized_at: s.finalized_at,
+  fee_minor: paid.get(s.id)?.fee_minor ?? null,
+  collected_minor: paid.get(s.id)?.collected_minor ?? null,
+  payment_reference: paid.get(s.id)?.reference ?? null,
 });
+
+async function withSettlements<T extends CheckoutSessionsTable & { merchant_name: string }>(db: Db, rows: T[]): Promise<SessionRow[]> {
+  const paid = await settlements(db, rows.filter((r) => r.status === 'success').map((r) => r.id));
+  return rows.map((r) => toSessionRow(r, paid));
+}
 
 export interface SessionFilter {
   status?: SessionStatus | undefined;
   rail?: Rail | undefined;
   invoice_ref?: string | undefined;
+  q?: string | undefined;
+  amount_minor?: number | undefined;
   from?: string | undefined;
   to?: string | undefined;
   sort: 'created_at' | 'amount_minor' | 'status' | 'invoice_ref';
@@ -234,7 +247,7 @@ export interface SessionFilter {
   offset: number;
 }
 
-const iso = (field: string, v: string | undefined): string | undefined => {
+export const iso = (field: string, v: string | undefined): string | undefined => {
   if (v === undefined) return undefined;
   const t = Date.parse(v);
   if (Number.isNaN(t)) throw invalid(field, 'must be an ISO 8601 date-time');
@@ -243,7 +256,9 @@ const iso = (field: string, v: string | undefined): string | undefined => {
 
 /**
  * Sessions of one merchant. `rail` matches the rail that paid, or any rail tried (an attempt,
- * or a cash slip); `invoice_ref` matches a prefix; `from`/`to` bound `created_at` (to exclusive).
+ * or a cash slip); `invoice_ref` matches anywhere in the ref; `q` is the free search of
+ * finance-search.ts; `amount_minor` the base or collected amount; `from`/`to` bound
+ * `created_at` (to exclusive).
  */
 export async function listSessions(deps: FinanceDeps, merchantId: string, f: SessionFilter): Promise<SessionList> {
   // Sessions past their time read as expired here too, as on every other read.
@@ -263,7 +278,13 @@ export async function listSessions(deps: FinanceDeps, merchantId: string, f: Ses
   if (from && to && from >= to) throw invalid('to', 'must be after from');
   let q = sessionBase(deps.db).where('s.merchant_id', '=', merchantId);
   if (f.status) q = q.where('s.status', '=', f.status);
-  if (f.invoice_ref) q = q.where(sql<boolean>`s.invoice_ref LIKE ${`${likeEscape(f.invoice_ref)}%`} ESCAPE '\\'`);
+  if (f.invoice_ref) q = q.where(sql<boolean>`s.invoice_ref LIKE ${`%${likeEscape(f.invoice_ref)}%`} ESCAPE '\\'`);
+  const text = f.q?.trim();
+  if (text) q = q.where((eb) => sessionSearch(eb, text));
+  if (f.amount_minor !== undefined) {
+    const amount = f.amount_minor;
+    q = q.where((eb) => sessionAmount(eb, amount));
+  }
   if (from) q = q.where('s.created_at', '>=', from);
   if (to) q = q.where('s.created_at', '<', to);
   if (f.rail) {
@@ -278,20 +299,14 @@ export async function listSessions(deps: FinanceDeps, merchantId: string, f: Ses
   }
   const total = await q.clearSelect().select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   const rows = await q.orderBy(`s.${f.sort}`, f.dir).orderBy('s.id', f.dir).limit(f.limit).offset(f.offset).execute();
-  return { sessions: rows.map(toSessionRow), total: Number(total.n) };
+  return { sessions: await withSettlements(deps.db, rows), total: Number(total.n) };
 }
 
 const RAIL_NAMES: Record<string, string> = { momo: 'Mobile Money', card: 'Card', bank_transfer: 'Bank transfer', cash: 'Cash' };
 
-/** "GHS 222.50": timeline lines are read by people. */
-export function money(minor: number, currency: string): string {
-  const digits = fractionDigits(currency);
-  try {
-    return new Intl.NumberFormat('en', { style: 'currency', currency, currencyDisplay: 'code' }).format(minor / 10 ** digits);
-  } catch {
-    return `${currency} ${(minor / 10 ** digits).toFixed(digits)}`;
-  }
-}
+/** "GHS 100.00 + fee GHS 2.00 = GHS 102.00": the same three amounts the list and the CSV show. */
+const breakdown = (base: number, fee: number, total: number, currency: string) =>
+  fee === 0 && base === total ? money(total, currency) : `${money(base, currency)} + fee ${money(fee, currency)} = ${money(total, currency)}`;
 
 /** One session with its invoice lines and everything that happened to it, oldest first. */
 export async function sessionDetail(deps: FinanceDeps, staff: StaffContext, sessionId: string): Promise<SessionDetail> {
@@ -321,13 +336,13 @@ export async function sessionDetail(deps: FinanceDeps, staff: StaffContext, sess
   for (const a of attempts) {
     const rail = RAIL_NAMES[a.rail] ?? a.rail;
     const who = a.rail === 'momo' ? ` · ${a.operator ?? ''} ••${a.phone_last4 ?? ''}` : a.rail === 'card' ? ` · ${a.card_brand ?? ''} ••${a.card_last4 ?? ''}` : a.payment_reference ? ` · ref ${a.payment_reference}` : '';
-    t.push({ at: a.created_at, kind: 'attempt', title: `${rail} attempt started`, detail: `${money(a.amount_charged_minor, a.currency)}${who}`, ref: a.id });
+    t.push({ at: a.created_at, kind: 'attempt', title: `${rail} attempt started`, detail: `${breakdown(a.base_minor, a.fee_minor, a.amount_charged_minor, a.currency)}${who}`, ref: a.id });
     if (a.finalized_at) {
       t.push({ at: a.finalized_at, kind: 'attempt', title: `${rail} attempt ${a.status}`, detail: a.decline_reason ? `${a.raw_status} · ${a.decline_reason}` : a.raw_status, ref: a.id });
     }
   }
   for (const sl of slips) {
-    t.push({ at: sl.created_at, kind: 'slip', title: `Cash slip ${sl.reference} issued`, detail: `${money(sl.amount_minor, sl.currency)} · now ${sl.status.replace('_', ' ')}`, ref: sl.reference });
+    t.push({ at: sl.created_at, kind: 'slip', title: `Cash slip ${sl.reference} issued`, detail: `${breakdown(sl.base_minor, sl.fee_minor, sl.amount_minor, sl.currency)} · now ${sl.status.replace('_', ' ')}`, ref: sl.reference });
   }
   for (const d of deposits) {
     t.push({ at: d.created_at, kind: 'deposit', title: 'Cash deposit recorded', detail: `${money(d.amount_minor, d.currency)} by ${d.recorded_by_username}${d.note ? ` · “${d.note}”` : ''}`, ref: d.id });
@@ -346,7 +361,7 @@ export async function sessionDetail(deps: FinanceDeps, staff: StaffContext, sess
   const kindOrder = ['created', 'attempt', 'slip', 'deposit', 'transition', 'event', 'delivery'];
   t.sort((a, b) => (a.at === b.at ? kindOrder.indexOf(a.kind) - kindOrder.indexOf(b.kind) : a.at < b.at ? -1 : 1));
   return {
-    session: { ...toSessionRow(s), customer_email: s.customer_email, metadata: JSON.parse(s.metadata) as Record<string, unknown> },
+    session: { ...(await withSettlements(db, [s]))[0]!, customer_email: s.customer_email, metadata: JSON.parse(s.metadata) as Record<string, unknown> },
     lines,
     timeline: t,
   };
@@ -374,101 +389,4 @@ async function deliveryEntries(db: Db, eventIds: string[]): Promise<TimelineEntr
   } catch {
     return [];
   }
-}
-
-// ---------------------------------------------------------------- reconciliation export
-
-export const csvCell = (v: string | number | null): string => {
-  if (v === null) return '';
-  let s = String(v);
-  // A cell a spreadsheet would run as a formula is written as text.
-  if (/^[=+\-@\t\r]/.test(s)) s = `'${s}`;
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-};
-
-const fractionDigits = (currency: string): number => {
-  try {
-    return new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
-  } catch {
-    return 2;
-  }
-};
-
-export const PAYMENT_CSV_COLUMNS = [
-  'paid_at',
-  'session_id',
-  'merchant',
-  'invoice_ref',
-  'rail',
-  'currency',
-  'amount_minor',
-  'fee_minor',
-  'collected_minor',
-  'amount',
-  'payment_reference',
-  'deposit_id',
-  'recorded_by',
-  'approved_by',
-  'customer_name',
-] as const;
-
-/**
- * Every payment of the merchant whose session succeeded in [from, to): one row per session,
- * with the attempt or cash deposit that paid it. Amounts in minor units plus a decimal column.
- */
-export async function paymentsCsv(db: Db, merchantId: string, fromRaw: string, toRaw: string): Promise<string> {
-  const from = iso('from', fromRaw)!;
-  const to = iso('to', toRaw)!;
-  if (from >= to) throw invalid('to', 'must be after from');
-  if (Date.parse(to) - Date.parse(from) > 367 * 86_400_000) throw new AppError('INVALID_ARGUMENT', 'to: the range may span at most one year');
-  const sessions = await sessionBase(db)
-    .where('s.merchant_id', '=', merchantId)
-    .where('s.status', '=', 'success')
-    .where('s.finalized_at', '>=', from)
-    .where('s.finalized_at', '<', to)
-    .orderBy('s.finalized_at')
-    .orderBy('s.id')
-    .execute();
-  const ids = sessions.map((s) => s.id);
-  const attempts = ids.length
-    ? await db.selectFrom('payment_attempts').selectAll().where('session_id', 'in', ids).where('status', '=', 'succeeded').execute()
-    : [];
-  const deposits = ids.length
-    ? await db
-        .selectFrom('cash_deposits as d')
-        .innerJoin('cash_slips as sl', 'sl.id', 'd.slip_id')
-        .innerJoin('staff_users as rec', 'rec.id', 'd.recorded_by')
-        .leftJoin('staff_users as rev', 'rev.id', 'd.reviewed_by')
-        .select(['d.id', 'd.session_id', 'd.amount_minor', 'sl.reference', 'sl.fee_minor', 'rec.username as recorded_by', 'rev.username as approved_by'])
-        .where('d.session_id', 'in', ids)
-        .where('d.status', '=', 'approved')
-        .execute()
-    : [];
-  const lines = [PAYMENT_CSV_COLUMNS.join(',')];
-  for (const s of sessions) {
-    const a = attempts.find((x) => x.session_id === s.id);
-    const d = deposits.find((x) => x.session_id === s.id);
-    const collected = d?.amount_minor ?? a?.amount_charged_minor ?? s.amount_minor;
-    const fee = d ? d.fee_minor : (a?.fee_minor ?? 0);
-    const digits = fractionDigits(s.currency);
-    const row = [
-      s.finalized_at,
-      s.id,
-      s.merchant_name,
-      s.invoice_ref,
-      s.paid_rail,
-      s.currency,
-      s.amount_minor,
-      fee,
-      collected,
-      (collected / 10 ** digits).toFixed(digits),
-      d?.reference ?? a?.payment_reference ?? a?.provider_reference ?? null,
-      d?.id ?? null,
-      d?.recorded_by ?? null,
-      d?.approved_by ?? null,
-      s.customer_name,
-    ];
-    lines.push(row.map(csvCell).join(','));
-  }
-  return `${lines.join('\r\n')}\r\n`;
 }

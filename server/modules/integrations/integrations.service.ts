@@ -111,7 +111,12 @@ export async function listIntegrations(db: Db) {
     .select(['i.id', 'i.name', 'i.mode', 'i.allowed_rails', 'i.created_at', 'i.disabled_at', 'm.id as merchant_id', 'm.name as merchant_name'])
     .orderBy('i.created_at')
     .execute();
-  const keys = await db.selectFrom('api_keys').select(['id', 'integration_id', 'prefix', 'created_at', 'revoked_at']).orderBy('created_at').execute();
+  const keys = await db
+    .selectFrom('api_keys as k')
+    .leftJoin('api_key_usage as u', 'u.api_key_id', 'k.id')
+    .select(['k.id', 'k.integration_id', 'k.name', 'k.prefix', 'k.created_at', 'k.revoked_at', 'u.last_used_at'])
+    .orderBy('k.created_at')
+    .execute();
   const endpoints = await db.selectFrom('webhook_endpoints').select(['id', 'integration_id', 'url', 'status']).execute();
   return rows.map((r) => ({
     integration_id: r.id,
@@ -123,7 +128,7 @@ export async function listIntegrations(db: Db) {
     disabled_at: r.disabled_at,
     api_keys: keys
       .filter((k) => k.integration_id === r.id)
-      .map((k) => ({ id: k.id, prefix: k.prefix, created_at: k.created_at, revoked_at: k.revoked_at })),
+      .map((k) => ({ id: k.id, name: k.name, prefix: k.prefix, created_at: k.created_at, last_used_at: k.last_used_at, revoked_at: k.revoked_at })),
     webhook_endpoints: endpoints.filter((e) => e.integration_id === r.id).map((e) => ({ id: e.id, url: e.url, status: e.status })),
   }));
 }

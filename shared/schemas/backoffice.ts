@@ -336,6 +336,8 @@ export const AuditEntry = z.object({
   action: z.string(),
   target_type: z.string(),
   target_id: z.string().nullable(),
+  /** The target as staff know it ("Accra Water (test integration)"); null when it no longer exists. */
+  target_name: z.string().nullable(),
   merchant_id: z.string().nullable(),
   before: AuditSnapshot.nullable().describe('The recorded fields before the action, or null'),
   after: AuditSnapshot.nullable().describe('The recorded fields after the action, or null'),
@@ -343,10 +345,15 @@ export const AuditEntry = z.object({
 });
 export type AuditEntry = z.infer<typeof AuditEntry>;
 export const AUDIT_SORTS = ['at', 'action', 'actor', 'target_type'] as const;
-export const AuditQuery = z.object({
+export const AuditFilter = z.object({
   action: z.string().max(80).optional(),
   actor: z.string().max(64).optional(),
   target_id: z.string().max(120).optional(),
+  /** Entries at or after `from` and before `to` (ISO date-times; the screen sends local days). */
+  from: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time' }).optional(),
+  to: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time' }).optional(),
+});
+export const AuditQuery = AuditFilter.extend({
   sort: z.enum(AUDIT_SORTS).default('at'),
   dir: z.enum(['asc', 'desc']).default('desc'),
   limit: z.coerce.number().int().min(1).max(200).default(50),

@@ -1,9 +1,14 @@
-import type { Kysely, Transaction } from 'kysely';
+import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { Db } from '../../db/database';
-import type { Database } from '../../db/schema';
+import type { AuditLogTable, Database } from '../../db/schema';
+import { csvText } from '../../lib/csv';
+import { invalid } from '../../lib/errors';
+import { auditActionLabel } from '../../../shared/labels';
+import { targetNames } from './audit-targets';
+import { iso } from './finance.service';
 import type { Clock } from '../../lib/clock';
 import type { IdGenerator } from '../../lib/ids';
-import type { AUDIT_SORTS, AuditAction, AuditList } from '../../../shared/schemas/backoffice';
+import type { AUDIT_SORTS, AuditAction, AuditEntry, AuditList } from '../../../shared/schemas/backoffice';
 
 type Q = Kysely<Database> | Transaction<Database>;
 
@@ -61,33 +66,73 @@ type AuditSort = (typeof AUDIT_SORTS)[number];
 /** Sort keys of GET /audit → columns (a fixed map: no column name ever comes from the request). */
 const AUDIT_SORT_COLUMNS = { at: 'at', action: 'action', actor: 'actor_username', target_type: 'target_type' } as const satisfies Record<AuditSort, string>;
 
-export async function listAudit(
-  db: Db,
-  filter: { action?: string | undefined; actor?: string | undefined; target_id?: string | undefined; sort?: AuditSort | undefined; dir?: 'asc' | 'desc' | undefined; limit: number; offset: number },
-): Promise<AuditList> {
+export interface AuditFilter {
+  action?: string | undefined;
+  actor?: string | undefined;
+  target_id?: string | undefined;
+  from?: string | undefined;
+  to?: string | undefined;
+}
+
+function filtered(db: Db, filter: AuditFilter) {
+  const from = iso('from', filter.from);
+  const to = iso('to', filter.to);
+  if (from && to && from >= to) throw invalid('to', 'must be after from');
   let q = db.selectFrom('audit_log');
   if (filter.action) q = q.where('action', '=', filter.action);
   if (filter.actor) q = q.where('actor_username', '=', filter.actor);
   if (filter.target_id) q = q.where('target_id', '=', filter.target_id);
+  if (from) q = q.where('at', '>=', from);
+  if (to) q = q.where('at', '<', to);
+  return q;
+}
+
+export async function listAudit(
+  db: Db,
+  filter: AuditFilter & { sort?: AuditSort | undefined; dir?: 'asc' | 'desc' | undefined; limit: number; offset: number },
+): Promise<AuditList> {
+  const q = filtered(db, filter);
   const total = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   const dir = filter.dir ?? 'desc';
   let ordered = q.selectAll().orderBy(AUDIT_SORT_COLUMNS[filter.sort ?? 'at'], dir);
   // Ties (same action, same staff member) read newest first; the id keeps pages stable.
   if (filter.sort && filter.sort !== 'at') ordered = ordered.orderBy('at', 'desc');
   const rows = await ordered.orderBy('id').limit(filter.limit).offset(filter.offset).execute();
-  return {
-    total: Number(total.n),
-    entries: rows.map((r) => ({
+  return { total: Number(total.n), entries: await toEntries(db, rows) };
+}
+
+async function toEntries(db: Db, rows: Array<Selectable<AuditLogTable>>): Promise<AuditEntry[]> {
+  const names = await targetNames(db, rows);
+  return rows.map((r) => ({
       id: r.id,
       at: r.at,
       actor: { id: r.actor_id, username: r.actor_username, role: r.actor_role },
       action: r.action,
       target_type: r.target_type,
       target_id: r.target_id,
+      target_name: r.target_id ? (names.get(`${r.target_type}:${r.target_id}`) ?? null) : null,
       merchant_id: r.merchant_id,
       before: r.before === null ? null : (JSON.parse(r.before) as Record<string, unknown>),
       after: r.after === null ? null : (JSON.parse(r.after) as Record<string, unknown>),
       ip: r.ip,
-    })),
-  };
+  }));
+}
+
+/** Most entries one export holds; a wider range is refused so the file stays usable. */
+export const AUDIT_CSV_MAX_ROWS = 20_000;
+
+/**
+ * The filtered trail as CSV, oldest first: times in UTC (ISO 8601, as stored: a spreadsheet
+ * converts them), the action in words beside its code, the target by name.
+ */
+export async function auditCsv(db: Db, filter: AuditFilter): Promise<string> {
+  const q = filtered(db, filter);
+  const count = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  if (Number(count.n) > AUDIT_CSV_MAX_ROWS) throw invalid('from', `the export may hold at most ${AUDIT_CSV_MAX_ROWS} entries; choose a shorter date range`);
+  const entries = await toEntries(db, await q.selectAll().orderBy('at', 'asc').orderBy('id').execute());
+  const json = (v: unknown) => (v === null || v === undefined ? null : JSON.stringify(v));
+  return csvText(
+    ['at', 'staff', 'role', 'ip', 'action', 'action_code', 'target', 'target_type', 'target_id', 'before', 'after'],
+    entries.map((e) => [e.at, e.actor.username, e.actor.role, e.ip, auditActionLabel(e.action), e.action, e.target_name, e.target_type, e.target_id, json(e.before), json(e.after)]),
+  );
 }

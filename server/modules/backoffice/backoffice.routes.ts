@@ -6,6 +6,7 @@ import { ErrorEnvelope } from '../../../shared/schemas/common';
 import { STAFF_LOGIN_ROUTE } from '../../http/rate-limit';
 import {
   AuditList,
+  AuditFilter,
   AuditQuery,
   CashDeposit,
   DepositFacets,
@@ -24,7 +25,7 @@ import {
   StaffLoginResponse,
   StaffMe,
 } from '../../../shared/schemas/backoffice';
-import { listAudit } from './audit.service';
+import { auditCsv, listAudit } from './audit.service';
 import { approveDeposit, depositFacets, getDeposit, listDeposits, lookupSlip, recordDeposit, rejectDeposit, shiftTotal } from './cash-desk.service';
 import { financeRoutes } from './finance.routes';
 import { financeExceptionRoutes } from './finance-exceptions.routes';
@@ -214,6 +215,17 @@ export async function backofficeRoutes(app: FastifyInstance, deps: AppDeps): Pro
       schema: { tags: ['Back office: audit'], summary: 'The audit trail of staff actions, newest first (read-only)', querystring: AuditQuery, response: { 200: AuditList, ...errors } },
     },
     async (req) => listAudit(deps.db, req.query),
+  );
+  r.get(
+    '/audit/export.csv',
+    {
+      preValidation: allow('admin', 'supervisor'),
+      schema: { tags: ['Back office: audit'], summary: 'The filtered audit trail as CSV, oldest first (action in words, target by name)', querystring: AuditFilter },
+    },
+    async (req, reply) => {
+      const csv = await auditCsv(deps.db, req.query);
+      return reply.type('text/csv; charset=utf-8').header('content-disposition', 'attachment; filename="audit-trail.csv"').send(csv);
+    },
   );
 
   await financeRoutes(app, deps);

@@ -2,7 +2,7 @@ import type { Db } from '../../db/database';
 import { EXCEPTION_KINDS, type ExceptionKind, type ExceptionList, type FinanceException } from '../../../shared/schemas/finance-exceptions';
 import type { SessionStatus } from '../../../shared/schemas/common';
 import { formatMoney as money } from '../../../shared/money';
-import { csvCell } from './finance-export.service';
+import { csvCell } from '../../lib/csv';
 
 interface PaidSession {
   id: string;

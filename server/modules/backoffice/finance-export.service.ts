@@ -1,18 +1,9 @@
 import type { Db } from '../../db/database';
 import { AppError, invalid } from '../../lib/errors';
 import { minorToDecimal } from '../../../shared/money';
+import { csvText } from '../../lib/csv';
 import { iso, sessionBase } from './finance.service';
 import { settlements } from './finance-settlement';
-
-// ---------------------------------------------------------------- reconciliation export
-
-export const csvCell = (v: string | number | null): string => {
-  if (v === null) return '';
-  let s = String(v);
-  // A cell a spreadsheet would run as a formula is written as text.
-  if (/^[=+\-@\t\r]/.test(s)) s = `'${s}`;
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-};
 
 /**
  * Each amount appears twice, in minor units and as a decimal, under matching names:
@@ -59,12 +50,11 @@ export async function paymentsCsv(db: Db, merchantId: string, fromRaw: string, t
     db,
     sessions.map((s) => s.id),
   );
-  const lines = [PAYMENT_CSV_COLUMNS.join(',')];
-  for (const s of sessions) {
+  const rows = sessions.map((s) => {
     const p = paid.get(s.id);
     const collected = p?.collected_minor ?? s.amount_minor;
     const fee = p?.fee_minor ?? 0;
-    const row = [
+    const row: Array<string | number | null> = [
       s.finalized_at,
       s.id,
       s.merchant_name,
@@ -83,7 +73,7 @@ export async function paymentsCsv(db: Db, merchantId: string, fromRaw: string, t
       p?.deposit?.approved_by ?? null,
       s.customer_name,
     ];
-    lines.push(row.map(csvCell).join(','));
-  }
-  return `${lines.join('\r\n')}\r\n`;
+    return row;
+  });
+  return csvText(PAYMENT_CSV_COLUMNS, rows);
 }

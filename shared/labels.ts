@@ -1,0 +1,53 @@
+/**
+ * One wording for the server (CSV exports) and the back office: audit actions in words.
+ * An action without its own words (a newer one) still reads as words, from its code.
+ */
+const AUDIT_ACTION_LABELS: Record<string, string> = {
+  'auth.login': 'Signed in',
+  'auth.login_failed': 'Sign-in failed',
+  'auth.logout': 'Signed out',
+  'deposit.record': 'Recorded a cash deposit',
+  'deposit.approve': 'Approved a cash deposit',
+  'deposit.reject': 'Rejected a cash deposit',
+  'revenue_line.activate': 'Activated a revenue line',
+  'revenue_line.deactivate': 'Deactivated a revenue line',
+  'integration.create': 'Created an integration',
+  'integration.set_rails': 'Changed payment methods',
+  'api_key.create': 'Created an API key',
+  'api_key.revoke': 'Revoked an API key',
+  'webhook_endpoint.create': 'Added a webhook endpoint',
+  'webhook_endpoint.rotate_secret': 'Rotated a webhook signing secret',
+  'webhook_endpoint.disable': 'Disabled a webhook endpoint',
+  'webhook_endpoint.enable': 'Enabled a webhook endpoint',
+  'webhook.redeliver': 'Redelivered a webhook event',
+  'webhook.recover': 'Recovered failed webhook deliveries',
+  'fee_rule.set': 'Changed a fee rule',
+  'bank.create': 'Added a bank',
+  'bank.rename': 'Renamed a bank',
+  'bank.activate': 'Activated a bank',
+  'bank.deactivate': 'Deactivated a bank',
+  'branch.create': 'Added a branch',
+  'branch.rename': 'Renamed a branch',
+  'branch.activate': 'Activated a branch',
+  'branch.deactivate': 'Deactivated a branch',
+  'staff.create': 'Created a staff account',
+  'staff.disable': 'Disabled a staff account',
+  'staff.enable': 'Enabled a staff account',
+  'sandbox.bank_transfer_confirm': 'Confirmed a sandbox bank transfer',
+};
+
+/** "api_key.revoke" → "Revoked an API key"; an unknown "staff.reset_password" → "Staff: reset password". */
+export function auditActionLabel(action: string): string {
+  const known = AUDIT_ACTION_LABELS[action];
+  if (known) return known;
+  const [area = '', verb = ''] = action.split('.');
+  const words = (s: string) => s.replace(/_/g, ' ');
+  const head = words(area);
+  return verb ? `${head.charAt(0).toUpperCase()}${head.slice(1)}: ${words(verb)}` : words(action);
+}
+
+/** "webhook_endpoint" → "Webhook endpoint". */
+export function targetTypeLabel(type: string): string {
+  const s = type.replace(/_/g, ' ');
+  return `${s.charAt(0).toUpperCase()}${s.slice(1)}`;
+}

@@ -18,7 +18,7 @@ export interface IntegrationView {
   allowed_rails: string[];
   created_at: string;
   disabled_at: string | null;
-  api_keys: Array<{ id: string; prefix: string; created_at: string; revoked_at: string | null }>;
+  api_keys: Array<{ id: string; name: string | null; prefix: string; created_at: string; last_used_at: string | null; revoked_at: string | null }>;
   webhook_endpoints: Array<Pick<WebhookEndpoint, 'id' | 'url' | 'status'>>;
   fee_rules: FeeRuleView[];
 }
@@ -28,6 +28,7 @@ export interface StaffRow {
   role: string;
   branch_id: string | null;
   branch_name: string | null;
+  bank_name: string | null;
   merchant_id: string | null;
   merchant_name: string | null;
   created_at: string;

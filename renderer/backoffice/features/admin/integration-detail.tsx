@@ -3,6 +3,7 @@ import { useApi } from '../common/api';
 import { formatDateTime, formatMoney, parseAmount, railLabel } from '../common/format';
 import { Card, DataTable, InputField, Mono, SelectField, ShortId, StatusBadge } from '../common/ui';
 import { type IntegrationView } from './admin.queries';
+import { ConfirmDialog } from '../common/confirm-dialog';
 import { SecretOnce } from './copy-secret';
 import { RAILS, useAdminAction } from './use-admin-action';
 
@@ -11,20 +12,27 @@ export function IntegrationDetail({ i, onClose }: { i: IntegrationView; onClose:
   const [secret, setSecret] = useState<{ label: string; value: string } | null>(null);
   const [rails, setRails] = useState<string[]>(i.allowed_rails);
   const [endpointUrl, setEndpointUrl] = useState('');
+  const [keyName, setKeyName] = useState('');
+  const [confirm, setConfirm] = useState<{ kind: 'revoke'; id: string; label: string } | { kind: 'disable'; id: string; url: string } | null>(null);
   const [fee, setFee] = useState({ rail: 'cash', percent: '0', fixed: '2.00', cap: '', bearer: 'payer' });
   const newKey = useAdminAction(
-    () => api.post<{ api_key: string }>(`/admin/integrations/${i.integration_id}/api-keys`),
+    () => api.post<{ api_key: string; name: string | null }>(`/admin/integrations/${i.integration_id}/api-keys`, { name: keyName.trim() }),
     (r) => {
-      setSecret({ label: 'API key', value: r.api_key });
+      setSecret({ label: `API key ${r.name ? `“${r.name}” ` : ''}for ${i.merchant_name} (${i.mode} mode)`, value: r.api_key });
+      setKeyName('');
       return null;
     },
   );
-  const revoke = useAdminAction((id: string) => api.post(`/admin/api-keys/${id}/revoke`), () => 'Key revoked: requests with it now answer 401.');
+  const revoke = useAdminAction(
+    (id: string) => api.post(`/admin/api-keys/${id}/revoke`),
+    () => 'Key revoked: requests with it now answer 401.',
+    () => setConfirm(null),
+  );
   const saveRails = useAdminAction(() => api.post(`/admin/integrations/${i.integration_id}/rails`, { allowed_rails: rails }), () => 'Payment methods saved.');
   const addEndpoint = useAdminAction(
     () => api.post<{ secret: string }>(`/admin/integrations/${i.integration_id}/webhook-endpoints`, { url: endpointUrl.trim() }),
     (r) => {
-      setSecret({ label: 'Webhook signing secret', value: r.secret });
+      setSecret({ label: `Webhook signing secret for ${endpointUrl.trim()}`, value: r.secret });
       setEndpointUrl('');
       return null;
     },
@@ -32,13 +40,15 @@ export function IntegrationDetail({ i, onClose }: { i: IntegrationView; onClose:
   const endpointAction = useAdminAction(
     ({ id, action }: { id: string; action: 'rotate-secret' | 'disable' | 'enable' }) =>
       api.post<{ secret?: string }>(`/webhooks/endpoints/${id}/${action}`, action === 'disable' ? { reason: 'disabled by an admin' } : action === 'rotate-secret' ? { overlap_hours: 24 } : {}),
-    (r) => {
+    (r, { id }) => {
       if (r.secret) {
-        setSecret({ label: 'New signing secret (the old one keeps signing for 24 h)', value: r.secret });
+        const url = i.webhook_endpoints.find((e) => e.id === id)?.url ?? 'the endpoint';
+        setSecret({ label: `New signing secret for ${url} (the old one keeps signing for 24 h)`, value: r.secret });
         return null;
       }
       return 'Endpoint updated.';
     },
+    () => setConfirm(null),
   );
   const saveFee = useAdminAction(
     () => {
@@ -80,8 +90,10 @@ export function IntegrationDetail({ i, onClose }: { i: IntegrationView; onClose:
         pageSize={5}
         defaultSort={{ key: 'created', dir: 'desc' }}
         columns={[
+          { key: 'name', header: 'Name', sortValue: (k) => k.name ?? '', render: (k) => k.name ?? <span className="bo-muted">Unnamed</span> },
           { key: 'prefix', header: 'Key', sortValue: (k) => k.prefix, render: (k) => <Mono>{`${k.prefix}…`}</Mono> },
           { key: 'created', header: 'Created', nowrap: true, sortValue: (k) => k.created_at, render: (k) => formatDateTime(k.created_at) },
+          { key: 'used', header: 'Last used', nowrap: true, sortValue: (k) => k.last_used_at ?? '', render: (k) => (k.last_used_at ? formatDateTime(k.last_used_at) : <span className="bo-muted">Never</span>) },
           { key: 'state', header: 'State', sortValue: (k) => (k.revoked_at ? 'revoked' : 'active'), render: (k) => <StatusBadge status={k.revoked_at ? 'revoked' : 'active'} /> },
           {
             key: 'act',
@@ -89,16 +101,31 @@ export function IntegrationDetail({ i, onClose }: { i: IntegrationView; onClose:
             align: 'right',
             render: (k) =>
               k.revoked_at ? null : (
-                <button type="button" className="bo-btn bo-btn--danger bo-btn--sm" disabled={revoke.pending} onClick={() => revoke.mutate(k.id)}>
+                <button
+                  type="button"
+                  className="bo-btn bo-btn--danger bo-btn--sm"
+                  disabled={revoke.pending}
+                  onClick={() => setConfirm({ kind: 'revoke', id: k.id, label: `${k.name ? `“${k.name}” ` : ''}${k.prefix}…` })}
+                  aria-label={`Revoke key ${k.name ?? k.prefix}`}
+                >
                   Revoke
                 </button>
               ),
           },
         ]}
       />
-      <button type="button" className="bo-btn bo-btn--secondary bo-btn--sm bo-mt" disabled={newKey.pending} onClick={() => newKey.mutate(undefined)}>
-        Create API key
-      </button>
+      <form
+        className="bo-inline-form bo-mt"
+        onSubmit={(e) => {
+          e.preventDefault();
+          newKey.mutate(undefined);
+        }}
+      >
+        <InputField label="Key name (where it is used)" value={keyName} onChange={setKeyName} placeholder="Shop server" />
+        <button type="submit" className="bo-btn bo-btn--secondary bo-export-btn" disabled={newKey.pending}>
+          Create API key
+        </button>
+      </form>
 
       <div className="bo-subhead">Webhook endpoints</div>
       {i.webhook_endpoints.length > 0 && (
@@ -122,7 +149,8 @@ export function IntegrationDetail({ i, onClose }: { i: IntegrationView; onClose:
                     type="button"
                     className={`bo-btn bo-btn--sm ${e.status === 'active' ? 'bo-btn--danger' : 'bo-btn--secondary'}`}
                     disabled={endpointAction.pending}
-                    onClick={() => endpointAction.mutate({ id: e.id, action: e.status === 'active' ? 'disable' : 'enable' })}
+                    onClick={() => (e.status === 'active' ? setConfirm({ kind: 'disable', id: e.id, url: e.url }) : endpointAction.mutate({ id: e.id, action: 'enable' }))}
+                    aria-label={`${e.status === 'active' ? 'Disable' : 'Enable'} endpoint ${e.url}`}
                   >
                     {e.status === 'active' ? 'Disable' : 'Enable'}
                   </button>
@@ -144,6 +172,25 @@ export function IntegrationDetail({ i, onClose }: { i: IntegrationView; onClose:
           Add endpoint
         </button>
       </form>
+
+      <ConfirmDialog
+        open={confirm !== null}
+        title={confirm?.kind === 'revoke' ? `Revoke API key ${confirm.label}?` : 'Disable this webhook endpoint?'}
+        confirmLabel={confirm?.kind === 'revoke' ? 'Revoke key' : 'Disable endpoint'}
+        tone="danger"
+        busy={revoke.pending || endpointAction.pending}
+        onConfirm={() => {
+          if (confirm?.kind === 'revoke') revoke.mutate(confirm.id);
+          else if (confirm) endpointAction.mutate({ id: confirm.id, action: 'disable' });
+        }}
+        onCancel={() => setConfirm(null)}
+      >
+        {confirm?.kind === 'revoke' ? (
+          <p>Requests with this key will get 401 at once. {i.merchant_name} must switch to another key first; a revoked key cannot be restored.</p>
+        ) : (
+          <p>{confirm?.kind === 'disable' ? confirm.url : ''} receives no more events from now on. Deliveries wait, and are sent when you enable it again.</p>
+        )}
+      </ConfirmDialog>
 
       <div className="bo-subhead">Payment methods</div>
       <div className="bo-checks">

@@ -13,11 +13,11 @@ export function IntegrationsTab() {
   const list = useQuery(adminQueries.integrations(api));
   const [merchant, setMerchant] = useState('');
   const [url, setUrl] = useState('');
-  const [secrets, setSecrets] = useState<{ api_key: string; webhook_secret: string | null } | null>(null);
+  const [secrets, setSecrets] = useState<{ api_key: string; webhook_secret: string | null; merchant: string; url: string } | null>(null);
   const create = useAdminAction(
     () => api.post<{ api_key: string; webhook_secret: string | null }>('/admin/integrations', { merchant_name: merchant, ...(url.trim() ? { webhook_url: url.trim() } : {}) }),
     (r) => {
-      setSecrets(r);
+      setSecrets({ ...r, merchant: merchant.trim(), url: url.trim() });
       setMerchant('');
       setUrl('');
       return null;
@@ -40,8 +40,8 @@ export function IntegrationsTab() {
         {create.note}
         {secrets && (
           <>
-            <SecretOnce label="API key" value={secrets.api_key} onDone={() => setSecrets(null)} />
-            {secrets.webhook_secret && <SecretOnce label="Webhook signing secret" value={secrets.webhook_secret} onDone={() => setSecrets(null)} />}
+            <SecretOnce label={`API key for ${secrets.merchant}`} value={secrets.api_key} onDone={() => setSecrets(null)} />
+            {secrets.webhook_secret && <SecretOnce label={`Webhook signing secret for ${secrets.url}`} value={secrets.webhook_secret} onDone={() => setSecrets(null)} />}
           </>
         )}
       </Card>

@@ -3,7 +3,8 @@ import { useState } from 'react';
 import { useApi } from '../common/api';
 import { formatDateTime } from '../common/format';
 import { Card, DataTable, Empty, InputField, QueryState, SelectField, StatusBadge } from '../common/ui';
-import { adminQueries } from './admin.queries';
+import { ConfirmDialog } from '../common/confirm-dialog';
+import { adminQueries, type StaffRow } from './admin.queries';
 import { StaffAccountSection } from './staff-section';
 import { useAdminAction } from './use-admin-action';
 
@@ -28,7 +29,12 @@ export function StaffTab() {
       return `Created ${name}.`;
     },
   );
-  const toggle = useAdminAction(({ id, disable }: { id: string; disable: boolean }) => api.post(`/admin/staff/${id}/${disable ? 'disable' : 'enable'}`), () => 'Saved.');
+  const [confirming, setConfirming] = useState<{ id: string; username: string } | null>(null);
+  const toggle = useAdminAction(
+    ({ id, disable }: { id: string; disable: boolean; username: string }) => api.post(`/admin/staff/${id}/${disable ? 'disable' : 'enable'}`),
+    (_r, { disable, username }) => (disable ? `${username} is disabled and signed out.` : `${username} may sign in again.`),
+    () => setConfirming(null),
+  );
   const branchOptions = (banks.data?.banks ?? []).flatMap((b) => b.branches.filter((br) => br.active).map((br) => ({ value: br.id, label: `${b.name}, ${br.name}` })));
   const merchantOptions = [...new Map((integrations.data?.integrations ?? []).map((i) => [i.merchant_id, i.merchant_name])).entries()].map(([value, label]) => ({ value, label }));
   return (
@@ -53,6 +59,17 @@ export function StaffTab() {
         {create.note}
       </Card>
       {toggle.note}
+      <ConfirmDialog
+        open={confirming !== null}
+        title={`Disable ${confirming?.username ?? ''}?`}
+        confirmLabel="Disable account"
+        tone="danger"
+        busy={toggle.pending}
+        onConfirm={() => confirming && toggle.mutate({ id: confirming.id, disable: true, username: confirming.username })}
+        onCancel={() => setConfirming(null)}
+      >
+        <p>They are signed out at once and cannot sign in until an admin enables the account again. Their past work stays in the audit trail.</p>
+      </ConfirmDialog>
       <Card title="Staff" className="bo-card--flush" testId="staff-list">
         <QueryState query={staff} isEmpty={(d) => d.staff.length === 0} empty={<Empty title="No staff yet" />}>
           {(d) => (
@@ -66,7 +83,7 @@ export function StaffTab() {
               columns={[
                 { key: 'user', header: 'Username', sortValue: (s) => s.username, render: (s) => s.username },
                 { key: 'role', header: 'Role', sortValue: (s) => s.role, render: (s) => <span className="bo-cap">{s.role}</span> },
-                { key: 'bound', header: 'Bound to', sortValue: (s) => s.branch_name ?? s.merchant_name, render: (s) => s.branch_name ?? s.merchant_name ?? <span className="bo-muted">—</span> },
+                { key: 'bound', header: 'Bound to', sortValue: (s) => boundTo(s) ?? '', render: (s) => boundTo(s) ?? <span className="bo-muted">—</span> },
                 { key: 'created', header: 'Created', nowrap: true, sortValue: (s) => s.created_at, render: (s) => formatDateTime(s.created_at) },
                 { key: 'state', header: 'State', sortValue: (s) => (s.disabled_at ? 'disabled' : 'active'), render: (s) => <StatusBadge status={s.disabled_at ? 'disabled' : 'active'} /> },
                 {
@@ -81,7 +98,8 @@ export function StaffTab() {
                         type="button"
                         className={`bo-btn bo-btn--sm ${s.disabled_at ? 'bo-btn--secondary' : 'bo-btn--danger'}`}
                         disabled={toggle.pending}
-                        onClick={() => toggle.mutate({ id: s.id, disable: !s.disabled_at })}
+                        onClick={() => (s.disabled_at ? toggle.mutate({ id: s.id, disable: false, username: s.username }) : setConfirming(s))}
+                        aria-label={`${s.disabled_at ? 'Enable' : 'Disable'} ${s.username}`}
                       >
                         {s.disabled_at ? 'Enable' : 'Disable'}
                       </button>
@@ -97,3 +115,6 @@ export function StaffTab() {
   );
 }
 
+
+/** "Ghana Commercial Bank, Accra Central" for a teller; the merchant for finance staff. */
+const boundTo = (s: StaffRow): string | null => (s.branch_name ? [s.bank_name, s.branch_name].filter(Boolean).join(', ') : s.merchant_name);

@@ -5,14 +5,16 @@ import { errorMessage, useApi } from '../common/api';
 export const RAILS = ['momo', 'card', 'bank_transfer', 'cash'];
 
 /** One mutation with its outcome message and the admin caches refreshed. */
-export function useAdminAction<A, R>(fn: (a: A) => Promise<R>, success: (r: R) => ReactNode | null) {
+/** `settled` runs after success or failure (closes a confirmation so the outcome is visible). */
+export function useAdminAction<A, R>(fn: (a: A) => Promise<R>, success: (r: R, a: A) => ReactNode | null, settled?: () => void) {
   const api = useApi();
   const queryClient = useQueryClient();
   const [note, setNote] = useState<{ tone: 'success' | 'error'; body: ReactNode } | null>(null);
   const m = useMutation({
     mutationFn: fn,
-    onSuccess: (r) => {
-      const body = success(r);
+    onSettled: () => settled?.(),
+    onSuccess: (r, a) => {
+      const body = success(r, a);
       setNote(body ? { tone: 'success', body } : null);
       void queryClient.invalidateQueries({ queryKey: ['admin', api.userId] });
     },

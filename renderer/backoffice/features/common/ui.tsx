@@ -1,7 +1,8 @@
-import { useId, useState, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { errorMessage } from './api';
 import { formatMoney } from './format';
 import './features.css';
+export { InputField, SelectField } from './fields';
 
 /** Shared building blocks of the back-office screens: one look for cards, tables, badges and states. */
 
@@ -275,58 +276,6 @@ export function Pagination({ total, limit, offset, onChange }: PageState) {
         Next
       </button>
     </nav>
-  );
-}
-
-export function SelectField({
-  label,
-  value,
-  onChange,
-  options,
-}: {
-  label: string;
-  value: string;
-  onChange: (v: string) => void;
-  options: Array<{ value: string; label: string }>;
-}) {
-  const id = useId();
-  return (
-    <div className="bo-filter">
-      <label htmlFor={id} className="bo-filter__label">
-        {label}
-      </label>
-      <select id={id} className="bo-input" value={value} onChange={(e) => onChange(e.target.value)}>
-        {options.map((o) => (
-          <option key={o.value} value={o.value}>
-            {o.label}
-          </option>
-        ))}
-      </select>
-    </div>
-  );
-}
-
-export function InputField({
-  label,
-  value,
-  onChange,
-  type = 'text',
-  placeholder,
-}: {
-  label: string;
-  value: string;
-  onChange: (v: string) => void;
-  type?: string;
-  placeholder?: string;
-}) {
-  const id = useId();
-  return (
-    <div className="bo-filter">
-      <label htmlFor={id} className="bo-filter__label">
-        {label}
-      </label>
-      <input id={id} className="bo-input" type={type} value={value} placeholder={placeholder} onChange={(e) => onChange(e.target.value)} />
-    </div>
   );
 }
 

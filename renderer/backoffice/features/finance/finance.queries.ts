@@ -12,7 +12,9 @@ import { qs, type BackOfficeApi } from '../common/api';
 export interface SessionFilters {
   status: string;
   rail: string;
-  invoice_ref: string;
+  /** Payer name, phone last 4, session id, invoice ref, slip, provider or bank reference. */
+  q: string;
+  amount_minor: number | undefined;
   from: string | undefined;
   to: string | undefined;
   sort: string;
@@ -37,7 +39,7 @@ export const financeQueries = {
       queryKey: ['sessions', api.userId, merchantId ?? 'own', f] as const,
       queryFn: ({ signal }) =>
         api.get<SessionList>(
-          `/sessions${qs({ merchant_id: merchantId, status: f.status, rail: f.rail, invoice_ref: f.invoice_ref, from: f.from, to: f.to, sort: f.sort, dir: f.dir, limit: f.limit, offset: f.offset })}`,
+          `/sessions${qs({ merchant_id: merchantId, status: f.status, rail: f.rail, q: f.q, amount_minor: f.amount_minor, from: f.from, to: f.to, sort: f.sort, dir: f.dir, limit: f.limit, offset: f.offset })}`,
           signal,
         ),
       // Live: statuses change as payers pay and supervisors approve.

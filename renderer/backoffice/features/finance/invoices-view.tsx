@@ -4,6 +4,7 @@ import { useRouter } from '../../router';
 import { useApi } from '../common/api';
 import { formatDateTime, formatMoney, railLabel } from '../common/format';
 import { Card, DataTable, Empty, InputField, Money, Mono, Pagination, QueryState, SelectField, ShortId, StatusBadge, type SortState } from '../common/ui';
+import { NoMatch } from '../common/filter-hint';
 import { FINANCE_BASE as BASE, Stat } from './finance-base';
 import { financeQueries } from './finance.queries';
 
@@ -31,7 +32,7 @@ export function InvoicesView({ merchantId }: { merchantId: string | undefined })
           ]}
         />
       </div>
-      <QueryState query={invoices} isEmpty={(d) => d.total === 0} empty={<Empty title="No invoices">Invoices appear when the merchant records invoice lines or creates a session.</Empty>}>
+      <QueryState query={invoices} isEmpty={(d) => d.total === 0} empty={q || remitted ? <NoMatch /> : <Empty title="No invoices">Invoices appear when the merchant records invoice lines or creates a session.</Empty>}>
         {(d) => (
           <>
             <DataTable

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { errorMessage, useApi } from '../common/api';
 import { formatDateTime } from '../common/format';
 import { Card, DataTable, Empty, Mono, QueryState, StatusBadge } from '../common/ui';
+import { ConfirmDialog } from '../common/confirm-dialog';
 import { Stat } from './finance-base';
 import { financeQueries, setRevenueLineActive } from './finance.queries';
 
@@ -11,13 +12,18 @@ export function RevenueLinesViewPanel({ merchantId }: { merchantId: string | und
   const queryClient = useQueryClient();
   const lines = useQuery(financeQueries.revenueLines(api, merchantId));
   const [error, setError] = useState<string | null>(null);
+  const [confirming, setConfirming] = useState<{ id: string; code: string; name: string } | null>(null);
   const toggle = useMutation({
     mutationFn: ({ id, active }: { id: string; active: boolean }) => setRevenueLineActive(api, merchantId, id, active),
     onSuccess: (view) => {
       setError(null);
+      setConfirming(null);
       queryClient.setQueryData(financeQueries.revenueLines(api, merchantId).queryKey, view);
     },
-    onError: (err) => setError(errorMessage(err)),
+    onError: (err) => {
+      setConfirming(null);
+      setError(errorMessage(err));
+    },
   });
   return (
     <QueryState query={lines}>
@@ -57,7 +63,8 @@ export function RevenueLinesViewPanel({ merchantId }: { merchantId: string | und
                         type="button"
                         className={`bo-btn bo-btn--sm ${l.active ? 'bo-btn--danger' : 'bo-btn--secondary'}`}
                         disabled={toggle.isPending}
-                        onClick={() => toggle.mutate({ id: l.id, active: !l.active })}
+                        onClick={() => (l.active ? setConfirming(l) : toggle.mutate({ id: l.id, active: true }))}
+                        aria-label={`${l.active ? 'Deactivate' : 'Activate'} ${l.code} ${l.name}`}
                       >
                         {l.active ? 'Deactivate' : 'Activate'}
                       </button>
@@ -67,6 +74,19 @@ export function RevenueLinesViewPanel({ merchantId }: { merchantId: string | und
               />
             )}
           </Card>
+          <ConfirmDialog
+            open={confirming !== null}
+            title={`Deactivate ${confirming?.code ?? ''}?`}
+            confirmLabel="Deactivate"
+            tone="danger"
+            busy={toggle.isPending}
+            onConfirm={() => confirming && toggle.mutate({ id: confirming.id, active: false })}
+            onCancel={() => setConfirming(null)}
+          >
+            <p>
+              {confirming?.code} {confirming?.name}: the merchant can no longer bill it. New invoice lines with this code are refused until it is activated again; lines already billed stay as they are.
+            </p>
+          </ConfirmDialog>
           <Card title="Sync history" className="bo-card--flush">
             {d.syncs.length === 0 ? (
               <Empty title="No syncs yet" />

@@ -2,7 +2,8 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useRouter } from '../../router';
 import { useApi } from '../common/api';
-import { dayEndIso, dayStartIso, formatDateTime, formatMoney, railLabel } from '../common/format';
+import { dayEndIso, dayStartIso, formatDateTime, formatMoney, parseAmount, railLabel } from '../common/format';
+import { NoMatch } from '../common/filter-hint';
 import { Card, DataTable, DetailList, Empty, InputField, Money, Mono, Pagination, QueryState, SelectField, ShortId, StatusBadge, type SortState } from '../common/ui';
 import { FINANCE_BASE as BASE } from './finance-base';
 import { financeQueries, type SessionFilters } from './finance.queries';
@@ -18,16 +19,20 @@ export function SessionsView({ merchantId }: { merchantId: string | undefined })
   const { navigate } = useRouter();
   const [status, setStatus] = useState('');
   const [rail, setRail] = useState('');
-  const [invoiceRef, setInvoiceRef] = useState('');
+  const [search, setSearch] = useState('');
+  const [amount, setAmount] = useState('');
   const [fromDay, setFromDay] = useState('');
   const [toDay, setToDay] = useState('');
   const [sort, setSort] = useState<SortState>({ key: 'created_at', dir: 'desc' });
   const [offset, setOffset] = useState(0);
   const limit = 20;
+  // An amount is typed as staff read it ("125.45"); the list shows GHS, the back office's currency.
+  const amountMinor = amount.trim() ? parseAmount(amount, 'GHS') : null;
   const filters: SessionFilters = {
     status,
     rail,
-    invoice_ref: invoiceRef.trim(),
+    q: search.trim(),
+    amount_minor: amountMinor ?? undefined,
     from: dayStartIso(fromDay),
     to: dayEndIso(toDay),
     sort: sort.key,
@@ -40,14 +45,15 @@ export function SessionsView({ merchantId }: { merchantId: string | undefined })
     set(v);
     setOffset(0);
   };
-  const filtered = status || rail || invoiceRef || fromDay || toDay;
+  const filtered = status || rail || search || amount || fromDay || toDay;
 
   return (
     <Card className="bo-card--flush" testId="sessions-list">
       <div className="bo-filters">
         <SelectField label="Status" value={status} onChange={change(setStatus)} options={STATUS_OPTIONS} />
         <SelectField label="Method" value={rail} onChange={change(setRail)} options={RAIL_OPTIONS} />
-        <InputField label="Invoice ref" value={invoiceRef} onChange={change(setInvoiceRef)} placeholder="Starts with…" />
+        <InputField label="Search" value={search} onChange={change(setSearch)} placeholder="Payer, phone last 4, session, invoice, slip or bank ref" wide />
+        <InputField label="Amount" value={amount} onChange={change(setAmount)} placeholder="125.45" inputMode="decimal" error={amount.trim() && amountMinor === null ? 'Type an amount like 125.45' : undefined} />
         <InputField label="From" type="date" value={fromDay} onChange={change(setFromDay)} />
         <InputField label="To" type="date" value={toDay} onChange={change(setToDay)} />
         {filtered && (
@@ -57,7 +63,8 @@ export function SessionsView({ merchantId }: { merchantId: string | undefined })
             onClick={() => {
               setStatus('');
               setRail('');
-              setInvoiceRef('');
+              setSearch('');
+              setAmount('');
               setFromDay('');
               setToDay('');
               setOffset(0);
@@ -73,7 +80,7 @@ export function SessionsView({ merchantId }: { merchantId: string | undefined })
       <QueryState
         query={sessions}
         isEmpty={(d) => d.total === 0}
-        empty={<Empty title={filtered ? 'No session matches these filters' : 'No checkout sessions yet'}>{filtered ? 'Clear a filter to see more.' : 'Sessions appear here as soon as the merchant creates them.'}</Empty>}
+        empty={filtered ? <NoMatch /> : <Empty title="No checkout sessions yet">Sessions appear here as soon as the merchant creates them.</Empty>}
       >
         {(d) => (
           <>
@@ -89,6 +96,8 @@ export function SessionsView({ merchantId }: { merchantId: string | undefined })
               onRowClick={(r) => navigate(`${BASE}/sessions/${encodeURIComponent(r.id)}`)}
               columns={[
                 { key: 'amount', header: 'Amount', sortKey: 'amount_minor', align: 'right', render: (r) => <Money minor={r.amount_minor} currency={r.currency} strong /> },
+                { key: 'fee', header: 'Fee', align: 'right', nowrap: true, render: (r) => (r.fee_minor === null ? <span className="bo-muted">—</span> : <Money minor={r.fee_minor} currency={r.currency} />) },
+                { key: 'collected', header: 'Collected', align: 'right', nowrap: true, render: (r) => (r.collected_minor === null ? <span className="bo-muted">—</span> : <Money minor={r.collected_minor} currency={r.currency} />) },
                 { key: 'status', header: 'Status', sortKey: 'status', render: (r) => <StatusBadge status={r.status} /> },
                 { key: 'invoice', header: 'Invoice', sortKey: 'invoice_ref', render: (r) => <Mono>{r.invoice_ref}</Mono> },
                 { key: 'payer', header: 'Payer', nowrap: true, render: (r) => r.customer_name ?? <span className="bo-muted">—</span> },
@@ -130,6 +139,10 @@ export function SessionDetailView({ id }: { id: string }) {
                   items={[
                     ['Session', <Mono key="id">{d.session.id}</Mono>],
                     ['Invoice', <Mono key="inv">{d.session.invoice_ref}</Mono>],
+                    ['Amount', formatMoney(d.session.amount_minor, d.session.currency)],
+                    ['Fee', d.session.fee_minor === null ? 'Not paid yet' : formatMoney(d.session.fee_minor, d.session.currency)],
+                    ['Collected', d.session.collected_minor === null ? 'Not paid yet' : formatMoney(d.session.collected_minor, d.session.currency)],
+                    ['Payment reference', d.session.payment_reference ? <Mono key="ref">{d.session.payment_reference}</Mono> : '—'],
                     ['Description', d.session.description ?? '—'],
                     ['Payer', [d.session.customer_name, d.session.customer_email].filter(Boolean).join(' · ') || '—'],
                     ['Paid by', railLabel(d.session.paid_rail)],

@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
 import { serverQueries } from '../api/server.queries';
 import { useSession } from '../features/auth/session';
 import { OverviewPage } from '../features/home/overview-page';
@@ -19,6 +20,9 @@ import { Button } from '../../ui/button';
 export function AppShell() {
   const { session, signOut } = useSession();
   const { path } = useRouter();
+  // On a phone the page list folds behind a Menu button; it closes again on every navigation.
+  const [navOpen, setNavOpen] = useState(false);
+  useEffect(() => setNavOpen(false), [path]);
   const health = useQuery(serverQueries.health());
   const version = useQuery(serverQueries.desktopVersion());
   if (!session) return null;
@@ -27,8 +31,11 @@ export function AppShell() {
   const current = matchRoute(path);
 
   return (
-    <div className="shell">
+    <div className={`shell${navOpen ? ' shell--nav-open' : ''}`}>
       <header className="shell__header">
+        <button type="button" className="shell__menu" aria-expanded={navOpen} aria-controls="shell-nav" onClick={() => setNavOpen((o) => !o)}>
+          Menu
+        </button>
         <span className="shell__brand">Paydesk</span>
         <span className={`shell__status shell__status--${health.isError ? 'down' : 'up'}`} role="status">
           {health.isError ? 'Server unreachable' : 'Server online'}
@@ -40,7 +47,7 @@ export function AppShell() {
           Sign out
         </Button>
       </header>
-      <nav className="shell__nav" aria-label="Back office">
+      <nav id="shell-nav" className="shell__nav" aria-label="Back office">
         <ul>
           {allowed.map((name) => (
             <li key={name}>

@@ -1,77 +1,112 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { AUDIT_ACTIONS, type AuditEntry } from '../../../../shared/schemas/backoffice';
-import { useApi } from '../common/api';
-import { formatDateTime } from '../common/format';
-import { Card, DataTable, Empty, InputField, Mono, PageTitle, QueryState, SelectField, ShortId, type SortState } from '../common/ui';
-import { auditQueries } from './audit.queries';
+import { auditActionLabel, targetTypeLabel } from '../../../../shared/labels';
+import { AUDIT_ACTIONS } from '../../../../shared/schemas/backoffice';
+import { errorMessage, useApi } from '../common/api';
+import { NoMatch } from '../common/filter-hint';
+import { dayEndIso, dayStartIso, formatDateTime } from '../common/format';
+import { Card, DataTable, Empty, InputField, PageTitle, QueryState, SelectField, type SortState } from '../common/ui';
+import { AuditDiff } from './audit-diff';
+import { auditCsvPath, auditQueries } from './audit.queries';
 
-
-function changes(e: AuditEntry): string {
-  const show = (v: unknown) =>
-    v && typeof v === 'object'
-      ? Object.entries(v as Record<string, unknown>)
-          .map(([k, x]) => `${k}: ${typeof x === 'string' ? x : JSON.stringify(x)}`)
-          .join(', ')
-      : '';
-  const before = show(e.before);
-  const after = show(e.after);
-  return before ? `${before}  →  ${after}` : after;
-}
-
-/** The audit trail: read-only, newest first. Nothing here (or anywhere) can change an entry. */
+/** The audit trail: read-only, newest first, in words. Nothing here (or anywhere) can change an entry. */
 export function AuditPage() {
   const api = useApi();
   const [action, setAction] = useState('');
   const [actor, setActor] = useState('');
+  const [fromDay, setFromDay] = useState('');
+  const [toDay, setToDay] = useState('');
   const [offset, setOffset] = useState(0);
   const [sort, setSort] = useState<SortState>({ key: 'at', dir: 'desc' });
+  const [exportNote, setExportNote] = useState<{ tone: 'success' | 'error'; text: string } | null>(null);
   const limit = 25;
-  const list = useQuery(auditQueries.list(api, { action, actor: actor.trim(), sort: sort.key, dir: sort.dir, limit, offset }));
+  const filter = { action, actor: actor.trim(), from: dayStartIso(fromDay), to: dayEndIso(toDay) };
+  const list = useQuery(auditQueries.list(api, { ...filter, sort: sort.key, dir: sort.dir, limit, offset }));
+  const reset = (set: (v: string) => void) => (v: string) => (set(v), setOffset(0));
+  const filtered = action || actor || fromDay || toDay;
+  const download = async () => {
+    try {
+      const blob = await api.download(auditCsvPath(filter));
+      const url = URL.createObjectURL(blob);
+      const a = document.createElement('a');
+      a.href = url;
+      a.download = `audit-trail${fromDay ? `-from-${fromDay}` : ''}${toDay ? `-to-${toDay}` : ''}.csv`;
+      document.body.appendChild(a);
+      a.click();
+      a.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 1000);
+      setExportNote({ tone: 'success', text: 'Downloaded the entries shown by these filters (times in UTC in the file).' });
+    } catch (err) {
+      setExportNote({ tone: 'error', text: errorMessage(err) });
+    }
+  };
   return (
     <div className="bo-page">
-      <PageTitle title="Audit trail" subtitle="Every staff action: who, what, when, and the state before and after. Entries cannot be edited or deleted." />
+      <PageTitle
+        title="Audit trail"
+        subtitle="Every staff action: who, what, when (your local time), and what changed. Entries cannot be edited or deleted."
+        actions={
+          <button type="button" className="bo-btn bo-btn--secondary" onClick={() => void download()}>
+            Export CSV
+          </button>
+        }
+      />
+      {exportNote && (
+        <div className={`bo-alert bo-alert--${exportNote.tone}`} role={exportNote.tone === 'error' ? 'alert' : 'status'}>
+          {exportNote.text}
+        </div>
+      )}
       <Card className="bo-card--flush" testId="audit-list">
         <div className="bo-filters">
-          <SelectField label="Action" value={action} onChange={(v) => (setAction(v), setOffset(0))} options={[{ value: '', label: 'All actions' }, ...AUDIT_ACTIONS.map((a) => ({ value: a, label: a }))]} />
-          <InputField label="Staff member" value={actor} onChange={(v) => (setActor(v), setOffset(0))} placeholder="Username" />
+          <SelectField label="Action" value={action} onChange={reset(setAction)} options={[{ value: '', label: 'All actions' }, ...AUDIT_ACTIONS.map((a) => ({ value: a, label: auditActionLabel(a) }))]} />
+          <InputField label="Staff member" value={actor} onChange={reset(setActor)} placeholder="Username" />
+          <InputField label="From" type="date" value={fromDay} onChange={reset(setFromDay)} />
+          <InputField label="To" type="date" value={toDay} onChange={reset(setToDay)} />
         </div>
-        <QueryState query={list} isEmpty={(d) => d.total === 0} empty={<Empty title="No entries match" />}>
+        <QueryState query={list} isEmpty={(d) => d.total === 0} empty={filtered ? <NoMatch /> : <Empty title="No entries yet" />}>
           {(d) => (
-            <>
-              <DataTable
-                caption="Audit entries"
-                testId="audit-table"
-                rows={d.entries}
-                rowKey={(e) => e.id}
-                sort={sort}
-                onSort={(s) => {
-                  setSort(s);
-                  setOffset(0);
-                }}
-                page={{ total: d.total, limit, offset, onChange: setOffset }}
-                columns={[
-                  { key: 'at', header: 'When', sortKey: 'at', nowrap: true, render: (e) => formatDateTime(e.at, { seconds: true }) },
-                  {
-                    key: 'who',
-                    header: 'Who',
-                    sortKey: 'actor',
-                    render: (e) => (
-                      <>
-                        <div>{e.actor.username}</div>
-                        <div className="bo-muted">
-                          {e.actor.role}
-                          {e.ip ? ` · ${e.ip}` : ''}
-                        </div>
-                      </>
-                    ),
-                  },
-                  { key: 'what', header: 'Action', sortKey: 'action', render: (e) => <Mono>{e.action}</Mono> },
-                  { key: 'target', header: 'Target', sortKey: 'target_type', render: (e) => (e.target_id ? <ShortId value={e.target_id} keep={8} /> : <span className="bo-muted">{e.target_type}</span>) },
-                  { key: 'change', header: 'Before → after', render: (e) => <span className="bo-audit-change">{changes(e)}</span> },
-                ]}
-              />
-            </>
+            <DataTable
+              caption="Audit entries"
+              testId="audit-table"
+              rows={d.entries}
+              rowKey={(e) => e.id}
+              sort={sort}
+              onSort={(s) => {
+                setSort(s);
+                setOffset(0);
+              }}
+              page={{ total: d.total, limit, offset, onChange: setOffset }}
+              columns={[
+                { key: 'at', header: 'When', sortKey: 'at', nowrap: true, render: (e) => <time dateTime={e.at}>{formatDateTime(e.at, { seconds: true })}</time> },
+                {
+                  key: 'who',
+                  header: 'Who',
+                  sortKey: 'actor',
+                  render: (e) => (
+                    <>
+                      <div>{e.actor.username}</div>
+                      <div className="bo-muted">
+                        <span className="bo-cap">{e.actor.role}</span>
+                        {e.ip ? ` · ${e.ip}` : ''}
+                      </div>
+                    </>
+                  ),
+                },
+                { key: 'what', header: 'Action', sortKey: 'action', render: (e) => <span title={e.action}>{auditActionLabel(e.action)}</span> },
+                {
+                  key: 'target',
+                  header: 'Target',
+                  sortKey: 'target_type',
+                  render: (e) => (
+                    <>
+                      <div>{e.target_name ?? (e.target_id ? <span className="bo-muted">{targetTypeLabel(e.target_type)} (no longer exists)</span> : targetTypeLabel(e.target_type))}</div>
+                      {e.target_name && <div className="bo-muted">{targetTypeLabel(e.target_type)}</div>}
+                    </>
+                  ),
+                },
+                { key: 'change', header: 'What changed', render: (e) => <AuditDiff entry={e} /> },
+              ]}
+            />
           )}
         </QueryState>
       </Card>

@@ -2,12 +2,22 @@ import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import type { AuditList } from '../../../../shared/schemas/backoffice';
 import { qs, type BackOfficeApi } from '../common/api';
 
+export interface AuditFilters {
+  action: string;
+  actor: string;
+  /** ISO instants of the chosen local days (to: exclusive). */
+  from: string | undefined;
+  to: string | undefined;
+}
+
 export const auditQueries = {
-  list: (api: BackOfficeApi, f: { action: string; actor: string; sort: string; dir: 'asc' | 'desc'; limit: number; offset: number }) =>
+  list: (api: BackOfficeApi, f: AuditFilters & { sort: string; dir: 'asc' | 'desc'; limit: number; offset: number }) =>
     queryOptions({
       queryKey: ['audit', api.userId, f] as const,
-      queryFn: ({ signal }) => api.get<AuditList>(`/audit${qs({ action: f.action, actor: f.actor, sort: f.sort, dir: f.dir, limit: f.limit, offset: f.offset })}`, signal),
+      queryFn: ({ signal }) => api.get<AuditList>(`/audit${qs({ action: f.action, actor: f.actor, from: f.from, to: f.to, sort: f.sort, dir: f.dir, limit: f.limit, offset: f.offset })}`, signal),
       placeholderData: keepPreviousData,
       refetchInterval: 15_000,
     }),
 };
+
+export const auditCsvPath = (f: AuditFilters) => `/audit/export.csv${qs({ action: f.action, actor: f.actor, from: f.from, to: f.to })}`;

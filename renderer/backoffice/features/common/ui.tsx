@@ -2,6 +2,7 @@ import { useState, type ReactNode } from 'react';
 import { errorMessage } from './api';
 import { formatMoney } from './format';
 import './features.css';
+import './office.css';
 export { InputField, SelectField } from './fields';
 
 /** Shared building blocks of the back-office screens: one look for cards, tables, badges and states. */
@@ -207,7 +208,8 @@ export function DataTable<T>({
 
   return (
     <>
-      <div className="bo-table-wrap">
+      {/* Focusable, so a keyboard user can scroll a table wider than the screen. */}
+      <div className="bo-table-wrap" tabIndex={0} role="region" aria-label={caption ?? 'Table'}>
         <table className="bo-table" data-testid={testId}>
           {caption && <caption className="bo-visually-hidden">{caption}</caption>}
           <thead>
@@ -247,7 +249,7 @@ export function DataTable<T>({
                 tabIndex={onRowClick ? 0 : undefined}
               >
                 {columns.map((c) => (
-                  <td key={c.key} className={[c.align === 'right' ? 'bo-num' : '', c.nowrap ? 'bo-nowrap' : ''].filter(Boolean).join(' ') || undefined}>
+                  <td key={c.key} data-label={c.header || undefined} className={[c.align === 'right' ? 'bo-num' : '', c.nowrap ? 'bo-nowrap' : ''].filter(Boolean).join(' ') || undefined}>
                     {c.render(row)}
                   </td>
                 ))}
@@ -265,7 +267,8 @@ export function Pagination({ total, limit, offset, onChange }: PageState) {
   const from = total === 0 ? 0 : offset + 1;
   const to = Math.min(total, offset + limit);
   return (
-    <nav className="bo-pagination" aria-label="Pages">
+    // A group, not a landmark: a screen may hold several paged tables, and landmarks must be unique.
+    <div className="bo-pagination" role="group" aria-label="Pages">
       <span className="bo-pagination__count">
         {from}–{to} of {total}
       </span>
@@ -275,7 +278,7 @@ export function Pagination({ total, limit, offset, onChange }: PageState) {
       <button type="button" className="bo-btn bo-btn--secondary bo-btn--sm" disabled={offset + limit >= total} onClick={() => onChange(offset + limit)}>
         Next
       </button>
-    </nav>
+    </div>
   );
 }
 

@@ -19,6 +19,7 @@ export interface AttemptFilters {
   outcome: string;
   event_type: string;
   session_id: string;
+  endpoint_id: string;
   /** A server sort key (ATTEMPT_SORTS). */
   sort: string;
   dir: 'asc' | 'desc';
@@ -33,7 +34,7 @@ export const webhookQueries = {
       queryKey: ['webhooks', api.userId, 'attempts', merchantId ?? 'all', f] as const,
       queryFn: ({ signal }) =>
         api.get<AttemptList>(
-          `/webhooks/attempts${qs({ merchant_id: merchantId, outcome: f.outcome, event_type: f.event_type, session_id: f.session_id, sort: f.sort, dir: f.dir, offset: f.offset, limit: ATTEMPTS_PAGE })}`,
+          `/webhooks/attempts${qs({ merchant_id: merchantId, outcome: f.outcome, event_type: f.event_type, session_id: f.session_id, endpoint_id: f.endpoint_id, sort: f.sort, dir: f.dir, offset: f.offset, limit: ATTEMPTS_PAGE })}`,
           signal,
         ),
       refetchInterval: 5_000,

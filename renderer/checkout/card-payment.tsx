@@ -151,9 +151,11 @@ export function CardPayment({
                     setErrors((x) => ({ ...x, number: undefined }));
                     refs.expiry.current?.focus();
                   }}
-                  aria-label={`Use test card ${c.number}: ${c.outcome}`}
                 >
+                  {/* The accessible name is the visible text (WCAG 2.5.3), with the verb added for screen readers. */}
+                  <span className="visually-hidden">Use test card </span>
                   <span className="mono">{c.number}</span>
+                  <span className="visually-hidden">: </span>
                   <span className={`test-card-outcome${c.outcome.startsWith('Approved') ? ' is-ok' : ''}`}>{c.outcome}</span>
                 </button>
               </li>

@@ -26,10 +26,11 @@ export function OrderSummary({ session, selected }: { session: PublicCheckoutSes
       <h2 id="summary-heading" className="visually-hidden">
         Order summary
       </h2>
-      <p className="summary-label">{showFee ? 'Total to pay' : 'Amount due'}</p>
-      <p className="summary-amount" data-testid="amount-due">
+      {/* Label and figure, not a heading: divs so assistive tech reads them as one statement. */}
+      <div className="summary-label">{showFee ? 'Total to pay' : 'Amount due'}</div>
+      <div className="summary-amount" data-testid="amount-due">
         {formatMoney(due, session.currency)}
-      </p>
+      </div>
       {showFee && (
         <p className="summary-fee-note">
           Includes {formatMoney(selected.feeMinor, session.currency)} {RAIL_LABELS[selected.rail]} fee

@@ -47,7 +47,12 @@ export interface BankView {
 /** Administration reads (admins only). */
 export const adminQueries = {
   integrations: (api: BackOfficeApi) =>
-    queryOptions({ queryKey: ['admin', api.userId, 'integrations'] as const, queryFn: ({ signal }) => api.get<{ integrations: IntegrationView[] }>('/admin/integrations', signal) }),
+    queryOptions({
+      queryKey: ['admin', api.userId, 'integrations'] as const,
+      queryFn: ({ signal }) => api.get<{ integrations: IntegrationView[] }>('/admin/integrations', signal),
+      // "Last used" moves with merchant traffic: read it afresh whenever the tab opens.
+      staleTime: 0,
+    }),
   staff: (api: BackOfficeApi) => queryOptions({ queryKey: ['admin', api.userId, 'staff'] as const, queryFn: ({ signal }) => api.get<{ staff: StaffRow[] }>('/admin/staff', signal) }),
   banks: (api: BackOfficeApi) => queryOptions({ queryKey: ['admin', api.userId, 'banks'] as const, queryFn: ({ signal }) => api.get<{ banks: BankView[] }>('/admin/banks', signal) }),
 };

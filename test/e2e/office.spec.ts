@@ -1,0 +1,270 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { expect, test, type Page } from '@playwright/test';
+import { shot } from './support';
+
+/**
+ * Finance, audit, webhooks and administration as a finance clerk, a supervisor and an admin use
+ * them (issue 15 #4, #8–#11, #13, #18): search the way a caller describes a payment, one set of
+ * amounts, a readable audit trail, a delivery with its own address, confirmations before anything
+ * irreversible, and the back office on a 390 px phone.
+ */
+const PASSWORD = 'e2e-office-pass-1234';
+const run = `${Date.now() % 1_000_000}`;
+const API = `http://127.0.0.1:${process.env.PAYDESK_E2E_PORT ?? '47913'}`;
+const MERCHANT = `Office Water ${run}`;
+const USERS = { teller: `of.teller.${run}`, supervisor: `of.super.${run}`, finance: `of.fin.${run}`, admin: `of.admin.${run}` };
+
+function cli(args: string[]): Record<string, string> {
+  const out = execFileSync('npx', ['tsx', 'server/cli/admin.ts', ...args, '--json'], { env: { ...process.env, DATA_DIR: process.env.PAYDESK_E2E_DATA_DIR }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  const line = out
+    .trim()
+    .split('\n')
+    .reverse()
+    .find((l) => l.startsWith('{'));
+  return JSON.parse(line ?? '{}') as Record<string, string>;
+}
+
+async function call<T>(path: string, init: { token?: string; key?: string; body?: unknown } = {}): Promise<T> {
+  const auth = init.token ?? init.key;
+  const res = await fetch(`${API}${path}`, {
+    method: init.body === undefined ? 'GET' : 'POST',
+    headers: { connection: 'close', ...(auth ? { authorization: `Bearer ${auth}` } : {}), ...(init.body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+  });
+  if (!res.ok) throw new Error(`${path} → ${res.status}: ${await res.text()}`);
+  return (await res.json()) as T;
+}
+const login = async (u: string) => (await call<{ token: string }>('/api/backoffice/v1/auth/login', { body: { username: u, password: PASSWORD } })).token;
+
+/** A receiver that always answers 500: its endpoint card turns Failing. */
+function failingReceiver(): Promise<{ server: Server; url: string }> {
+  const server = createServer((req, res) => req.resume().on('end', () => res.writeHead(500).end('down for maintenance')));
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks` })));
+}
+
+async function signIn(page: Page, username: string): Promise<void> {
+  await page.goto('/backoffice/');
+  await page.getByLabel('Username').fill(username);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.locator('#shell-nav')).toBeAttached();
+}
+
+/** The same screen at the desktop width and at 390 px, for people to look at. */
+async function shots(page: Page, info: Parameters<typeof shot>[1], name: string): Promise<void> {
+  await page.setViewportSize({ width: 1366, height: 900 });
+  await shot(page, info, `${name}-1366`);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await shot(page, info, `${name}-390`);
+  await page.setViewportSize({ width: 1366, height: 900 });
+}
+
+test.describe.serial('finance, audit, webhooks and administration screens', () => {
+  test.skip(({ isMobile }) => isMobile, 'one run is enough: the 390 px checks set their own viewport');
+  let apiKey = '';
+  let paid: { session: string; invoice: string; slip: string; total: number };
+  let review: { slip: string };
+  let branchTeller: { username: string; bound: string };
+  let receiver: Awaited<ReturnType<typeof failingReceiver>>;
+
+  test.beforeAll(async () => {
+    test.setTimeout(180_000);
+    receiver = await failingReceiver();
+    const a = cli(['integration:create', '--merchant', MERCHANT, '--webhook-url', receiver.url]);
+    apiKey = a.api_key!;
+    for (const [role, u] of Object.entries(USERS)) cli(['staff:create', '--username', u, '--password', PASSWORD, '--role', role, ...(role === 'finance' ? ['--merchant', a.merchant_id!] : [])]);
+    const [teller, sup] = [await login(USERS.teller), await login(USERS.supervisor)];
+    const bank = (await call<{ banks: Array<{ name: string; branches: Array<{ id: string; name: string }> }> }>('/api/backoffice/v1/admin/banks', { token: await login(USERS.admin) })).banks[0]!;
+    branchTeller = { username: `of.branch.${run}`, bound: `${bank.name}, ${bank.branches[0]!.name}` };
+    cli(['staff:create', '--username', branchTeller.username, '--password', PASSWORD, '--role', 'teller', '--branch', bank.branches[0]!.id]);
+    const make = async (invoice: string, name: string) => {
+      const s = await call<{ id: string }>('/api/v1/sessions', { key: apiKey, body: { amount_minor: 12_345, invoice_ref: invoice, customer: { name } } });
+      const q = await call<{ surcharges: { cash: { total_minor: number } } }>(`/api/v1/checkout/sessions/${s.id}/quote`);
+      const slip = await call<{ slip_token: string; reference: string }>('/api/v1/checkout/cash-slips', { body: { session_id: s.id, amount_minor: q.surcharges.cash.total_minor } });
+      const dep = await call<{ deposit: { id: string } }>(`/api/backoffice/v1/cash-slips/${slip.slip_token}/deposits`, { token: teller, body: { amount_minor: q.surcharges.cash.total_minor } });
+      return { session: s.id, invoice, slip: slip.reference, total: q.surcharges.cash.total_minor, deposit: dep.deposit.id };
+    };
+    const p = await make(`OFF-${run}-WATER`, 'Efua Asante');
+    await call(`/api/backoffice/v1/deposits/${p.deposit}/approve`, { token: sup, body: {} });
+    paid = p;
+    review = await make(`OFF-${run}-REVIEW`, 'Kojo Mensah');
+  });
+  test.afterAll(async () => {
+    await new Promise((r) => receiver.server.close(r));
+  });
+
+  test('finance finds a payment the way a caller describes it, with base, fee and collected amount alike everywhere', async ({ page }, info) => {
+    await signIn(page, USERS.finance);
+    await page.getByRole('link', { name: 'Finance', exact: true }).click();
+    const list = page.getByTestId('sessions-list');
+    const fee = paid.total - 12_345;
+    const money = (minor: number) => `GHS\u00a0${(minor / 100).toFixed(2)}`;
+    for (const words of ['asante', paid.slip.toLowerCase().replace(/-/g, ' '), `${run}-WAT`, paid.session.slice(0, 14)]) {
+      await page.getByLabel('Search').fill(words);
+      await expect(list.locator('tbody tr'), words).toHaveCount(1);
+      await expect(list.locator('tbody tr')).toContainText(paid.invoice);
+    }
+    const row = list.locator('tbody tr');
+    await expect(row.locator('td[data-label="Amount"]')).toHaveText(money(12_345));
+    await expect(row.locator('td[data-label="Fee"]')).toHaveText(money(fee));
+    await expect(row.locator('td[data-label="Collected"]')).toHaveText(money(paid.total));
+    await shots(page, info, 'of-01-finance-search');
+    await page.getByLabel('Search').fill('');
+    await page.getByLabel('Amount').fill('lots');
+    await expect(page.getByText('Type an amount like 125.45')).toBeVisible();
+    await page.getByLabel('Amount').fill((paid.total / 100).toFixed(2));
+    await expect(list.locator('tbody tr')).toHaveCount(1);
+    await page.getByLabel('Search').fill('no such payer anywhere');
+    await expect(list).toContainText('Nothing matches these filters');
+    await page.getByRole('button', { name: 'Clear filters' }).click();
+
+    await page.getByLabel('Search').fill(paid.invoice);
+    await expect(list.locator('tbody tr')).toHaveCount(1);
+    await list.locator('tbody tr').click();
+    const detail = page.getByTestId('session-detail');
+    await expect(detail).toContainText(`Fee${money(fee)}`);
+    await expect(detail).toContainText(money(paid.total));
+    await expect(page.getByTestId('session-timeline')).toContainText(`${money(12_345)} + fee ${money(fee)} = ${money(paid.total)}`);
+    await shots(page, info, 'of-02-finance-detail');
+
+    await page.getByRole('tab', { name: 'Reconciliation export' }).click();
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Download CSV' }).click();
+    const csv = readFileSync(await (await download).path(), 'utf8').trim().split('\r\n');
+    const head = csv[0]!.split(',');
+    const cells = csv.find((l) => l.includes(paid.session))!.split(',');
+    const col = (n: string) => cells[head.indexOf(n)];
+    expect([col('amount'), col('fee'), col('collected')]).toEqual([(12_345 / 100).toFixed(2), (fee / 100).toFixed(2), (paid.total / 100).toFixed(2)]);
+
+    // Deactivating a revenue line asks first and says what it does.
+    await call('/api/v1/revenue-lines', { key: apiKey, body: { lines: [{ code: 'WTR', name: 'Water' }], deactivate_missing: false } });
+    await page.getByRole('tab', { name: 'Revenue lines' }).click();
+    await page.getByRole('button', { name: 'Deactivate WTR Water' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Deactivate WTR?' });
+    await expect(dialog).toContainText('New invoice lines with this code are refused');
+    await shots(page, info, 'of-03-revenue-line-confirm');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await expect(page.getByTestId('revenue-lines').locator('tbody tr').filter({ hasText: 'WTR' })).toContainText('active');
+    await page.getByRole('button', { name: 'Deactivate WTR Water' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Deactivate' }).click();
+    await expect(page.getByTestId('revenue-lines').locator('tbody tr').filter({ hasText: 'WTR' })).toContainText('inactive');
+  });
+
+  test('the audit trail reads in words, by name, with a date range and a CSV export', async ({ page }, info) => {
+    await signIn(page, USERS.admin);
+    await page.getByRole('link', { name: 'Audit trail', exact: true }).click();
+    const audit = page.getByTestId('audit-list');
+    await page.getByLabel('Action').selectOption({ label: 'Approved a cash deposit' });
+    const approved = audit.locator('tbody tr').filter({ hasText: paid.slip }).filter({ hasText: 'Approved a cash deposit' });
+    await expect(approved).toContainText('Approved a cash deposit');
+    await expect(approved).toContainText(`on slip ${paid.slip}`);
+    await expect(approved.locator('del').first()).toHaveText('under_review');
+    await expect(approved).toContainText('approved');
+    await shots(page, info, 'of-04-audit');
+    const tomorrow = new Date(Date.now() + 86_400_000);
+    const day = `${tomorrow.getFullYear()}-${String(tomorrow.getMonth() + 1).padStart(2, '0')}-${String(tomorrow.getDate()).padStart(2, '0')}`;
+    await page.getByLabel('From').fill(day);
+    await expect(audit).toContainText('Nothing matches these filters');
+    await page.getByLabel('From').fill('');
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Export CSV' }).click();
+    const csv = readFileSync(await (await download).path(), 'utf8');
+    expect(csv.split('\r\n')[0]).toBe('at,staff,role,ip,action,action_code,target,target_type,target_id,before,after');
+    expect(csv).toContain(`Approved a cash deposit,deposit.approve,Deposit of GHS`);
+  });
+
+  test('webhooks: whose endpoint, why Failing, filter by endpoint, a delivery with its own address', async ({ page }, info) => {
+    await signIn(page, USERS.admin);
+    await page.getByRole('link', { name: 'Webhooks', exact: true }).click();
+    const card = page.getByTestId('endpoint-health').locator('.wh-health__card').filter({ hasText: receiver.url });
+    await expect(card).toContainText(MERCHANT);
+    await expect(card).toContainText(/in a row failed/);
+    await page.getByLabel('Endpoint').selectOption({ label: `${MERCHANT}: ${receiver.url}` });
+    const log = page.getByTestId('delivery-log');
+    const rows = log.locator('tbody tr');
+    await expect(rows.first()).toContainText(MERCHANT);
+    await expect(rows.filter({ hasNotText: receiver.url })).toHaveCount(0);
+    await shots(page, info, 'of-05-webhooks');
+    await rows.first().click();
+    await expect(page).toHaveURL(/\/backoffice\/webhooks\/deliveries\/.+/);
+    await expect(page.getByTestId('delivery-detail')).toContainText(receiver.url);
+    await shots(page, info, 'of-06-webhooks-delivery');
+    await page.goBack();
+    await expect(page).toHaveURL(/\/backoffice\/webhooks$/);
+    await expect(page.getByTestId('delivery-detail')).toHaveCount(0);
+  });
+
+  test('administration: named keys with last use, confirmations before revoke and disable, Bound to names the bank', async ({ page }, info) => {
+    await signIn(page, USERS.admin);
+    await page.getByRole('link', { name: 'Administration', exact: true }).click();
+    await page.getByRole('button', { name: `Manage ${MERCHANT} integration` }).click();
+    const card = page.getByTestId('integration-card').filter({ hasText: MERCHANT });
+    await card.getByLabel('Key name (where it is used)').fill('Billing server');
+    await card.getByRole('button', { name: 'Create API key' }).click();
+    const banner = card.getByTestId('secret-once');
+    await expect(banner).toContainText(`API key “Billing server” for ${MERCHANT}`);
+    const key = (await banner.locator('code').innerText()).trim();
+    await shots(page, info, 'of-07-admin-key-once');
+    await card.getByRole('button', { name: 'Done' }).click();
+    const keyRow = card.locator('tbody tr').filter({ hasText: 'Billing server' });
+    await expect(keyRow).toContainText('Never');
+    await call('/api/v1/revenue-lines', { key });
+    await page.getByRole('tab', { name: 'Staff' }).click();
+    await page.getByRole('tab', { name: 'Integrations' }).click();
+    await page.getByRole('button', { name: `Manage ${MERCHANT} integration` }).click();
+    await expect(keyRow.locator('td[data-label="Last used"]')).not.toHaveText('Never');
+
+    await keyRow.getByRole('button', { name: 'Revoke key Billing server' }).click();
+    const dialog = page.getByRole('dialog');
+    await expect(dialog).toContainText('Requests with this key will get 401 at once');
+    await expect(dialog.getByRole('button', { name: 'Revoke key' })).toBeFocused();
+    await shots(page, info, 'of-08-admin-revoke-confirm');
+    await page.keyboard.press('Escape');
+    await expect(keyRow).toContainText('active');
+    await keyRow.getByRole('button', { name: 'Revoke key Billing server' }).click();
+    await page.keyboard.press('Enter');
+    await expect(keyRow).toContainText('revoked');
+    expect((await fetch(`${API}/api/v1/revenue-lines`, { headers: { authorization: `Bearer ${key}`, connection: 'close' } })).status).toBe(401);
+
+    await card.getByRole('button', { name: `Disable endpoint ${receiver.url}` }).click();
+    await expect(page.getByRole('dialog')).toContainText('receives no more events');
+    await page.getByRole('dialog').getByRole('button', { name: 'Disable endpoint' }).click();
+    await expect(card.locator('tbody tr').filter({ hasText: receiver.url })).toContainText('disabled');
+
+    await page.getByRole('tab', { name: 'Staff' }).click();
+    const teller = branchTeller.username;
+    const staffRow = page.getByTestId('staff-table').locator('tbody tr').filter({ hasText: teller });
+    await expect(staffRow.locator('td[data-label="Bound to"]')).toHaveText(branchTeller.bound);
+    await staffRow.getByRole('button', { name: `Disable ${teller}` }).click();
+    await expect(page.getByRole('dialog')).toContainText('signed out at once');
+    await shots(page, info, 'of-09-admin-staff-confirm');
+    await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
+    await expect(staffRow).toContainText('active');
+  });
+
+  test('at 390 px the sidebar folds behind Menu and Approve / Reject are reached without scrolling sideways', async ({ page }, info) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await signIn(page, USERS.supervisor);
+    const menu = page.getByRole('button', { name: 'Menu' });
+    await expect(menu).toHaveAttribute('aria-expanded', 'false');
+    await expect(page.getByRole('navigation', { name: 'Back office' })).toBeHidden();
+    await menu.click();
+    await page.getByRole('navigation', { name: 'Back office' }).getByRole('link', { name: 'Deposit review' }).click();
+    await expect(page.getByRole('navigation', { name: 'Back office' })).toBeHidden();
+    const approve = page.getByRole('button', { name: new RegExp(`^Approve .* on slip ${review.slip}$`) });
+    const reject = page.getByRole('button', { name: `Reject slip ${review.slip}` });
+    for (const button of [approve, reject]) {
+      await expect(button).toBeVisible();
+      const box = (await button.boundingBox())!;
+      expect(box.x).toBeGreaterThanOrEqual(0);
+      expect(box.x + box.width).toBeLessThanOrEqual(390);
+    }
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await shot(page, info, 'of-10-review-390');
+    await menu.click();
+    await shot(page, info, 'of-11-menu-open-390');
+  });
+});

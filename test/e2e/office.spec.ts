@@ -243,6 +243,11 @@ test.describe.serial('finance, audit, webhooks and administration screens', () =
     await shots(page, info, 'of-09-admin-staff-confirm');
     await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
     await expect(staffRow).toContainText('active');
+
+    // docs/sandbox.md describes this form: the payer's reference starts PDT.
+    await page.getByRole('tab', { name: 'Sandbox' }).click();
+    await expect(page.getByLabel('Payment reference')).toHaveAttribute('placeholder', 'PDT…');
+    await expect(page.getByRole('button', { name: 'Confirm transfer' })).toBeVisible();
   });
 
   test('at 390 px the sidebar folds behind Menu and Approve / Reject are reached without scrolling sideways', async ({ page }, info) => {

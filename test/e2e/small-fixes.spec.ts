@@ -19,3 +19,4 @@ test('on a phone the method picker keeps each method\'s description', async ({ p
     await expect(hint).not.toBeEmpty();
   }
 });
+

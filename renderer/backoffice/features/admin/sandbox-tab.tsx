@@ -22,7 +22,7 @@ export function SandboxTab() {
         Plays the sandbox bank&apos;s “transfer received” notice for a bank-transfer payment: give the payment reference the payer was shown and the amount transferred. A different amount is refused, as a real collection account would return it.
       </p>
       <form className="bo-inline-form" onSubmit={(e) => (e.preventDefault(), confirm.mutate(undefined))}>
-        <InputField label="Payment reference" value={reference} onChange={setReference} placeholder="PDBT-…" />
+        <InputField label="Payment reference" value={reference} onChange={setReference} placeholder="PDT…" />
         <InputField label="Amount (GHS)" value={amount} onChange={setAmount} placeholder="223.50" />
         <button type="submit" className="bo-btn bo-btn--primary bo-export-btn" disabled={confirm.pending || !reference.trim() || !amount.trim()}>
           Confirm transfer

@@ -22,7 +22,9 @@ export function OrderSummary({ session, selected }: { session: PublicCheckoutSes
   const showsExpiry = session.status === 'open';
 
   return (
-    <section className="summary" aria-labelledby="summary-heading">
+    // Once a method is chosen, a phone folds the invoice details into "Show details" too, so
+    // the payment form starts near the top (CSS: .summary--compact below 880 px).
+    <section className={`summary${selected && (hasItems || showFee) ? ' summary--compact' : ''}${open ? ' is-expanded' : ''}`} aria-labelledby="summary-heading">
       <h2 id="summary-heading" className="visually-hidden">
         Order summary
       </h2>

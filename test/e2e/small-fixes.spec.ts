@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { checkoutPath, createSession } from './support';
+import { checkoutPath, createSession, shot } from './support';
 
 /** Issue 15 #20: small things a payer or a clerk notices at once. */
 test('both apps have a favicon', async ({ page }) => {
@@ -37,4 +37,21 @@ test('on a phone the order summary folds its details away after the first step',
   // On a desktop the summary stays whole beside the form.
   await page.setViewportSize({ width: 1280, height: 860 });
   await expect(page.getByTestId('invoice-ref')).toBeVisible();
+});
+
+test('the cash slip: "Amount to pay" sits on the same edge as its amount', async ({ page }, info) => {
+  for (const width of [390, 1280]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.goto(checkoutPath(await createSession()));
+    await page.getByRole('button', { name: /^Cash/ }).click();
+    await page.getByRole('button', { name: /Create deposit slip/ }).click();
+    const box = page.getByTestId('deposit-slip').locator('.slip-amount-box');
+    await expect(page.getByTestId('slip-amount')).toBeVisible();
+    const label = (await box.locator('span').first().boundingBox())!;
+    const amount = (await page.getByTestId('slip-amount').boundingBox())!;
+    // Right-aligned on a desktop, left-aligned on a phone: either way, one edge within a pixel.
+    const edge = width > 520 ? [label.x + label.width, amount.x + amount.width] : [label.x, amount.x];
+    expect(Math.abs(edge[0]! - edge[1]!), `width ${width}`).toBeLessThanOrEqual(1);
+    await shot(page, info, `sf-cash-slip-${width}`);
+  }
 });

@@ -187,12 +187,15 @@ export const payByCard = (id: string, input: CardPaymentInput) =>
 export const issueCashSlip = (id: string, amountMinor: number) =>
   request<CashDepositSlipResponse>('/cash-slips', { method: 'POST', body: { session_id: id, amount_minor: amountMinor } });
 
-/** After any write or conflict: re-read the session and its quote so the page shows what is true now. */
+/**
+ * After any write or conflict: re-read the session, then its quote only if it is still open.
+ * Only an open session has a quote: asking while a payment is pending is a certain 409, and
+ * the page would take that 409 for "the checkout changed under you".
+ */
 export async function refreshSession(qc: QueryClient, id: string): Promise<void> {
-  await Promise.all([
-    qc.invalidateQueries({ queryKey: checkoutKeys.session(id), exact: true }),
-    qc.invalidateQueries({ queryKey: checkoutKeys.quote(id), exact: true }),
-  ]);
+  await qc.invalidateQueries({ queryKey: checkoutKeys.session(id), exact: true });
+  const fresh = qc.getQueryData<PublicCheckoutSession>(checkoutKeys.session(id));
+  if (!fresh || fresh.status === 'open') await qc.invalidateQueries({ queryKey: checkoutKeys.quote(id), exact: true });
 }
 
 /** Words for a failed call, for the payer (no codes, no jargon). */

@@ -55,3 +55,22 @@ test('the cash slip: "Amount to pay" sits on the same edge as its amount', async
     await shot(page, info, `sf-cash-slip-${width}`);
   }
 });
+
+test('while a Mobile Money payment is pending the page asks for no quote (no 409s) and raises no false alarm', async ({ page }) => {
+  const session = await createSession();
+  const conflicts: number[] = [];
+  page.on('response', (r) => {
+    if (r.url().endsWith(`/sessions/${session.id}/quote`) && r.status() === 409) conflicts.push(r.status());
+  });
+  await page.goto(checkoutPath(session));
+  await page.getByRole('button', { name: /Mobile Money/ }).click();
+  await page.getByLabel('Network').selectOption('mtn');
+  await page.getByLabel('Mobile Money number').fill('0241234567');
+  await page.getByRole('button', { name: /^Pay GHS/ }).click();
+  await expect(page.getByRole('heading', { name: 'Approve on your phone' })).toBeVisible();
+  // Several status polls (every 3 s) while the session is pending.
+  await expect(page.getByTestId('momo-status')).toContainText('Waiting for you to approve');
+  await page.waitForTimeout(7_000);
+  expect(conflicts).toEqual([]);
+  await expect(page.getByText('This checkout changed while you were on it')).toHaveCount(0);
+});

@@ -67,6 +67,11 @@ export const OPERATIONS: Readonly<Record<string, OperationDoc>> = {
   'POST /api/backoffice/v1/deposits/{deposit_id}/approve': { operationId: 'approveDeposit', auth: 'staff' },
   'POST /api/backoffice/v1/deposits/{deposit_id}/reject': { operationId: 'rejectDeposit', auth: 'staff' },
   'GET /api/backoffice/v1/audit': { operationId: 'listAuditEntries', auth: 'staff' },
+  'GET /api/backoffice/v1/audit/export.csv': {
+    operationId: 'exportAuditEntries',
+    auth: 'staff',
+    success: { status: 200, description: 'The filtered audit trail as CSV (RFC 4180), oldest first, action in words, target by name', contentType: 'text/csv' },
+  },
 
   // ------------------------------------------------------------------ back office: finance
   'GET /api/backoffice/v1/merchants': { operationId: 'listMerchants', auth: 'staff' },

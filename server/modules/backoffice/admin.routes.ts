@@ -54,7 +54,7 @@ export async function adminRoutes(app: FastifyInstance, deps: AppDeps): Promise<
           tags,
           summary: 'A new API key (shown once), with an optional name saying where it is used',
           params: Id('integration_id'),
-          body: z.object({ name: z.string({ error: 'must be a string' }).trim().max(80, { error: 'must be at most 80 characters' }).optional() }).optional(),
+          body: z.object({ name: z.string({ error: 'must be a string' }).trim().max(80, { error: 'must be at most 80 characters' }).optional() }).nullish(),
           response: { 201: z.unknown(), ...errors },
         },
       },

@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
-import { errorMessage, useApi } from '../common/api';
+import { useApi } from '../common/api';
+import { errorText } from '../common/error-text';
 
 export const RAILS = ['momo', 'card', 'bank_transfer', 'cash'];
 
@@ -18,7 +19,7 @@ export function useAdminAction<A, R>(fn: (a: A) => Promise<R>, success: (r: R, a
       setNote(body ? { tone: 'success', body } : null);
       void queryClient.invalidateQueries({ queryKey: ['admin', api.userId] });
     },
-    onError: (err) => setNote({ tone: 'error', body: errorMessage(err) }),
+    onError: (err) => setNote({ tone: 'error', body: errorText(err) }),
   });
   const view = note ? (
     <div className={`bo-alert bo-alert--${note.tone}`} role={note.tone === 'error' ? 'alert' : 'status'}>

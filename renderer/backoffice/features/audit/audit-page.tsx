@@ -2,7 +2,8 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { auditActionLabel, targetTypeLabel } from '../../../../shared/labels';
 import { AUDIT_ACTIONS } from '../../../../shared/schemas/backoffice';
-import { errorMessage, useApi } from '../common/api';
+import { useApi } from '../common/api';
+import { errorText } from '../common/error-text';
 import { NoMatch } from '../common/filter-hint';
 import { dayEndIso, dayStartIso, formatDateTime } from '../common/format';
 import { Card, DataTable, Empty, InputField, PageTitle, QueryState, SelectField, type SortState } from '../common/ui';
@@ -37,7 +38,7 @@ export function AuditPage() {
       setTimeout(() => URL.revokeObjectURL(url), 1000);
       setExportNote({ tone: 'success', text: 'Downloaded the entries shown by these filters (times in UTC in the file).' });
     } catch (err) {
-      setExportNote({ tone: 'error', text: errorMessage(err) });
+      setExportNote({ tone: 'error', text: errorText(err, 'the dates') });
     }
   };
   return (

@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { errorMessage, useApi } from '../common/api';
+import { useApi } from '../common/api';
+import { errorText } from '../common/error-text';
 import { dateInputValue, dayEndIso, dayStartIso } from '../common/format';
 import { Card, InputField } from '../common/ui';
 import { paymentsCsvPath } from './finance.queries';
@@ -30,7 +31,7 @@ export function ExportView({ merchantId }: { merchantId: string | undefined }) {
       setTimeout(() => URL.revokeObjectURL(url), 1000);
       setState({ tone: 'success', text: `Downloaded ${rows} payment${rows === 1 ? '' : 's'}.` });
     } catch (err) {
-      setState({ tone: 'error', text: errorMessage(err) });
+      setState({ tone: 'error', text: errorText(err, 'the dates') });
     } finally {
       setBusy(false);
     }

@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { errorMessage, useApi } from '../common/api';
+import { useApi } from '../common/api';
+import { errorText } from '../common/error-text';
 import { formatDateTime } from '../common/format';
 import { Card, DataTable, Empty, Mono, QueryState, StatusBadge } from '../common/ui';
 import { ConfirmDialog } from '../common/confirm-dialog';
@@ -22,7 +23,7 @@ export function RevenueLinesViewPanel({ merchantId }: { merchantId: string | und
     },
     onError: (err) => {
       setConfirming(null);
-      setError(errorMessage(err));
+      setError(errorText(err));
     },
   });
   return (

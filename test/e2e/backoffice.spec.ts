@@ -266,7 +266,7 @@ test.describe.serial('back office: cash desk to finance', () => {
     await expect(queue.getByRole('row').filter({ hasText: slip.reference })).toHaveCount(0);
     await shot(page, info, 'bo-07-review-approved');
     await page.getByRole('link', { name: 'Audit trail', exact: true }).click();
-    await expect(page.getByTestId('audit-list')).toContainText('deposit.approve');
+    await expect(page.getByTestId('audit-list')).toContainText('Approved a cash deposit');
     await shot(page, info, 'bo-08-audit');
     await signOut(page);
   });

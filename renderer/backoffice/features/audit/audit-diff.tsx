@@ -1,7 +1,11 @@
 import type { AuditEntry } from '../../../../shared/schemas/backoffice';
+import { formatDateTime } from '../common/format';
 
 const words = (key: string) => key.replace(/_minor$/, '').replace(/_/g, ' ');
-const show = (v: unknown): string => (v === null || v === undefined ? '—' : typeof v === 'string' ? v : typeof v === 'boolean' ? (v ? 'yes' : 'no') : JSON.stringify(v));
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
+// Times in the snapshots are UTC instants: show them in the reader's local time like the rest of the page.
+const show = (v: unknown): string =>
+  v === null || v === undefined ? '—' : typeof v === 'string' ? (ISO_TIME.test(v) ? formatDateTime(v, { seconds: true }) : v) : typeof v === 'boolean' ? (v ? 'yes' : 'no') : JSON.stringify(v);
 
 /**
  * Before and after as a person reads a change: one line per field, the old value struck

@@ -5,7 +5,7 @@ import { Card, DataTable, InputField, Mono, SelectField, ShortId, StatusBadge } 
 import { type IntegrationView } from './admin.queries';
 import { ConfirmDialog } from '../common/confirm-dialog';
 import { SecretOnce } from './copy-secret';
-import { RAILS, useAdminAction } from './use-admin-action';
+import { FormError, RAILS, useAdminAction } from './use-admin-action';
 
 export function IntegrationDetail({ i, onClose }: { i: IntegrationView; onClose: () => void }) {
   const api = useApi();
@@ -56,7 +56,7 @@ export function IntegrationDetail({ i, onClose }: { i: IntegrationView; onClose:
       const cap = fee.cap.trim() ? parseAmount(fee.cap, 'GHS') : null;
       const bps = Math.round(Number(fee.percent) * 100);
       if (fixed === null || (fee.cap.trim() && cap === null) || !Number.isFinite(bps) || bps < 0 || bps > 10_000) {
-        return Promise.reject(new Error('Enter the percentage (0–100) and amounts like 2.00.'));
+        return Promise.reject(new FormError('Enter the percentage (0–100) and amounts like 2.00.'));
       }
       return api.post(`/admin/integrations/${i.integration_id}/fee-rules`, { rail: fee.rail, percent_bps: bps, fixed_minor: fixed, cap_minor: cap, bearer: fee.bearer });
     },

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useApi } from '../common/api';
 import { parseAmount } from '../common/format';
 import { Card, InputField } from '../common/ui';
-import { useAdminAction } from './use-admin-action';
+import { FormError, useAdminAction } from './use-admin-action';
 
 export function SandboxTab() {
   const api = useApi();
@@ -11,7 +11,7 @@ export function SandboxTab() {
   const confirm = useAdminAction(
     () => {
       const minor = parseAmount(amount, 'GHS');
-      if (minor === null || minor <= 0) return Promise.reject(new Error('Enter the transferred amount, e.g. 223.50.'));
+      if (minor === null || minor <= 0) return Promise.reject(new FormError('Enter the transferred amount, e.g. 223.50.'));
       return api.post<{ session_id: string; session_status: string }>('/admin/sandbox/bank-transfers', { payment_reference: reference.trim(), amount_minor: minor });
     },
     (r) => `Transfer received: session ${r.session_id} is now ${r.session_status}.`,

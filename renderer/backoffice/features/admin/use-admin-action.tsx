@@ -5,6 +5,9 @@ import { errorText } from '../common/error-text';
 
 export const RAILS = ['momo', 'card', 'bank_transfer', 'cash'];
 
+/** A check the form makes before calling the server: its message is already a sentence for staff. */
+export class FormError extends Error {}
+
 /** One mutation with its outcome message and the admin caches refreshed. */
 /** `settled` runs after success or failure (closes a confirmation so the outcome is visible). */
 export function useAdminAction<A, R>(fn: (a: A) => Promise<R>, success: (r: R, a: A) => ReactNode | null, settled?: () => void) {
@@ -19,7 +22,7 @@ export function useAdminAction<A, R>(fn: (a: A) => Promise<R>, success: (r: R, a
       setNote(body ? { tone: 'success', body } : null);
       void queryClient.invalidateQueries({ queryKey: ['admin', api.userId] });
     },
-    onError: (err) => setNote({ tone: 'error', body: errorText(err) }),
+    onError: (err) => setNote({ tone: 'error', body: err instanceof FormError ? err.message : errorText(err) }),
   });
   const view = note ? (
     <div className={`bo-alert bo-alert--${note.tone}`} role={note.tone === 'error' ? 'alert' : 'status'}>

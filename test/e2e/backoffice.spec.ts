@@ -406,8 +406,7 @@ test.describe.serial('back office: cash desk to finance', () => {
     await actionHeader.getByRole('button').click();
     await expect(actionHeader).toHaveAttribute('aria-sort', 'ascending');
     await expect(audit.locator('.bo-pagination__count')).toHaveText(/^1–25 of \d+$/);
-    // The server sorts by the action's code; the cell shows it in words with the code as its title.
-    const actionCode = async () => (await audit.locator('tbody tr').first().locator('td').nth(2).locator('[title]').getAttribute('title')) ?? '';
+    const actionCode = async () => (await audit.locator('tbody tr').first().locator('td').nth(2).locator('[title]').getAttribute('title')) ?? ''; // sorted by code, shown in words
     const firstAction = await actionCode();
     await audit.getByRole('button', { name: 'Next' }).click();
     await expect(audit.locator('.bo-pagination__count')).toHaveText(/^26–\d+ of \d+$/);

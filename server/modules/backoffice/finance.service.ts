@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Db } from '../../db/database';
 import type { CheckoutSessionsTable } from '../../db/schema';
 import { expireIfDue, type TransitionDeps } from '../../domain/session-transitions';
-import { AppError, invalid, notFound } from '../../lib/errors';
+import { invalid, notFound } from '../../lib/errors';
 import { sessionMode } from '../../lib/ids';
 import type {
   InvoiceDetail,

@@ -5,7 +5,7 @@ import { csvText } from '../../lib/csv';
 import { invalid } from '../../lib/errors';
 import { auditActionLabel } from '../../../shared/labels';
 import { targetNames } from './audit-targets';
-import { iso } from './finance.service';
+import { iso } from '../../lib/iso-param';
 import type { Clock } from '../../lib/clock';
 import type { IdGenerator } from '../../lib/ids';
 import type { AUDIT_SORTS, AuditAction, AuditEntry, AuditList } from '../../../shared/schemas/backoffice';

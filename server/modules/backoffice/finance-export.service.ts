@@ -2,7 +2,8 @@ import type { Db } from '../../db/database';
 import { AppError, invalid } from '../../lib/errors';
 import { minorToDecimal } from '../../../shared/money';
 import { csvText } from '../../lib/csv';
-import { iso, sessionBase } from './finance.service';
+import { iso } from '../../lib/iso-param';
+import { sessionBase } from './finance.service';
 import { settlements } from './finance-settlement';
 
 /**

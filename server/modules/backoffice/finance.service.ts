@@ -17,6 +17,7 @@ import type {
 } from '../../../shared/schemas/backoffice';
 import type { Rail, SessionStatus } from '../../../shared/schemas/common';
 import { actorOf, recordAudit } from './audit.service';
+import { iso } from '../../lib/iso-param';
 import type { StaffContext } from './staff-auth';
 import { invoiceLines } from '../invoice-lines/invoice-lines.service';
 import { formatMoney as money } from '../../../shared/money';
@@ -246,13 +247,6 @@ export interface SessionFilter {
   limit: number;
   offset: number;
 }
-
-export const iso = (field: string, v: string | undefined): string | undefined => {
-  if (v === undefined) return undefined;
-  const t = Date.parse(v);
-  if (Number.isNaN(t)) throw invalid(field, 'must be an ISO 8601 date-time');
-  return new Date(t).toISOString();
-};
 
 /**
  * Sessions of one merchant. `rail` matches the rail that paid, or any rail tried (an attempt,

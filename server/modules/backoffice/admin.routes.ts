@@ -25,7 +25,7 @@ import {
   integrationsView,
   staffView,
 } from './admin.service';
-import { actorOf, recordAudit } from './audit.service';
+import { actorOf } from './audit.service';
 import { adminChangeRole, adminResetPassword } from './staff-password';
 import { allow, requireStaff } from './staff-auth';
 
@@ -166,16 +166,8 @@ export async function adminRoutes(app: FastifyInstance, deps: AppDeps): Promise<
           response: { 200: ProviderPaymentStatusResponse, ...errors },
         },
       },
-      async (req) => {
-        const result = await confirmBankTransfer(deps, req.body.payment_reference, req.body.amount_minor);
-        await recordAudit(deps.db, deps, actor(req), {
-          action: 'sandbox.bank_transfer_confirm',
-          targetType: 'payment_attempt',
-          targetId: result.attempt_reference,
-          after: { payment_reference: req.body.payment_reference, amount_minor: req.body.amount_minor, session_status: result.session_status },
-        });
-        return result;
-      },
+      // The confirmation and its audit row commit together (one transaction).
+      async (req) => confirmBankTransfer(deps, req.body.payment_reference, req.body.amount_minor, actor(req)),
     );
   });
 }

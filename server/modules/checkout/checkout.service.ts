@@ -3,7 +3,7 @@ import type { Db } from '../../db/database';
 import type { CashSlipsTable, Database, PaymentAttemptsTable } from '../../db/schema';
 import type { Clock } from '../../lib/clock';
 import { AppError, invalid } from '../../lib/errors';
-import { randomBase62, sessionMode, type IdGenerator } from '../../lib/ids';
+import { sessionMode, type IdGenerator } from '../../lib/ids';
 import { newSlipReference, slipReferenceKey } from '../../lib/slip-reference';
 import {
   applyTransition,
@@ -12,10 +12,10 @@ import {
   requireTransition,
   type TransitionDeps,
 } from '../../domain/session-transitions';
-import type { ProviderOutcome, ProviderRegistry, RailProvider } from '../../providers/types';
+import { IN_FLIGHT, type ProviderOutcome, type ProviderRegistry, type RailProvider } from '../../providers/types';
+import { callProvider, ProviderTimeout } from '../../providers/call';
 import { bankTransferInstructions } from '../../providers/sandbox-bank-transfer';
 import { transferWindowEnd } from '../../domain/bank-transfer-window';
-import { decideSandboxCard } from '../../providers/sandbox-card';
 import { MOMO_OPERATORS } from '../../../shared/schemas/checkout';
 import type {
   CardPaymentResponse,
@@ -42,6 +42,8 @@ export interface CheckoutDeps extends TransitionDeps {
   config?: { readonly bankTransferWindowS: number };
   /** Real connectors: live sessions only (none ships yet, so live offers only cash). */
   liveProviders?: ProviderRegistry;
+  /** Provider call timeout in ms (server/providers/call.ts). */
+  providerTimeoutMs?: number | undefined;
 }
 
 type Trx = Transaction<Database>;
@@ -183,10 +185,7 @@ function fullInstructions(a: PaymentAttemptsTable, s: { merchant_name: string; e
 }
 
 /** The provider of the session's mode: sandbox for test, a real connector for live (never the sandbox). */
-function providerFor(deps: CheckoutDeps, rail: Rail, mode: 'test' | 'live'): RailProvider {
-  if (rail === 'card' || rail === 'cash') {
-    throw new AppError('PROVIDER_RAIL_UNSUPPORTED', `rail: ${rail} is not paid through provider attempts (use the ${rail === 'cash' ? 'cash-slips' : 'card-payments'} endpoint)`);
-  }
+function railProvider(deps: CheckoutDeps, rail: Rail, mode: 'test' | 'live'): RailProvider {
   const p = mode === 'live' ? deps.liveProviders?.[rail] : deps.providers[rail];
   if (!p) throw new AppError('RAIL_NOT_ALLOWED', `rail: ${rail} has no ${mode} provider on this deployment`);
   return p;
@@ -194,15 +193,80 @@ function providerFor(deps: CheckoutDeps, rail: Rail, mode: 'test' | 'live'): Rai
 
 const normalisePhone = (phone: string): string => (phone.startsWith('0') ? `233${phone.slice(1)}` : phone);
 
+const lostRace = () => new AppError('STATE_CONFLICT', 'payment attempt is no longer pending; fetch its status');
+
+/**
+ * Step (a) of every provider call: a short write transaction commits the pending attempt and
+ * moves the session to `pending`, so nothing else can be paid while the provider is asked
+ * (b, outside any transaction); step (c) records the answer with a conditional update.
+ */
+async function beginAttempt(trx: Trx, deps: CheckoutDeps, row: PaymentAttemptsTable, cause: string): Promise<void> {
+  await trx.insertInto('payment_attempts').values(row).execute();
+  await requireTransition(trx, deps, row.session_id, { kind: 'begin_confirmation', cause });
+}
+
+/**
+ * A provider that refused the payment (a 4xx, or down before it started) never had it: the
+ * attempt is removed and the session handed back to the payer, as if nothing was recorded.
+ * A timeout is not a refusal: its attempt stays pending for the reconcile job.
+ */
+async function discardRefused(deps: CheckoutDeps, a: PaymentAttemptsTable, err: unknown): Promise<never> {
+  if (!(err instanceof ProviderTimeout)) {
+    await deps.db.transaction().execute(async (trx) => {
+      const gone = await trx.deleteFrom('payment_attempts').where('id', '=', a.id).where('status', '=', 'pending').where('raw_status', '=', a.raw_status).executeTakeFirst();
+      if (Number(gone.numDeletedRows) === 1) {
+        await applyTransition(trx, deps, a.session_id, { kind: 'confirmation_abandoned', cause: `${a.rail} attempt ${a.id} refused by the provider` });
+      }
+    });
+  }
+  throw err;
+}
+
+/** A new attempt row, pending while its provider call (`rawStatus`) is under way. */
+function pendingRow(deps: CheckoutDeps, s: SessionWithOwner, quote: { fee_minor: number; total_minor: number }, rail: Rail, provider: string, rawStatus: string): PaymentAttemptsTable {
+  const now = deps.clock.now().toISOString();
+  return {
+    id: deps.ids.token('pa', 24),
+    session_id: s.id,
+    rail,
+    provider,
+    provider_reference: '',
+    status: 'pending',
+    raw_status: rawStatus,
+    decline_reason: null,
+    base_minor: s.amount_minor,
+    fee_minor: quote.fee_minor,
+    amount_charged_minor: quote.total_minor,
+    currency: s.currency,
+    operator: null,
+    phone: null,
+    phone_last4: null,
+    account_name: null,
+    payment_reference: null,
+    card_brand: null,
+    card_last4: null,
+    scenario: 'pending',
+    resend_count: 0,
+    code_sent_at: null,
+    prompt_expires_at: null,
+    created_at: now,
+    updated_at: now,
+    finalized_at: null,
+  };
+}
+
 export async function createProviderAttempt(
   deps: CheckoutDeps,
   sessionId: string,
   body: ProviderPaymentInitiate,
 ): Promise<{ status: 200 | 201; body: ProviderPaymentInitiationResponse }> {
+  if (body.rail === 'card' || body.rail === 'cash') {
+    throw new AppError('PROVIDER_RAIL_UNSUPPORTED', `rail: ${body.rail} is not paid through provider attempts (use the ${body.rail === 'cash' ? 'cash-slips' : 'card-payments'} endpoint)`);
+  }
   await expireDue(deps, sessionId);
-  return deps.db.transaction().execute(async (trx) => {
+  const begun = await deps.db.transaction().execute(async (trx) => {
     const s = await loadFresh(trx, deps, sessionId);
-    const provider = providerFor(deps, body.rail, s.mode);
+    const provider = railProvider(deps, body.rail, s.mode);
     requireRail(deps, s, body.rail);
     if (body.rail === 'momo') {
       if (!body.operator) throw invalid('operator', `is required for momo: one of ${MOMO_OPERATORS.join(', ')}`);
@@ -223,7 +287,7 @@ export async function createProviderAttempt(
       .where('phone', 'is', phone)
       .orderBy('created_at', 'desc')
       .executeTakeFirst();
-    if (same) return { status: 200 as const, body: initiationBody(same, { mode: fullInstructions(same, s).mode, rail: same.rail }, true) };
+    if (same) return { replay: initiationBody(same, { mode: fullInstructions(same, s).mode, rail: same.rail }, true) };
 
     if (s.status !== 'open') throw notPayable(s.status);
     const quote = await quoteRail(trx, s, body.rail);
@@ -234,53 +298,60 @@ export async function createProviderAttempt(
       );
     }
     const now = deps.clock.now();
-    const id = deps.ids.token('pa', 24);
-    const started = provider.initiate({
-      attemptId: id,
-      sessionId: s.id,
-      merchantName: s.merchant_name,
-      chargeMinor: quote.total_minor,
-      currency: s.currency,
-      operator: operator ?? undefined,
-      phone: phone ?? undefined,
-      accountName: body.account_name,
-      sessionExpiresAt: s.expires_at,
-      now,
-    });
     const row: PaymentAttemptsTable = {
-      id,
-      session_id: s.id,
-      rail: body.rail,
-      provider: started.provider,
-      provider_reference: started.providerReference,
-      status: started.status,
-      raw_status: started.rawStatus,
-      decline_reason: started.declineReason ?? null,
-      base_minor: s.amount_minor,
-      fee_minor: quote.fee_minor,
-      amount_charged_minor: quote.total_minor,
-      currency: s.currency,
+      ...pendingRow(deps, s, quote, body.rail, provider.name, IN_FLIGHT.initiating),
       operator,
       phone,
       phone_last4: phone ? phone.slice(-4) : null,
       account_name: body.account_name ?? null,
-      payment_reference: started.paymentReference ?? null,
-      card_brand: null,
-      card_last4: null,
-      scenario: started.scenario,
-      resend_count: 0,
       code_sent_at: body.rail === 'momo' ? now.toISOString() : null,
-      prompt_expires_at: started.promptExpiresAt ?? (body.rail === 'bank_transfer' ? transferWindowEnd(deps, now) : null),
-      created_at: now.toISOString(),
-      updated_at: now.toISOString(),
-      finalized_at: null,
+      prompt_expires_at: body.rail === 'bank_transfer' ? transferWindowEnd(deps, now) : null,
     };
-    await trx.insertInto('payment_attempts').values(row).execute();
     // A Mobile Money prompt, or bank-transfer instructions for their window, is a confirmation
     // under way: the session waits for it (pending) and refuses other payments meanwhile.
-    const cause = body.rail === 'momo' ? `momo attempt ${id} prompt sent` : `bank transfer attempt ${id} instructions issued, valid until ${row.prompt_expires_at}`;
-    await requireTransition(trx, deps, s.id, { kind: 'begin_confirmation', cause });
-    return { status: 201 as const, body: initiationBody(row, fullInstructions(row, s), false) };
+    const cause = body.rail === 'momo' ? `momo attempt ${row.id} prompt sent` : `bank transfer attempt ${row.id} instructions issued, valid until ${row.prompt_expires_at}`;
+    await beginAttempt(trx, deps, row, cause);
+    return { row, s, provider };
+  });
+  if (begun.replay) return { status: 200, body: begun.replay };
+  const { row, s, provider } = begun;
+  if (!provider.initiate) throw new AppError('PROVIDER_RAIL_UNSUPPORTED', `rail: ${row.rail} provider starts no payment attempts`);
+  const initiate = provider.initiate.bind(provider);
+  const started = await callProvider(deps, () =>
+    initiate({
+      attemptId: row.id,
+      sessionId: s.id,
+      merchantName: s.merchant_name,
+      chargeMinor: row.amount_charged_minor,
+      currency: s.currency,
+      operator: row.operator ?? undefined,
+      phone: row.phone ?? undefined,
+      accountName: body.account_name,
+      sessionExpiresAt: s.expires_at,
+      now: new Date(row.created_at),
+    }),
+  ).catch((err: unknown) => discardRefused(deps, row, err));
+  return deps.db.transaction().execute(async (trx) => {
+    const moved = await trx
+      .updateTable('payment_attempts')
+      .set({
+        provider: started.provider,
+        provider_reference: started.providerReference,
+        scenario: started.scenario,
+        raw_status: started.rawStatus,
+        payment_reference: started.paymentReference ?? null,
+        prompt_expires_at: started.promptExpiresAt ?? row.prompt_expires_at,
+        updated_at: deps.clock.now().toISOString(),
+      })
+      .where('id', '=', row.id)
+      .where('status', '=', 'pending')
+      .where('raw_status', '=', IN_FLIGHT.initiating)
+      .executeTakeFirst();
+    if (Number(moved.numUpdatedRows) !== 1) throw lostRace();
+    const a = await findAttempt(trx, s.id, row.id);
+    if (started.status !== 'pending') await applyOutcome(trx, deps, a, started, `${a.rail} attempt ${a.id} ${started.status} at initiation`);
+    const after = await findAttempt(trx, s.id, row.id);
+    return { status: 201 as const, body: initiationBody(after, fullInstructions(after, s), false) };
   });
 }
 
@@ -323,17 +394,17 @@ export async function statusBody(trx: Trx, deps: CheckoutDeps, sessionId: string
 }
 
 /**
- * Records what the provider said. A success confirms the payment (session → success); a
- * decline or expiry hands the session back to the payer (pending → open), fails it once
- * the declined-attempt limit is reached, and expires it if its time ran out meanwhile.
+ * Step (c): records what the provider said, only while the attempt is still pending (false
+ * when it was settled meanwhile). A success confirms the payment (session → success); a
+ * decline or expiry hands the session back to the payer (pending → open), fails it once the
+ * declined-attempt limit is reached, and expires it if its time ran out meanwhile.
  */
-export async function applyOutcome(trx: Trx, deps: CheckoutDeps, a: PaymentAttemptsTable, outcome: ProviderOutcome, cause: string): Promise<void> {
+export async function applyOutcome(trx: Trx, deps: CheckoutDeps, a: PaymentAttemptsTable, outcome: ProviderOutcome, successCause: string): Promise<boolean> {
   const now = deps.clock.now().toISOString();
   if (outcome.status === 'pending') {
-    if (outcome.rawStatus !== a.raw_status) {
-      await trx.updateTable('payment_attempts').set({ raw_status: outcome.rawStatus, updated_at: now }).where('id', '=', a.id).where('status', '=', 'pending').execute();
-    }
-    return;
+    if (outcome.rawStatus === a.raw_status) return a.status === 'pending';
+    const moved = await trx.updateTable('payment_attempts').set({ raw_status: outcome.rawStatus, updated_at: now }).where('id', '=', a.id).where('status', '=', 'pending').executeTakeFirst();
+    return Number(moved.numUpdatedRows) === 1;
   }
   const moved = await trx
     .updateTable('payment_attempts')
@@ -341,30 +412,34 @@ export async function applyOutcome(trx: Trx, deps: CheckoutDeps, a: PaymentAttem
     .where('id', '=', a.id)
     .where('status', '=', 'pending')
     .executeTakeFirst();
-  if (Number(moved.numUpdatedRows) !== 1) throw new AppError('STATE_CONFLICT', 'payment attempt is no longer pending; fetch its status');
+  if (Number(moved.numUpdatedRows) !== 1) return false;
   if (outcome.status === 'succeeded') {
-    await applyTransition(trx, deps, a.session_id, { kind: 'payment_confirmed', rail: a.rail, cause: `${a.rail} attempt ${a.id} ${cause}` });
-    return;
+    await applyTransition(trx, deps, a.session_id, { kind: 'payment_confirmed', rail: a.rail, cause: successCause });
+    return true;
   }
-  if (a.rail === 'momo' || a.rail === 'bank_transfer') {
-    await applyTransition(trx, deps, a.session_id, { kind: 'confirmation_abandoned', cause: `${a.rail} attempt ${a.id} ${outcome.status} (${outcome.rawStatus})` });
-  }
+  await applyTransition(trx, deps, a.session_id, { kind: 'confirmation_abandoned', cause: `${a.rail} attempt ${a.id} ${outcome.status} (${outcome.rawStatus})` });
   if (outcome.status === 'declined') await failIfTooManyDeclines(trx, deps, a.session_id);
   await expireIfDue(trx, deps, a.session_id);
+  return true;
 }
 
 export async function attemptStatus(deps: CheckoutDeps, sessionId: string, attemptId: string, refresh: boolean): Promise<ProviderPaymentStatusResponse> {
-  return deps.db.transaction().execute(async (trx) => {
-    const s = await findSession(trx, sessionId);
-    const a = await findAttempt(trx, sessionId, attemptId);
-    let refreshed = false;
-    if (refresh && a.status === 'pending') {
-      const provider = providerFor(deps, a.rail, s.mode);
-      await applyOutcome(trx, deps, a, provider.refresh(a, deps.clock.now()), 'confirmed on refresh');
-      refreshed = true;
+  let outcome: ProviderOutcome | undefined;
+  if (refresh) {
+    const s = await findSession(deps.db, sessionId);
+    const a = await findAttempt(deps.db, sessionId, attemptId);
+    if (a.status === 'pending') {
+      const provider = railProvider(deps, a.rail, s.mode);
+      outcome = await callProvider(deps, () => provider.refresh(a, deps.clock.now()));
     }
+  }
+  return deps.db.transaction().execute(async (trx) => {
+    await findSession(trx, sessionId);
+    const a = await findAttempt(trx, sessionId, attemptId);
+    // Settled by someone else since the provider was asked: the status read says so.
+    if (outcome) await applyOutcome(trx, deps, a, outcome, `${a.rail} attempt ${a.id} confirmed on refresh`);
     await expireIfDue(trx, deps, sessionId);
-    return statusBody(trx, deps, sessionId, attemptId, refreshed);
+    return statusBody(trx, deps, sessionId, attemptId, outcome !== undefined);
   });
 }
 
@@ -373,7 +448,8 @@ export const RECONCILE_AFTER_SECONDS = 120;
 
 /**
  * Provider reconciliation, run by the server's sweeper: an attempt whose approval the provider
- * accepted but never confirmed (no callback, `AWAITING_CALLBACK`) is refreshed from the
+ * accepted but never confirmed (no callback, `AWAITING_CALLBACK`), or whose provider call never
+ * answered (a timeout or a crash: INITIATING, AUTHORIZING, CHARGING), is refreshed from the
  * provider once it has waited RECONCILE_AFTER_SECONDS, so a payer who closed the page still
  * gets a final session. A provider that is down is asked again on the next sweep.
  * Returns how many attempts reached a final status.
@@ -384,7 +460,7 @@ export async function reconcileStuckAttempts(deps: CheckoutDeps): Promise<number
     .selectFrom('payment_attempts')
     .select(['id', 'session_id'])
     .where('status', '=', 'pending')
-    .where('raw_status', '=', 'AWAITING_CALLBACK')
+    .where('raw_status', 'in', ['AWAITING_CALLBACK', ...Object.values(IN_FLIGHT)])
     .where('updated_at', '<=', cutoff)
     .limit(100)
     .execute();
@@ -407,38 +483,74 @@ async function pendingMomoAttempt(trx: Trx, sessionId: string, attemptId: string
   if (a.raw_status === 'AWAITING_CALLBACK') {
     throw new AppError('PAYMENT_ATTEMPT_PENDING', 'the payer already approved; the provider is confirming the payment: poll the status with refresh=1');
   }
+  if (a.raw_status === IN_FLIGHT.initiating || a.raw_status === IN_FLIGHT.authorizing) {
+    throw new AppError('PAYMENT_ATTEMPT_PENDING', 'the provider is still answering an earlier call for this attempt: poll the status with refresh=1');
+  }
   return a;
 }
 
+/** Step (a) for a call on an existing attempt: marks it as ours, so a second call meanwhile gets 409. */
+async function claimAttempt(trx: Trx, a: PaymentAttemptsTable, set: Partial<PaymentAttemptsTable>): Promise<void> {
+  const moved = await trx.updateTable('payment_attempts').set(set).where('id', '=', a.id).where('status', '=', 'pending').where('raw_status', '=', a.raw_status).executeTakeFirst();
+  if (Number(moved.numUpdatedRows) !== 1) throw new AppError('PAYMENT_ATTEMPT_PENDING', 'another call for this payment attempt is under way: poll the status');
+}
+
+/** Undoes a claim after a definite provider error (not a timeout, whose outcome is unknown); then rethrows. */
+async function releaseClaim(deps: CheckoutDeps, a: PaymentAttemptsTable, claimedAt: string, err: unknown): Promise<never> {
+  if (!(err instanceof ProviderTimeout)) {
+    await deps.db
+      .updateTable('payment_attempts')
+      .set({ raw_status: a.raw_status, code_sent_at: a.code_sent_at, resend_count: a.resend_count, updated_at: a.updated_at })
+      .where('id', '=', a.id)
+      .where('status', '=', 'pending')
+      .where('updated_at', '=', claimedAt)
+      .execute();
+  }
+  throw err;
+}
+
 export async function authorizeAttempt(deps: CheckoutDeps, sessionId: string, attemptId: string, code: string): Promise<ProviderPaymentStatusResponse> {
-  return deps.db.transaction().execute(async (trx) => {
+  const now = deps.clock.now();
+  const { a, authorize } = await deps.db.transaction().execute(async (trx) => {
     const a = await pendingMomoAttempt(trx, sessionId, attemptId);
-    const provider = providerFor(deps, 'momo', sessionMode(sessionId));
+    const provider = railProvider(deps, 'momo', sessionMode(sessionId));
     if (!provider.authorize) throw new AppError('PROVIDER_RAIL_UNSUPPORTED', 'rail: momo provider takes no verification code');
-    await applyOutcome(trx, deps, a, provider.authorize(a, code, deps.clock.now()), 'approved by the payer');
+    await claimAttempt(trx, a, { raw_status: IN_FLIGHT.authorizing, updated_at: now.toISOString() });
+    return { a, authorize: provider.authorize.bind(provider) };
+  });
+  const outcome = await callProvider(deps, () => authorize(a, code, now)).catch((err: unknown) => releaseClaim(deps, a, now.toISOString(), err));
+  return deps.db.transaction().execute(async (trx) => {
+    const current = await findAttempt(trx, sessionId, attemptId);
+    if (!(await applyOutcome(trx, deps, current, outcome, `momo attempt ${a.id} approved by the payer`))) throw lostRace();
     return statusBody(trx, deps, sessionId, attemptId, false);
   });
 }
 
 export async function resendCode(deps: CheckoutDeps, sessionId: string, attemptId: string): Promise<ProviderPaymentStatusResponse> {
-  return deps.db.transaction().execute(async (trx) => {
+  const now = deps.clock.now();
+  const nowIso = now.toISOString();
+  const { a, provider } = await deps.db.transaction().execute(async (trx) => {
     const a = await pendingMomoAttempt(trx, sessionId, attemptId);
-    const now = deps.clock.now();
     const wait = resendWaitSeconds(a, now);
     if (wait > 0) {
       throw new AppError('RATE_LIMITED', `a new code can be requested in ${wait} s`, { retryAfterSeconds: wait });
     }
-    const provider = providerFor(deps, 'momo', sessionMode(sessionId));
-    const outcome = provider.resend ? provider.resend(a, now) : { status: a.status, rawStatus: a.raw_status };
-    if (outcome.status === 'pending') {
-      await trx
-        .updateTable('payment_attempts')
-        .set({ resend_count: a.resend_count + 1, code_sent_at: now.toISOString(), raw_status: outcome.rawStatus, updated_at: now.toISOString() })
-        .where('id', '=', a.id)
-        .execute();
-    } else {
-      await applyOutcome(trx, deps, a, outcome, 'on resend');
+    const provider = railProvider(deps, 'momo', sessionMode(sessionId));
+    // The cooldown slot is taken before the provider is asked: two resends at once send one code.
+    await claimAttempt(trx, a, { resend_count: a.resend_count + 1, code_sent_at: nowIso, updated_at: nowIso });
+    return { a, provider };
+  });
+  const resend = provider.resend?.bind(provider);
+  const outcome = resend
+    ? await callProvider(deps, () => resend(a, now)).catch((err: unknown) => releaseClaim(deps, a, nowIso, err))
+    : { status: a.status, rawStatus: a.raw_status };
+  return deps.db.transaction().execute(async (trx) => {
+    const current = await findAttempt(trx, sessionId, attemptId);
+    if (outcome.status !== 'pending') {
+      // No code went out: the attempt keeps its earlier resend count.
+      await trx.updateTable('payment_attempts').set({ resend_count: a.resend_count, code_sent_at: a.code_sent_at }).where('id', '=', a.id).where('status', '=', 'pending').execute();
     }
+    if (!(await applyOutcome(trx, deps, current, outcome, `momo attempt ${a.id} confirmed on resend`))) throw lostRace();
     return statusBody(trx, deps, sessionId, attemptId, false);
   });
 }
@@ -452,10 +564,14 @@ export interface CardInput {
   expiry_year: number;
 }
 
-/** Card payment in test simulation: the number and code are used here and dropped. */
+/**
+ * Card payment in test simulation: the number and code go to the provider and are dropped.
+ * The charge holds the session (pending) like any other provider call, so two charges at
+ * once cannot both reach the provider.
+ */
 export async function payByCard(deps: CheckoutDeps, sessionId: string, card: CardInput): Promise<{ status: 201; body: CardPaymentResponse }> {
   await expireDue(deps, sessionId);
-  return deps.db.transaction().execute(async (trx) => {
+  const { row, charge } = await deps.db.transaction().execute(async (trx) => {
     const s = await loadFresh(trx, deps, sessionId);
     requireRail(deps, s, 'card');
     if (s.card_collection_mode !== 'test_simulation') {
@@ -466,59 +582,35 @@ export async function payByCard(deps: CheckoutDeps, sessionId: string, card: Car
     if (card.amount_minor !== quote.total_minor) {
       throw new AppError('PAYMENT_AMOUNT_MISMATCH', `amount_minor: ${card.amount_minor} differs from the current card total ${quote.total_minor}; refresh the quote`);
     }
-    const now = deps.clock.now();
-    const decision = decideSandboxCard(card.card_number, card.expiry_month, card.expiry_year, now);
-    if (!decision.ok) throw invalid(decision.field, decision.message);
-    const id = deps.ids.token('pa', 24);
-    const nowIso = now.toISOString();
+    const provider = railProvider(deps, 'card', s.mode);
+    if (!provider.charge) throw new AppError('PROVIDER_RAIL_UNSUPPORTED', 'rail: card provider takes no card charges');
+    const row = { ...pendingRow(deps, s, quote, 'card', provider.name, IN_FLIGHT.charging), scenario: 'card' };
+    await beginAttempt(trx, deps, row, `card payment ${row.id} sent to the card provider`);
+    return { row, charge: provider.charge.bind(provider) };
+  });
+  const input = { attemptId: row.id, chargeMinor: row.amount_charged_minor, currency: row.currency, cardNumber: card.card_number, expiryMonth: card.expiry_month, expiryYear: card.expiry_year };
+  const result = await callProvider(deps, () => charge({ ...input, now: new Date(row.created_at) })).catch((err: unknown) => discardRefused(deps, row, err));
+  return deps.db.transaction().execute(async (trx) => {
     await trx
-      .insertInto('payment_attempts')
-      .values({
-        id,
-        session_id: s.id,
-        rail: 'card',
-        provider: 'sandbox_card',
-        provider_reference: `CH-${randomBase62(14)}`,
-        status: decision.outcome,
-        raw_status: decision.outcome === 'succeeded' ? 'APPROVED' : `DECLINED:${(decision.reason ?? 'declined').toUpperCase()}`,
-        decline_reason: decision.reason,
-        base_minor: s.amount_minor,
-        fee_minor: quote.fee_minor,
-        amount_charged_minor: quote.total_minor,
-        currency: s.currency,
-        operator: null,
-        phone: null,
-        phone_last4: null,
-        account_name: null,
-        payment_reference: null,
-        card_brand: decision.brand,
-        card_last4: decision.last4,
-        scenario: 'card',
-        resend_count: 0,
-        code_sent_at: null,
-        prompt_expires_at: null,
-        created_at: nowIso,
-        updated_at: nowIso,
-        finalized_at: nowIso,
-      })
+      .updateTable('payment_attempts')
+      .set({ provider_reference: result.providerReference, card_brand: result.brand, card_last4: result.last4 })
+      .where('id', '=', row.id)
+      .where('status', '=', 'pending')
       .execute();
-    if (decision.outcome === 'succeeded') {
-      await requireTransition(trx, deps, s.id, { kind: 'payment_confirmed', rail: 'card', cause: `card payment ${id} approved` });
-    } else {
-      await failIfTooManyDeclines(trx, deps, s.id);
-    }
-    const after = await findSession(trx, s.id);
+    const current = await findAttempt(trx, sessionId, row.id);
+    if (!(await applyOutcome(trx, deps, current, result, `card payment ${row.id} approved`))) throw lostRace();
+    const after = await findSession(trx, sessionId);
     return {
       status: 201 as const,
       body: {
-        id,
-        status: decision.outcome,
-        brand: decision.brand,
-        last4: decision.last4,
-        amount_minor: quote.total_minor,
-        currency: s.currency,
-        decline_reason: decision.reason,
-        session_id: s.id,
+        id: row.id,
+        status: result.status === 'succeeded' ? 'succeeded' : 'declined',
+        brand: result.brand,
+        last4: result.last4,
+        amount_minor: row.amount_charged_minor,
+        currency: row.currency,
+        decline_reason: result.declineReason ?? null,
+        session_id: sessionId,
         session_status: after.status,
       },
     };

@@ -3,7 +3,7 @@ import { createTestApp, type TestContext } from '../helpers/app';
 import { authorize, events, expectError, openSession, sessionRow, startMomo } from '../helpers/checkout';
 import { composeDeps } from '../../server/compose';
 import { randomIds } from '../../server/lib/ids';
-import { RECONCILE_AFTER_SECONDS, reconcileStuckAttempts } from '../../server/modules/checkout/checkout.service';
+import { RECONCILE_AFTER_SECONDS, reconcileStuckAttempts } from '../../server/modules/payments/payments.service';
 import { sandboxProviders } from '../../server/providers/index';
 import { sandboxMomo } from '../../server/providers/sandbox-momo';
 import type { ProviderOutcome, RailProvider } from '../../server/providers/types';

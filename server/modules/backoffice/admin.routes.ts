@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppDeps } from '../../deps';
-import { confirmBankTransfer } from '../checkout/bank-transfer.service';
+import { confirmBankTransfer } from '../payments/bank-transfer';
 import { AmountMinor, ErrorEnvelope, Rail } from '../../../shared/schemas/common';
 import { ProviderPaymentStatusResponse } from '../../../shared/schemas/checkout';
 import { STAFF_ROLES } from '../../../shared/schemas/backoffice';

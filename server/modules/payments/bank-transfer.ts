@@ -1,6 +1,7 @@
 import { AppError, notFound } from '../../lib/errors';
 import { endTransferWindowIfDue } from '../../domain/bank-transfer-window';
-import { applyOutcome, expireDue, loadFresh, notPayable, statusBody, type CheckoutDeps } from './checkout.service';
+import { expireDue, loadFresh, notPayable, type PaymentsDeps } from './rails';
+import { applyOutcome, statusBody } from './attempts';
 import { recordAudit, type Actor } from '../backoffice/audit.service';
 
 /**
@@ -12,7 +13,7 @@ import { recordAudit, type Actor } from '../backoffice/audit.service';
  * its own so the refusal cannot roll it back. Given a staff `actor` (the back office's sandbox
  * route), the audit row is written in the transaction of the confirmation.
  */
-export async function confirmBankTransfer(deps: CheckoutDeps, paymentReference: string, amountMinor: number, actor?: Actor) {
+export async function confirmBankTransfer(deps: PaymentsDeps, paymentReference: string, amountMinor: number, actor?: Actor) {
   const target = await deps.db.selectFrom('payment_attempts').select(['id', 'session_id']).where('payment_reference', '=', paymentReference).executeTakeFirst();
   if (target) {
     await deps.db.transaction().execute((trx) => endTransferWindowIfDue(trx, deps, target.id));

@@ -24,6 +24,8 @@ export interface AppDeps {
   providers: ProviderRegistry;
   /** Real connectors for live mode; none ships yet, so live sessions offer only cash. */
   liveProviders: ProviderRegistry;
+  /** How long a provider call may take (ms) before the request answers 503 and the attempt waits for reconciliation; 15 s by default (server/providers/call.ts). */
+  providerTimeoutMs?: number;
   /** Run the timers (expiry sweeper, …): true for serve and desktop, false in tests that move the clock by hand. */
   backgroundJobs: boolean;
   /** The webhook outbox: transitions write delivery rows into it, dispatchers wake on it. */

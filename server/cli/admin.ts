@@ -10,7 +10,7 @@ import { createIntegration, listIntegrations, revokeApiKey } from '../modules/in
 import { createStaff } from '../modules/staff/staff.service';
 import { webhookCommands } from '../modules/webhooks/cli';
 import { ownAddresses } from '../modules/webhooks/url-policy';
-import { confirmBankTransfer } from '../modules/checkout/bank-transfer.service';
+import { confirmBankTransfer } from '../modules/payments/bank-transfer';
 import { composeDeps } from '../compose';
 
 /**

@@ -13,10 +13,9 @@ import { reallocateInvoice } from './invoice-allocation';
  * requests cannot both win; a terminal move also writes its event (the webhook outbox) and
  * a history row in that same transaction.
  *
- *   open    → pending   payment confirmation under way (Mobile Money prompt, bank-transfer window, teller deposit review)
- *   pending → open      that attempt declined / expired, the transfer window ended, or the deposit rejected
- *   open    → success   card approved
- *   pending → success   Mobile Money approved, bank transfer confirmed, deposit approved
+ *   open    → pending   payment confirmation under way (Mobile Money prompt, bank-transfer window, card charge, teller deposit review)
+ *   pending → open      that attempt declined / expired / refused, the transfer window ended, or the deposit rejected
+ *   pending → success   Mobile Money or card approved, bank transfer confirmed, deposit approved
  *   open    → expired   expires_at passed while open (sweeper, or the first read after it)
  *   open    → failed    the declined-attempt cap reached, or no payment can complete any more
  *   pending → failed    same, when the last decline arrives while pending

@@ -1,5 +1,5 @@
 import { randomBase62 } from '../lib/ids';
-import type { InitiateInput, InitiateResult, RailProvider } from './types';
+import { unconfirmedCall, type InitiateInput, type InitiateResult, type RailProvider } from './types';
 
 /** The sandbox collection account payers transfer to. */
 export const SANDBOX_COLLECTION_ACCOUNT = {
@@ -31,7 +31,7 @@ export function bankTransferInstructions(t: { merchantName: string; paymentRefer
 export const sandboxBankTransfer: RailProvider = {
   rail: 'bank_transfer',
   name: 'sandbox_bank_transfer',
-  initiate(_input: InitiateInput): InitiateResult {
+  async initiate(_input: InitiateInput): Promise<InitiateResult> {
     const paymentReference = `PDT${randomBase62(9).toUpperCase()}`;
     return {
       provider: 'sandbox_bank_transfer',
@@ -43,7 +43,9 @@ export const sandboxBankTransfer: RailProvider = {
       promptExpiresAt: null,
     };
   },
-  refresh(attempt) {
+  async refresh(attempt) {
+    const unconfirmed = unconfirmedCall(attempt);
+    if (unconfirmed) return unconfirmed;
     return { status: attempt.status, rawStatus: attempt.raw_status, declineReason: attempt.decline_reason };
   },
 };

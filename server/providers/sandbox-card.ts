@@ -1,3 +1,7 @@
+import { invalid } from '../lib/errors';
+import { randomBase62 } from '../lib/ids';
+import { unconfirmedCall, type ChargeInput, type ChargeResult, type RailProvider } from './types';
+
 /**
  * Card payments in test mode (`card_collection_mode: test_simulation`). The card number and
  * security code are checked in memory and dropped: only the brand and last four digits are
@@ -49,3 +53,24 @@ export function decideSandboxCard(cardNumber: string, expiryMonth: number, expir
   if (endOfExpiryMonth <= now.getTime()) return { ok: true, outcome: 'declined', reason: 'expired_card', brand, last4 };
   return { ok: true, outcome: test.outcome, reason: test.reason, brand, last4 };
 }
+
+/** The card rail in test simulation, behind the same interface as the other rails. */
+export const sandboxCard: RailProvider = {
+  rail: 'card',
+  name: 'sandbox_card',
+  async charge(input: ChargeInput): Promise<ChargeResult> {
+    const decision = decideSandboxCard(input.cardNumber, input.expiryMonth, input.expiryYear, input.now);
+    if (!decision.ok) throw invalid(decision.field, decision.message);
+    return {
+      providerReference: `CH-${randomBase62(14)}`,
+      status: decision.outcome,
+      rawStatus: decision.outcome === 'succeeded' ? 'APPROVED' : `DECLINED:${(decision.reason ?? 'declined').toUpperCase()}`,
+      declineReason: decision.reason,
+      brand: decision.brand,
+      last4: decision.last4,
+    };
+  },
+  async refresh(attempt) {
+    return unconfirmedCall(attempt) ?? { status: attempt.status, rawStatus: attempt.raw_status, declineReason: attempt.decline_reason };
+  },
+};

@@ -1,7 +1,7 @@
 import type { PaymentAttemptsTable } from '../db/schema';
 import { AppError } from '../lib/errors';
 import { randomBase62 } from '../lib/ids';
-import type { InitiateInput, InitiateResult, ProviderOutcome, RailProvider } from './types';
+import { IN_FLIGHT, unconfirmedCall, type InitiateInput, type InitiateResult, type ProviderOutcome, type RailProvider } from './types';
 
 /** The verification code that approves a sandbox Mobile Money prompt. */
 export const SANDBOX_MOMO_APPROVE_CODE = '123456';
@@ -36,7 +36,7 @@ function promptExpired(attempt: PaymentAttemptsTable, now: Date): boolean {
 export const sandboxMomo: RailProvider = {
   rail: 'momo',
   name: 'sandbox_momo',
-  initiate(input: InitiateInput): InitiateResult {
+  async initiate(input: InitiateInput): Promise<InitiateResult> {
     const phone = input.phone ?? '';
     const scenario = MOMO_TEST_NUMBERS[phone.slice(-9)]?.scenario ?? 'normal';
     if (scenario === 'wallet_rejected') {
@@ -51,7 +51,7 @@ export const sandboxMomo: RailProvider = {
       promptExpiresAt: new Date(input.now.getTime() + MOMO_PROMPT_TTL_SECONDS * 1000).toISOString(),
     };
   },
-  authorize(attempt, code, now): ProviderOutcome {
+  async authorize(attempt, code, now): Promise<ProviderOutcome> {
     if (attempt.scenario === 'unavailable') throw unavailable();
     if (promptExpired(attempt, now)) return { status: 'expired', rawStatus: 'PROMPT_EXPIRED', declineReason: 'prompt_expired' };
     if (attempt.scenario === 'payer_declined') return { status: 'declined', rawStatus: 'FAILED:PAYER_DECLINED', declineReason: 'payer_declined' };
@@ -60,13 +60,17 @@ export const sandboxMomo: RailProvider = {
     if (attempt.scenario === 'stuck') return { status: 'pending', rawStatus: 'AWAITING_CALLBACK' };
     return { status: 'succeeded', rawStatus: 'SUCCESSFUL' };
   },
-  refresh(attempt, now): ProviderOutcome {
+  async refresh(attempt, now): Promise<ProviderOutcome> {
     if (attempt.scenario === 'unavailable') throw unavailable();
+    const unconfirmed = unconfirmedCall(attempt);
+    if (unconfirmed) return unconfirmed;
     if (attempt.raw_status === 'AWAITING_CALLBACK') return { status: 'succeeded', rawStatus: 'SUCCESSFUL' };
     if (promptExpired(attempt, now)) return { status: 'expired', rawStatus: 'PROMPT_EXPIRED', declineReason: 'prompt_expired' };
+    // A code whose authorize never finished did not reach the sandbox: the prompt waits for one again.
+    if (attempt.raw_status === IN_FLIGHT.authorizing) return { status: 'pending', rawStatus: 'PROMPT_SENT' };
     return { status: attempt.status, rawStatus: attempt.raw_status, declineReason: attempt.decline_reason };
   },
-  resend(attempt, now): ProviderOutcome {
+  async resend(attempt, now): Promise<ProviderOutcome> {
     if (attempt.scenario === 'unavailable') throw unavailable();
     if (promptExpired(attempt, now)) return { status: 'expired', rawStatus: 'PROMPT_EXPIRED', declineReason: 'prompt_expired' };
     return { status: 'pending', rawStatus: 'PROMPT_SENT' };

@@ -10,6 +10,7 @@ import { randomIds } from '../../server/lib/ids';
 import { createIntegration, type CreatedIntegration } from '../../server/modules/integrations/integrations.service';
 import { ownAddresses } from '../../server/modules/webhooks/url-policy';
 import { createOutbox, type Outbox } from '../../server/modules/webhooks/outbox';
+import type { ProviderRegistry } from '../../server/providers/types';
 
 export interface TestContext {
   app: FastifyInstance;
@@ -35,6 +36,9 @@ export async function createTestApp(
     publicBaseUrl?: string | null;
     /** pino logger for the app (none by default): a test reads what would be logged. */
     logger?: FastifyBaseLogger;
+    /** Rail providers instead of the sandbox ones (a drill's hanging provider), and their call timeout in ms. */
+    providers?: ProviderRegistry;
+    providerTimeoutMs?: number;
     /** Runs after build and before ready: a test may add its own routes (they get every app-wide hook). */
     extend?: (app: FastifyInstance) => void | Promise<void>;
   } = {},
@@ -52,7 +56,16 @@ export async function createTestApp(
   await migrate(database.db);
   const clock = new ManualClock(new Date());
   const outbox = createOutbox();
-  const app = await build({ db: database.db, clock, ids: randomIds, config, logger: opts.logger ?? false, outbox });
+  const app = await build({
+    db: database.db,
+    clock,
+    ids: randomIds,
+    config,
+    logger: opts.logger ?? false,
+    outbox,
+    ...(opts.providers ? { providers: opts.providers } : {}),
+    ...(opts.providerTimeoutMs ? { providerTimeoutMs: opts.providerTimeoutMs } : {}),
+  });
   await opts.extend?.(app);
   await app.ready();
   return {

@@ -93,4 +93,22 @@ describe('bank transfer in flight', () => {
     expect(() => loadConfig({ BANK_TRANSFER_WINDOW_S: '10' })).toThrow(/BANK_TRANSFER_WINDOW_S/);
     expect(() => loadConfig({ BANK_TRANSFER_WINDOW_S: 'soon' })).toThrow(/BANK_TRANSFER_WINDOW_S/);
   });
+
+  it('the confirmation and its audit row commit together: when the audit row cannot be written, nothing is confirmed', async () => {
+    const s = await openSession(t, m);
+    const a = await startTransfer(s.id);
+    // A fault in the audit write (a disk error, a crash) stands in for a crash between the two writes.
+    t.database.sqlite.exec("CREATE TEMP TRIGGER audit_fault BEFORE INSERT ON audit_log BEGIN SELECT RAISE(ABORT, 'audit write failed'); END");
+    try {
+      expect((await bankNotifies(a.instructions.payment_reference, a.amount_charged_minor)).statusCode).toBe(500);
+    } finally {
+      t.database.sqlite.exec('DROP TRIGGER audit_fault');
+    }
+    expect(await merchantStatus(s.id)).toBe('pending');
+    expect(await events(t, s.id)).toHaveLength(0);
+    const res = await bankNotifies(a.instructions.payment_reference, a.amount_charged_minor);
+    expect(res.json()).toMatchObject({ status: 'succeeded', session_status: 'success' });
+    const audit = await t.database.db.selectFrom('audit_log').selectAll().where('target_id', '=', a.attempt_reference).execute();
+    expect(audit.map((r) => r.action)).toEqual(['sandbox.bank_transfer_confirm']);
+  });
 });

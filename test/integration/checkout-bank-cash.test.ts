@@ -14,8 +14,8 @@ import {
   startMomo,
   status,
 } from '../helpers/checkout';
-import type { CheckoutDeps } from '../../server/modules/checkout/checkout.service';
-import { confirmBankTransfer } from '../../server/modules/checkout/bank-transfer.service';
+import type { PaymentsDeps } from '../../server/modules/payments/payments.service';
+import { confirmBankTransfer } from '../../server/modules/payments/bank-transfer';
 import { sweep } from '../../server/domain/sweeper';
 import { AppError } from '../../server/lib/errors';
 import { randomIds } from '../../server/lib/ids';
@@ -25,7 +25,7 @@ import type { CreatedIntegration } from '../../server/modules/integrations/integ
 describe('hosted checkout: bank transfer', () => {
   let t: TestContext;
   let m: CreatedIntegration;
-  let deps: CheckoutDeps;
+  let deps: PaymentsDeps;
   beforeAll(async () => {
     t = await createTestApp();
     m = await t.merchant('Cape Coast Schools');

@@ -21,7 +21,7 @@ import {
 import { sweep } from '../../server/domain/sweeper';
 import { randomIds } from '../../server/lib/ids';
 import { MOMO_PROMPT_TTL_SECONDS, MOMO_TEST_NUMBERS } from '../../server/providers/sandbox-momo';
-import { RESEND_COOLDOWN_SECONDS } from '../../server/modules/checkout/checkout.service';
+import { RESEND_COOLDOWN_SECONDS } from '../../server/modules/payments/payments.service';
 import type { CreatedIntegration } from '../../server/modules/integrations/integrations.service';
 
 /** Sandbox test numbers by scenario, in the local 0XXXXXXXXX form. */

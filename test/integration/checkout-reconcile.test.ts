@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RECONCILE_AFTER_SECONDS, reconcileStuckAttempts } from '../../server/modules/checkout/checkout.service';
+import { RECONCILE_AFTER_SECONDS, reconcileStuckAttempts } from '../../server/modules/payments/payments.service';
 import { sandboxProviders } from '../../server/providers/index';
 import { randomIds } from '../../server/lib/ids';
 import type { CreatedIntegration } from '../../server/modules/integrations/integrations.service';

@@ -40,7 +40,7 @@ function attempt(over: Partial<PaymentAttemptsTable>): PaymentAttemptsTable {
 }
 
 const initiate = (phone: string, operator = 'mtn') =>
-  sandboxMomo.initiate({ attemptId: 'pa_x', sessionId: 'cs_x', merchantName: 'M', chargeMinor: 101, currency: 'GHS', operator, phone, sessionExpiresAt: NOW.toISOString(), now: NOW });
+  sandboxMomo.initiate!({ attemptId: 'pa_x', sessionId: 'cs_x', merchantName: 'M', chargeMinor: 101, currency: 'GHS', operator, phone, sessionExpiresAt: NOW.toISOString(), now: NOW });
 
 describe('sandbox card', () => {
   it('Luhn check', () => {
@@ -86,63 +86,59 @@ describe('sandbox card', () => {
 });
 
 describe('sandbox Mobile Money', () => {
-  it('a normal wallet: 123456 approves, any other code declines', () => {
-    const started = initiate('233241234567', 'telecel');
+  it('a normal wallet: 123456 approves, any other code declines', async () => {
+    const started = await initiate('233241234567', 'telecel');
     expect(started).toMatchObject({ provider: 'sandbox_momo_telecel', providerReference: expect.stringMatching(/^TEL-/), scenario: 'normal', status: 'pending', rawStatus: 'PROMPT_SENT' });
     expect(started.promptExpiresAt).toBe(new Date(NOW.getTime() + MOMO_PROMPT_TTL_SECONDS * 1000).toISOString());
     expect(SANDBOX_MOMO_APPROVE_CODE).toBe('123456');
-    expect(sandboxMomo.authorize!(attempt({}), '123456', NOW)).toEqual({ status: 'succeeded', rawStatus: 'SUCCESSFUL' });
-    expect(sandboxMomo.authorize!(attempt({}), '654321', NOW)).toMatchObject({ status: 'declined', declineReason: 'invalid_code' });
-    expect(sandboxMomo.refresh(attempt({}), NOW)).toMatchObject({ status: 'pending', rawStatus: 'PROMPT_SENT' });
-    expect(sandboxMomo.resend!(attempt({}), NOW)).toMatchObject({ status: 'pending', rawStatus: 'PROMPT_SENT' });
+    expect(await sandboxMomo.authorize!(attempt({}), '123456', NOW)).toEqual({ status: 'succeeded', rawStatus: 'SUCCESSFUL' });
+    expect(await sandboxMomo.authorize!(attempt({}), '654321', NOW)).toMatchObject({ status: 'declined', declineReason: 'invalid_code' });
+    expect(await sandboxMomo.refresh(attempt({}), NOW)).toMatchObject({ status: 'pending', rawStatus: 'PROMPT_SENT' });
+    expect(await sandboxMomo.resend!(attempt({}), NOW)).toMatchObject({ status: 'pending', rawStatus: 'PROMPT_SENT' });
   });
 
-  it('recognises test numbers by their last nine digits, in either phone form', () => {
+  it('recognises test numbers by their last nine digits, in either phone form', async () => {
     for (const [digits, v] of Object.entries(MOMO_TEST_NUMBERS)) {
       if (v.scenario === 'wallet_rejected') continue;
-      expect(initiate(`233${digits}`).scenario).toBe(v.scenario);
+      expect((await initiate(`233${digits}`)).scenario).toBe(v.scenario);
     }
-    expect(() => initiate('233240000006')).toThrow(AppError);
-    try {
-      initiate('233240000006');
-    } catch (e) {
-      expect(e).toMatchObject({ code: 'PROVIDER_PAYMENT_REJECTED', status: 400 });
-    }
+    await expect(initiate('233240000006')).rejects.toThrow(AppError);
+    await expect(initiate('233240000006')).rejects.toMatchObject({ code: 'PROVIDER_PAYMENT_REJECTED', status: 400 });
   });
 
-  it('scenario outcomes', () => {
+  it('scenario outcomes', async () => {
     const at = (scenario: string, over: Partial<PaymentAttemptsTable> = {}) => attempt({ scenario, ...over });
-    expect(sandboxMomo.authorize!(at('payer_declined'), '123456', NOW)).toMatchObject({ status: 'declined', rawStatus: 'FAILED:PAYER_DECLINED' });
-    expect(sandboxMomo.authorize!(at('insufficient_funds'), '123456', NOW)).toMatchObject({ status: 'declined', rawStatus: 'FAILED:INSUFFICIENT_FUNDS' });
-    expect(sandboxMomo.authorize!(at('insufficient_funds'), '111111', NOW)).toMatchObject({ status: 'declined', rawStatus: 'FAILED:INVALID_CODE' });
-    expect(sandboxMomo.authorize!(at('prompt_expired'), '123456', NOW)).toMatchObject({ status: 'expired', rawStatus: 'PROMPT_EXPIRED' });
-    expect(sandboxMomo.authorize!(at('stuck'), '123456', NOW)).toEqual({ status: 'pending', rawStatus: 'AWAITING_CALLBACK' });
-    expect(sandboxMomo.refresh(at('stuck', { raw_status: 'AWAITING_CALLBACK' }), NOW)).toEqual({ status: 'succeeded', rawStatus: 'SUCCESSFUL' });
-    expect(sandboxMomo.refresh(at('stuck'), NOW)).toMatchObject({ status: 'pending', rawStatus: 'PROMPT_SENT' });
+    expect(await sandboxMomo.authorize!(at('payer_declined'), '123456', NOW)).toMatchObject({ status: 'declined', rawStatus: 'FAILED:PAYER_DECLINED' });
+    expect(await sandboxMomo.authorize!(at('insufficient_funds'), '123456', NOW)).toMatchObject({ status: 'declined', rawStatus: 'FAILED:INSUFFICIENT_FUNDS' });
+    expect(await sandboxMomo.authorize!(at('insufficient_funds'), '111111', NOW)).toMatchObject({ status: 'declined', rawStatus: 'FAILED:INVALID_CODE' });
+    expect(await sandboxMomo.authorize!(at('prompt_expired'), '123456', NOW)).toMatchObject({ status: 'expired', rawStatus: 'PROMPT_EXPIRED' });
+    expect(await sandboxMomo.authorize!(at('stuck'), '123456', NOW)).toEqual({ status: 'pending', rawStatus: 'AWAITING_CALLBACK' });
+    expect(await sandboxMomo.refresh(at('stuck', { raw_status: 'AWAITING_CALLBACK' }), NOW)).toEqual({ status: 'succeeded', rawStatus: 'SUCCESSFUL' });
+    expect(await sandboxMomo.refresh(at('stuck'), NOW)).toMatchObject({ status: 'pending', rawStatus: 'PROMPT_SENT' });
     for (const call of [() => sandboxMomo.authorize!(at('unavailable'), '123456', NOW), () => sandboxMomo.refresh(at('unavailable'), NOW), () => sandboxMomo.resend!(at('unavailable'), NOW)]) {
-      expect(call).toThrow(expect.objectContaining({ code: 'PROVIDER_RAIL_UNAVAILABLE', status: 503, retryAfterSeconds: 30 }));
+      await expect(call()).rejects.toThrow(expect.objectContaining({ code: 'PROVIDER_RAIL_UNAVAILABLE', status: 503, retryAfterSeconds: 30 }));
     }
   });
 
-  it('a prompt expires after its TTL, on authorize, refresh and resend alike', () => {
+  it('a prompt expires after its TTL, on authorize, refresh and resend alike', async () => {
     const late = new Date(NOW.getTime() + MOMO_PROMPT_TTL_SECONDS * 1000);
     const early = new Date(late.getTime() - 1);
-    expect(sandboxMomo.authorize!(attempt({}), '123456', early).status).toBe('succeeded');
-    expect(sandboxMomo.authorize!(attempt({}), '123456', late)).toMatchObject({ status: 'expired', declineReason: 'prompt_expired' });
-    expect(sandboxMomo.refresh(attempt({}), late).status).toBe('expired');
-    expect(sandboxMomo.resend!(attempt({}), late).status).toBe('expired');
+    expect((await sandboxMomo.authorize!(attempt({}), '123456', early)).status).toBe('succeeded');
+    expect(await sandboxMomo.authorize!(attempt({}), '123456', late)).toMatchObject({ status: 'expired', declineReason: 'prompt_expired' });
+    expect((await sandboxMomo.refresh(attempt({}), late)).status).toBe('expired');
+    expect((await sandboxMomo.resend!(attempt({}), late)).status).toBe('expired');
   });
 });
 
 describe('sandbox bank transfer', () => {
-  it('gives instructions with a fresh payment reference and waits for the transfer', () => {
+  it('gives instructions with a fresh payment reference and waits for the transfer', async () => {
     const input = { attemptId: 'pa_x', sessionId: 'cs_x', merchantName: 'Ho Water', chargeMinor: 5_100, currency: 'GHS', sessionExpiresAt: '2026-06-02T09:00:00.000Z', now: NOW };
-    const a = sandboxBankTransfer.initiate(input);
-    const b = sandboxBankTransfer.initiate(input);
+    const a = await sandboxBankTransfer.initiate!(input);
+    const b = await sandboxBankTransfer.initiate!(input);
     expect(a).toMatchObject({ status: 'pending', rawStatus: 'AWAITING_TRANSFER', paymentReference: expect.stringMatching(/^PDT[A-Z0-9]{9}$/) });
     expect(a.paymentReference).not.toBe(b.paymentReference);
     const shown = bankTransferInstructions({ merchantName: 'Ho Water', paymentReference: a.paymentReference ?? null, chargeMinor: 5_100, currency: 'GHS', expiresAt: input.sessionExpiresAt });
     expect(shown).toMatchObject({ account_number: '1441000012345', account_name: 'Paydesk / Ho Water', payment_reference: a.paymentReference, amount_minor: 5_100, expires_at: input.sessionExpiresAt });
-    expect(sandboxBankTransfer.refresh(attempt({ rail: 'bank_transfer', raw_status: 'AWAITING_TRANSFER' }), NOW)).toMatchObject({ status: 'pending', rawStatus: 'AWAITING_TRANSFER' });
+    expect(await sandboxBankTransfer.refresh(attempt({ rail: 'bank_transfer', raw_status: 'AWAITING_TRANSFER' }), NOW)).toMatchObject({ status: 'pending', rawStatus: 'AWAITING_TRANSFER' });
   });
 });

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppDeps } from '../../deps';
-import { confirmBankTransfer } from '../checkout/bank-transfer.service';
+import { confirmBankTransfer } from '../payments/bank-transfer';
 import { AmountMinor, ErrorEnvelope, Rail } from '../../../shared/schemas/common';
 import { ProviderPaymentStatusResponse } from '../../../shared/schemas/checkout';
 import { STAFF_ROLES } from '../../../shared/schemas/backoffice';
@@ -25,7 +25,7 @@ import {
   integrationsView,
   staffView,
 } from './admin.service';
-import { actorOf, recordAudit } from './audit.service';
+import { actorOf } from './audit.service';
 import { adminChangeRole, adminResetPassword } from './staff-password';
 import { allow, requireStaff } from './staff-auth';
 
@@ -174,16 +174,8 @@ export async function adminRoutes(app: FastifyInstance, deps: AppDeps): Promise<
           response: { 200: ProviderPaymentStatusResponse, ...errors },
         },
       },
-      async (req) => {
-        const result = await confirmBankTransfer(deps, req.body.payment_reference, req.body.amount_minor);
-        await recordAudit(deps.db, deps, actor(req), {
-          action: 'sandbox.bank_transfer_confirm',
-          targetType: 'payment_attempt',
-          targetId: result.attempt_reference,
-          after: { payment_reference: req.body.payment_reference, amount_minor: req.body.amount_minor, session_status: result.session_status },
-        });
-        return result;
-      },
+      // The confirmation and its audit row commit together (one transaction).
+      async (req) => confirmBankTransfer(deps, req.body.payment_reference, req.body.amount_minor, actor(req)),
     );
   });
 }

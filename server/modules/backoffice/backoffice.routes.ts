@@ -8,25 +8,13 @@ import {
   AuditList,
   AuditFilter,
   AuditQuery,
-  CashDeposit,
-  DepositFacets,
-  DepositIdParams,
-  DepositList,
-  DepositListQuery,
-  DepositRecord,
-  DepositReject,
-  DepositResult,
   PasswordChange,
-  ScannedSlip,
-  ShiftTotal,
-  ShiftTotalQuery,
-  SlipTokenParams,
   StaffLogin,
   StaffLoginResponse,
   StaffMe,
 } from '../../../shared/schemas/backoffice';
 import { auditCsv, listAudit } from './audit.service';
-import { approveDeposit, depositFacets, getDeposit, listDeposits, lookupSlip, recordDeposit, rejectDeposit, shiftTotal } from './cash-desk.service';
+import { cashDeskRoutes } from '../cash/cash.routes';
 import { financeRoutes } from './finance.routes';
 import { financeExceptionRoutes } from './finance-exceptions.routes';
 import { adminRoutes } from './admin.routes';
@@ -113,99 +101,7 @@ export async function backofficeRoutes(app: FastifyInstance, deps: AppDeps): Pro
     me(deps, requireStaff(req)),
   );
 
-  // ------------------------------------------------------------ cash desk
-  const deskTags = ['Back office: cash desk'];
-  r.get(
-    '/cash-slips/:slip_token',
-    {
-      preValidation: allow('teller', 'supervisor'),
-      schema: { tags: deskTags, summary: 'A cash slip as scanned: by its token, or by its printed reference (any case, dashes and spaces optional)', params: SlipTokenParams, response: { 200: ScannedSlip, ...errors } },
-    },
-    async (req) => lookupSlip(deps, req.params.slip_token),
-  );
-  r.post(
-    '/cash-slips/:slip_token/deposits',
-    {
-      preValidation: allow('teller'),
-      schema: {
-        tags: deskTags,
-        summary: 'Record the counted cash for a slip (the session becomes pending until a supervisor reviews it)',
-        params: SlipTokenParams,
-        body: DepositRecord,
-        response: { 201: DepositResult, ...errors },
-      },
-    },
-    async (req, reply) => reply.code(201).send(await recordDeposit(deps, requireStaff(req), req.ip, req.params.slip_token, req.body)),
-  );
-  r.get(
-    '/deposits',
-    {
-      preValidation: allow('teller', 'supervisor', 'admin'),
-      schema: {
-        tags: deskTags,
-        summary: 'Deposits (status=under_review: the review queue, oldest first); tellers see their own',
-        querystring: DepositListQuery,
-        response: { 200: DepositList, ...errors },
-      },
-    },
-    async (req) => listDeposits(deps.db, requireStaff(req), req.query),
-  );
-  r.get(
-    '/deposits/facets',
-    {
-      preValidation: allow('teller', 'supervisor', 'admin'),
-      schema: { tags: deskTags, summary: 'Tellers and branches that have recorded deposits (the review filters)', response: { 200: DepositFacets, ...errors } },
-    },
-    async (req) => depositFacets(deps.db, requireStaff(req)),
-  );
-  r.get(
-    '/cash-desk/shift-total',
-    {
-      preValidation: allow('teller'),
-      schema: {
-        tags: deskTags,
-        summary: "The signed-in teller's cash-up: deposits they recorded on one day (server time zone; today by default), by review state",
-        querystring: ShiftTotalQuery,
-        response: { 200: ShiftTotal, ...errors },
-      },
-    },
-    async (req) => shiftTotal(deps, requireStaff(req), req.query.date),
-  );
-  r.get(
-    '/deposits/:deposit_id',
-    {
-      preValidation: allow('teller', 'supervisor', 'admin'),
-      schema: { tags: deskTags, summary: 'One deposit', params: DepositIdParams, response: { 200: CashDeposit, ...errors } },
-    },
-    async (req) => getDeposit(deps.db, requireStaff(req), req.params.deposit_id),
-  );
-  r.post(
-    '/deposits/:deposit_id/approve',
-    {
-      preValidation: allow('supervisor'),
-      schema: {
-        tags: deskTags,
-        summary: 'Approve a deposit (never by its recorder): the session succeeds',
-        params: DepositIdParams,
-        response: { 200: z.object({ deposit: CashDeposit }), ...errors },
-      },
-    },
-    async (req) => ({ deposit: await approveDeposit(deps, requireStaff(req), req.ip, req.params.deposit_id) }),
-  );
-  r.post(
-    '/deposits/:deposit_id/reject',
-    {
-      preValidation: allow('supervisor'),
-      schema: {
-        tags: deskTags,
-        summary: 'Reject a deposit with a reason (never by its recorder): the slip is voided and the session reopens',
-        params: DepositIdParams,
-        body: DepositReject,
-        response: { 200: z.object({ deposit: CashDeposit }), ...errors },
-      },
-    },
-    async (req) => ({ deposit: await rejectDeposit(deps, requireStaff(req), req.ip, req.params.deposit_id, req.body.reason) }),
-  );
+  await cashDeskRoutes(app, deps);
 
   // ------------------------------------------------------------ audit trail
   r.get(

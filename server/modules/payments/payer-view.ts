@@ -2,8 +2,8 @@ import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/schema';
 import type { PublicCheckoutSession } from '../../../shared/schemas/checkout';
 import type { Rail } from '../../../shared/schemas/common';
-import type { SessionWithOwner } from './checkout.repository';
-import { slipBody } from './slip-body';
+import type { SessionWithOwner } from './payments.repository';
+import { slipBody } from '../cash/slip-body';
 
 type Q = Kysely<Database> | Transaction<Database>;
 type PayerExtras = Pick<PublicCheckoutSession, 'cash_slip' | 'cash_rejection' | 'payment'>;

@@ -6,8 +6,6 @@ import {
   AttemptStatusQuery,
   CardPaymentCreate,
   CardPaymentResponse,
-  CashDepositSlipCreate,
-  CashDepositSlipResponse,
   ProviderPaymentAuthorize,
   ProviderPaymentInitiate,
   ProviderPaymentInitiationResponse,
@@ -21,20 +19,20 @@ import {
   attemptStatus,
   authorizeAttempt,
   checkoutOptions,
-  createCashSlip,
   createProviderAttempt,
   payByCard,
   publicSession,
   quoteSession,
   resendCode,
-  type CheckoutDeps,
-} from './checkout.service';
+  type PaymentsDeps,
+} from './payments.service';
+import { cashSlipRoutes } from '../cash/cash.routes';
 
 const errors = { 400: ErrorEnvelope, 404: ErrorEnvelope, 409: ErrorEnvelope, 429: ErrorEnvelope, 503: ErrorEnvelope };
 const tags = ['Hosted checkout'];
 
 /** Public hosted-checkout API (`/api/v1/checkout/...`): no credential, addressed by session reference. */
-export async function checkoutRoutes(app: FastifyInstance, deps: CheckoutDeps): Promise<void> {
+export async function checkoutRoutes(app: FastifyInstance, deps: PaymentsDeps): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
   // The payer's browser may hold a cached page; these answers are always live.
   app.addHook('onSend', async (_req, reply) => {
@@ -126,19 +124,5 @@ export async function checkoutRoutes(app: FastifyInstance, deps: CheckoutDeps): 
     },
   );
 
-  r.post(
-    '/cash-slips',
-    {
-      schema: {
-        tags,
-        summary: 'Issue (or re-show) the cash deposit slip of an open session',
-        body: CashDepositSlipCreate,
-        response: { 200: CashDepositSlipResponse, 201: CashDepositSlipResponse, ...errors },
-      },
-    },
-    async (req, reply) => {
-      const result = await createCashSlip(deps, req.body.session_id, req.body.amount_minor);
-      return reply.code(result.status).send(result.body);
-    },
-  );
+  await cashSlipRoutes(app, deps);
 }

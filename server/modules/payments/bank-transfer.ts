@@ -1,6 +1,8 @@
 import { AppError, notFound } from '../../lib/errors';
 import { endTransferWindowIfDue } from '../../domain/bank-transfer-window';
-import { applyOutcome, expireDue, loadFresh, notPayable, statusBody, type CheckoutDeps } from './checkout.service';
+import { expireDue, loadFresh, notPayable, type PaymentsDeps } from './rails';
+import { applyOutcome, statusBody } from './attempts';
+import { recordAudit, type Actor } from '../backoffice/audit.service';
 
 /**
  * The sandbox bank's notification that a transfer arrived. It pays the session while the
@@ -8,9 +10,10 @@ import { applyOutcome, expireDue, loadFresh, notPayable, statusBody, type Checko
  * could start). A wrong amount is rejected as a real collection account would (the transfer is
  * returned; the session keeps waiting). After the window the attempt is expired and the
  * transfer refused (409 STATE_CONFLICT), the window's end applied first in a transaction of
- * its own so the refusal cannot roll it back.
+ * its own so the refusal cannot roll it back. Given a staff `actor` (the back office's sandbox
+ * route), the audit row is written in the transaction of the confirmation.
  */
-export async function confirmBankTransfer(deps: CheckoutDeps, paymentReference: string, amountMinor: number) {
+export async function confirmBankTransfer(deps: PaymentsDeps, paymentReference: string, amountMinor: number, actor?: Actor) {
   const target = await deps.db.selectFrom('payment_attempts').select(['id', 'session_id']).where('payment_reference', '=', paymentReference).executeTakeFirst();
   if (target) {
     await deps.db.transaction().execute((trx) => endTransferWindowIfDue(trx, deps, target.id));
@@ -33,7 +36,18 @@ export async function confirmBankTransfer(deps: CheckoutDeps, paymentReference: 
         `amount_minor: transfer of ${amountMinor} does not match the expected ${a.amount_charged_minor}; the transfer is returned and the session stays payable`,
       );
     }
-    await applyOutcome(trx, deps, a, { status: 'succeeded', rawStatus: 'TRANSFER_RECEIVED' }, 'transfer received');
-    return statusBody(trx, deps, a.session_id, a.id, false);
+    if (!(await applyOutcome(trx, deps, a, { status: 'succeeded', rawStatus: 'TRANSFER_RECEIVED' }, `${a.rail} attempt ${a.id} transfer received`))) {
+      throw new AppError('STATE_CONFLICT', 'payment attempt is no longer pending; fetch its status');
+    }
+    const result = await statusBody(trx, deps, a.session_id, a.id, false);
+    if (actor) {
+      await recordAudit(trx, deps, actor, {
+        action: 'sandbox.bank_transfer_confirm',
+        targetType: 'payment_attempt',
+        targetId: result.attempt_reference,
+        after: { payment_reference: paymentReference, amount_minor: amountMinor, session_status: result.session_status },
+      });
+    }
+    return result;
   });
 }

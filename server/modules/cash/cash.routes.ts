@@ -1,0 +1,152 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppDeps } from '../../deps';
+import { ErrorEnvelope } from '../../../shared/schemas/common';
+import { CashDepositSlipCreate, CashDepositSlipResponse } from '../../../shared/schemas/checkout';
+import {
+  CashDeposit,
+  DepositFacets,
+  DepositIdParams,
+  DepositList,
+  DepositListQuery,
+  DepositRecord,
+  DepositReject,
+  DepositResult,
+  ScannedSlip,
+  ShiftTotal,
+  ShiftTotalQuery,
+  SlipTokenParams,
+} from '../../../shared/schemas/backoffice';
+import { allow, requireStaff } from '../backoffice/staff-auth';
+import type { PaymentsDeps } from '../payments/rails';
+import { approveDeposit, lookupSlip, recordDeposit, rejectDeposit } from './cash.service';
+import { depositFacets, getDeposit, listDeposits, shiftTotal } from './deposit-lists';
+import { createCashSlip } from './slips';
+
+const errors = { 400: ErrorEnvelope, 401: ErrorEnvelope, 403: ErrorEnvelope, 404: ErrorEnvelope, 409: ErrorEnvelope, 429: ErrorEnvelope };
+
+/**
+ * The cash desk of the back office (`/api/backoffice/v1`, CONTRACT §3): slips as scanned,
+ * deposits recorded by tellers and reviewed by supervisors, the teller's shift total.
+ * Registered by backofficeRoutes inside its scope, so its staff sign-in hook guards them.
+ */
+export async function cashDeskRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  // ------------------------------------------------------------ cash desk
+  const deskTags = ['Back office: cash desk'];
+  r.get(
+    '/cash-slips/:slip_token',
+    {
+      preValidation: allow('teller', 'supervisor'),
+      schema: { tags: deskTags, summary: 'A cash slip as scanned: by its token, or by its printed reference (any case, dashes and spaces optional)', params: SlipTokenParams, response: { 200: ScannedSlip, ...errors } },
+    },
+    async (req) => lookupSlip(deps, req.params.slip_token),
+  );
+  r.post(
+    '/cash-slips/:slip_token/deposits',
+    {
+      preValidation: allow('teller'),
+      schema: {
+        tags: deskTags,
+        summary: 'Record the counted cash for a slip (the session becomes pending until a supervisor reviews it)',
+        params: SlipTokenParams,
+        body: DepositRecord,
+        response: { 201: DepositResult, ...errors },
+      },
+    },
+    async (req, reply) => reply.code(201).send(await recordDeposit(deps, requireStaff(req), req.ip, req.params.slip_token, req.body)),
+  );
+  r.get(
+    '/deposits',
+    {
+      preValidation: allow('teller', 'supervisor', 'admin'),
+      schema: {
+        tags: deskTags,
+        summary: 'Deposits (status=under_review: the review queue, oldest first); tellers see their own',
+        querystring: DepositListQuery,
+        response: { 200: DepositList, ...errors },
+      },
+    },
+    async (req) => listDeposits(deps.db, requireStaff(req), req.query),
+  );
+  r.get(
+    '/deposits/facets',
+    {
+      preValidation: allow('teller', 'supervisor', 'admin'),
+      schema: { tags: deskTags, summary: 'Tellers and branches that have recorded deposits (the review filters)', response: { 200: DepositFacets, ...errors } },
+    },
+    async (req) => depositFacets(deps.db, requireStaff(req)),
+  );
+  r.get(
+    '/cash-desk/shift-total',
+    {
+      preValidation: allow('teller'),
+      schema: {
+        tags: deskTags,
+        summary: "The signed-in teller's cash-up: deposits they recorded on one day (server time zone; today by default), by review state",
+        querystring: ShiftTotalQuery,
+        response: { 200: ShiftTotal, ...errors },
+      },
+    },
+    async (req) => shiftTotal(deps, requireStaff(req), req.query.date),
+  );
+  r.get(
+    '/deposits/:deposit_id',
+    {
+      preValidation: allow('teller', 'supervisor', 'admin'),
+      schema: { tags: deskTags, summary: 'One deposit', params: DepositIdParams, response: { 200: CashDeposit, ...errors } },
+    },
+    async (req) => getDeposit(deps.db, requireStaff(req), req.params.deposit_id),
+  );
+  r.post(
+    '/deposits/:deposit_id/approve',
+    {
+      preValidation: allow('supervisor'),
+      schema: {
+        tags: deskTags,
+        summary: 'Approve a deposit (never by its recorder): the session succeeds',
+        params: DepositIdParams,
+        response: { 200: z.object({ deposit: CashDeposit }), ...errors },
+      },
+    },
+    async (req) => ({ deposit: await approveDeposit(deps, requireStaff(req), req.ip, req.params.deposit_id) }),
+  );
+  r.post(
+    '/deposits/:deposit_id/reject',
+    {
+      preValidation: allow('supervisor'),
+      schema: {
+        tags: deskTags,
+        summary: 'Reject a deposit with a reason (never by its recorder): the slip is voided and the session reopens',
+        params: DepositIdParams,
+        body: DepositReject,
+        response: { 200: z.object({ deposit: CashDeposit }), ...errors },
+      },
+    },
+    async (req) => ({ deposit: await rejectDeposit(deps, requireStaff(req), req.ip, req.params.deposit_id, req.body.reason) }),
+  );
+}
+
+const checkoutErrors = { 400: ErrorEnvelope, 404: ErrorEnvelope, 409: ErrorEnvelope, 429: ErrorEnvelope, 503: ErrorEnvelope };
+
+/** The payer's slip (`POST /api/v1/checkout/cash-slips`), registered by checkoutRoutes in its scope. */
+export async function cashSlipRoutes(app: FastifyInstance, deps: PaymentsDeps): Promise<void> {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const tags = ['Hosted checkout'];
+  r.post(
+    '/cash-slips',
+    {
+      schema: {
+        tags,
+        summary: 'Issue (or re-show) the cash deposit slip of an open session',
+        body: CashDepositSlipCreate,
+        response: { 200: CashDepositSlipResponse, 201: CashDepositSlipResponse, ...checkoutErrors },
+      },
+    },
+    async (req, reply) => {
+      const result = await createCashSlip(deps, req.body.session_id, req.body.amount_minor);
+      return reply.code(result.status).send(result.body);
+    },
+  );
+}

@@ -1,0 +1,113 @@
+import type { PaymentAttemptsTable } from '../../db/schema';
+import { AppError, invalid } from '../../lib/errors';
+import { transferWindowEnd } from '../../domain/bank-transfer-window';
+import { callProvider } from '../../providers/call';
+import { IN_FLIGHT } from '../../providers/types';
+import { MOMO_OPERATORS, type ProviderPaymentInitiate, type ProviderPaymentInitiationResponse } from '../../../shared/schemas/checkout';
+import { findAttempt, quoteRail } from './payments.repository';
+import { expireDue, loadFresh, notPayable, railProvider, requireRail, type PaymentsDeps } from './rails';
+import { applyOutcome, beginAttempt, discardRefused, fullInstructions, initiationBody, lostRace, pendingRow } from './attempts';
+
+/** POST …/provider-attempts: a Mobile Money prompt or bank-transfer instructions, in the three steps of attempts.ts. */
+const normalisePhone = (phone: string): string => (phone.startsWith('0') ? `233${phone.slice(1)}` : phone);
+
+export async function createProviderAttempt(
+  deps: PaymentsDeps,
+  sessionId: string,
+  body: ProviderPaymentInitiate,
+): Promise<{ status: 200 | 201; body: ProviderPaymentInitiationResponse }> {
+  if (body.rail === 'card' || body.rail === 'cash') {
+    throw new AppError('PROVIDER_RAIL_UNSUPPORTED', `rail: ${body.rail} is not paid through provider attempts (use the ${body.rail === 'cash' ? 'cash-slips' : 'card-payments'} endpoint)`);
+  }
+  await expireDue(deps, sessionId);
+  const begun = await deps.db.transaction().execute(async (trx) => {
+    const s = await loadFresh(trx, deps, sessionId);
+    const provider = railProvider(deps, body.rail, s.mode);
+    requireRail(deps, s, body.rail);
+    if (body.rail === 'momo') {
+      if (!body.operator) throw invalid('operator', `is required for momo: one of ${MOMO_OPERATORS.join(', ')}`);
+      if (!body.phone) throw invalid('phone', 'is required for momo: a Ghana number, 0XXXXXXXXX or 233XXXXXXXXX');
+    }
+    const phone = body.rail === 'momo' && body.phone ? normalisePhone(body.phone) : null;
+    const operator = body.rail === 'momo' ? (body.operator ?? null) : null;
+
+    // A retry of the same request while its attempt is pending replays it, whatever the session status.
+    const same = await trx
+      .selectFrom('payment_attempts')
+      .selectAll()
+      .where('session_id', '=', s.id)
+      .where('status', '=', 'pending')
+      .where('rail', '=', body.rail)
+      .where('amount_charged_minor', '=', body.amount_minor)
+      .where('operator', 'is', operator)
+      .where('phone', 'is', phone)
+      .orderBy('created_at', 'desc')
+      .executeTakeFirst();
+    if (same) return { replay: initiationBody(same, { mode: fullInstructions(same, s).mode, rail: same.rail }, true) };
+
+    if (s.status !== 'open') throw notPayable(s.status);
+    const quote = await quoteRail(trx, s, body.rail);
+    if (body.amount_minor !== quote.total_minor) {
+      throw new AppError(
+        'PAYMENT_AMOUNT_MISMATCH',
+        `amount_minor: ${body.amount_minor} differs from the current ${body.rail} total ${quote.total_minor}; refresh the quote and use the current amount`,
+      );
+    }
+    const now = deps.clock.now();
+    const row: PaymentAttemptsTable = {
+      ...pendingRow(deps, s, quote, body.rail, provider.name, IN_FLIGHT.initiating),
+      operator,
+      phone,
+      phone_last4: phone ? phone.slice(-4) : null,
+      account_name: body.account_name ?? null,
+      code_sent_at: body.rail === 'momo' ? now.toISOString() : null,
+      prompt_expires_at: body.rail === 'bank_transfer' ? transferWindowEnd(deps, now) : null,
+    };
+    // A Mobile Money prompt, or bank-transfer instructions for their window, is a confirmation
+    // under way: the session waits for it (pending) and refuses other payments meanwhile.
+    const cause = body.rail === 'momo' ? `momo attempt ${row.id} prompt sent` : `bank transfer attempt ${row.id} instructions issued, valid until ${row.prompt_expires_at}`;
+    await beginAttempt(trx, deps, row, cause);
+    return { row, s, provider };
+  });
+  if (begun.replay) return { status: 200, body: begun.replay };
+  const { row, s, provider } = begun;
+  if (!provider.initiate) throw new AppError('PROVIDER_RAIL_UNSUPPORTED', `rail: ${row.rail} provider starts no payment attempts`);
+  const initiate = provider.initiate.bind(provider);
+  const started = await callProvider(deps, () =>
+    initiate({
+      attemptId: row.id,
+      sessionId: s.id,
+      merchantName: s.merchant_name,
+      chargeMinor: row.amount_charged_minor,
+      currency: s.currency,
+      operator: row.operator ?? undefined,
+      phone: row.phone ?? undefined,
+      accountName: body.account_name,
+      sessionExpiresAt: s.expires_at,
+      now: new Date(row.created_at),
+    }),
+  ).catch((err: unknown) => discardRefused(deps, row, err));
+  return deps.db.transaction().execute(async (trx) => {
+    const moved = await trx
+      .updateTable('payment_attempts')
+      .set({
+        provider: started.provider,
+        provider_reference: started.providerReference,
+        scenario: started.scenario,
+        raw_status: started.rawStatus,
+        payment_reference: started.paymentReference ?? null,
+        prompt_expires_at: started.promptExpiresAt ?? row.prompt_expires_at,
+        updated_at: deps.clock.now().toISOString(),
+      })
+      .where('id', '=', row.id)
+      .where('status', '=', 'pending')
+      .where('raw_status', '=', IN_FLIGHT.initiating)
+      .executeTakeFirst();
+    if (Number(moved.numUpdatedRows) !== 1) throw lostRace();
+    const a = await findAttempt(trx, s.id, row.id);
+    if (started.status !== 'pending') await applyOutcome(trx, deps, a, started, `${a.rail} attempt ${a.id} ${started.status} at initiation`);
+    const after = await findAttempt(trx, s.id, row.id);
+    return { status: 201 as const, body: initiationBody(after, fullInstructions(after, s), false) };
+  });
+}
+

@@ -18,7 +18,7 @@ import type {
 import type { Rail, SessionStatus } from '../../../shared/schemas/common';
 import { actorOf, recordAudit } from './audit.service';
 import type { StaffContext } from './staff-auth';
-import { invoiceLines } from '../invoice-lines/invoice-lines.service';
+import { invoiceLines } from '../invoices/invoices.repository';
 
 export type FinanceDeps = TransitionDeps & { db: Db };
 
@@ -196,7 +196,7 @@ export async function invoiceDetail(db: Db, merchantId: string, invoiceRef: stri
   const rows = await sql<InvoiceAgg>`SELECT * FROM (${invoiceAggregate(db, merchantId)}) WHERE invoice_ref = ${invoiceRef}`.execute(db);
   const agg = rows.rows[0];
   if (!agg) throw notFound(`invoice ${invoiceRef}`);
-  const lines = await invoiceLines(db, merchantId, null, invoiceRef);
+  const lines = await invoiceLines(db, { merchantId, mode: null, invoiceRef });
   const sessions = await sessionBase(db).where('s.merchant_id', '=', merchantId).where('s.invoice_ref', '=', invoiceRef).orderBy('s.created_at', 'desc').execute();
   return { invoice: toInvoice(agg), lines, sessions: sessions.map(toSessionRow) };
 }
@@ -314,7 +314,7 @@ export async function sessionDetail(deps: FinanceDeps, staff: StaffContext, sess
       .where('d.session_id', '=', s.id)
       .execute(),
     db.selectFrom('events').select(['id', 'type', 'created_at']).where('session_id', '=', s.id).execute(),
-    invoiceLines(db, s.merchant_id, sessionMode(s.id), s.invoice_ref),
+    invoiceLines(db, { merchantId: s.merchant_id, mode: sessionMode(s.id), invoiceRef: s.invoice_ref }),
   ]);
   const t: TimelineEntry[] = [{ at: s.created_at, kind: 'created', title: 'Session created', detail: `${money(s.amount_minor, s.currency)} for invoice ${s.invoice_ref}`, ref: s.id }];
   for (const h of history) t.push({ at: h.at, kind: 'transition', title: `${h.from_status} → ${h.to_status}`, detail: h.cause, ref: null });

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database';
 import type { CheckoutSessionsTable } from '../../db/schema';
-import { expireIfDue, type TransitionDeps } from '../../domain/session-transitions';
+import { expireIfDue, NO_STATUS, type TransitionDeps } from '../../domain/session-transitions';
 import { AppError, invalid, notFound } from '../../lib/errors';
 import { sessionMode } from '../../lib/ids';
 import type {
@@ -317,7 +317,8 @@ export async function sessionDetail(deps: FinanceDeps, staff: StaffContext, sess
     invoiceLines(db, { merchantId: s.merchant_id, mode: sessionMode(s.id), invoiceRef: s.invoice_ref }),
   ]);
   const t: TimelineEntry[] = [{ at: s.created_at, kind: 'created', title: 'Session created', detail: `${money(s.amount_minor, s.currency)} for invoice ${s.invoice_ref}`, ref: s.id }];
-  for (const h of history) t.push({ at: h.at, kind: 'transition', title: `${h.from_status} → ${h.to_status}`, detail: h.cause, ref: null });
+  // The creation row (none → open) is the "Session created" entry above, which sessions made before it had too.
+  for (const h of history.filter((row) => row.from_status !== NO_STATUS)) t.push({ at: h.at, kind: 'transition', title: `${h.from_status} → ${h.to_status}`, detail: h.cause, ref: null });
   for (const a of attempts) {
     const rail = RAIL_NAMES[a.rail] ?? a.rail;
     const who = a.rail === 'momo' ? ` · ${a.operator ?? ''} ••${a.phone_last4 ?? ''}` : a.rail === 'card' ? ` · ${a.card_brand ?? ''} ••${a.card_last4 ?? ''}` : a.payment_reference ? ` · ref ${a.payment_reference}` : '';

@@ -1,5 +1,5 @@
 import type { Transaction } from 'kysely';
-import { expireIfDue } from '../../domain/session-transitions';
+import { expireIfDue, openSession } from '../../domain/session-transitions';
 import type { CheckoutSessionsTable, Database } from '../../db/schema';
 import type { AppDeps } from '../../deps';
 import { AppError, notFound } from '../../lib/errors';
@@ -44,7 +44,7 @@ export function toMerchantSession(row: CheckoutSessionsTable, baseUrl: string): 
 }
 
 /**
- * Creates an `open` session. Its currency must match the invoice lines recorded for the same
+ * Creates an `open` session (with its first history row, see openSession). Its currency must match the invoice lines recorded for the same
  * reference (409 INVOICE_CURRENCY_MISMATCH). An invoice that a session already paid is not
  * refused a new session: the API does not make payment policy for the merchant (a staging
  * instance reuses invoice references freely), and fulfilment is guarded by the receiver rules
@@ -62,7 +62,7 @@ export async function createSession(
   }
   const now = clock.now();
   const lifetime = input.expires_in_seconds ?? DEFAULT_SESSION_LIFETIME_SECONDS;
-  const row: CheckoutSessionsTable = {
+  const row: CheckoutSessionsTable & { status: 'open' } = {
     id: ids.token(owner.mode === 'live' ? 'cs_live' : 'cs_test', 24),
     merchant_id: owner.merchantId,
     integration_id: owner.integrationId,
@@ -81,7 +81,7 @@ export async function createSession(
     updated_at: now.toISOString(),
     finalized_at: null,
   };
-  await trx.insertInto('checkout_sessions').values(row).execute();
+  await openSession(trx, { ids }, row);
   return toMerchantSession(row, baseUrl());
 }
 

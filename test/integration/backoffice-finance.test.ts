@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CreatedIntegration } from '../../server/modules/integrations/integrations.service';
-import { createTestApp, type TestContext } from '../helpers/app';
-import { call, errorCode, sessionWithSlip, staff, type Slip, type Staff } from './backoffice-support';
+import { createTestApp, type TestContext } from '../support/app';
+import { call, errorCode, sessionWithSlip, staff, type Slip, type Staff } from '../support/backoffice';
 
 describe('back-office finance: merchant scoping, sessions, invoices, revenue lines, CSV', () => {
   let t: TestContext;

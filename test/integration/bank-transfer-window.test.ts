@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestContext } from '../helpers/app';
-import { get } from '../helpers/http';
-import { events, expectError, history, openSession, publicSession, quoteTotal, startAttempt, status } from '../helpers/checkout';
-import { call, staff, type Staff } from './backoffice-support';
+import { createTestApp, type TestContext } from '../support/app';
+import { get } from '../support/http';
+import { events, expectError, history, openSession, publicSession, quoteTotal, startAttempt, status } from '../support/checkout';
+import { call, staff, type Staff } from '../support/backoffice';
 import { sweep } from '../../server/domain/sweeper';
 import { loadConfig } from '../../server/config';
 import { randomIds } from '../../server/lib/ids';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build } from '../../server/app';
-import { createTestApp, type TestContext } from '../helpers/app';
-import { get, post } from '../helpers/http';
+import { createTestApp, type TestContext } from '../support/app';
+import { get, post } from '../support/http';
 import {
   CHECKOUT,
   attemptUrl,
@@ -17,7 +17,7 @@ import {
   sessionUrl,
   startAttempt,
   startMomo,
-} from '../helpers/checkout';
+} from '../support/checkout';
 import { MAX_DECLINED_ATTEMPTS } from '../../server/domain/session-transitions';
 import { sweep } from '../../server/domain/sweeper';
 import { randomIds } from '../../server/lib/ids';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestContext } from '../helpers/app';
-import { post } from '../helpers/http';
+import { createTestApp, type TestContext } from '../support/app';
+import { post } from '../support/http';
 import {
   attemptUrl,
   authorize,
@@ -17,7 +17,7 @@ import {
   startAttempt,
   startMomo,
   status,
-} from '../helpers/checkout';
+} from '../support/checkout';
 import { sweep } from '../../server/domain/sweeper';
 import { randomIds } from '../../server/lib/ids';
 import { MOMO_PROMPT_TTL_SECONDS, MOMO_TEST_NUMBERS } from '../../server/providers/sandbox-momo';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestContext } from '../helpers/app';
-import { envelope, post } from '../helpers/http';
+import { createTestApp, type TestContext } from '../support/app';
+import { envelope, post } from '../support/http';
 import type { CreatedIntegration } from '../../server/modules/integrations/integrations.service';
 
 const SESSIONS = '/api/v1/sessions';

@@ -15,7 +15,9 @@ import { registerShutdownGate } from './http/shutdown';
 import { registerHostCheck } from './http/host-check';
 import { registerSecurityHeaders } from './http/security-headers';
 import { withSafeRequestLog } from './http/request-log';
-import { merchantRoutes } from './modules/merchant.routes';
+import { requireMerchantKey } from './modules/auth/merchant-api';
+import { invoicesRoutes } from './modules/invoices/invoices.routes';
+import { sessionsRoutes } from './modules/sessions/sessions.routes';
 import { checkoutRoutes } from './modules/payments/payments.routes';
 import { reconcileStuckAttempts } from './modules/payments/reconcile';
 import { backofficeRoutes } from './modules/backoffice/backoffice.routes';
@@ -93,7 +95,15 @@ export async function build(given: BuildDeps): Promise<FastifyInstance> {
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
   await registerPages(app); // built renderer: /backoffice/, /checkout/:reference, /assets/
 
-  await app.register(async (scope) => merchantRoutes(scope, deps), { prefix: '/api/v1' });
+  // The merchant API: one scope, so the API-key hook covers every area's routes in it.
+  await app.register(
+    async (scope) => {
+      requireMerchantKey(scope, deps.db, deps.clock);
+      await invoicesRoutes(scope, deps);
+      await sessionsRoutes(scope, deps);
+    },
+    { prefix: '/api/v1' },
+  );
   await app.register(async (scope) => checkoutRoutes(scope, deps), { prefix: '/api/v1/checkout' });
   await app.register(async (scope) => backofficeRoutes(scope, deps), { prefix: '/api/backoffice/v1' });
 

@@ -56,6 +56,22 @@ export interface TransitionDeps {
   outbox: EventSink;
 }
 
+/** The `from_status` of a session's first history row: before it was created it had no status (docs/lifecycle.md, row 1). */
+export const NO_STATUS = 'none';
+
+/**
+ * (none) → open: inserts a new session and its first history row (cause "created") in the
+ * caller's transaction, so every status a session ever had has its row. No event: creation is
+ * not announced to webhooks.
+ */
+export async function openSession(trx: Trx, deps: Pick<TransitionDeps, 'ids'>, row: CheckoutSessionsTable & { status: 'open' }): Promise<void> {
+  await trx.insertInto('checkout_sessions').values(row).execute();
+  await trx
+    .insertInto('session_history')
+    .values({ id: deps.ids.uuid(), session_id: row.id, from_status: NO_STATUS, to_status: 'open', cause: 'created', at: row.created_at })
+    .execute();
+}
+
 /**
  * Applies a transition; returns the updated session, or null when the session was not in a
  * from-state (someone else won the race, or the move does not apply).

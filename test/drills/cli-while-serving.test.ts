@@ -2,7 +2,7 @@ import { copyFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { dataDir, request, runAdmin, spawnServer, type Child } from './support';
+import { dataDir, request, runAdmin, spawnServer, type Child } from '../support/drills';
 
 /**
  * The operator CLI writes to the same SQLite file while the server serves (WAL + busy_timeout):

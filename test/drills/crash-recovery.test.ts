@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { dataDir, inspect, request, runAdmin, sleep, spawnServer, startReceiver, until, type Child, type Receiver } from './support';
+import { dataDir, inspect, request, runAdmin, sleep, spawnServer, startReceiver, until, type Child, type Receiver } from '../support/drills';
 
 /**
  * kill -9 drills against the real server process (`server/main.ts`, what `npm run serve` runs):

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestContext } from '../helpers/app';
-import { openSession, startMomo } from '../helpers/checkout';
+import { createTestApp, type TestContext } from '../support/app';
+import { openSession, startMomo } from '../support/checkout';
 import type { CreatedIntegration } from '../../server/modules/integrations/integrations.service';
 
 /**

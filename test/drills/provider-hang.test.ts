@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createTestApp, type TestContext } from '../helpers/app';
-import { authorize, events, expectError, openSession, sessionRow, startMomo } from '../helpers/checkout';
+import { createTestApp, type TestContext } from '../support/app';
+import { authorize, events, expectError, openSession, sessionRow, startMomo } from '../support/checkout';
 import { composeDeps } from '../../server/compose';
 import { randomIds } from '../../server/lib/ids';
 import { RECONCILE_AFTER_SECONDS, reconcileStuckAttempts } from '../../server/modules/payments/payments.service';

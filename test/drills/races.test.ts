@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestContext } from '../helpers/app';
-import { post } from '../helpers/http';
-import { authorize, openSession, quoteTotal, startMomo, uniqueInvoice } from '../helpers/checkout';
-import { call, sessionWithSlip, staff } from '../integration/backoffice-support';
+import { createTestApp, type TestContext } from '../support/app';
+import { post } from '../support/http';
+import { authorize, openSession, quoteTotal, startMomo, uniqueInvoice } from '../support/checkout';
+import { call, sessionWithSlip, staff } from '../support/backoffice';
 import type { CreatedIntegration } from '../../server/modules/integrations/integrations.service';
 
 /** Racing requests: each contested change has exactly one winner, and the losers get a 4xx. */

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CreatedIntegration } from '../../server/modules/integrations/integrations.service';
-import { createTestApp, type TestContext } from '../helpers/app';
-import { call, errorCode, staff, type Staff } from './backoffice-support';
+import { createTestApp, type TestContext } from '../support/app';
+import { call, errorCode, staff, type Staff } from '../support/backoffice';
 
 interface KeyView {
   id: string;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../server/lib/hash';
-import { createTestApp, type TestContext } from '../helpers/app';
-import { BO, call, errorCode, PASSWORD, sessionWithSlip, staff, type Staff } from './backoffice-support';
+import { createTestApp, type TestContext } from '../support/app';
+import { BO, call, errorCode, PASSWORD, sessionWithSlip, staff, type Staff } from '../support/backoffice';
 
 describe('back-office administration (admins only)', () => {
   let t: TestContext;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditActionLabel } from '../../shared/labels';
-import { createTestApp, type TestContext } from '../helpers/app';
-import { call, errorCode, sessionWithSlip, staff, type Staff } from './backoffice-support';
+import { createTestApp, type TestContext } from '../support/app';
+import { call, errorCode, sessionWithSlip, staff, type Staff } from '../support/backoffice';
 
 describe('a readable audit trail: targets by name, a date range, CSV export', () => {
   let t: TestContext;

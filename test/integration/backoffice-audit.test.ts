@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestContext } from '../helpers/app';
-import { BO, call, errorCode, sessionWithSlip, staff } from './backoffice-support';
+import { createTestApp, type TestContext } from '../support/app';
+import { BO, call, errorCode, sessionWithSlip, staff } from '../support/backoffice';
 
 describe('back-office audit trail (GET /audit)', () => {
   let t: TestContext;

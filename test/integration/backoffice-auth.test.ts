@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../server/lib/hash';
 import { randomIds } from '../../server/lib/ids';
 import { createStaff } from '../../server/modules/staff/staff.service';
-import { createTestApp, type TestContext } from '../helpers/app';
-import { BO, call, errorCode, PASSWORD, staff } from './backoffice-support';
+import { createTestApp, type TestContext } from '../support/app';
+import { BO, call, errorCode, PASSWORD, staff } from '../support/backoffice';
 
 describe('back-office staff sign-in (POST /auth/login, /auth/logout, GET /me)', () => {
   let t: TestContext;

@@ -3,9 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as m0010 from '../../server/db/migrations/0010_slip_reference_key';
 import { newSlipReference, SLIP_ALPHABET, slipReferenceKey } from '../../server/lib/slip-reference';
 import type { CreatedIntegration } from '../../server/modules/integrations/integrations.service';
-import { createTestApp, type TestContext } from '../helpers/app';
-import { payByCard, setFeeRule } from '../helpers/checkout';
-import { call, errorCode, sessionWithSlip, staff, type Staff } from './backoffice-support';
+import { createTestApp, type TestContext } from '../support/app';
+import { payByCard, setFeeRule } from '../support/checkout';
+import { call, errorCode, sessionWithSlip, staff, type Staff } from '../support/backoffice';
 
 // Issue 15 (#1, #3, #6, #7, #14, #15) and issue 12 #6: the teller's typed reference, the
 // shift total, the review filters and what the payer's page learns about cash deposits.

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CreatedIntegration } from '../../server/modules/integrations/integrations.service';
-import { createTestApp, type TestContext } from '../helpers/app';
-import { openSession, startMomo } from '../helpers/checkout';
-import { call, errorCode, sessionWithSlip, staff, type Slip, type Staff } from './backoffice-support';
+import { createTestApp, type TestContext } from '../support/app';
+import { openSession, startMomo } from '../support/checkout';
+import { call, errorCode, sessionWithSlip, staff, type Slip, type Staff } from '../support/backoffice';
 
 interface Row {
   id: string;

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDispatcher, type Dispatcher } from '../../server/modules/webhooks/dispatcher';
 import { startLocalReceiver, type LocalReceiver } from '../support/local-receiver';
 import type { CreatedIntegration } from '../../server/modules/integrations/integrations.service';
-import { createTestApp, type TestContext } from '../helpers/app';
-import { call, errorCode, sessionWithSlip, staff, type Staff } from './backoffice-support';
+import { createTestApp, type TestContext } from '../support/app';
+import { call, errorCode, sessionWithSlip, staff, type Staff } from '../support/backoffice';
 
 describe('back-office webhooks screen API: delivery log, redelivery, recovery, endpoint health', () => {
   let t: TestContext;

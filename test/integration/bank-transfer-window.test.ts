@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestContext } from '../helpers/app';
-import { get } from '../helpers/http';
-import { events, expectError, history, openSession, publicSession, quoteTotal, startAttempt, status } from '../helpers/checkout';
-import { call, staff, type Staff } from './backoffice-support';
+import { createTestApp, type TestContext } from '../support/app';
+import { get } from '../support/http';
+import { events, expectError, history, openSession, publicSession, quoteTotal, startAttempt, status } from '../support/checkout';
+import { call, staff, type Staff } from '../support/backoffice';
 import { sweep } from '../../server/domain/sweeper';
 import { loadConfig } from '../../server/config';
 import { randomIds } from '../../server/lib/ids';
@@ -45,7 +45,7 @@ describe('bank transfer in flight', () => {
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({ status: 'succeeded', session_status: 'success', finalized: true });
     expect((await events(t, s.id)).map((e) => e.type)).toEqual(['checkout.session.completed']);
-    expect((await history(t, s.id)).map((h) => `${h.from_status}→${h.to_status}`)).toEqual(['open→pending', 'pending→success']);
+    expect((await history(t, s.id)).map((h) => `${h.from_status}→${h.to_status}`)).toEqual(['none→open', 'open→pending', 'pending→success']);
   });
 
   it('a Mobile Money prompt started during the window is refused (409 SESSION_NOT_PAYABLE), and the transfer still confirms', async () => {
@@ -85,7 +85,7 @@ describe('bank transfer in flight', () => {
     await sweep(t.database.db, deps());
     expect(await merchantStatus(s.id)).toBe('expired');
     expect((await events(t, s.id)).map((e) => e.type)).toEqual(['checkout.session.expired']);
-    expect((await history(t, s.id)).map((h) => `${h.from_status}→${h.to_status}`)).toEqual(['open→pending', 'pending→open', 'open→expired']);
+    expect((await history(t, s.id)).map((h) => `${h.from_status}→${h.to_status}`)).toEqual(['none→open', 'open→pending', 'pending→open', 'open→expired']);
   });
 
   it('BANK_TRANSFER_WINDOW_S defaults to one hour and refuses a bad value naming the variable', () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestContext } from '../helpers/app';
-import { post } from '../helpers/http';
+import { createTestApp, type TestContext } from '../support/app';
+import { post } from '../support/http';
 import {
   CHECKOUT,
   authorize,
@@ -13,7 +13,7 @@ import {
   startAttempt,
   startMomo,
   status,
-} from '../helpers/checkout';
+} from '../support/checkout';
 import type { PaymentsDeps } from '../../server/modules/payments/payments.service';
 import { confirmBankTransfer } from '../../server/modules/payments/bank-transfer';
 import { sweep } from '../../server/domain/sweeper';

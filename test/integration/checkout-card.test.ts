@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestContext } from '../helpers/app';
-import { post } from '../helpers/http';
-import { events, expectError, openSession, payByCard, publicSession, quoteTotal, sessionUrl, setAllowedRails, startMomo } from '../helpers/checkout';
+import { createTestApp, type TestContext } from '../support/app';
+import { post } from '../support/http';
+import { events, expectError, openSession, payByCard, publicSession, quoteTotal, sessionUrl, setAllowedRails, startMomo } from '../support/checkout';
 import { CARD_TEST_NUMBERS } from '../../server/providers/sandbox-card';
 import type { CreatedIntegration } from '../../server/modules/integrations/integrations.service';
 

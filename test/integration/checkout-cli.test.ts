@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestContext } from '../helpers/app';
-import { runAdmin, type CliResult } from '../helpers/cli';
-import { events, openSession, publicSession, quoteTotal, startAttempt, status } from '../helpers/checkout';
+import { createTestApp, type TestContext } from '../support/app';
+import { runAdmin, type CliResult } from '../support/cli';
+import { events, openSession, publicSession, quoteTotal, startAttempt, status } from '../support/checkout';
 import type { CreatedIntegration } from '../../server/modules/integrations/integrations.service';
 
 function oneLineError(r: CliResult, code: number, pattern: RegExp) {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build } from '../../server/app';
-import { createTestApp, type TestContext } from '../helpers/app';
-import { get, post } from '../helpers/http';
+import { createTestApp, type TestContext } from '../support/app';
+import { get, post } from '../support/http';
 import {
   CHECKOUT,
   attemptUrl,
@@ -17,7 +17,7 @@ import {
   sessionUrl,
   startAttempt,
   startMomo,
-} from '../helpers/checkout';
+} from '../support/checkout';
 import { MAX_DECLINED_ATTEMPTS } from '../../server/domain/session-transitions';
 import { sweep } from '../../server/domain/sweeper';
 import { randomIds } from '../../server/lib/ids';
@@ -113,7 +113,10 @@ describe('session lifecycle: failed, expired', () => {
     const evs = await events(t, s.id);
     expect(evs.map((e) => e.type)).toEqual(['checkout.session.expired']);
     expect(JSON.parse(evs[0]!.payload).data.session).toMatchObject({ id: s.id, status: 'expired' });
-    expect(await history(t, s.id)).toEqual([{ from_status: 'open', to_status: 'expired', cause: 'expires_at passed while open' }]);
+    expect(await history(t, s.id)).toEqual([
+      { from_status: 'none', to_status: 'open', cause: 'created' },
+      { from_status: 'open', to_status: 'expired', cause: 'expires_at passed while open' },
+    ]);
     // The merchant sees it too.
     expect((await get(t.app, `/api/v1/sessions/${s.id}`, m.api_key)).json().status).toBe('expired');
   });
@@ -147,7 +150,7 @@ describe('session lifecycle: failed, expired', () => {
     const b = await startMomo(t, d.id);
     t.clock.advanceSeconds(90);
     expect((await authorize(t, d.id, b.attempt_reference, '000000')).json()).toMatchObject({ status: 'declined', session_status: 'expired', finalized: true });
-    expect((await history(t, d.id)).map((h) => `${h.from_status}→${h.to_status}`)).toEqual(['open→pending', 'pending→open', 'open→expired']);
+    expect((await history(t, d.id)).map((h) => `${h.from_status}→${h.to_status}`)).toEqual(['none→open', 'open→pending', 'pending→open', 'open→expired']);
     expect((await events(t, d.id)).map((e) => e.type)).toEqual(['checkout.session.expired']);
   });
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestContext } from '../helpers/app';
-import { post } from '../helpers/http';
+import { createTestApp, type TestContext } from '../support/app';
+import { post } from '../support/http';
 import {
   attemptUrl,
   authorize,
@@ -17,7 +17,7 @@ import {
   startAttempt,
   startMomo,
   status,
-} from '../helpers/checkout';
+} from '../support/checkout';
 import { sweep } from '../../server/domain/sweeper';
 import { randomIds } from '../../server/lib/ids';
 import { MOMO_PROMPT_TTL_SECONDS, MOMO_TEST_NUMBERS } from '../../server/providers/sandbox-momo';
@@ -63,7 +63,10 @@ describe('hosted checkout: Mobile Money provider attempts', () => {
       });
       expect(res.body).not.toContain('241234567');
       expect((await publicSession(t, s.id)).status).toBe('pending');
-      expect(await history(t, s.id)).toEqual([{ from_status: 'open', to_status: 'pending', cause: expect.stringContaining('prompt sent') }]);
+      expect(await history(t, s.id)).toEqual([
+        { from_status: 'none', to_status: 'open', cause: 'created' },
+        { from_status: 'open', to_status: 'pending', cause: expect.stringContaining('prompt sent') },
+      ]);
     });
 
     it('200 replayed: the same request (either phone form) returns the pending attempt with only mode and rail, whatever the session status', async () => {
@@ -188,7 +191,7 @@ describe('hosted checkout: Mobile Money provider attempts', () => {
       expect(payload).toMatchObject({ id: evs[0]!.id, type: 'checkout.session.completed', data: { session: { id: s.id, status: 'success', amount_minor: s.amount_minor, currency: 'GHS', invoice_ref: s.invoice_ref, metadata: {} } } });
       expect(evs[0]!.payload).not.toContain('241234567');
       expect(await publicSession(t, s.id)).toMatchObject({ status: 'success', paid_rail: 'momo', pending_attempt: null });
-      expect((await history(t, s.id)).map((h) => `${h.from_status}→${h.to_status}`)).toEqual(['open→pending', 'pending→success']);
+      expect((await history(t, s.id)).map((h) => `${h.from_status}→${h.to_status}`)).toEqual(['none→open', 'open→pending', 'pending→success']);
 
       // A second authorize changes nothing: the attempt is no longer pending.
       expectError(await authorize(t, s.id, a.attempt_reference, '123456'), 409, 'STATE_CONFLICT');

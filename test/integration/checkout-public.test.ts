@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestContext } from '../helpers/app';
-import { get, post } from '../helpers/http';
-import { CHECKOUT, expectError, openSession, sessionUrl, setAllowedRails, setFeeRule, startMomo, uniqueInvoice } from '../helpers/checkout';
+import { createTestApp, type TestContext } from '../support/app';
+import { get, post } from '../support/http';
+import { CHECKOUT, expectError, openSession, sessionUrl, setAllowedRails, setFeeRule, startMomo, uniqueInvoice } from '../support/checkout';
 import type { CreatedIntegration } from '../../server/modules/integrations/integrations.service';
 
 describe('GET /api/v1/checkout/options', () => {

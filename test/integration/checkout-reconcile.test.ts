@@ -3,8 +3,8 @@ import { RECONCILE_AFTER_SECONDS, reconcileStuckAttempts } from '../../server/mo
 import { sandboxProviders } from '../../server/providers/index';
 import { randomIds } from '../../server/lib/ids';
 import type { CreatedIntegration } from '../../server/modules/integrations/integrations.service';
-import { createTestApp, type TestContext } from '../helpers/app';
-import { authorize, events, openSession, publicSession, startMomo } from '../helpers/checkout';
+import { createTestApp, type TestContext } from '../support/app';
+import { authorize, events, openSession, publicSession, startMomo } from '../support/checkout';
 
 // A Mobile Money approval the provider accepted but never confirmed ("stuck", no callback) is
 // settled by the server itself once it has waited long enough, so the merchant gets a final

@@ -11,8 +11,8 @@ import { migrate, openDatabase, type OpenedDatabase } from '../../server/db/data
 import { ManualClock } from '../../server/lib/clock';
 import { randomIds, type IdGenerator } from '../../server/lib/ids';
 import { createIntegration, type CreatedIntegration } from '../../server/modules/integrations/integrations.service';
-import { post } from '../helpers/http';
-import { sessionUrl, uniqueInvoice } from '../helpers/checkout';
+import { post } from '../support/http';
+import { sessionUrl, uniqueInvoice } from '../support/checkout';
 
 /**
  * CONTRACT §5 / issue 3: a card number or security code is never written to the database, a

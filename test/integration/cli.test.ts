@@ -7,7 +7,7 @@ import { loadConfig } from '../../server/config';
 import { openDatabase, type OpenedDatabase } from '../../server/db/database';
 import { systemClock } from '../../server/lib/clock';
 import { randomIds } from '../../server/lib/ids';
-import { runAdmin, type CliResult } from '../helpers/cli';
+import { runAdmin, type CliResult } from '../support/cli';
 
 /** The single JSON object a `--json` command prints. */
 function json(r: CliResult): Record<string, unknown> {

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestContext } from '../helpers/app';
-import { post } from '../helpers/http';
-import { events, openSession, payByCard, uniqueInvoice } from '../helpers/checkout';
-import { call, errorCode, staff, type Staff } from './backoffice-support';
+import { createTestApp, type TestContext } from '../support/app';
+import { post } from '../support/http';
+import { events, openSession, payByCard, uniqueInvoice } from '../support/checkout';
+import { call, errorCode, staff, type Staff } from '../support/backoffice';
 import type { CreatedIntegration } from '../../server/modules/integrations/integrations.service';
 import type { ExceptionList, FinanceException } from '../../shared/schemas/finance-exceptions';
 

@@ -1,9 +1,9 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestContext } from '../helpers/app';
-import { envelope, multipart, urlencoded } from '../helpers/http';
+import { createTestApp, type TestContext } from '../support/app';
+import { envelope, multipart, urlencoded } from '../support/http';
 import { MAX_JSON_DEPTH } from '../../server/http/body-parsers';
-import { staff } from './backoffice-support';
+import { staff } from '../support/backoffice';
 
 /** Issue 11, "Malformed and edge input": every malformed body on every endpoint is a 4xx envelope. */
 describe('malformed bodies on every endpoint that takes one', () => {

@@ -1,7 +1,7 @@
 import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { createTestApp } from '../helpers/app';
+import { createTestApp } from '../support/app';
 
 /** Issue 11: during shutdown, requests on open connections get the error envelope, not Fastify's own 503 body. */
 describe('a request arriving while the server shuts down', () => {

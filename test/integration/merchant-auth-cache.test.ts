@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { changeStamp, openDatabase } from '../../server/db/database';
 import { systemClock } from '../../server/lib/clock';
 import { revokeApiKey } from '../../server/modules/integrations/integrations.service';
-import { bearer, createTestApp, type TestContext } from '../helpers/app';
+import { bearer, createTestApp, type TestContext } from '../support/app';
 
 // Resolved API keys are cached while the database is unchanged; a revocation must still bite
 // on the very next request, whether this process or another one (the CLI) wrote it.

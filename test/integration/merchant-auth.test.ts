@@ -1,7 +1,7 @@
 import { readFileSync, existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestContext } from '../helpers/app';
-import { envelope, post } from '../helpers/http';
+import { createTestApp, type TestContext } from '../support/app';
+import { envelope, post } from '../support/http';
 import { revokeApiKey, type CreatedIntegration } from '../../server/modules/integrations/integrations.service';
 
 const ENDPOINTS: Array<{ method: 'GET' | 'POST'; url: string; body?: object }> = [

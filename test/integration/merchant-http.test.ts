@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestContext } from '../helpers/app';
-import { envelope, multipart } from '../helpers/http';
+import { createTestApp, type TestContext } from '../support/app';
+import { envelope, multipart } from '../support/http';
 import type { CreatedIntegration } from '../../server/modules/integrations/integrations.service';
 
 /** Every POST of the merchant API with a body that is valid once the revenue line WATER is synced. */

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestContext } from '../helpers/app';
-import { envelope, post } from '../helpers/http';
+import { createTestApp, type TestContext } from '../support/app';
+import { envelope, post } from '../support/http';
 import type { CreatedIntegration } from '../../server/modules/integrations/integrations.service';
 
 const SESSIONS = '/api/v1/sessions';
@@ -131,6 +131,8 @@ describe('Idempotency-Key on session and invoice-line writes', () => {
     t.database.sqlite
       .prepare("UPDATE idempotency_keys SET state = 'in_flight', response_status = NULL, response_body = NULL, created_at = ? WHERE key = 'key-inflight'")
       .run(t.clock.now().toISOString());
+    // A request that died wrote neither the session nor its first history row.
+    t.database.sqlite.prepare('DELETE FROM session_history WHERE session_id = ?').run(first.json().id);
     t.database.sqlite.prepare('DELETE FROM checkout_sessions WHERE id = ?').run(first.json().id);
 
     const busy = await withKey(SESSIONS, body, 'key-inflight');

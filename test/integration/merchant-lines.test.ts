@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createTestApp, type TestContext } from '../helpers/app';
-import { ENCODINGS, envelope, get, post, type Encoding } from '../helpers/http';
+import { createTestApp, type TestContext } from '../support/app';
+import { ENCODINGS, envelope, get, post, type Encoding } from '../support/http';
 import type { CreatedIntegration } from '../../server/modules/integrations/integrations.service';
 
 const REVENUE = '/api/v1/revenue-lines';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestContext } from '../helpers/app';
-import { ENCODINGS, envelope, get, post } from '../helpers/http';
+import { createTestApp, type TestContext } from '../support/app';
+import { ENCODINGS, envelope, get, post } from '../support/http';
 import type { CreatedIntegration } from '../../server/modules/integrations/integrations.service';
 
 const SESSIONS = '/api/v1/sessions';
@@ -193,6 +193,20 @@ describe('POST /api/v1/sessions and GET /api/v1/sessions/{reference}', () => {
     expect(res.statusCode).toBe(409);
     expect(envelope(res)).toMatchObject({ code: 'INVOICE_CURRENCY_MISMATCH', message: expect.stringMatching(/^currency: /) });
     expect((await create({ amount_minor: 500, invoice_ref: 'INV-CUR', currency: 'GHS' })).statusCode).toBe(201);
+  });
+
+  it('opening a session writes its first history row (none → open, "created"); a refused create and a replay write none', async () => {
+    const historyOf = (id: string) => t.database.db.selectFrom('session_history').select(['from_status', 'to_status', 'cause', 'at']).where('session_id', '=', id).execute();
+    const allRows = async () => (await t.database.db.selectFrom('session_history').select('id').execute()).length;
+    const res = await post(t.app, SESSIONS, { amount_minor: 700, invoice_ref: 'INV-HIST' }, { key: m.api_key, headers: { 'idempotency-key': 'hist-1' } });
+    expect(res.statusCode).toBe(201);
+    const s = res.json();
+    expect(await historyOf(s.id)).toEqual([{ from_status: 'none', to_status: 'open', cause: 'created', at: s.created_at }]);
+    const before = await allRows();
+    const replay = await post(t.app, SESSIONS, { amount_minor: 700, invoice_ref: 'INV-HIST' }, { key: m.api_key, headers: { 'idempotency-key': 'hist-1' } });
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect((await create({ amount_minor: 500, invoice_ref: 'INV-CUR', currency: 'USD' })).statusCode).toBe(409);
+    expect(await allRows()).toBe(before);
   });
 
   it('creates a new session for an invoice reference that an earlier session paid, leaving that one as it was', async () => {

@@ -3,8 +3,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import * as m0008 from '../../server/db/migrations/0008_webhook_held_deliveries';
 import { randomIds } from '../../server/lib/ids';
 import { ALL_MERCHANTS, enableEndpoint } from '../../server/modules/webhooks/webhooks.service';
-import { createTestApp, type TestContext } from '../helpers/app';
-import { deliveriesOf, paidSession } from '../helpers/webhooks';
+import { createTestApp, type TestContext } from '../support/app';
+import { deliveriesOf, paidSession } from '../support/webhooks';
 
 /**
  * Migration 0008 on a populated database: what the code before it did to a disabled

@@ -9,7 +9,7 @@ import { migrate, openDatabase, type OpenedDatabase } from '../../server/db/data
 import { migrations } from '../../server/db/migrations/index';
 import { ManualClock } from '../../server/lib/clock';
 import { randomIds } from '../../server/lib/ids';
-import { PASSWORD } from './backoffice-support';
+import { PASSWORD } from '../support/backoffice';
 
 /**
  * Upgrading a populated database: the dump in test/fixtures is what release 0006 left after real

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, createTestApp, type TestContext } from '../helpers/app';
+import { bearer, createTestApp, type TestContext } from '../support/app';
 
 /** A renderer build as electron-vite lays it out: one index.html per entry, hashed bundles in assets/. */
 function fakeBuild(): string {

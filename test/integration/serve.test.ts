@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runAdmin } from '../helpers/cli';
+import { runAdmin } from '../support/cli';
 
 const ROOT = resolve(__dirname, '../..');
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, createTestApp, type TestContext } from '../helpers/app';
+import { bearer, createTestApp, type TestContext } from '../support/app';
 
 describe('merchant API smoke', () => {
   let t: TestContext;

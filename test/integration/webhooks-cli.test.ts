@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createDispatcher, type Dispatcher } from '../../server/modules/webhooks/dispatcher';
 import { startLocalReceiver, type LocalReceiver } from '../support/local-receiver';
-import { bearer, createTestApp, type TestContext } from '../helpers/app';
+import { bearer, createTestApp, type TestContext } from '../support/app';
 
 /** `npm run admin -- webhooks:redeliver` and `webhooks:tail` as real processes on the test's DATA_DIR. */
 

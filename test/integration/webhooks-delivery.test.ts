@@ -15,8 +15,8 @@ import {
   ALL_MERCHANTS,
 } from '../../server/modules/webhooks/webhooks.service';
 import { verifyWebhook } from '../../shared/webhooks/verify';
-import { createTestApp, type TestContext } from '../helpers/app';
-import { createSession as createSessionFor, paidSession as paid, until } from '../helpers/webhooks';
+import { createTestApp, type TestContext } from '../support/app';
+import { createSession as createSessionFor, paidSession as paid, until } from '../support/webhooks';
 
 /**
  * The dispatcher against a real receiver over HTTP on 127.0.0.1. Events come from real

@@ -2,10 +2,10 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Dispatcher } from '../../server/modules/webhooks/dispatcher';
 import { startLocalReceiver, type LocalReceiver } from '../support/local-receiver';
 import { ALL_MERCHANTS, disableEndpoint, endpointHealth, listDeliveries, redeliverEvent } from '../../server/modules/webhooks/webhooks.service';
-import { createTestApp, type TestContext } from '../helpers/app';
-import { runAdmin } from '../helpers/cli';
-import { deliveriesOf, paidSession, testDispatcher, until } from '../helpers/webhooks';
-import { call, staff } from './backoffice-support';
+import { createTestApp, type TestContext } from '../support/app';
+import { runAdmin } from '../support/cli';
+import { deliveriesOf, paidSession, testDispatcher, until } from '../support/webhooks';
+import { call, staff } from '../support/backoffice';
 
 /**
  * Issue 11 "Webhook endpoints that answer 410": a disabled endpoint (by a 410 or by hand)

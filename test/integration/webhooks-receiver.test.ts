@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createDispatcher, type Dispatcher } from '../../server/modules/webhooks/dispatcher';
 import { buildExampleReceiver, type ExampleReceiver } from '../support/example-receiver';
 import type { MerchantOrder } from '../../shared/webhooks/receiver';
-import { bearer, createTestApp, type TestContext } from '../helpers/app';
+import { bearer, createTestApp, type TestContext } from '../support/app';
 
 /**
  * The documented example receiver (docs/webhooks.md) fed real deliveries by the dispatcher

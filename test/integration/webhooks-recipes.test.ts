@@ -7,8 +7,8 @@ import { startLocalReceiver, type LocalReceiver, type ReceivedRequest } from '..
 import { standardWebhooksKey } from '../../server/modules/webhooks/signing';
 import { ALL_MERCHANTS, rotateEndpointSecret } from '../../server/modules/webhooks/webhooks.service';
 import { randomIds } from '../../server/lib/ids';
-import { createTestApp, type TestContext } from '../helpers/app';
-import { paidSession, testDispatcher } from '../helpers/webhooks';
+import { createTestApp, type TestContext } from '../support/app';
+import { paidSession, testDispatcher } from '../support/webhooks';
 
 /**
  * docs/webhooks.md "Verifying with a library you already use": each recipe, verbatim in

@@ -1,7 +1,7 @@
 import { request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestContext } from '../helpers/app';
+import { createTestApp, type TestContext } from '../support/app';
 
 /**
  * Issue 12 #2: a chunked multipart body (no Content-Length) made of many 1 MiB fields used to

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestContext } from '../helpers/app';
+import { createTestApp, type TestContext } from '../support/app';
 
 /** Issue 12 #10: Swagger UI gets a CSP and frame protection; API answers are never sniffed. */
 describe('security headers', () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestContext } from '../helpers/app';
-import { envelope } from '../helpers/http';
+import { createTestApp, type TestContext } from '../support/app';
+import { envelope } from '../support/http';
 import { loadConfig } from '../../server/config';
 
 /** Issue 12 #11: a Host header that names no one of this server's names is refused (DNS rebinding). */

@@ -1,10 +1,10 @@
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestContext } from '../helpers/app';
-import { openSession, startMomo } from '../helpers/checkout';
+import { createTestApp, type TestContext } from '../support/app';
+import { openSession, startMomo } from '../support/checkout';
 import { createLogger } from '../../server/runtime';
 import { loggableUrl } from '../../server/http/request-log';
-import { sessionWithSlip, staff } from '../integration/backoffice-support';
+import { sessionWithSlip, staff } from '../support/backoffice';
 
 /** Issue 12 #9: request logs never carry capability ids (session ids, slip tokens, attempt references). */
 describe('request log redaction', () => {

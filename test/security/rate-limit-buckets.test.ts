@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestContext } from '../helpers/app';
-import { envelope } from '../helpers/http';
-import { BO, PASSWORD, staff } from '../integration/backoffice-support';
+import { createTestApp, type TestContext } from '../support/app';
+import { envelope } from '../support/http';
+import { BO, PASSWORD, staff } from '../support/backoffice';
 import { createStaff } from '../../server/modules/staff/staff.service';
 import { randomIds } from '../../server/lib/ids';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestContext } from '../helpers/app';
-import { BO, call, errorCode, PASSWORD, staff, type Staff } from '../integration/backoffice-support';
+import { createTestApp, type TestContext } from '../support/app';
+import { BO, call, errorCode, PASSWORD, staff, type Staff } from '../support/backoffice';
 
 // Issue 12 #7 (own password change, forced change) and issue 15 #13 (admin reset, role change).
 let t: TestContext;

@@ -2,8 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
 import { randomIds } from '../../server/lib/ids';
 import { createStaff } from '../../server/modules/staff/staff.service';
-import { createTestApp, type TestContext } from '../helpers/app';
-import { BO, PASSWORD } from '../integration/backoffice-support';
+import { createTestApp, type TestContext } from '../support/app';
+import { BO, PASSWORD } from '../support/backoffice';
 
 // Issue 15 #12: the back office keeps its sign-in in an HttpOnly cookie (a reload keeps it);
 // unsafe calls made with the cookie need the CSRF header and a same-origin Origin.

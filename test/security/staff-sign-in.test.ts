@@ -3,8 +3,8 @@ import { randomIds } from '../../server/lib/ids';
 import { hashPassword } from '../../server/lib/password';
 import { LOGIN_MAX_FAILURES, LOGIN_MAX_FAILURES_PER_ADDRESS } from '../../server/modules/backoffice/staff-auth';
 import { createStaff } from '../../server/modules/staff/staff.service';
-import { createTestApp, type TestContext } from '../helpers/app';
-import { BO, PASSWORD } from '../integration/backoffice-support';
+import { createTestApp, type TestContext } from '../support/app';
+import { BO, PASSWORD } from '../support/backoffice';
 
 // Issue 12 #1, #8 and #9 (third bullet): password guessing, scrypt cost, audit of unknown names.
 let t: TestContext;

@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomIds } from '../../server/lib/ids';
 import { newApiKey, type CreatedIntegration } from '../../server/modules/integrations/integrations.service';
 import { RAILS } from '../../shared/schemas/common';
-import { createTestApp, type TestContext } from '../helpers/app';
-import { get, post } from '../helpers/http';
-import { quoteTotal, sessionUrl, uniqueInvoice } from '../helpers/checkout';
+import { createTestApp, type TestContext } from '../support/app';
+import { get, post } from '../support/http';
+import { quoteTotal, sessionUrl, uniqueInvoice } from '../support/checkout';
 
 // Issue 12 #5: live keys cannot be created yet, so a live integration is inserted directly,
 // as a future `--live` would. Each finding of the issue is one test.

@@ -4,10 +4,10 @@ import { guardedLookup, RESPONSE_EXCERPT_BYTES } from '../../server/modules/webh
 import { startLocalReceiver, type LocalReceiver } from '../support/local-receiver';
 import { checkWebhookUrl } from '../../server/modules/webhooks/url-policy';
 import { randomIds } from '../../server/lib/ids';
-import { createTestApp, type TestContext } from '../helpers/app';
-import { runAdmin } from '../helpers/cli';
-import { attemptsOf, paidSession, testDispatcher } from '../helpers/webhooks';
-import { call, staff } from '../integration/backoffice-support';
+import { createTestApp, type TestContext } from '../support/app';
+import { runAdmin } from '../support/cli';
+import { attemptsOf, paidSession, testDispatcher } from '../support/webhooks';
+import { call, staff } from '../support/backoffice';
 
 /**
  * Issue 12 #3: webhook URLs must not reach internal services. Checked when the URL is saved

@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import openapiTS, { astToString } from 'openapi-typescript';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestContext } from '../helpers/app';
+import { createTestApp, type TestContext } from '../support/app';
 
 const MARKER = '<!-- generated-client-example';
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPERATIONS } from '../../server/http/openapi-operations';
-import { createTestApp, type TestContext } from '../helpers/app';
-import { fetchOpenApi, operations, type OpenApiDocument } from '../helpers/openapi';
+import { createTestApp, type TestContext } from '../support/app';
+import { fetchOpenApi, operations, type OpenApiDocument } from '../support/openapi';
 
 const ENVELOPE_REF = '#/components/schemas/ErrorEnvelope';
 

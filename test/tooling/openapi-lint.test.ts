@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { lintFromString, loadConfig } from '@redocly/openapi-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestContext } from '../helpers/app';
+import { createTestApp, type TestContext } from '../support/app';
 
 // `redocly lint` with the repository's redocly.yaml (the recommended rules; any rule turned off
 // is listed there with its reason), through @redocly/openapi-core's lint API: the CLI wants Node 22.

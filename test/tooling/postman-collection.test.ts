@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COLLECTION_FILE, ENVIRONMENT_FILE, collectionFiles } from '../../scripts/openapi/collection';
-import { createTestApp, type TestContext } from '../helpers/app';
-import { fetchOpenApi, operations } from '../helpers/openapi';
+import { createTestApp, type TestContext } from '../support/app';
+import { fetchOpenApi, operations } from '../support/openapi';
 
 interface PostmanRequest {
   method: string;

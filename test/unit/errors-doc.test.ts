@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AppError, ERROR_CODES, errorBody, formatPath } from '../../server/lib/errors';
-import { renderErrorTable } from '../helpers/errors-table';
+import { renderErrorTable } from '../support/errors-table';
 
 const doc = readFileSync(resolve(__dirname, '../../docs/errors.md'), 'utf8');
 
@@ -34,7 +34,7 @@ describe('docs/errors.md', () => {
     }
   });
 
-  it('prints the table exactly as `npx tsx test/helpers/errors-table.ts` renders it', () => {
+  it('prints the table exactly as `npx tsx test/support/errors-table.ts` renders it', () => {
     expect(doc).toContain(`<!-- error-table:start -->\n${renderErrorTable()}\n<!-- error-table:end -->`);
   });
 });

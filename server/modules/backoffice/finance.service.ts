@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database';
 import type { CheckoutSessionsTable } from '../../db/schema';
-import { expireIfDue, type TransitionDeps } from '../../domain/session-transitions';
+import { expireIfDue, NO_STATUS, type TransitionDeps } from '../../domain/session-transitions';
 import { invalid, notFound } from '../../lib/errors';
 import { sessionMode } from '../../lib/ids';
 import type {
@@ -19,7 +19,7 @@ import type { Rail, SessionStatus } from '../../../shared/schemas/common';
 import { actorOf, recordAudit } from './audit.service';
 import { iso } from '../../lib/iso-param';
 import type { StaffContext } from './staff-auth';
-import { invoiceLines } from '../invoice-lines/invoice-lines.service';
+import { invoiceLines } from '../invoices/invoices.repository';
 import { formatMoney as money } from '../../../shared/money';
 import { settlements, type Settlement } from './finance-settlement';
 import { likeEscape, sessionAmount, sessionSearch } from './finance-search';
@@ -199,7 +199,7 @@ export async function invoiceDetail(db: Db, merchantId: string, invoiceRef: stri
   const rows = await sql<InvoiceAgg>`SELECT * FROM (${invoiceAggregate(db, merchantId)}) WHERE invoice_ref = ${invoiceRef}`.execute(db);
   const agg = rows.rows[0];
   if (!agg) throw notFound(`invoice ${invoiceRef}`);
-  const lines = await invoiceLines(db, merchantId, null, invoiceRef);
+  const lines = await invoiceLines(db, { merchantId, mode: null, invoiceRef });
   const sessions = await sessionBase(db).where('s.merchant_id', '=', merchantId).where('s.invoice_ref', '=', invoiceRef).orderBy('s.created_at', 'desc').execute();
   return { invoice: toInvoice(agg), lines, sessions: await withSettlements(db, sessions) };
 }
@@ -323,10 +323,11 @@ export async function sessionDetail(deps: FinanceDeps, staff: StaffContext, sess
       .where('d.session_id', '=', s.id)
       .execute(),
     db.selectFrom('events').select(['id', 'type', 'created_at']).where('session_id', '=', s.id).execute(),
-    invoiceLines(db, s.merchant_id, sessionMode(s.id), s.invoice_ref),
+    invoiceLines(db, { merchantId: s.merchant_id, mode: sessionMode(s.id), invoiceRef: s.invoice_ref }),
   ]);
   const t: TimelineEntry[] = [{ at: s.created_at, kind: 'created', title: 'Session created', detail: `${money(s.amount_minor, s.currency)} for invoice ${s.invoice_ref}`, ref: s.id }];
-  for (const h of history) t.push({ at: h.at, kind: 'transition', title: `${h.from_status} → ${h.to_status}`, detail: h.cause, ref: null });
+  // The creation row (none → open) is the "Session created" entry above, which sessions made before it had too.
+  for (const h of history.filter((row) => row.from_status !== NO_STATUS)) t.push({ at: h.at, kind: 'transition', title: `${h.from_status} → ${h.to_status}`, detail: h.cause, ref: null });
   for (const a of attempts) {
     const rail = RAIL_NAMES[a.rail] ?? a.rail;
     const who = a.rail === 'momo' ? ` · ${a.operator ?? ''} ••${a.phone_last4 ?? ''}` : a.rail === 'card' ? ` · ${a.card_brand ?? ''} ••${a.card_last4 ?? ''}` : a.payment_reference ? ` · ref ${a.payment_reference}` : '';

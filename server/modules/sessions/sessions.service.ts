@@ -1,10 +1,11 @@
-import type { Kysely, Transaction } from 'kysely';
-import type { Db } from '../../db/database';
-import { expireIfDue, type TransitionDeps } from '../../domain/session-transitions';
+import type { Transaction } from 'kysely';
+import { expireIfDue, openSession } from '../../domain/session-transitions';
 import type { CheckoutSessionsTable, Database } from '../../db/schema';
-import type { Clock } from '../../lib/clock';
+import type { AppDeps } from '../../deps';
 import { AppError, notFound } from '../../lib/errors';
-import { sessionMode, type IdGenerator } from '../../lib/ids';
+import { sessionMode } from '../../lib/ids';
+import { invoiceCurrency } from '../invoices/invoices.repository';
+import { findMerchantSession } from './sessions.repository';
 import {
   DEFAULT_SESSION_LIFETIME_SECONDS,
   type CheckoutSessionCreate,
@@ -43,35 +44,25 @@ export function toMerchantSession(row: CheckoutSessionsTable, baseUrl: string): 
 }
 
 /**
- * Creates an `open` session. Its currency must match the invoice lines recorded for the same
+ * Creates an `open` session (with its first history row, see openSession). Its currency must match the invoice lines recorded for the same
  * reference (409 INVOICE_CURRENCY_MISMATCH). An invoice that a session already paid is not
  * refused a new session: the API does not make payment policy for the merchant (a staging
  * instance reuses invoice references freely), and fulfilment is guarded by the receiver rules
  * (event id, amount, currency, invoice_ref); its remitted lines stay frozen.
  */
 export async function createSession(
-  trx: Transaction<Database> | Kysely<Database>,
-  clock: Clock,
-  ids: IdGenerator,
+  trx: Transaction<Database>,
+  { clock, ids, baseUrl }: Pick<AppDeps, 'clock' | 'ids' | 'baseUrl'>,
   owner: SessionOwner,
   input: CheckoutSessionCreate,
-): Promise<CheckoutSessionsTable> {
-  const lineCurrency = await trx
-    .selectFrom('invoice_lines')
-    .select('currency')
-    .where('merchant_id', '=', owner.merchantId)
-    .where('mode', '=', owner.mode)
-    .where('invoice_ref', '=', input.invoice_ref)
-    .executeTakeFirst();
-  if (lineCurrency && lineCurrency.currency !== input.currency) {
-    throw new AppError(
-      'INVOICE_CURRENCY_MISMATCH',
-      `currency: invoice ${input.invoice_ref} is billed in ${lineCurrency.currency}, not ${input.currency}`,
-    );
+): Promise<CheckoutSessionResponse> {
+  const lineCurrency = await invoiceCurrency(trx, { merchantId: owner.merchantId, mode: owner.mode, invoiceRef: input.invoice_ref });
+  if (lineCurrency !== undefined && lineCurrency !== input.currency) {
+    throw new AppError('INVOICE_CURRENCY_MISMATCH', `currency: invoice ${input.invoice_ref} is billed in ${lineCurrency}, not ${input.currency}`);
   }
   const now = clock.now();
   const lifetime = input.expires_in_seconds ?? DEFAULT_SESSION_LIFETIME_SECONDS;
-  const row: CheckoutSessionsTable = {
+  const row: CheckoutSessionsTable & { status: 'open' } = {
     id: ids.token(owner.mode === 'live' ? 'cs_live' : 'cs_test', 24),
     merchant_id: owner.merchantId,
     integration_id: owner.integrationId,
@@ -90,18 +81,18 @@ export async function createSession(
     updated_at: now.toISOString(),
     finalized_at: null,
   };
-  await trx.insertInto('checkout_sessions').values(row).execute();
-  return row;
+  await openSession(trx, { ids }, row);
+  return toMerchantSession(row, baseUrl());
 }
 
 /** A session of this merchant and this key's mode: a test key never sees a live session (404, as for another merchant's). */
 export async function getMerchantSession(
-  db: Db,
-  deps: TransitionDeps,
+  deps: Pick<AppDeps, 'db' | 'clock' | 'ids' | 'outbox'>,
   owner: { merchantId: string; mode: 'test' | 'live' },
   id: string,
 ): Promise<CheckoutSessionsTable> {
-  const find = () => db.selectFrom('checkout_sessions').selectAll().where('id', '=', id).where('merchant_id', '=', owner.merchantId).executeTakeFirst();
+  const { db } = deps;
+  const find = () => findMerchantSession(db, owner.merchantId, id);
   const row = sessionMode(id) === owner.mode ? await find() : undefined;
   if (!row) throw notFound(`session ${id}`);
   // Between two sweeps a session can be past expires_at: the lookup never reports it as open.

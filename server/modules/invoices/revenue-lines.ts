@@ -1,8 +1,7 @@
 import type { Db } from '../../db/database';
 import type { RevenueLinesTable } from '../../db/schema';
-import type { Clock } from '../../lib/clock';
+import type { AppDeps } from '../../deps';
 import { formatPath } from '../../lib/errors';
-import type { IdGenerator } from '../../lib/ids';
 import {
   RevenueLineInput,
   type RevenueLine,
@@ -50,7 +49,10 @@ function checkLines(lines: unknown[], fromForm: boolean) {
   return { errors, valid, mentioned };
 }
 
-export async function syncRevenueLines(db: Db, clock: Clock, ids: IdGenerator, input: SyncInput): Promise<RevenueLineSyncResponse> {
+export async function syncRevenueLines(
+  { db, clock, ids }: Pick<AppDeps, 'db' | 'clock' | 'ids'>,
+  input: SyncInput,
+): Promise<RevenueLineSyncResponse> {
   const { errors, valid, mentioned } = checkLines(input.lines, input.fromForm);
   const now = clock.now().toISOString();
   const counts = { created: 0, updated: 0, reactivated: 0, deactivated: 0, unchanged: 0 };
@@ -128,8 +130,12 @@ export const toRevenueLine = (r: RevenueLinesTable): RevenueLine => ({
   updated_at: r.updated_at,
 });
 
-export async function listRevenueLines(db: Db, merchantId: string, mode: 'test' | 'live', includeInactive: boolean): Promise<RevenueLineListResponse> {
-  const rows = await db.selectFrom('revenue_lines').selectAll().where('merchant_id', '=', merchantId).where('mode', '=', mode).orderBy('code').execute();
+export async function listRevenueLines(
+  db: Db,
+  owner: { merchantId: string; mode: 'test' | 'live' },
+  includeInactive: boolean,
+): Promise<RevenueLineListResponse> {
+  const rows = await db.selectFrom('revenue_lines').selectAll().where('merchant_id', '=', owner.merchantId).where('mode', '=', owner.mode).orderBy('code').execute();
   const active = rows.filter((r) => r.active === 1).length;
   return {
     object: 'list',

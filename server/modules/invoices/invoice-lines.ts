@@ -1,11 +1,11 @@
 import type { Transaction } from 'kysely';
 import type { Db } from '../../db/database';
 import type { Database } from '../../db/schema';
-import type { Clock } from '../../lib/clock';
+import type { AppDeps } from '../../deps';
 import { AppError, formatPath, notFound } from '../../lib/errors';
-import type { IdGenerator } from '../../lib/ids';
 import { coerceToSchema } from '../../http/form-body';
 import { reallocateInvoice } from '../../domain/invoice-allocation';
+import { invoiceLines } from './invoices.repository';
 import type { LineError } from '../../../shared/schemas/common';
 import { InvoiceLineInput, type InvoiceLineIngestResponse, type InvoiceLineListResponse } from '../../../shared/schemas/merchant';
 
@@ -31,8 +31,7 @@ export interface IngestInput {
  */
 export async function ingestInvoiceLines(
   trx: Transaction<Database>,
-  clock: Clock,
-  ids: IdGenerator,
+  { clock, ids }: Pick<AppDeps, 'clock' | 'ids'>,
   input: IngestInput,
 ): Promise<InvoiceLineIngestResponse> {
   const now = clock.now().toISOString();
@@ -143,25 +142,12 @@ export async function ingestInvoiceLines(
   return { object: 'invoice.line_items', invoice_ref: input.invoiceRef, ingested, billed_minor: billed, errors };
 }
 
-/**
- * An invoice's lines in the order they were recorded (remitted as a boolean). `mode` null
- * means both modes: only the back office's invoice view, which is not mode-aware yet, asks so.
- */
-export async function invoiceLines(db: Db, merchantId: string, mode: 'test' | 'live' | null, invoiceRef: string) {
-  const rows = await db
-    .selectFrom('invoice_lines')
-    .select(['code', 'name', 'amount_minor', 'currency', 'remitted'])
-    .where('merchant_id', '=', merchantId)
-    .$if(mode !== null, (q) => q.where('mode', '=', mode ?? 'test'))
-    .where('invoice_ref', '=', invoiceRef)
-    .orderBy('created_at')
-    .orderBy('code')
-    .execute();
-  return rows.map((r) => ({ ...r, remitted: r.remitted === 1 }));
-}
-
-export async function listInvoiceLines(db: Db, merchantId: string, mode: 'test' | 'live', invoiceRef: string): Promise<InvoiceLineListResponse> {
-  const rows = await invoiceLines(db, merchantId, mode, invoiceRef);
+export async function listInvoiceLines(
+  db: Db,
+  owner: { merchantId: string; mode: 'test' | 'live' },
+  invoiceRef: string,
+): Promise<InvoiceLineListResponse> {
+  const rows = await invoiceLines(db, { merchantId: owner.merchantId, mode: owner.mode, invoiceRef });
   if (rows.length === 0) throw notFound(`invoice ${invoiceRef}`);
   return {
     object: 'invoice.line_items',

@@ -2,7 +2,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { randomIds } from '../../server/lib/ids';
 import { createStaff } from '../../server/modules/staff/staff.service';
 import type { CreatedIntegration } from '../../server/modules/integrations/integrations.service';
-import type { TestContext } from '../helpers/app';
+import type { TestContext } from './app';
 
 export const BO = '/api/backoffice/v1';
 export const PASSWORD = 'correct horse battery';

@@ -2,7 +2,7 @@ import { ERROR_CODES } from '../../server/lib/errors';
 
 /**
  * The error-code table of docs/errors.md, rendered from ERROR_CODES (sorted by status, then code).
- * Print it with `npx tsx test/helpers/errors-table.ts` after changing server/lib/errors.ts.
+ * Print it with `npx tsx test/support/errors-table.ts` after changing server/lib/errors.ts.
  */
 export function renderErrorTable(): string {
   const rows = Object.entries(ERROR_CODES)

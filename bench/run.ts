@@ -1,9 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import { createServer, type Server } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
+import { startReceiver, type Receiver } from './bench-receiver';
 import { ROOT, rssMb, runAdmin, spawnNode, spawnServer, type Child } from './processes';
 
 /**
@@ -79,45 +79,6 @@ async function waitHealthy(url: string, timeoutMs = 10_000): Promise<void> {
     await new Promise((r) => setTimeout(r, 5));
   }
   throw new Error(`${url}/healthz never answered 200`);
-}
-
-// ---------------------------------------------------------------- webhook receiver
-
-interface Receiver {
-  url: string;
-  /** When true, answers 503 so deliveries pile up in the outbox. */
-  gated: boolean;
-  attempts: number;
-  acked: Map<string, number>;
-  server: Server;
-}
-
-async function startReceiver(): Promise<Receiver> {
-  const r: Receiver = { url: '', gated: true, attempts: 0, acked: new Map(), server: createServer() };
-  r.server.on('request', (req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      r.attempts++;
-      if (r.gated) {
-        res.writeHead(503).end();
-        return;
-      }
-      let id = String(req.headers['webhook-id'] ?? req.headers['x-paydesk-event-id'] ?? '');
-      try {
-        const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { id?: string };
-        if (typeof body.id === 'string') id = body.id;
-      } catch {
-        /* keep the header id */
-      }
-      if (!r.acked.has(id)) r.acked.set(id, performance.now());
-      res.writeHead(200, { 'content-type': 'application/json' }).end('{"received":true}');
-    });
-  });
-  await new Promise<void>((resolve) => r.server.listen(0, '127.0.0.1', resolve));
-  const addr = r.server.address();
-  r.url = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}/hooks`;
-  return r;
 }
 
 // ---------------------------------------------------------------- scenarios

@@ -1,7 +1,6 @@
-import { execFileSync } from 'node:child_process';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { checkoutPath, createSession } from './support';
+import { checkoutPath, createSession, adminCli } from './support';
 
 const API = `http://127.0.0.1:${process.env.PAYDESK_E2E_PORT ?? '47913'}`;
 
@@ -39,15 +38,6 @@ const run = `${Date.now() % 1_000_000}`;
 const ROLES = ['teller', 'supervisor', 'finance', 'admin'] as const;
 const user = (role: string) => `axe.${role}.${run}`;
 
-function cli(args: string[]): Record<string, string> {
-  const out = execFileSync('npx', ['tsx', 'server/cli/admin.ts', ...args, '--json'], { env: { ...process.env, DATA_DIR: process.env.PAYDESK_E2E_DATA_DIR }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-  const line = out
-    .trim()
-    .split('\n')
-    .reverse()
-    .find((l) => l.startsWith('{'));
-  return JSON.parse(line ?? '{}') as Record<string, string>;
-}
 
 async function expectNoSeriousViolations(page: Page, screen: string): Promise<void> {
   // Let the screen settle (data loaded, focus moved) before reading it.
@@ -72,9 +62,9 @@ test.describe('axe: back office', () => {
   let merchantId = '';
   test.beforeAll(async () => {
     test.setTimeout(180_000); // five operator-CLI runs on a busy machine
-    const a = cli(['integration:create', '--merchant', `Axe Water ${run}`, '--webhook-url', 'http://127.0.0.1:9/unreachable']);
+    const a = adminCli(['integration:create', '--merchant', `Axe Water ${run}`, '--webhook-url', 'http://127.0.0.1:9/unreachable']);
     merchantId = a.merchant_id!;
-    for (const role of ROLES) cli(['staff:create', '--username', user(role), '--password', PASSWORD, '--role', role, ...(role === 'finance' ? ['--merchant', merchantId] : [])]);
+    for (const role of ROLES) adminCli(['staff:create', '--username', user(role), '--password', PASSWORD, '--role', role, ...(role === 'finance' ? ['--merchant', merchantId] : [])]);
     await seed(a.api_key!, user('teller'), user('supervisor'));
   });
 

@@ -1,11 +1,10 @@
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import bwipjs from 'bwip-js/node';
 import { chromium, expect, test, type Page } from '@playwright/test';
-import { shot, type CreatedSession } from './support';
+import { adminCli, shot, type CreatedSession } from './support';
+import { qrVideo } from './qr-video';
 
 /**
  * The back office against the real server: a teller records a cash deposit by scanning the
@@ -23,19 +22,6 @@ const USERS = {
 };
 const API = `http://127.0.0.1:${process.env.PAYDESK_E2E_PORT ?? '47913'}`;
 
-function cli(args: string[]): Record<string, string> {
-  const out = execFileSync('npx', ['tsx', 'server/cli/admin.ts', ...args, '--json'], {
-    env: { ...process.env, DATA_DIR: process.env.PAYDESK_E2E_DATA_DIR },
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const line = out
-    .trim()
-    .split('\n')
-    .reverse()
-    .find((l) => l.startsWith('{'));
-  return JSON.parse(line ?? '{}') as Record<string, string>;
-}
 
 async function merchantPost<T>(apiKey: string, path: string, body: unknown): Promise<T> {
   const res = await fetch(`${API}/api/v1${path}`, { method: 'POST', headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
@@ -57,28 +43,6 @@ function startReceiver(): Promise<{ server: Server; url: string; bodies: string[
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/paydesk/webhooks`, bodies })));
 }
 
-/**
- * A camera that films a slip: a Y4M video (what Chromium's fake capture device plays) of the
- * slip token's QR code, black modules on white, 8 pixels each, centred in 640×480.
- */
-function qrVideo(text: string, file: string): void {
-  const [code] = bwipjs.raw('qrcode', text, { eclevel: 'M' } as never) as Array<{ pixs: number[]; pixx: number; pixy: number }>;
-  const W = 640;
-  const H = 480;
-  const scale = 8;
-  const y = Buffer.alloc(W * H, 235);
-  const left = Math.floor((W - code!.pixx * scale) / 2);
-  const top = Math.floor((H - code!.pixy * scale) / 2);
-  for (let r = 0; r < code!.pixy; r++) {
-    for (let c = 0; c < code!.pixx; c++) {
-      if (!code!.pixs[r * code!.pixx + c]) continue;
-      for (let dy = 0; dy < scale; dy++) y.fill(16, (top + r * scale + dy) * W + left + c * scale, (top + r * scale + dy) * W + left + (c + 1) * scale);
-    }
-  }
-  const chroma = Buffer.alloc((W / 2) * (H / 2) * 2, 128);
-  const frame = Buffer.concat([Buffer.from('FRAME\n'), y, chroma]);
-  writeFileSync(file, Buffer.concat([Buffer.from(`YUV4MPEG2 W${W} H${H} F5:1 Ip A1:1 C420jpeg\n`), ...Array.from({ length: 10 }, () => frame)]));
-}
 
 async function issueSlip(apiKey: string, invoiceRef: string) {
   const s = await merchantPost<CreatedSession>(apiKey, '/sessions', { amount_minor: 5_000, invoice_ref: invoiceRef, currency: 'GHS', customer: { name: 'Yaw Mensah' } });
@@ -121,13 +85,13 @@ test.describe.serial('back office: cash desk to finance', () => {
   test.beforeAll(async () => {
     receiver = await startReceiver();
     // A second integration of the global-setup merchant (same name: reused), with a webhook endpoint.
-    const a = cli(['integration:create', '--merchant', 'Accra Water Co.', '--webhook-url', receiver.url]);
-    const b = cli(['integration:create', '--merchant', `Kumasi Power ${run}`]);
-    cli(['staff:create', '--username', USERS.teller, '--password', PASSWORD, '--role', 'teller']);
-    cli(['staff:create', '--username', USERS.supervisor, '--password', PASSWORD, '--role', 'supervisor']);
-    cli(['staff:create', '--username', USERS.financeA, '--password', PASSWORD, '--role', 'finance', '--merchant', a.merchant_id!]);
-    cli(['staff:create', '--username', USERS.financeB, '--password', PASSWORD, '--role', 'finance', '--merchant', b.merchant_id!]);
-    cli(['staff:create', '--username', USERS.admin, '--password', PASSWORD, '--role', 'admin']);
+    const a = adminCli(['integration:create', '--merchant', 'Accra Water Co.', '--webhook-url', receiver.url]);
+    const b = adminCli(['integration:create', '--merchant', `Kumasi Power ${run}`]);
+    adminCli(['staff:create', '--username', USERS.teller, '--password', PASSWORD, '--role', 'teller']);
+    adminCli(['staff:create', '--username', USERS.supervisor, '--password', PASSWORD, '--role', 'supervisor']);
+    adminCli(['staff:create', '--username', USERS.financeA, '--password', PASSWORD, '--role', 'finance', '--merchant', a.merchant_id!]);
+    adminCli(['staff:create', '--username', USERS.financeB, '--password', PASSWORD, '--role', 'finance', '--merchant', b.merchant_id!]);
+    adminCli(['staff:create', '--username', USERS.admin, '--password', PASSWORD, '--role', 'admin']);
     const invoiceRef = `INV-BO-${run}`;
     const lines = [
       { code: 'WTR-USAGE', name: 'Water usage, March (18 m³)', amount_minor: 18_450 },

@@ -1,7 +1,6 @@
-import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
-import { shot } from './support';
+import { shot, adminCli } from './support';
 
 /**
  * The finance exceptions screen against the real server: an invoice paid twice and one paid in
@@ -11,14 +10,6 @@ const PASSWORD = 'e2e-exceptions-pass';
 const run = `${Date.now() % 1_000_000}`;
 const API = `http://127.0.0.1:${process.env.PAYDESK_E2E_PORT ?? '47913'}`;
 
-function cli(args: string[]): Record<string, string> {
-  const out = execFileSync('npx', ['tsx', 'server/cli/admin.ts', ...args, '--json'], {
-    env: { ...process.env, DATA_DIR: process.env.PAYDESK_E2E_DATA_DIR },
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  return JSON.parse(out.trim().split('\n').reverse().find((l) => l.startsWith('{')) ?? '{}') as Record<string, string>;
-}
 
 async function call<T>(path: string, body?: unknown, key?: string): Promise<T> {
   const res = await fetch(`${API}${path}`, {
@@ -48,9 +39,9 @@ async function paidSession(key: string, invoiceRef: string, amount: number): Pro
 test.skip(({ isMobile }) => isMobile, 'the back office is a desktop application');
 
 test('finance sees an invoice paid twice and a part-payment on the exceptions screen, opens a session, exports CSV', async ({ page }, info) => {
-  const m = cli(['integration:create', '--merchant', `Exceptions Co ${run}`]);
+  const m = adminCli(['integration:create', '--merchant', `Exceptions Co ${run}`]);
   const username = `exc.fin.${run}`;
-  cli(['staff:create', '--username', username, '--password', PASSWORD, '--role', 'finance', '--merchant', m.merchant_id!]);
+  adminCli(['staff:create', '--username', username, '--password', PASSWORD, '--role', 'finance', '--merchant', m.merchant_id!]);
   const key = m.api_key!;
   await call('/api/v1/revenue-lines', { lines: [{ code: 'RATES', name: 'Property rates' }] }, key);
   const twice = `EXC-TWICE-${run}`;

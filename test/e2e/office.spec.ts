@@ -1,9 +1,8 @@
-import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, test, type Page } from '@playwright/test';
-import { shot } from './support';
+import { shot, adminCli } from './support';
 
 /**
  * Finance, audit, webhooks and administration as a finance clerk, a supervisor and an admin use
@@ -17,15 +16,6 @@ const API = `http://127.0.0.1:${process.env.PAYDESK_E2E_PORT ?? '47913'}`;
 const MERCHANT = `Office Water ${run}`;
 const USERS = { teller: `of.teller.${run}`, supervisor: `of.super.${run}`, finance: `of.fin.${run}`, admin: `of.admin.${run}` };
 
-function cli(args: string[]): Record<string, string> {
-  const out = execFileSync('npx', ['tsx', 'server/cli/admin.ts', ...args, '--json'], { env: { ...process.env, DATA_DIR: process.env.PAYDESK_E2E_DATA_DIR }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-  const line = out
-    .trim()
-    .split('\n')
-    .reverse()
-    .find((l) => l.startsWith('{'));
-  return JSON.parse(line ?? '{}') as Record<string, string>;
-}
 
 async function call<T>(path: string, init: { token?: string; key?: string; body?: unknown } = {}): Promise<T> {
   const auth = init.token ?? init.key;
@@ -73,13 +63,13 @@ test.describe.serial('finance, audit, webhooks and administration screens', () =
   test.beforeAll(async () => {
     test.setTimeout(180_000);
     receiver = await failingReceiver();
-    const a = cli(['integration:create', '--merchant', MERCHANT, '--webhook-url', receiver.url]);
+    const a = adminCli(['integration:create', '--merchant', MERCHANT, '--webhook-url', receiver.url]);
     apiKey = a.api_key!;
-    for (const [role, u] of Object.entries(USERS)) cli(['staff:create', '--username', u, '--password', PASSWORD, '--role', role, ...(role === 'finance' ? ['--merchant', a.merchant_id!] : [])]);
+    for (const [role, u] of Object.entries(USERS)) adminCli(['staff:create', '--username', u, '--password', PASSWORD, '--role', role, ...(role === 'finance' ? ['--merchant', a.merchant_id!] : [])]);
     const [teller, sup] = [await login(USERS.teller), await login(USERS.supervisor)];
     const bank = (await call<{ banks: Array<{ name: string; branches: Array<{ id: string; name: string }> }> }>('/api/backoffice/v1/admin/banks', { token: await login(USERS.admin) })).banks[0]!;
     branchTeller = { username: `of.branch.${run}`, bound: `${bank.name}, ${bank.branches[0]!.name}` };
-    cli(['staff:create', '--username', branchTeller.username, '--password', PASSWORD, '--role', 'teller', '--branch', bank.branches[0]!.id]);
+    adminCli(['staff:create', '--username', branchTeller.username, '--password', PASSWORD, '--role', 'teller', '--branch', bank.branches[0]!.id]);
     const make = async (invoice: string, name: string) => {
       const s = await call<{ id: string }>('/api/v1/sessions', { key: apiKey, body: { amount_minor: 12_345, invoice_ref: invoice, customer: { name } } });
       const q = await call<{ surcharges: { cash: { total_minor: number } } }>(`/api/v1/checkout/sessions/${s.id}/quote`);

@@ -1,6 +1,5 @@
-import { execFileSync } from 'node:child_process';
 import { expect, test, type Page } from '@playwright/test';
-import { shot } from './support';
+import { shot, adminCli } from './support';
 
 /**
  * Issue 15 #12 and #13: the sign-in survives a reload and a pasted deep link (an HttpOnly
@@ -12,13 +11,6 @@ const run = `${Date.now() % 1_000_000}`;
 const ADMIN = `si.admin.${run}`;
 const TELLER = `si.teller.${run}`;
 
-function cli(args: string[]): void {
-  execFileSync('npx', ['tsx', 'server/cli/admin.ts', ...args, '--json'], {
-    env: { ...process.env, DATA_DIR: process.env.PAYDESK_E2E_DATA_DIR },
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-}
 
 async function signIn(page: Page, username: string, password = PASSWORD): Promise<void> {
   await page.goto('/backoffice/');
@@ -30,8 +22,8 @@ async function signIn(page: Page, username: string, password = PASSWORD): Promis
 test.describe.serial('back office sign-in', () => {
   test.skip(({ isMobile }) => isMobile, 'the back office is a desktop application');
   test.beforeAll(() => {
-    cli(['staff:create', '--username', ADMIN, '--password', PASSWORD, '--role', 'admin']);
-    cli(['staff:create', '--username', TELLER, '--password', PASSWORD, '--role', 'teller']);
+    adminCli(['staff:create', '--username', ADMIN, '--password', PASSWORD, '--role', 'admin']);
+    adminCli(['staff:create', '--username', TELLER, '--password', PASSWORD, '--role', 'teller']);
   });
 
   test('a reload and a pasted deep link keep the sign-in; the token is not readable by script; sign-out ends it', async ({ page, context }) => {

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -106,4 +107,22 @@ export async function staffCall<T>(username: string, method: 'GET' | 'POST', pat
   const text = await res.text();
   if (!res.ok) throw new Error(`${method} ${path} → ${res.status}: ${text}`);
   return JSON.parse(text) as T;
+}
+
+/**
+ * `npm run admin -- <args> --json` against the e2e server's DATA_DIR (the CLI and the server
+ * share it): the command's JSON object, or {} when it printed none.
+ */
+export function adminCli(args: string[]): Record<string, string> {
+  const out = execFileSync('npx', ['tsx', 'server/cli/admin.ts', ...args, '--json'], {
+    env: { ...process.env, DATA_DIR: process.env.PAYDESK_E2E_DATA_DIR },
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const line = out
+    .trim()
+    .split('\n')
+    .reverse()
+    .find((l) => l.startsWith('{'));
+  return JSON.parse(line ?? '{}') as Record<string, string>;
 }

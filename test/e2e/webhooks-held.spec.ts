@@ -1,8 +1,7 @@
-import { execFileSync } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, test } from '@playwright/test';
-import { shot } from './support';
+import { shot, adminCli } from './support';
 
 /**
  * Issue 11: a receiver that answers 410 disables its endpoint; the events that follow are
@@ -13,11 +12,6 @@ const API = `http://127.0.0.1:${process.env.PAYDESK_E2E_PORT ?? '47913'}`;
 const run = `${Date.now() % 1_000_000}`;
 const ADMIN = { username: `held.admin.${run}`, password: 'e2e-held-deliveries-pass' };
 
-function cli(args: string[]): Record<string, string> {
-  const out = execFileSync('npx', ['tsx', 'server/cli/admin.ts', ...args, '--json'], { env: { ...process.env, DATA_DIR: process.env.PAYDESK_E2E_DATA_DIR }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-  const line = out.trim().split('\n').reverse().find((l) => l.startsWith('{'));
-  return JSON.parse(line ?? '{}') as Record<string, string>;
-}
 
 /** The merchant's receiver: answers `status()` and keeps the event ids in arrival order. */
 function startReceiver(status: () => number): Promise<{ server: Server; url: string; ids: string[] }> {
@@ -54,8 +48,8 @@ test('a 410 holds the events that follow; the webhooks screen counts them and En
   let status = 410;
   const receiver = await startReceiver(() => status);
   try {
-    cli(['staff:create', '--username', ADMIN.username, '--password', ADMIN.password, '--role', 'admin']);
-    const created = cli(['integration:create', '--merchant', `Held Hooks ${run}`, '--webhook-url', receiver.url]);
+    adminCli(['staff:create', '--username', ADMIN.username, '--password', ADMIN.password, '--role', 'admin']);
+    const created = adminCli(['integration:create', '--merchant', `Held Hooks ${run}`, '--webhook-url', receiver.url]);
     await paidEvent(created.api_key!, `HELD-1-${run}`);
     await expect.poll(() => receiver.ids.length, { timeout: 15_000 }).toBe(1); // answered 410
     await paidEvent(created.api_key!, `HELD-2-${run}`);

@@ -7,7 +7,7 @@ import { systemClock } from '../lib/clock';
 import { AppError } from '../lib/errors';
 import { randomIds } from '../lib/ids';
 import { createIntegration, listIntegrations, revokeApiKey } from '../modules/integrations/integrations.service';
-import { createStaff } from '../modules/staff/staff.service';
+import { createStaff } from '../modules/auth/staff.service';
 import { webhookCommands } from '../modules/webhooks/cli';
 import { ownAddresses } from '../modules/webhooks/url-policy';
 import { confirmBankTransfer } from '../modules/payments/bank-transfer';

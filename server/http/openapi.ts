@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { ErrorEnvelope } from '../../shared/schemas/common';
 import { OPERATIONS, TAGS, type OperationAuth, type OperationDoc } from './openapi-operations';
 // The cookie the back office's sign-in sets (the cookie security scheme names it).
-import { STAFF_COOKIE } from '../modules/backoffice/staff-cookie';
+import { STAFF_COOKIE } from '../modules/auth/staff-cookie';
 
 
 const SECURITY: Record<OperationAuth, ReadonlyArray<Record<string, string[]>>> = {

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../deps';
 import { AppError } from '../lib/errors';
 import { authenticateMerchant } from '../modules/auth/merchant-auth';
-import { authenticateStaff } from '../modules/backoffice/staff-auth';
+import { authenticateStaff } from '../modules/auth/staff-auth';
 
 /** The route patterns each bucket covers, as registered (never the raw URL: the router decodes `%61pi`). */
 export const STAFF_LOGIN_ROUTE = '/api/backoffice/v1/auth/login';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../server/lib/hash';
 import { randomIds } from '../../server/lib/ids';
-import { createStaff } from '../../server/modules/staff/staff.service';
+import { createStaff } from '../../server/modules/auth/staff.service';
 import { createTestApp, type TestContext } from '../support/app';
 import { BO, call, errorCode, PASSWORD, staff } from '../support/backoffice';
 

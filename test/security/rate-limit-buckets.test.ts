@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../support/app';
 import { envelope } from '../support/http';
 import { BO, PASSWORD, staff } from '../support/backoffice';
-import { createStaff } from '../../server/modules/staff/staff.service';
+import { createStaff } from '../../server/modules/auth/staff.service';
 import { randomIds } from '../../server/lib/ids';
 
 /** Separate rate-limit buckets (issue 11) chosen from the matched route, not the raw URL (issue 12 #4). */

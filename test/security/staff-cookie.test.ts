@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
 import { randomIds } from '../../server/lib/ids';
-import { createStaff } from '../../server/modules/staff/staff.service';
+import { createStaff } from '../../server/modules/auth/staff.service';
 import { createTestApp, type TestContext } from '../support/app';
 import { BO, PASSWORD } from '../support/backoffice';
 

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomIds } from '../../server/lib/ids';
 import { hashPassword } from '../../server/lib/password';
-import { LOGIN_MAX_FAILURES, LOGIN_MAX_FAILURES_PER_ADDRESS } from '../../server/modules/backoffice/staff-auth';
-import { createStaff } from '../../server/modules/staff/staff.service';
+import { LOGIN_MAX_FAILURES, LOGIN_MAX_FAILURES_PER_ADDRESS } from '../../server/modules/auth/staff-auth';
+import { createStaff } from '../../server/modules/auth/staff.service';
 import { createTestApp, type TestContext } from '../support/app';
 import { BO, PASSWORD } from '../support/backoffice';
 

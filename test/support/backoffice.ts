@@ -1,6 +1,6 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { randomIds } from '../../server/lib/ids';
-import { createStaff } from '../../server/modules/staff/staff.service';
+import { createStaff } from '../../server/modules/auth/staff.service';
 import type { CreatedIntegration } from '../../server/modules/integrations/integrations.service';
 import type { TestContext } from './app';
 

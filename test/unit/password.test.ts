@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { hashPassword, needsRehash, PRODUCTION_SCRYPT_LOG2N, scryptCost, verifyPassword } from '../../server/lib/password';
-import { checkPassword, isCommonPassword } from '../../server/modules/staff/password-policy';
+import { checkPassword, isCommonPassword } from '../../server/modules/auth/password-policy';
 
 describe('password hashing (issue 12 #8)', () => {
   it('production hashes at N = 2^17 (OWASP); only PAYDESK_TEST_SCRYPT_LOG2N lowers it, never raises or disables it', async () => {

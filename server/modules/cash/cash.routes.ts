@@ -18,7 +18,7 @@ import {
   ShiftTotalQuery,
   SlipTokenParams,
 } from '../../../shared/schemas/backoffice';
-import { allow, requireStaff } from '../backoffice/staff-auth';
+import { allow, requireStaff } from '../auth/staff-auth';
 import type { PaymentsDeps } from '../payments/rails';
 import { approveDeposit, lookupSlip, recordDeposit, rejectDeposit } from './cash.service';
 import { depositFacets, getDeposit, listDeposits, shiftTotal } from './deposit-lists';

@@ -7,8 +7,8 @@ import type { Rail } from '../../../shared/schemas/common';
 import { findSession } from '../payments/payments.repository';
 import { slipBody } from './slip-body';
 import type { CashDeposit, DepositResult, DepositStatus, ScannedSlip } from '../../../shared/schemas/backoffice';
-import { actorOf, recordAudit } from '../backoffice/audit.service';
-import type { StaffContext } from '../backoffice/staff-auth';
+import { actorOf, recordAudit } from '../audit/audit.service';
+import type { StaffContext } from '../auth/staff-auth';
 import { depositQuery, findDeposit, findSlip, toDeposit } from './cash.repository';
 
 /**

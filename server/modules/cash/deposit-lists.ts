@@ -2,7 +2,7 @@ import type { Db } from '../../db/database';
 import { notFound } from '../../lib/errors';
 import { dayBounds, localDay, serverTimeZone } from '../../lib/local-day';
 import type { CashDeposit, DEPOSIT_SORTS, DepositFacets, DepositList, DepositStatus, ShiftTotal } from '../../../shared/schemas/backoffice';
-import type { StaffContext } from '../backoffice/staff-auth';
+import type { StaffContext } from '../auth/staff-auth';
 import { depositQuery, findDeposit, toDeposit } from './cash.repository';
 import type { CashDeskDeps } from './cash.service';
 

@@ -2,7 +2,7 @@ import { AppError, notFound } from '../../lib/errors';
 import { endTransferWindowIfDue } from '../../domain/bank-transfer-window';
 import { expireDue, loadFresh, notPayable, type PaymentsDeps } from './rails';
 import { applyOutcome, statusBody } from './attempts';
-import { recordAudit, type Actor } from '../backoffice/audit.service';
+import { recordAudit, type Actor } from '../audit/audit.service';
 
 /**
  * The sandbox bank's notification that a transfer arrived. It pays the session while the

@@ -34,8 +34,8 @@ import {
   type WebhookScope,
 } from './webhooks.service';
 import { ErrorEnvelope } from '../../../shared/schemas/common';
-import { actorOf, recordAudit, type AuditRecord } from '../backoffice/audit.service';
-import { allow, requireStaff, type StaffContext } from '../backoffice/staff-auth';
+import { actorOf, recordAudit, type AuditRecord } from '../audit/audit.service';
+import { allow, requireStaff, type StaffContext } from '../auth/staff-auth';
 import type { AuditAction } from '../../../shared/schemas/backoffice';
 
 const errors = { 400: ErrorEnvelope, 401: ErrorEnvelope, 403: ErrorEnvelope, 404: ErrorEnvelope, 409: ErrorEnvelope, 429: ErrorEnvelope };

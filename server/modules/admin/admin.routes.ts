@@ -25,9 +25,9 @@ import {
   integrationsView,
   staffView,
 } from './admin.service';
-import { actorOf } from './audit.service';
-import { adminChangeRole, adminResetPassword } from './staff-password';
-import { allow, requireStaff } from './staff-auth';
+import { actorOf } from '../audit/audit.service';
+import { adminChangeRole, adminResetPassword } from '../auth/staff-password';
+import { allow, requireStaff } from '../auth/staff-auth';
 
 const errors = { 400: ErrorEnvelope, 401: ErrorEnvelope, 403: ErrorEnvelope, 404: ErrorEnvelope, 409: ErrorEnvelope, 429: ErrorEnvelope };
 const tags = ['Back office: administration'];

@@ -5,7 +5,7 @@ import { ErrorEnvelope } from '../../../shared/schemas/common';
 import { ExceptionList, ExceptionListQuery, ExceptionsExportQuery } from '../../../shared/schemas/finance-exceptions';
 import { exceptionsCsv, listFinanceExceptions } from './finance-exceptions.service';
 import { merchantScope } from './merchant-scope';
-import { allow, requireStaff } from './staff-auth';
+import { allow, requireStaff } from '../auth/staff-auth';
 
 const errors = { 400: ErrorEnvelope, 401: ErrorEnvelope, 403: ErrorEnvelope, 404: ErrorEnvelope, 429: ErrorEnvelope };
 const tags = ['Back office: finance'];

@@ -16,9 +16,9 @@ import type {
   TimelineEntry,
 } from '../../../shared/schemas/backoffice';
 import type { Rail, SessionStatus } from '../../../shared/schemas/common';
-import { actorOf, recordAudit } from './audit.service';
+import { actorOf, recordAudit } from '../audit/audit.service';
 import { iso } from '../../lib/iso-param';
-import type { StaffContext } from './staff-auth';
+import type { StaffContext } from '../auth/staff-auth';
 import { invoiceLines } from '../invoices/invoices.repository';
 import { formatMoney as money } from '../../../shared/money';
 import { settlements, type Settlement } from './finance-settlement';

@@ -20,7 +20,7 @@ import {
 import { paymentsCsv } from './finance-export.service';
 import { invoiceDetail, listInvoices, listMerchants, listSessions, revenueLines, sessionDetail, setRevenueLineActive } from './finance.service';
 import { merchantScope } from './merchant-scope';
-import { allow, requireStaff } from './staff-auth';
+import { allow, requireStaff } from '../auth/staff-auth';
 
 const errors = { 400: ErrorEnvelope, 401: ErrorEnvelope, 403: ErrorEnvelope, 404: ErrorEnvelope, 409: ErrorEnvelope, 429: ErrorEnvelope };
 const tags = ['Back office: finance'];

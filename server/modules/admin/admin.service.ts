@@ -3,9 +3,9 @@ import { DEFAULT_FEE_RULES } from '../../domain/fees';
 import { AppError, invalid, notFound } from '../../lib/errors';
 import type { TransitionDeps } from '../../domain/session-transitions';
 import { checkWebhookUrl, createIntegration, listIntegrations, newApiKey, newWebhookSecret, revokeApiKey } from '../integrations/integrations.service';
-import { createStaff } from '../staff/staff.service';
+import { createStaff } from '../auth/staff.service';
 import { RAILS, type Rail } from '../../../shared/schemas/common';
-import { recordAudit, type Actor } from './audit.service';
+import { recordAudit, type Actor } from '../audit/audit.service';
 import type { Config } from '../../config';
 import { ownAddresses, type OwnAddress } from '../webhooks/url-policy';
 

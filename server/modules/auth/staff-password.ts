@@ -1,8 +1,8 @@
 import { AppError, invalid, notFound } from '../../lib/errors';
 import { hashPassword, verifyPassword } from '../../lib/password';
-import { checkPassword } from '../staff/password-policy';
-import { checkRoleBindings } from '../staff/staff.service';
-import { recordAudit, type Actor } from './audit.service';
+import { checkPassword } from './password-policy';
+import { checkRoleBindings } from './staff.service';
+import { recordAudit, type Actor } from '../audit/audit.service';
 import { reserveGuess, type StaffAuthDeps, type StaffContext } from './staff-auth';
 
 /** Wrong current passwords allowed per user within the sign-in window: a stolen token cannot be used to guess it. */

@@ -5,9 +5,9 @@ import { AppError } from '../../lib/errors';
 import { sha256Hex } from '../../lib/hash';
 import type { IdGenerator } from '../../lib/ids';
 import { hashPassword, needsRehash, verifyPassword } from '../../lib/password';
-import { bearerToken } from '../auth/merchant-auth';
+import { bearerToken } from './merchant-auth';
 import type { StaffLoginResponse, StaffMe, StaffRole } from '../../../shared/schemas/backoffice';
-import { recordAudit } from './audit.service';
+import { recordAudit } from '../audit/audit.service';
 import { checkCsrf, cookieToken } from './staff-cookie';
 
 /** A staff token lasts one working shift; signing in again issues a new one. */

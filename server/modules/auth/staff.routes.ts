@@ -1,0 +1,63 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppDeps } from '../../deps';
+import { ErrorEnvelope } from '../../../shared/schemas/common';
+import { PasswordChange, StaffLogin, StaffLoginResponse, StaffMe } from '../../../shared/schemas/backoffice';
+import { login, logout, me, requireStaff } from './staff-auth';
+import { checkCsrf, clearStaffCookie, fromBackOffice, setStaffCookie } from './staff-cookie';
+import { changeOwnPassword } from './staff-password';
+
+const errors = { 400: ErrorEnvelope, 401: ErrorEnvelope, 403: ErrorEnvelope, 404: ErrorEnvelope, 409: ErrorEnvelope, 429: ErrorEnvelope };
+
+/** Staff sign-in, sign-out, own password and `/me` (registered inside the back-office scope). */
+export async function staffAuthRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const authTags = ['Back office: staff sign-in'];
+  r.post(
+    '/auth/login',
+    {
+      schema: {
+        tags: authTags,
+        summary: 'Sign in: a bearer token for the other calls (and, for the back office page, which sends x-paydesk-csrf: 1, an HttpOnly cookie)',
+        body: StaffLogin,
+        response: { 200: StaffLoginResponse, ...errors },
+      },
+    },
+    async (req, reply) => {
+      // Only the back office page gets the cookie: a cross-site form cannot send the header,
+      // so it cannot sign a browser in to someone else's account either.
+      if (fromBackOffice(req)) checkCsrf(req);
+      const result = await login(deps, req.body.username, req.body.password, req.ip);
+      if (fromBackOffice(req)) setStaffCookie(req, reply, result.token, deps.config.publicBaseUrl);
+      return result;
+    },
+  );
+  r.post(
+    '/auth/password',
+    {
+      schema: {
+        tags: authTags,
+        summary: 'Change your own password (required after an administrator created or reset the account); signs out your other sessions',
+        body: PasswordChange,
+        response: { 204: z.null(), ...errors },
+      },
+    },
+    async (req, reply) => {
+      await changeOwnPassword(deps, requireStaff(req), req.ip, req.body);
+      return reply.code(204).send(null);
+    },
+  );
+  r.post(
+    '/auth/logout',
+    { schema: { tags: authTags, summary: 'Revoke the token this call is made with', response: { 204: z.null(), ...errors } } },
+    async (req, reply) => {
+      await logout(deps, requireStaff(req), req.ip);
+      clearStaffCookie(req, reply, deps.config.publicBaseUrl);
+      return reply.code(204).send(null);
+    },
+  );
+  r.get('/me', { schema: { tags: authTags, summary: 'The signed-in staff member', response: { 200: StaffMe, ...errors } } }, async (req) =>
+    me(deps, requireStaff(req)),
+  );
+}

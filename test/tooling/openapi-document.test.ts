@@ -63,6 +63,17 @@ describe('OpenAPI document: every operation is complete', () => {
     expect(doc.paths['/api/backoffice/v1/reports/payments.csv']?.get?.responses['200']?.content).toHaveProperty('text/csv');
   });
 
+  it('describes every administration answer field by field, not as "anything"', () => {
+    const admin = operations(doc).filter(([key]) => key.split(' ')[1]!.startsWith('/api/backoffice/v1/admin/'));
+    expect(admin.length).toBeGreaterThanOrEqual(20);
+    for (const [key, op] of admin) {
+      const ok = Object.keys(op.responses).find((s) => s.startsWith('2'))!;
+      const schema = op.responses[ok]?.content?.['application/json']?.schema as { type?: string; properties?: Record<string, unknown> } | undefined;
+      expect(schema?.type, `${key} ${ok}`).toBe('object');
+      expect(Object.keys(schema?.properties ?? {}).length, `${key} ${ok}`).toBeGreaterThan(0);
+    }
+  });
+
   it('names this instance in servers: PUBLIC_BASE_URL', () => {
     expect(doc.servers).toEqual([expect.objectContaining({ url: 'https://pay.example.com' })]);
   });

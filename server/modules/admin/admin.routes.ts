@@ -6,6 +6,7 @@ import { confirmBankTransfer } from '../payments/bank-transfer';
 import { AmountMinor, ErrorEnvelope, Rail } from '../../../shared/schemas/common';
 import { ProviderPaymentStatusResponse } from '../../../shared/schemas/checkout';
 import { STAFF_ROLES } from '../../../shared/schemas/backoffice';
+import { BanksView, CreatedApiKey, CreatedEndpoint, CreatedIntegration, CreatedStaff, IntegrationsView, RevokedApiKey, StaffView } from '../../../shared/schemas/admin';
 import {
   adminCreateApiKey,
   adminCreateBank,
@@ -41,10 +42,10 @@ export async function adminRoutes(app: FastifyInstance, deps: AppDeps): Promise<
     const r = scope.withTypeProvider<ZodTypeProvider>();
     const actor = (req: FastifyRequest) => actorOf(requireStaff(req), req.ip);
 
-    r.get('/admin/integrations', { schema: { tags, summary: 'Merchants, integrations, keys (by prefix), endpoints, rails and fee rules' } }, async () => integrationsView(deps.db));
+    r.get('/admin/integrations', { schema: { tags, summary: 'Merchants, integrations, keys (by prefix), endpoints, rails and fee rules', response: { 200: IntegrationsView, ...errors } } }, async () => integrationsView(deps.db));
     r.post(
       '/admin/integrations',
-      { schema: { tags, summary: 'Create a merchant (or reuse it by name) with a test integration; the key and secret are shown once', body: z.object({ merchant_name: str(200), webhook_url: z.string().max(500).optional() }), response: { 201: z.unknown(), ...errors } } },
+      { schema: { tags, summary: 'Create a merchant (or reuse it by name) with a test integration; the key and secret are shown once', body: z.object({ merchant_name: str(200), webhook_url: z.string().max(500).optional() }), response: { 201: CreatedIntegration, ...errors } } },
       async (req, reply) => reply.code(201).send(await adminCreateIntegration(deps, actor(req), req.body)),
     );
     r.post(
@@ -55,22 +56,22 @@ export async function adminRoutes(app: FastifyInstance, deps: AppDeps): Promise<
           summary: 'A new API key (shown once), with an optional name saying where it is used',
           params: Id('integration_id'),
           body: z.object({ name: z.string({ error: 'must be a string' }).trim().max(80, { error: 'must be at most 80 characters' }).optional() }).nullish(),
-          response: { 201: z.unknown(), ...errors },
+          response: { 201: CreatedApiKey, ...errors },
         },
       },
       async (req, reply) => reply.code(201).send(await adminCreateApiKey(deps, actor(req), String(req.params.integration_id), req.body?.name || null)),
     );
-    r.post('/admin/api-keys/:key_id/revoke', { schema: { tags, summary: 'Revoke an API key', params: Id('key_id') } }, async (req) =>
+    r.post('/admin/api-keys/:key_id/revoke', { schema: { tags, summary: 'Revoke an API key', params: Id('key_id'), response: { 200: RevokedApiKey, ...errors } } }, async (req) =>
       adminRevokeApiKey(deps, actor(req), String(req.params.key_id)),
     );
     r.post(
       '/admin/integrations/:integration_id/webhook-endpoints',
-      { schema: { tags, summary: 'Add a webhook endpoint (the signing secret is shown once)', params: Id('integration_id'), body: z.object({ url: str(500) }), response: { 201: z.unknown(), ...errors } } },
+      { schema: { tags, summary: 'Add a webhook endpoint (the signing secret is shown once)', params: Id('integration_id'), body: z.object({ url: str(500) }), response: { 201: CreatedEndpoint, ...errors } } },
       async (req, reply) => reply.code(201).send(await adminCreateEndpoint(deps, actor(req), String(req.params.integration_id), req.body.url)),
     );
     r.post(
       '/admin/integrations/:integration_id/rails',
-      { schema: { tags, summary: 'Set the rails the integration accepts', params: Id('integration_id'), body: z.object({ allowed_rails: z.array(Rail).min(1, { error: 'must name at least one rail' }) }) } },
+      { schema: { tags, summary: 'Set the rails the integration accepts', params: Id('integration_id'), body: z.object({ allowed_rails: z.array(Rail).min(1, { error: 'must name at least one rail' }) }), response: { 200: IntegrationsView, ...errors } } },
       async (req) => adminSetRails(deps, actor(req), String(req.params.integration_id), req.body.allowed_rails),
     );
     r.post(
@@ -87,34 +88,35 @@ export async function adminRoutes(app: FastifyInstance, deps: AppDeps): Promise<
             cap_minor: z.number().int().min(0).nullable(),
             bearer: z.enum(['payer', 'merchant']),
           }),
+          response: { 200: IntegrationsView, ...errors },
         },
       },
       async (req) => adminSetFeeRule(deps, actor(req), String(req.params.integration_id), req.body),
     );
 
-    r.get('/admin/banks', { schema: { tags, summary: 'Banks and their branches' } }, async () => banksView(deps.db));
-    r.post('/admin/banks', { schema: { tags, summary: 'Add a bank', body: z.object({ name: str(120), code: str(20) }) } }, async (req) => adminCreateBank(deps, actor(req), req.body));
+    r.get('/admin/banks', { schema: { tags, summary: 'Banks and their branches', response: { 200: BanksView, ...errors } } }, async () => banksView(deps.db));
+    r.post('/admin/banks', { schema: { tags, summary: 'Add a bank', body: z.object({ name: str(120), code: str(20) }), response: { 200: BanksView, ...errors } } }, async (req) => adminCreateBank(deps, actor(req), req.body));
     r.post(
       '/admin/banks/:bank_id/branches',
-      { schema: { tags, summary: 'Add a branch', params: Id('bank_id'), body: z.object({ name: str(120), code: str(20) }) } },
+      { schema: { tags, summary: 'Add a branch', params: Id('bank_id'), body: z.object({ name: str(120), code: str(20) }), response: { 200: BanksView, ...errors } } },
       async (req) => adminCreateBranch(deps, actor(req), String(req.params.bank_id), req.body),
     );
     for (const action of ['activate', 'deactivate'] as const) {
-      r.post(`/admin/branches/:branch_id/${action}`, { schema: { tags, summary: `${action} a branch`, params: Id('branch_id') } }, async (req) =>
+      r.post(`/admin/branches/:branch_id/${action}`, { schema: { tags, summary: `${action} a branch`, params: Id('branch_id'), response: { 200: BanksView, ...errors } } }, async (req) =>
         adminSetBranchActive(deps, actor(req), String(req.params.branch_id), action === 'activate'),
       );
-      r.post(`/admin/banks/:bank_id/${action}`, { schema: { tags, summary: `${action} a bank (a deactivated bank and its branches leave the checkout options)`, params: Id('bank_id') } }, async (req) =>
+      r.post(`/admin/banks/:bank_id/${action}`, { schema: { tags, summary: `${action} a bank (a deactivated bank and its branches leave the checkout options)`, params: Id('bank_id'), response: { 200: BanksView, ...errors } } }, async (req) =>
         adminSetBankActive(deps, actor(req), String(req.params.bank_id), action === 'activate'),
       );
     }
-    r.post('/admin/banks/:bank_id/rename', { schema: { tags, summary: 'Rename a bank', params: Id('bank_id'), body: z.object({ name: str(120) }) } }, async (req) =>
+    r.post('/admin/banks/:bank_id/rename', { schema: { tags, summary: 'Rename a bank', params: Id('bank_id'), body: z.object({ name: str(120) }), response: { 200: BanksView, ...errors } } }, async (req) =>
       adminRenameBank(deps, actor(req), String(req.params.bank_id), req.body.name),
     );
-    r.post('/admin/branches/:branch_id/rename', { schema: { tags, summary: 'Rename a branch', params: Id('branch_id'), body: z.object({ name: str(120) }) } }, async (req) =>
+    r.post('/admin/branches/:branch_id/rename', { schema: { tags, summary: 'Rename a branch', params: Id('branch_id'), body: z.object({ name: str(120) }), response: { 200: BanksView, ...errors } } }, async (req) =>
       adminRenameBranch(deps, actor(req), String(req.params.branch_id), req.body.name),
     );
 
-    r.get('/admin/staff', { schema: { tags, summary: 'Staff users' } }, async () => staffView(deps.db));
+    r.get('/admin/staff', { schema: { tags, summary: 'Staff users', response: { 200: StaffView, ...errors } } }, async () => staffView(deps.db));
     r.post(
       '/admin/staff',
       {
@@ -122,13 +124,13 @@ export async function adminRoutes(app: FastifyInstance, deps: AppDeps): Promise<
           tags,
           summary: 'Create a staff user (like staff:create)',
           body: z.object({ username: str(64), password: z.string().min(1).max(200), role: z.enum(STAFF_ROLES), branch_id: z.string().max(80).optional(), merchant_id: z.string().max(80).optional() }),
-          response: { 201: z.unknown(), ...errors },
+          response: { 201: CreatedStaff, ...errors },
         },
       },
       async (req, reply) => reply.code(201).send(await adminCreateStaff(deps, actor(req), req.body)),
     );
     for (const action of ['disable', 'enable'] as const) {
-      r.post(`/admin/staff/:staff_id/${action}`, { schema: { tags, summary: `${action} a staff user`, params: Id('staff_id') } }, async (req) =>
+      r.post(`/admin/staff/:staff_id/${action}`, { schema: { tags, summary: `${action} a staff user`, params: Id('staff_id'), response: { 200: StaffView, ...errors } } }, async (req) =>
         adminSetStaffDisabled(deps, actor(req), String(req.params.staff_id), action === 'disable'),
       );
     }
@@ -141,6 +143,7 @@ export async function adminRoutes(app: FastifyInstance, deps: AppDeps): Promise<
           summary: 'Set a temporary password: the user is signed out and must choose their own at the next sign-in',
           params: Id('staff_id'),
           body: z.object({ password: z.string({ error: 'is required' }).min(1, { error: 'must not be empty' }).max(200, { error: 'must be at most 200 characters' }) }),
+          response: { 200: StaffView, ...errors },
         },
       },
       async (req) => {
@@ -156,6 +159,7 @@ export async function adminRoutes(app: FastifyInstance, deps: AppDeps): Promise<
           summary: "Change a user's role (and branch or merchant binding); the user is signed out",
           params: Id('staff_id'),
           body: z.object({ role: z.enum(STAFF_ROLES), branch_id: z.string().max(80).optional(), merchant_id: z.string().max(80).optional() }),
+          response: { 200: StaffView, ...errors },
         },
       },
       async (req) => {

@@ -1,3 +1,5 @@
+import type { Rail } from './schemas/common';
+
 /**
  * One wording for the server (CSV exports) and the back office: audit actions in words.
  * An action without its own words (a newer one) still reads as words, from its code.
@@ -50,4 +52,19 @@ export function auditActionLabel(action: string): string {
 export function targetTypeLabel(type: string): string {
   const s = type.replace(/_/g, ' ');
   return `${s.charAt(0).toUpperCase()}${s.slice(1)}`;
+}
+
+/**
+ * Payment methods in words. Two wordings on purpose: staff screens and CSV exports use the short
+ * one ("Cash"); the payer, who must know where to go, reads the long one ("Cash at a bank branch").
+ */
+export const RAIL_LABELS: Readonly<Record<Rail, string>> = { momo: 'Mobile Money', card: 'Card', bank_transfer: 'Bank transfer', cash: 'Cash' };
+export const RAIL_PAYER_LABELS: Readonly<Record<Rail, string>> = { ...RAIL_LABELS, cash: 'Cash at a bank branch' };
+
+/** Mobile Money networks, by the operator codes of the contract. */
+export const OPERATOR_LABELS: Readonly<Record<string, string>> = { mtn: 'MTN MoMo', telecel: 'Telecel Cash', airteltigo: 'AirtelTigo Money' };
+
+/** "cash" → "Cash"; an unknown rail reads as its code, a missing one as a dash. */
+export function railLabel(rail: string | null | undefined): string {
+  return rail ? ((RAIL_LABELS as Readonly<Record<string, string>>)[rail] ?? rail) : '—';
 }

@@ -15,11 +15,7 @@ import { str, type ResumableAttempt } from './resumable-attempt';
 import { MomoDeclined, type MomoAttemptRef } from './momo-declined';
 
 // Options carry ChoiceOption shapes; fall back to the contract's operators if the list is empty.
-const DEFAULT_OPERATORS = [
-  { value: 'mtn', label: 'MTN MoMo' },
-  { value: 'telecel', label: 'Telecel Cash' },
-  { value: 'airteltigo', label: 'AirtelTigo Money' },
-];
+const DEFAULT_OPERATORS = Object.entries(OPERATOR_LABELS).map(([value, label]) => ({ value, label }));
 
 
 type Attempt = MomoAttemptRef;

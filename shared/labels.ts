@@ -1,4 +1,5 @@
-import type { Rail } from './schemas/common';
+import type { DepositStatus } from './schemas/backoffice';
+import type { Rail, SessionStatus } from './schemas/common';
 
 /**
  * One wording for the server (CSV exports) and the back office: audit actions in words.
@@ -68,3 +69,19 @@ export const OPERATOR_LABELS: Readonly<Record<string, string>> = { mtn: 'MTN MoM
 export function railLabel(rail: string | null | undefined): string {
   return rail ? ((RAIL_LABELS as Readonly<Record<string, string>>)[rail] ?? rail) : '—';
 }
+
+/** A checkout session's state as staff read it ("failed" is a checkout closed without payment). */
+export const SESSION_STATUS_LABELS: Readonly<Record<SessionStatus, string>> = {
+  open: 'Not paid yet',
+  pending: 'In progress',
+  success: 'Paid',
+  failed: 'Closed, not paid',
+  expired: 'Expired',
+};
+
+/** A cash deposit's review state, short (tables, cash-up counts). */
+export const DEPOSIT_STATUS_LABELS: Readonly<Record<DepositStatus, string>> = {
+  under_review: 'Waiting for review',
+  approved: 'Approved',
+  rejected: 'Rejected',
+};

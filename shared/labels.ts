@@ -1,3 +1,6 @@
+import type { DepositStatus } from './schemas/backoffice';
+import type { Rail, SessionStatus } from './schemas/common';
+
 /**
  * One wording for the server (CSV exports) and the back office: audit actions in words.
  * An action without its own words (a newer one) still reads as words, from its code.
@@ -51,3 +54,34 @@ export function targetTypeLabel(type: string): string {
   const s = type.replace(/_/g, ' ');
   return `${s.charAt(0).toUpperCase()}${s.slice(1)}`;
 }
+
+/**
+ * Payment methods in words. Two wordings on purpose: staff screens and CSV exports use the short
+ * one ("Cash"); the payer, who must know where to go, reads the long one ("Cash at a bank branch").
+ */
+export const RAIL_LABELS: Readonly<Record<Rail, string>> = { momo: 'Mobile Money', card: 'Card', bank_transfer: 'Bank transfer', cash: 'Cash' };
+export const RAIL_PAYER_LABELS: Readonly<Record<Rail, string>> = { ...RAIL_LABELS, cash: 'Cash at a bank branch' };
+
+/** Mobile Money networks, by the operator codes of the contract. */
+export const OPERATOR_LABELS: Readonly<Record<string, string>> = { mtn: 'MTN MoMo', telecel: 'Telecel Cash', airteltigo: 'AirtelTigo Money' };
+
+/** "cash" → "Cash"; an unknown rail reads as its code, a missing one as a dash. */
+export function railLabel(rail: string | null | undefined): string {
+  return rail ? ((RAIL_LABELS as Readonly<Record<string, string>>)[rail] ?? rail) : '—';
+}
+
+/** A checkout session's state as staff read it ("failed" is a checkout closed without payment). */
+export const SESSION_STATUS_LABELS: Readonly<Record<SessionStatus, string>> = {
+  open: 'Not paid yet',
+  pending: 'In progress',
+  success: 'Paid',
+  failed: 'Closed, not paid',
+  expired: 'Expired',
+};
+
+/** A cash deposit's review state, short (tables, cash-up counts). */
+export const DEPOSIT_STATUS_LABELS: Readonly<Record<DepositStatus, string>> = {
+  under_review: 'Waiting for review',
+  approved: 'Approved',
+  rejected: 'Rejected',
+};

@@ -10,6 +10,7 @@ import type {
   PublicCheckoutSession,
 } from '../../shared/schemas/checkout';
 import type { Rail } from '../../shared/schemas/common';
+import { parseJsonBody, readErrorEnvelope } from '../../shared/http-envelope';
 
 /**
  * All hosted-checkout data access: one fetch wrapper that understands the error envelope,
@@ -59,26 +60,14 @@ async function request<T>(path: string, init: { method?: 'GET' | 'POST'; body?: 
     if (err instanceof DOMException && err.name === 'AbortError') throw err;
     throw new NetworkError();
   }
-  const text = await res.text();
-  let data: unknown = null;
-  if (text) {
-    try {
-      data = JSON.parse(text);
-    } catch {
-      data = null;
-    }
-  }
+  // A body that is not JSON (a proxy page) reads as no envelope.
+  const data = parseJsonBody(await res.text()) ?? null;
   if (!res.ok) {
-    const envelope = (data as { error?: { code?: unknown; message?: unknown; retry_after_seconds?: unknown } } | null)?.error;
-    const code = typeof envelope?.code === 'string' ? envelope.code : res.status >= 500 ? 'INTERNAL' : 'UNKNOWN';
-    const message = typeof envelope?.message === 'string' ? envelope.message : `Request failed (${res.status})`;
+    const envelope = readErrorEnvelope(data);
+    const code = envelope.code ?? (res.status >= 500 ? 'INTERNAL' : 'UNKNOWN');
+    const message = envelope.message ?? `Request failed (${res.status})`;
     const retryHeader = Number(res.headers.get('retry-after'));
-    const retry =
-      typeof envelope?.retry_after_seconds === 'number'
-        ? envelope.retry_after_seconds
-        : Number.isFinite(retryHeader) && retryHeader > 0
-          ? retryHeader
-          : null;
+    const retry = envelope.retryAfterSeconds ?? (Number.isFinite(retryHeader) && retryHeader > 0 ? retryHeader : null);
     throw new ApiError(res.status, code, message, retry);
   }
   return data as T;

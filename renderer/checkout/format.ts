@@ -29,24 +29,14 @@ export function formatRelative(seconds: number): string {
   return rtf.format(Math.round(seconds / 86400), 'day');
 }
 
-export const RAIL_LABELS: Record<Rail, string> = {
-  momo: 'Mobile Money',
-  card: 'Card',
-  bank_transfer: 'Bank transfer',
-  cash: 'Cash at a bank branch',
-};
+/** The payer reads the long wording ("Cash at a bank branch"): shared/labels.ts. */
+export { RAIL_PAYER_LABELS as RAIL_LABELS, OPERATOR_LABELS } from '../../shared/labels';
 
 export const RAIL_HINTS: Record<Rail, string> = {
   momo: 'MTN, Telecel or AirtelTigo: approve on your phone',
   card: 'Visa or Mastercard',
   bank_transfer: 'Transfer from your bank app or at the counter',
   cash: 'Print a deposit slip and pay at any listed branch',
-};
-
-export const OPERATOR_LABELS: Record<string, string> = {
-  mtn: 'MTN MoMo',
-  telecel: 'Telecel Cash',
-  airteltigo: 'AirtelTigo Money',
 };
 
 /** Sandbox decline reasons → words for the payer. Unknown codes fall back to a generic line. */

@@ -21,6 +21,7 @@ import { iso } from '../../lib/iso-param';
 import type { StaffContext } from '../auth/staff-auth';
 import { invoiceLines } from '../invoices/invoices.repository';
 import { formatMoney as money } from '../../../shared/money';
+import { railLabel } from '../../../shared/labels';
 import { settlements, type Settlement } from './finance-settlement';
 import { likeEscape, sessionAmount, sessionSearch } from './finance-search';
 
@@ -296,7 +297,6 @@ export async function listSessions(deps: FinanceDeps, merchantId: string, f: Ses
   return { sessions: await withSettlements(deps.db, rows), total: Number(total.n) };
 }
 
-const RAIL_NAMES: Record<string, string> = { momo: 'Mobile Money', card: 'Card', bank_transfer: 'Bank transfer', cash: 'Cash' };
 
 /** "GHS 100.00 + fee GHS 2.00 = GHS 102.00": the same three amounts the list and the CSV show. */
 const breakdown = (base: number, fee: number, total: number, currency: string) =>
@@ -329,7 +329,7 @@ export async function sessionDetail(deps: FinanceDeps, staff: StaffContext, sess
   // The creation row (none → open) is the "Session created" entry above, which sessions made before it had too.
   for (const h of history.filter((row) => row.from_status !== NO_STATUS)) t.push({ at: h.at, kind: 'transition', title: `${h.from_status} → ${h.to_status}`, detail: h.cause, ref: null });
   for (const a of attempts) {
-    const rail = RAIL_NAMES[a.rail] ?? a.rail;
+    const rail = railLabel(a.rail);
     const who = a.rail === 'momo' ? ` · ${a.operator ?? ''} ••${a.phone_last4 ?? ''}` : a.rail === 'card' ? ` · ${a.card_brand ?? ''} ••${a.card_last4 ?? ''}` : a.payment_reference ? ` · ref ${a.payment_reference}` : '';
     t.push({ at: a.created_at, kind: 'attempt', title: `${rail} attempt started`, detail: `${breakdown(a.base_minor, a.fee_minor, a.amount_charged_minor, a.currency)}${who}`, ref: a.id });
     if (a.finalized_at) {

@@ -2,6 +2,7 @@ import type { Db } from '../../db/database';
 import { MOMO_OPERATORS } from '../../../shared/schemas/checkout';
 import type { PublicCheckoutOptions, PublicCheckoutQuote, PublicCheckoutSession } from '../../../shared/schemas/checkout';
 import { RAILS, type Rail } from '../../../shared/schemas/common';
+import { OPERATOR_LABELS, RAIL_PAYER_LABELS } from '../../../shared/labels';
 import { quoteRail } from './payments.repository';
 import { loadFresh, expireDue, notPayable, payableRails, type PaymentsDeps } from './rails';
 import { fullInstructions } from './attempts';
@@ -26,20 +27,13 @@ export { attemptStatus, RESEND_COOLDOWN_SECONDS } from './attempts';
 export { payByCard, type CardInput } from './card';
 export { reconcileStuckAttempts, RECONCILE_AFTER_SECONDS } from './reconcile';
 
-const RAIL_LABELS: Record<Rail, string> = {
-  momo: 'Mobile Money',
-  card: 'Card',
-  bank_transfer: 'Bank transfer',
-  cash: 'Cash at a bank branch',
-};
-const OPERATOR_LABELS: Record<string, string> = { mtn: 'MTN MoMo', telecel: 'Telecel Cash', airteltigo: 'AirtelTigo Money' };
 
 export async function checkoutOptions(db: Db): Promise<PublicCheckoutOptions> {
   const banks = await db.selectFrom('banks').select(['id', 'name', 'code']).where('active', '=', 1).orderBy('name').execute();
   const branches = await db.selectFrom('branches').select(['id', 'bank_id', 'name', 'code']).where('active', '=', 1).orderBy('name').execute();
   return {
-    payment_methods: RAILS.map((r) => ({ value: r, label: RAIL_LABELS[r] })),
-    branch_payment_methods: [{ value: 'cash', label: RAIL_LABELS.cash }],
+    payment_methods: RAILS.map((r) => ({ value: r, label: RAIL_PAYER_LABELS[r] })),
+    branch_payment_methods: [{ value: 'cash', label: RAIL_PAYER_LABELS.cash }],
     banks: banks.map((b) => ({
       ...b,
       branches: branches.filter((br) => br.bank_id === b.id).map(({ id, name, code }) => ({ id, name, code })),

@@ -1,5 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
-import type { DepositResult, ScannedSlip, ShiftTotal } from '../../../../shared/schemas/backoffice';
+import { ScannedSlip, ShiftTotal, type DepositResult } from '../../../../shared/schemas/backoffice';
 import type { BackOfficeApi } from '../common/api';
 
 /** Cash slips as the teller scans them (GET /cash-slips/{token}) and the deposit recorded on one. */
@@ -7,7 +7,7 @@ export const cashSlipQueries = {
   scanned: (api: BackOfficeApi, token: string) =>
     queryOptions({
       queryKey: ['cash-slips', api.userId, token] as const,
-      queryFn: ({ signal }) => api.get<ScannedSlip>(`/cash-slips/${encodeURIComponent(token)}`, signal),
+      queryFn: ({ signal }) => api.get(`/cash-slips/${encodeURIComponent(token)}`, signal, ScannedSlip),
       // A slip's state changes at the counter: always read it fresh.
       staleTime: 0,
       enabled: token.length > 0,
@@ -23,7 +23,7 @@ export const shiftQueries = {
   today: (api: BackOfficeApi) =>
     queryOptions({
       queryKey: ['deposits', api.userId, 'shift-total'] as const,
-      queryFn: ({ signal }) => api.get<ShiftTotal>('/cash-desk/shift-total', signal),
+      queryFn: ({ signal }) => api.get('/cash-desk/shift-total', signal, ShiftTotal),
       refetchInterval: 15_000,
     }),
 };

@@ -5,13 +5,9 @@ import { useApi } from '../common/api';
 import { formatDateTime, formatMoney } from '../common/format';
 import { Card, DataTable, Empty, Money, Mono, QueryState, StatusBadge, type SortState } from '../common/ui';
 import { depositQueries } from '../review/deposits.queries';
+import { DEPOSIT_STATUS_LABELS } from '../../../../shared/labels';
 import { shiftQueries } from './cash-slips.queries';
 
-const STATUS_LABELS: Record<ShiftTotal['by_status'][number]['status'], string> = {
-  under_review: 'Waiting for review',
-  approved: 'Approved',
-  rejected: 'Rejected',
-};
 
 const timeOnly = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' });
 
@@ -132,7 +128,7 @@ export function ShiftTotalCard({ printing, onPrint }: { printing: boolean; onPri
                 <tbody>
                   {s.by_status.map((r) => (
                     <tr key={`${r.status}-${r.currency}`} data-testid={`shift-${r.status}`}>
-                      <td>{STATUS_LABELS[r.status]}</td>
+                      <td>{DEPOSIT_STATUS_LABELS[r.status]}</td>
                       <td className="num">{r.count}</td>
                       <td className="num">{formatMoney(r.amount_minor, r.currency)}</td>
                     </tr>

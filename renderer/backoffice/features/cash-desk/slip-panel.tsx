@@ -3,6 +3,7 @@ import type { ScannedSlip } from '../../../../shared/schemas/backoffice';
 import { ApiError } from '../../api/client';
 import { errorText } from '../common/error-text';
 import { formatDateTime, formatMoney, formatRelative, railLabel } from '../common/format';
+import { SESSION_STATUS_LABELS } from '../../../../shared/labels';
 import { Card, DetailList, Loading, Mono, StatusBadge } from '../common/ui';
 
 /** Why a scanned slip cannot take a deposit, in the teller's words: a headline and what to do. */
@@ -30,8 +31,6 @@ export function blockedReason(slip: ScannedSlip): { title: string; body: string 
   if (slip.session_status === 'failed') return { title: 'Checkout closed', body: 'This checkout was closed without payment. The payer needs a new checkout link from the merchant.' };
   return { title: 'Cannot take a deposit', body: 'This slip cannot take a deposit now.' };
 }
-
-const PAYMENT_WORDS: Record<string, string> = { open: 'Not paid yet', pending: 'In progress', success: 'Paid', failed: 'Closed, not paid', expired: 'Expired' };
 
 export function SlipPanel(props: {
   slip: { data: ScannedSlip | undefined; isPending: boolean; isError: boolean; error: unknown };
@@ -64,7 +63,7 @@ export function SlipPanel(props: {
   }
   const s = slip.data;
   const blocked = blockedReason(s);
-  const payment = s.session_status === 'success' && s.paid_rail ? `Paid (${railLabel(s.paid_rail)})` : (PAYMENT_WORDS[s.session_status] ?? s.session_status);
+  const payment = s.session_status === 'success' && s.paid_rail ? `Paid (${railLabel(s.paid_rail)})` : (SESSION_STATUS_LABELS[s.session_status] ?? s.session_status);
   return (
     <Card testId="scanned-slip">
       <div className="cd-slip__head">

@@ -1,5 +1,7 @@
 import { useMemo } from 'react';
-import { ApiError, apiRequest, BACKOFFICE_API } from '../../api/client';
+import type { ZodType } from 'zod';
+import { ApiError, apiErrorFrom, apiRequest, backofficeFetch, BACKOFFICE_API } from '../../api/client';
+import { parseJsonBody } from '../../../../shared/http-envelope';
 import { useSession } from '../auth/session';
 import { errorText } from './error-text';
 
@@ -10,7 +12,8 @@ import { errorText } from './error-text';
 export interface BackOfficeApi {
   /** Who the cache entries belong to: part of every query key, so one user never sees another's data. */
   readonly userId: string;
-  get<T>(path: string, signal?: AbortSignal): Promise<T>;
+  /** With `schema` (shared/schemas/*), the answer is parsed with the shared contract. */
+  get<T>(path: string, signal?: AbortSignal, schema?: ZodType<T>): Promise<T>;
   post<T>(path: string, body?: unknown): Promise<T>;
   /** Downloads a non-JSON answer (CSV) as a Blob. */
   download(path: string): Promise<Blob>;
@@ -29,16 +32,14 @@ export function useApi(): BackOfficeApi {
     };
     return {
       userId: session?.user.id ?? 'anonymous',
-      get: (path, signal) => guard(apiRequest(`${BACKOFFICE_API}${path}`, signal ? { signal } : {})),
+      get: <T,>(path: string, signal?: AbortSignal, schema?: ZodType<T>) =>
+        guard(apiRequest<T>(`${BACKOFFICE_API}${path}`, { ...(signal ? { signal } : {}), ...(schema ? { schema } : {}) })),
       post: (path, body) => guard(apiRequest(`${BACKOFFICE_API}${path}`, { method: 'POST', body: body ?? {} })),
       download: (path) =>
         guard(
           (async () => {
-            const res = await fetch(`${BACKOFFICE_API}${path}`, { headers: { 'x-paydesk-csrf': '1' }, credentials: 'same-origin', cache: 'no-store' });
-            if (!res.ok) {
-              const body = (await res.json().catch(() => null)) as { error?: { code?: string; message?: string } } | null;
-              throw new ApiError(res.status, body?.error?.code ?? 'HTTP_ERROR', body?.error?.message ?? `the server answered ${res.status}`);
-            }
+            const res = await backofficeFetch(`${BACKOFFICE_API}${path}`);
+            if (!res.ok) throw apiErrorFrom(res.status, parseJsonBody(await res.text()));
             return res.blob();
           })(),
         ),

@@ -44,8 +44,8 @@ export function formatRelative(iso: string, now = Date.now()): string {
   return rtf.format(Math.round(seconds / 86400), 'day');
 }
 
-export const RAIL_LABELS: Record<string, string> = { momo: 'Mobile Money', card: 'Card', bank_transfer: 'Bank transfer', cash: 'Cash' };
-export const railLabel = (rail: string | null | undefined): string => (rail ? (RAIL_LABELS[rail] ?? rail) : '—');
+/** Staff read the short wording ("Cash"): shared/labels.ts. */
+export { RAIL_LABELS, railLabel } from '../../../../shared/labels';
 
 /** `2026-06-01` for a date input, in local time. */
 export function dateInputValue(d: Date): string {

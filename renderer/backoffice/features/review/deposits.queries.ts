@@ -1,5 +1,5 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import type { CashDeposit, DepositFacets, DepositList, DepositStatus } from '../../../../shared/schemas/backoffice';
+import { CashDeposit, DepositFacets, DepositList, type DepositStatus } from '../../../../shared/schemas/backoffice';
 import type { BackOfficeApi } from '../common/api';
 import { qs } from '../common/api';
 
@@ -34,7 +34,7 @@ export const depositQueries = {
     };
     return queryOptions({
       queryKey: ['deposits', api.userId, 'list', params] as const,
-      queryFn: ({ signal }) => api.get<DepositList>(`/deposits${qs(params)}`, signal),
+      queryFn: ({ signal }) => api.get(`/deposits${qs(params)}`, signal, DepositList),
       placeholderData: keepPreviousData,
       // The queue fills from other counters: poll it while the screen is open.
       refetchInterval: 5_000,
@@ -43,12 +43,12 @@ export const depositQueries = {
   one: (api: BackOfficeApi, id: string) =>
     queryOptions({
       queryKey: ['deposits', api.userId, 'one', id] as const,
-      queryFn: ({ signal }) => api.get<CashDeposit>(`/deposits/${encodeURIComponent(id)}`, signal),
+      queryFn: ({ signal }) => api.get(`/deposits/${encodeURIComponent(id)}`, signal, CashDeposit),
     }),
   facets: (api: BackOfficeApi) =>
     queryOptions({
       queryKey: ['deposits', api.userId, 'facets'] as const,
-      queryFn: ({ signal }) => api.get<DepositFacets>('/deposits/facets', signal),
+      queryFn: ({ signal }) => api.get('/deposits/facets', signal, DepositFacets),
       staleTime: 60_000,
     }),
 };

@@ -35,7 +35,7 @@ export function apiErrorFrom(status: number, data: unknown): ApiError {
 /** Same-origin fetch with the sign-in cookie and the CSRF header; the raw Response. */
 export function backofficeFetch(path: string, init: { method?: string; headers?: Record<string, string>; body?: string | null; signal?: AbortSignal | null } = {}): Promise<Response> {
   // The sign-in cookie goes with every same-origin call; this header proves the call comes
-  // from the back office page itself (CSRF protection, server/modules/backoffice/staff-cookie.ts).
+  // from the back office page itself (CSRF protection, server/modules/auth/staff-cookie.ts).
   return fetch(path, {
     method: init.method ?? 'GET',
     headers: { ...init.headers, 'x-paydesk-csrf': '1' },

@@ -8,7 +8,7 @@ import { errorText } from '../common/error-text';
 import { changePassword } from './auth.api';
 import { useSession } from './session';
 
-const MIN_LENGTH = 12; // server/modules/staff/password-policy.ts
+const MIN_LENGTH = 12; // server/modules/auth/password-policy.ts
 
 /** The server names the field first ("new_password: must be at least 12 characters"): attach the rest to that field. */
 function fieldErrors(err: unknown): { current?: string; next?: string; general?: string } {

@@ -1,4 +1,4 @@
-import { useEffect, useRef, type ReactNode } from 'react';
+import { useEffect, useId, useRef, type ReactNode } from 'react';
 
 export interface ConfirmDialogProps {
   /** Open while true; the caller keeps the state (usually the item the action is about). */
@@ -22,6 +22,9 @@ export interface ConfirmDialogProps {
 export function ConfirmDialog({ open, title, children, confirmLabel, tone = 'primary', busy, onConfirm, onCancel }: ConfirmDialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
   const confirmRef = useRef<HTMLButtonElement>(null);
+  // One id per dialog: a screen may hold several (disable staff and reset a password), and a
+  // shared id would name every dialog after the first one's title.
+  const titleId = useId();
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
@@ -34,13 +37,13 @@ export function ConfirmDialog({ open, title, children, confirmLabel, tone = 'pri
     <dialog
       ref={ref}
       className="bo-confirm"
-      aria-labelledby="bo-confirm-title"
+      aria-labelledby={titleId}
       onCancel={(e) => {
         e.preventDefault(); // Escape: the caller closes it, so its state stays the single truth
         onCancel();
       }}
     >
-      <h2 id="bo-confirm-title" className="bo-confirm__title">
+      <h2 id={titleId} className="bo-confirm__title">
         {title}
       </h2>
       <div className="bo-confirm__body">{children}</div>

@@ -89,7 +89,7 @@ export function BanksTab() {
                   { key: 'code', header: 'Code', sortValue: (b) => b.code, render: (b) => <Mono>{b.code}</Mono> },
                   { key: 'branches', header: 'Active branches', align: 'right', sortValue: (b) => b.branches.filter((br) => br.active).length, render: (b) => `${b.branches.filter((br) => br.active).length} of ${b.branches.length}` },
                   { key: 'state', header: 'State', sortValue: (b) => (b.active ? 'active' : 'inactive'), render: (b) => <StatusBadge status={b.active ? 'active' : 'inactive'} /> },
-                  { key: 'act', header: '', align: 'right', render: (b) => actions('banks', b.id, b.name, b.active) },
+                  { key: 'act', header: 'Actions', hideHeader: true, align: 'right', render: (b) => actions('banks', b.id, b.name, b.active) },
                 ]}
               />
             </Card>
@@ -110,7 +110,7 @@ export function BanksTab() {
                     sortValue: (r) => (r.active ? 'active' : 'inactive'),
                     render: (r) => <StatusBadge status={r.active ? 'active' : 'inactive'} label={r.active && !r.bankActive ? 'active (bank inactive)' : undefined} />,
                   },
-                  { key: 'act', header: '', align: 'right', render: (r) => actions('branches', r.id, r.name, r.active) },
+                  { key: 'act', header: 'Actions', hideHeader: true, align: 'right', render: (r) => actions('branches', r.id, r.name, r.active) },
                 ]}
               />
             </Card>

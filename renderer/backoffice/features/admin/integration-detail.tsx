@@ -97,7 +97,8 @@ export function IntegrationDetail({ i, onClose }: { i: IntegrationView; onClose:
           { key: 'state', header: 'State', sortValue: (k) => (k.revoked_at ? 'revoked' : 'active'), render: (k) => <StatusBadge status={k.revoked_at ? 'revoked' : 'active'} /> },
           {
             key: 'act',
-            header: '',
+            header: 'Actions',
+            hideHeader: true,
             align: 'right',
             render: (k) =>
               k.revoked_at ? null : (
@@ -138,7 +139,8 @@ export function IntegrationDetail({ i, onClose }: { i: IntegrationView; onClose:
             { key: 'state', header: 'State', sortValue: (e) => e.status, render: (e) => <StatusBadge status={e.status} /> },
             {
               key: 'act',
-              header: '',
+              header: 'Actions',
+              hideHeader: true,
               align: 'right',
               render: (e) => (
                 <div className="bo-inline-form bo-inline-form--end">
@@ -215,7 +217,7 @@ export function IntegrationDetail({ i, onClose }: { i: IntegrationView; onClose:
           { key: 'fixed', header: 'Fixed', align: 'right', sortValue: (f) => f.fixed_minor, render: (f) => formatMoney(f.fixed_minor, 'GHS') },
           { key: 'cap', header: 'Cap', align: 'right', sortValue: (f) => f.cap_minor, render: (f) => (f.cap_minor === null ? '—' : formatMoney(f.cap_minor, 'GHS')) },
           { key: 'bearer', header: 'Paid by', sortValue: (f) => f.bearer, render: (f) => (f.bearer === 'payer' ? 'Payer (surcharge)' : 'Merchant') },
-          { key: 'src', header: '', render: (f) => (f.default ? <span className="bo-muted">default</span> : <StatusBadge status="active" label="custom" />) },
+          { key: 'src', header: 'Source', hideHeader: true, render: (f) => (f.default ? <span className="bo-muted">default</span> : <StatusBadge status="active" label="custom" />) },
         ]}
       />
       <form

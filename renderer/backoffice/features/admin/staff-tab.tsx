@@ -88,7 +88,8 @@ export function StaffTab() {
                 { key: 'state', header: 'State', sortValue: (s) => (s.disabled_at ? 'disabled' : 'active'), render: (s) => <StatusBadge status={s.disabled_at ? 'disabled' : 'active'} /> },
                 {
                   key: 'act',
-                  header: '',
+                  header: 'Actions',
+                  hideHeader: true,
                   align: 'right',
                   render: (s) =>
                     s.id === api.userId ? (

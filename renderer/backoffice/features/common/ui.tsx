@@ -116,6 +116,11 @@ export interface Column<T> {
   width?: string;
   /** Keep the cell on one line (dates, amounts, codes). */
   nowrap?: boolean;
+  /**
+   * The header is for screen readers only (a column of row actions): every data cell keeps a
+   * header (axe td-has-header), and the phone card layout shows no label for it.
+   */
+  hideHeader?: boolean;
 }
 
 export interface SortState {
@@ -231,6 +236,8 @@ export function DataTable<T>({
                           {active ? (sort.dir === 'asc' ? '▲' : '▼') : '↕'}
                         </span>
                       </button>
+                    ) : c.hideHeader ? (
+                      <span className="bo-visually-hidden">{c.header}</span>
                     ) : (
                       c.header
                     )}
@@ -249,7 +256,7 @@ export function DataTable<T>({
                 tabIndex={onRowClick ? 0 : undefined}
               >
                 {columns.map((c) => (
-                  <td key={c.key} data-label={c.header || undefined} className={[c.align === 'right' ? 'bo-num' : '', c.nowrap ? 'bo-nowrap' : ''].filter(Boolean).join(' ') || undefined}>
+                  <td key={c.key} data-label={c.hideHeader ? undefined : c.header || undefined} className={[c.align === 'right' ? 'bo-num' : '', c.nowrap ? 'bo-nowrap' : ''].filter(Boolean).join(' ') || undefined}>
                     {c.render(row)}
                   </td>
                 ))}

@@ -57,7 +57,8 @@ export function RevenueLinesViewPanel({ merchantId }: { merchantId: string | und
                   { key: 'synced', header: 'Last synced', sortValue: (l) => l.last_synced_at, render: (l) => formatDateTime(l.last_synced_at) },
                   {
                     key: 'action',
-                    header: '',
+                    header: 'Actions',
+                    hideHeader: true,
                     align: 'right',
                     render: (l) => (
                       <button

@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppDeps } from '../../deps';
 import { confirmBankTransfer } from '../payments/bank-transfer';
-import { AmountMinor, ErrorEnvelope, Rail } from '../../../shared/schemas/common';
+import { AmountMinor, Rail } from '../../../shared/schemas/common';
 import { ProviderPaymentStatusResponse } from '../../../shared/schemas/checkout';
 import { STAFF_ROLES } from '../../../shared/schemas/backoffice';
 import { BanksView, CreatedApiKey, CreatedEndpoint, CreatedIntegration, CreatedStaff, IntegrationsView, RevokedApiKey, StaffView } from '../../../shared/schemas/admin';
@@ -29,8 +29,9 @@ import {
 import { actorOf } from '../audit/audit.service';
 import { adminChangeRole, adminResetPassword } from '../auth/staff-password';
 import { allow, requireStaff } from '../auth/staff-auth';
+import { staffErrors } from '../auth/staff-api';
 
-const errors = { 400: ErrorEnvelope, 401: ErrorEnvelope, 403: ErrorEnvelope, 404: ErrorEnvelope, 409: ErrorEnvelope, 429: ErrorEnvelope };
+const errors = staffErrors;
 const tags = ['Back office: administration'];
 const str = (max: number) => z.string({ error: 'is required' }).trim().min(1, { error: 'must not be empty' }).max(max, { error: `must be at most ${max} characters` });
 const Id = (name: string) => z.object({ [name]: z.string().min(1).max(80) });

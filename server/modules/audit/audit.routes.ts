@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppDeps } from '../../deps';
-import { ErrorEnvelope } from '../../../shared/schemas/common';
 import { AuditFilter, AuditList, AuditQuery } from '../../../shared/schemas/backoffice';
 import { allow } from '../auth/staff-auth';
 import { auditCsv, listAudit } from './audit.service';
+import { staffErrors } from '../auth/staff-api';
 
-const errors = { 400: ErrorEnvelope, 401: ErrorEnvelope, 403: ErrorEnvelope, 404: ErrorEnvelope, 409: ErrorEnvelope, 429: ErrorEnvelope };
+const errors = staffErrors;
 
 /** The audit trail, read-only (registered inside the back-office scope). */
 export async function auditRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {

@@ -2,13 +2,13 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppDeps } from '../../deps';
-import { ErrorEnvelope } from '../../../shared/schemas/common';
 import { PasswordChange, StaffLogin, StaffLoginResponse, StaffMe } from '../../../shared/schemas/backoffice';
 import { login, logout, me, requireStaff } from './staff-auth';
 import { checkCsrf, clearStaffCookie, fromBackOffice, setStaffCookie } from './staff-cookie';
 import { changeOwnPassword } from './staff-password';
+import { staffErrors } from './staff-api';
 
-const errors = { 400: ErrorEnvelope, 401: ErrorEnvelope, 403: ErrorEnvelope, 404: ErrorEnvelope, 409: ErrorEnvelope, 429: ErrorEnvelope };
+const errors = staffErrors;
 
 /** Staff sign-in, sign-out, own password and `/me` (registered inside the back-office scope). */
 export async function staffAuthRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {

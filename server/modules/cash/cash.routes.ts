@@ -23,8 +23,9 @@ import type { PaymentsDeps } from '../payments/rails';
 import { approveDeposit, lookupSlip, recordDeposit, rejectDeposit } from './cash.service';
 import { depositFacets, getDeposit, listDeposits, shiftTotal } from './deposit-lists';
 import { createCashSlip } from './slips';
+import { staffErrors } from '../auth/staff-api';
 
-const errors = { 400: ErrorEnvelope, 401: ErrorEnvelope, 403: ErrorEnvelope, 404: ErrorEnvelope, 409: ErrorEnvelope, 429: ErrorEnvelope };
+const errors = staffErrors;
 
 /**
  * The cash desk of the back office (`/api/backoffice/v1`, CONTRACT §3): slips as scanned,

@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppDeps } from '../../deps';
-import { ErrorEnvelope } from '../../../shared/schemas/common';
 import {
   InvoiceDetail,
   InvoiceList,
@@ -21,8 +20,9 @@ import { paymentsCsv } from './finance-export.service';
 import { invoiceDetail, listInvoices, listMerchants, listSessions, revenueLines, sessionDetail, setRevenueLineActive } from './finance.service';
 import { merchantScope } from './merchant-scope';
 import { allow, requireStaff } from '../auth/staff-auth';
+import { staffErrors } from '../auth/staff-api';
 
-const errors = { 400: ErrorEnvelope, 401: ErrorEnvelope, 403: ErrorEnvelope, 404: ErrorEnvelope, 409: ErrorEnvelope, 429: ErrorEnvelope };
+const errors = staffErrors;
 const tags = ['Back office: finance'];
 
 /** Finance screens: a finance user sees its own merchant only; an admin names the merchant. */

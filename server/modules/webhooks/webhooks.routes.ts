@@ -33,12 +33,12 @@ import {
   rotateEndpointSecret,
   type WebhookScope,
 } from './webhooks.service';
-import { ErrorEnvelope } from '../../../shared/schemas/common';
 import { actorOf, recordAudit, type AuditRecord } from '../audit/audit.service';
 import { allow, requireStaff, type StaffContext } from '../auth/staff-auth';
 import type { AuditAction } from '../../../shared/schemas/backoffice';
+import { staffErrors } from '../auth/staff-api';
 
-const errors = { 400: ErrorEnvelope, 401: ErrorEnvelope, 403: ErrorEnvelope, 404: ErrorEnvelope, 409: ErrorEnvelope, 429: ErrorEnvelope };
+const errors = staffErrors;
 const tags = ['Back office: webhooks'];
 const Scope = z.object({ merchant_id: z.string().max(80).optional() });
 

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { startReceiver, type Receiver } from './bench-receiver';
 import { ROOT, rssMb, runAdmin, spawnNode, spawnServer, type Child } from './processes';
+import { postgresScenarios } from './postgres';
 
 /**
  * `npm run bench` (CONTRACT §8): one JSON object per scenario on stdout,
@@ -357,6 +358,7 @@ async function main(): Promise<void> {
     await coldStart();
     await coldStartFromSource();
     await paydeskScenarios(receiver);
+    if (process.env.BENCH_POSTGRES !== '0') await postgresScenarios(line, note, { connections: CONNECTIONS, durationS: DURATION_S, serverNodeArgs: SERVER_NODE_ARGS });
     ratios();
     targets();
   } finally {

@@ -25,6 +25,10 @@ const EnvSchema = z.object({
     .min(60, { error: 'must be at least 60 seconds' })
     .max(604_800, { error: 'must be at most 604800 seconds (7 days)' })
     .default(DEFAULT_BANK_TRANSFER_WINDOW_S),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(?:ql)?:\/\/\S+$/, { error: 'must be a postgres:// (or postgresql://) connection URL; unset means SQLite in DATA_DIR' })
+    .optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -33,6 +37,8 @@ export interface Config {
   readonly host: string;
   readonly dataDir: string;
   readonly databaseFile: string;
+  /** DATABASE_URL: a PostgreSQL database shared by every instance; null means SQLite at `databaseFile` (docs/deployment.md). */
+  readonly databaseUrl: string | null;
   /** PUBLIC_BASE_URL without a trailing slash; null means `http://HOST:PORT` with the port actually bound. */
   readonly publicBaseUrl: string | null;
   readonly webhookRetryDelaysS: readonly number[];
@@ -69,6 +75,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     host: e.HOST,
     dataDir,
     databaseFile: resolve(dataDir, 'paydesk.sqlite'),
+    databaseUrl: e.DATABASE_URL ?? null,
     publicBaseUrl: e.PUBLIC_BASE_URL ? e.PUBLIC_BASE_URL.replace(/\/+$/, '') : null,
     webhookRetryDelaysS: e.WEBHOOK_RETRY_DELAYS_S
       ? e.WEBHOOK_RETRY_DELAYS_S.split(',').map((s) => Number(s.trim()))

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import pino, { type Logger } from 'pino';
 import { build } from './app';
 import type { Config } from './config';
-import { migrate, openDatabase, type OpenedDatabase } from './db/database';
+import { connectDatabase, migrate, type OpenedDatabase } from './db/database';
 import { systemClock, type Clock } from './lib/clock';
 import { randomIds } from './lib/ids';
 
@@ -24,7 +24,7 @@ export function createLogger(level: string, destination?: pino.DestinationStream
  * desktop app. `stop()` stops taking requests, lets those in flight finish and closes the database.
  */
 export async function startServer(config: Config, opts: { clock?: Clock; logger?: Logger | false } = {}): Promise<RunningServer> {
-  const database = openDatabase(config.databaseFile);
+  const database = connectDatabase(config);
   await migrate(database.db);
   const logger = opts.logger ?? createLogger(config.logLevel);
   const app = await build({ db: database.db, clock: opts.clock ?? systemClock, ids: randomIds, config, logger, backgroundJobs: true });

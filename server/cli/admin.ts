@@ -2,7 +2,7 @@ import { closeSync, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config';
-import { migrate, openDatabase } from '../db/database';
+import { connectDatabase, migrate, openDatabase, type Db } from '../db/database';
 import { systemClock } from '../lib/clock';
 import { AppError } from '../lib/errors';
 import { randomIds } from '../lib/ids';
@@ -48,9 +48,9 @@ async function passwordOf(flags: Flags): Promise<string> {
   return password;
 }
 
-async function withDb<T>(fn: (db: ReturnType<typeof openDatabase>['db']) => Promise<T>): Promise<T> {
+async function withDb<T>(fn: (db: Db) => Promise<T>): Promise<T> {
   const config = loadConfig();
-  const database = openDatabase(config.databaseFile);
+  const database = connectDatabase(config);
   try {
     await migrate(database.db);
     return await fn(database.db);
@@ -111,6 +111,7 @@ const COMMANDS: Record<string, Command> = {
       const out = resolve(need(f, 'out'));
       if (existsSync(out)) throw new UsageError(`--out ${out} already exists; choose a new file`);
       const config = loadConfig();
+      if (config.databaseUrl) throw new UsageError('db:backup copies the SQLite file; with DATABASE_URL use pg_dump (docs/deployment.md, "Backup")');
       if (!existsSync(config.databaseFile)) throw new UsageError(`no database at ${config.databaseFile}; check DATA_DIR`);
       mkdirSync(dirname(out), { recursive: true });
       // A copy of the database holds the same secrets: created 0600 (and refused if it appeared meanwhile).

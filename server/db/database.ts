@@ -3,14 +3,35 @@ import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { CompiledQuery, Kysely, Migrator, SqliteDialect, SqliteDriver, type DatabaseConnection, type Driver, type MigrationProvider } from 'kysely';
 import { migrations } from './migrations/index';
+import { mayTouchCredentials } from './credential-writes';
+import { openPostgres } from './postgres';
 import type { Database } from './schema';
 
 export type Db = Kysely<Database>;
 
+export type Engine = 'sqlite' | 'postgres';
+
 export interface OpenedDatabase {
   db: Db;
+  engine: Engine;
+  /** The better-sqlite3 handle (backup, pragmas). On PostgreSQL reading it throws: nothing there has one. */
   sqlite: SQLite.Database;
   close(): Promise<void>;
+}
+
+/** Opens what the config names: PostgreSQL when DATABASE_URL is set, else the SQLite file in DATA_DIR. */
+export function connectDatabase(config: { databaseUrl: string | null; databaseFile: string }): OpenedDatabase {
+  if (!config.databaseUrl) return openDatabase(config.databaseFile);
+  const pg = openPostgres(config.databaseUrl);
+  changeStamps.set(pg.db, pg.changeStamp);
+  return {
+    db: pg.db,
+    engine: 'postgres',
+    get sqlite(): SQLite.Database {
+      throw new Error('this is a PostgreSQL database: there is no SQLite handle (use pg_dump for backups, docs/deployment.md)');
+    },
+    close: () => pg.db.destroy(),
+  };
 }
 
 /** Prepared statements kept per connection; Kysely's queries are a bounded set of SQL texts. */
@@ -70,24 +91,6 @@ class ImmediateSqliteDialect extends SqliteDialect {
 
 const changeStamps = new WeakMap<Db, () => string>();
 
-/** Tables whose rows decide who a credential belongs to. */
-const CREDENTIAL_TABLES = new Set(['merchants', 'integrations', 'api_keys']);
-const WRITE_TARGET = /^\s*(?:insert\s+(?:or\s+\w+\s+)?into|update|delete\s+from|replace\s+into)\s+"?([A-Za-z_][A-Za-z0-9_]*)"?/i;
-const TRANSACTION_CONTROL = /^\s*(?:begin|commit|end|rollback|savepoint|release)\b/i;
-const touchesCredentials = new Map<string, boolean>();
-
-/** True unless the statement provably writes only to a table outside CREDENTIAL_TABLES. */
-function mayTouchCredentials(sql: string): boolean {
-  let known = touchesCredentials.get(sql);
-  if (known === undefined) {
-    const table = WRITE_TARGET.exec(sql)?.[1];
-    // `begin immediate` counts as a write to SQLite; transaction control changes no rows.
-    known = TRANSACTION_CONTROL.test(sql) ? false : table === undefined || CREDENTIAL_TABLES.has(table.toLowerCase());
-    if (touchesCredentials.size < 2000) touchesCredentials.set(sql, known);
-  }
-  return known;
-}
-
 /**
  * A stamp that changes whenever merchants, integrations or API keys may have changed: a
  * write statement of this process that may touch them (one whose target table cannot be
@@ -132,6 +135,7 @@ export function openDatabase(file: string): OpenedDatabase {
   changeStamps.set(db, () => `${dataVersion.get() as number}:${writes}`);
   return {
     db,
+    engine: 'sqlite',
     sqlite,
     close: async () => {
       await db.destroy();

@@ -4,6 +4,8 @@ import { post } from '../support/http';
 import { authorize, openSession, quoteTotal, startMomo, uniqueInvoice } from '../support/checkout';
 import { call, sessionWithSlip, staff } from '../support/backoffice';
 import type { CreatedIntegration } from '../../server/modules/integrations/integrations.service';
+import { sweep } from '../../server/domain/sweeper';
+import { randomIds } from '../../server/lib/ids';
 
 /** Racing requests: each contested change has exactly one winner, and the losers get a 4xx. */
 describe('drill: racing requests', () => {
@@ -15,8 +17,9 @@ describe('drill: racing requests', () => {
   });
   afterAll(async () => t.close());
 
-  const completedEvents = (sessionId: string) =>
-    t.database.sqlite.prepare("SELECT count(*) AS n FROM events WHERE session_id = ? AND type = 'checkout.session.completed'").get(sessionId) as { n: number };
+  const completedEvents = async (sessionId: string) => ({
+    n: (await t.database.db.selectFrom('events').select('id').where('session_id', '=', sessionId).where('type', '=', 'checkout.session.completed').execute()).length,
+  });
 
   it('same Idempotency-Key × 30 at once: exactly one session, every 201 is that session', async () => {
     const invoice = uniqueInvoice('RACE');
@@ -27,7 +30,7 @@ describe('drill: racing requests', () => {
     for (const r of replies) expect([201, 409], r.body).toContain(r.statusCode);
     const ids = new Set(replies.filter((r) => r.statusCode === 201).map((r) => (r.json() as { id: string }).id));
     expect(ids.size).toBe(1);
-    const rows = t.database.sqlite.prepare('SELECT id FROM checkout_sessions WHERE invoice_ref = ?').all(invoice) as Array<{ id: string }>;
+    const rows = await t.database.db.selectFrom('checkout_sessions').select('id').where('invoice_ref', '=', invoice).execute();
     expect(rows.map((r) => r.id)).toEqual([...ids]);
   });
 
@@ -37,7 +40,7 @@ describe('drill: racing requests', () => {
     const [one, two] = await Promise.all([authorize(t, s.id, a.attempt_reference, '123456'), authorize(t, s.id, a.attempt_reference, '123456')]);
     const codes = [one!.statusCode, two!.statusCode].sort();
     expect(codes).toEqual([200, 409]);
-    expect(completedEvents(s.id).n).toBe(1);
+    expect((await completedEvents(s.id)).n).toBe(1);
   });
 
   it('two slips for one session at once: one payable slip', async () => {
@@ -47,8 +50,8 @@ describe('drill: racing requests', () => {
     expect(replies.map((r) => r.statusCode).sort()).toEqual([200, 201]);
     const tokens = new Set(replies.map((r) => (r.json() as { slip_token: string }).slip_token));
     expect(tokens.size).toBe(1);
-    const live = t.database.sqlite.prepare("SELECT count(*) AS n FROM cash_slips WHERE session_id = ? AND status IN ('active', 'under_review')").get(s.id) as { n: number };
-    expect(live.n).toBe(1);
+    const live = await t.database.db.selectFrom('cash_slips').select('id').where('session_id', '=', s.id).where('status', 'in', ['active', 'under_review']).execute();
+    expect(live).toHaveLength(1);
   });
 
   it('two approvals of one deposit at once: one approval, one completed event', async () => {
@@ -62,6 +65,29 @@ describe('drill: racing requests', () => {
     const ok = replies.filter((r) => r.statusCode === 200);
     expect(ok).toHaveLength(1);
     for (const r of replies) if (r.statusCode !== 200) expect(r.statusCode, r.body).toBe(409);
-    expect(completedEvents(slip.session_id).n).toBe(1);
+    expect((await completedEvents(slip.session_id)).n).toBe(1);
+  });
+
+  it('expiry racing a payment: one terminal state and one event, whichever wins', async () => {
+    for (let i = 0; i < 5; i++) {
+      const s = await openSession(t, m, { expires_in_seconds: 60 });
+      const total = await quoteTotal(t, s.id, 'card');
+      t.clock.advanceSeconds(60); // due now: the sweeper and the payment race for the session
+      const [paid] = await Promise.all([
+        post(t.app, `/api/v1/checkout/sessions/${s.id}/card-payments`, { amount_minor: total, card_number: '4242424242424242', expiry_month: '12', expiry_year: '2099', cvc: '123' }),
+        sweep(t.database.db, { clock: t.clock, ids: randomIds, outbox: t.outbox }),
+      ]);
+      const row = await t.database.db.selectFrom('checkout_sessions').select('status').where('id', '=', s.id).executeTakeFirstOrThrow();
+      const events = await t.database.db.selectFrom('events').select('type').where('session_id', '=', s.id).execute();
+      expect(events, JSON.stringify(events)).toHaveLength(1);
+      if (paid!.statusCode < 300) {
+        expect(row.status).toBe('success');
+        expect(events[0]!.type).toBe('checkout.session.completed');
+      } else {
+        expect(paid!.statusCode, paid!.body).toBe(409);
+        expect(row.status).toBe('expired');
+        expect(events[0]!.type).toBe('checkout.session.expired');
+      }
+    }
   });
 });

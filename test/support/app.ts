@@ -3,8 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { build } from '../../server/app';
+import { createLogger } from '../../server/runtime';
 import { loadConfig, type Config } from '../../server/config';
-import { migrate, openDatabase, type OpenedDatabase } from '../../server/db/database';
+import { migrate, type OpenedDatabase } from '../../server/db/database';
+import { createTestDatabase, databaseUrls } from './database';
 import { ManualClock } from '../../server/lib/clock';
 import { randomIds } from '../../server/lib/ids';
 import { createIntegration, type CreatedIntegration } from '../../server/modules/integrations/integrations.service';
@@ -27,7 +29,10 @@ export interface TestContext {
 
 let counter = 0;
 
-/** A real SQLite file in a fresh temp directory, migrated, with a movable clock. */
+/**
+ * A real database, migrated, with a movable clock: a SQLite file in a fresh temp directory, or a
+ * fresh PostgreSQL database in the `postgres` vitest project (test/support/database.ts).
+ */
 export async function createTestApp(
   opts: {
     rateLimitPerMin?: number;
@@ -44,15 +49,18 @@ export async function createTestApp(
   } = {},
 ): Promise<TestContext> {
   const dataDir = mkdtempSync(join(tmpdir(), 'paydesk-test-'));
+  const testDb = await createTestDatabase(dataDir);
+  if (testDb.url) databaseUrls.set(dataDir, testDb.url);
   const config = loadConfig(
     {
       DATA_DIR: dataDir,
+      ...(testDb.url ? { DATABASE_URL: testDb.url } : {}),
       RATE_LIMIT_PER_MIN: String(opts.rateLimitPerMin ?? 0),
       ...(opts.publicBaseUrl === null ? {} : { PUBLIC_BASE_URL: opts.publicBaseUrl ?? 'http://paydesk.test' }),
       ...opts.env,
     },
   );
-  const database = openDatabase(config.databaseFile);
+  const database = testDb.opened;
   await migrate(database.db);
   const clock = new ManualClock(new Date());
   const outbox = createOutbox();
@@ -61,7 +69,8 @@ export async function createTestApp(
     clock,
     ids: randomIds,
     config,
-    logger: opts.logger ?? false,
+    // PAYDESK_TEST_LOG=error (or another level) prints the app's log: what a 500 hides.
+    logger: opts.logger ?? (process.env.PAYDESK_TEST_LOG ? createLogger(process.env.PAYDESK_TEST_LOG) : false),
     outbox,
     ...(opts.providers ? { providers: opts.providers } : {}),
     ...(opts.providerTimeoutMs ? { providerTimeoutMs: opts.providerTimeoutMs } : {}),
@@ -79,7 +88,8 @@ export async function createTestApp(
       createIntegration(database.db, clock, randomIds, { merchantName: name ?? `Merchant ${++counter} ${Date.now()}`, webhookUrl, ownAddresses: ownAddresses(config) }),
     close: async () => {
       await app.close();
-      await database.close();
+      await testDb.dispose();
+      databaseUrls.delete(dataDir);
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
+import { databaseUrls } from './database';
 
 const ROOT = resolve(__dirname, '../..');
 
@@ -14,7 +15,7 @@ export function runAdmin(dataDir: string, args: string[], input?: string): Promi
   return new Promise((done, fail) => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'server/cli/admin.ts', ...args], {
       cwd: ROOT,
-      env: { ...process.env, DATA_DIR: dataDir, NODE_OPTIONS: '' },
+      env: { ...process.env, DATA_DIR: dataDir, NODE_OPTIONS: '', ...(databaseUrls.has(dataDir) ? { DATABASE_URL: databaseUrls.get(dataDir) } : {}) },
       stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
       timeout: 60_000,
     });

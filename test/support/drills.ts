@@ -47,6 +47,10 @@ export async function request(base: string, method: string, path: string, opts: 
 export interface Receiver {
   url: string;
   gated: boolean;
+  /** While true, requests are held open unanswered (a sender's attempt stays in flight, its lease held). */
+  hanging: boolean;
+  /** Requests being held open right now. */
+  held: number;
   attempts: number;
   delivered: Map<string, number>;
   close(): Promise<void>;
@@ -57,6 +61,8 @@ export async function startReceiver(): Promise<Receiver> {
   const r: Receiver = {
     url: '',
     gated: true,
+    hanging: false,
+    held: 0,
     attempts: 0,
     delivered: new Map(),
     close: () =>
@@ -70,6 +76,11 @@ export async function startReceiver(): Promise<Receiver> {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       r.attempts++;
+      if (r.hanging) {
+        r.held++;
+        res.on('close', () => r.held--);
+        return;
+      }
       if (r.gated) return void res.writeHead(503).end();
       const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { id: string };
       r.delivered.set(body.id, (r.delivered.get(body.id) ?? 0) + 1);

@@ -1,11 +1,15 @@
 import { sql, type Kysely } from 'kysely';
+import { isPostgres } from '../engine';
 
 // Frozen: deliveries to a disabled endpoint are held, not failed or skipped (server/webhooks/hold.ts),
 // and only an allow-list of response headers is kept in the delivery log.
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await sql`ALTER TABLE webhook_deliveries ADD COLUMN held_at TEXT`.execute(db);
+  await db.schema.alterTable('webhook_deliveries').addColumn('held_at', 'text').execute();
   // The claim rule looks for older released deliveries of the same endpoint.
-  await sql`CREATE INDEX webhook_deliveries_held ON webhook_deliveries(endpoint_id, created_at) WHERE held_at IS NOT NULL`.execute(db);
+  await db.schema.createIndex('webhook_deliveries_held').on('webhook_deliveries').columns(['endpoint_id', 'created_at']).where(sql.ref('held_at'), 'is not', null).execute();
+  // What follows repairs rows written by earlier releases, which only SQLite files have: a
+  // PostgreSQL database starts from this history with no rows (and the SQL is SQLite's).
+  if (isPostgres(db)) return;
 
   // Deliveries failed only because their endpoint was disabled (by a 410 or by hand), on an
   // endpoint still disabled: held now, so enabling it sends them.

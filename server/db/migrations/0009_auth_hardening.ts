@@ -1,11 +1,30 @@
 import { sql, type Kysely } from 'kysely';
+import { ddl } from './ddl';
 
 // Frozen: staff password lifecycle, and test/live separation of the merchant catalogue.
 export async function up(db: Kysely<unknown>): Promise<void> {
   // Set when an admin creates or resets an account: the user must choose their own password
   // before any other call. Existing accounts keep working as they are.
-  await sql`ALTER TABLE staff_users ADD COLUMN must_change_password INTEGER NOT NULL DEFAULT 0 CHECK (must_change_password IN (0,1))`.execute(db);
-  await sql`ALTER TABLE staff_users ADD COLUMN password_changed_at TEXT`.execute(db);
+  const { pg, int, check } = ddl(db);
+  await db.schema
+    .alterTable('staff_users')
+    .addColumn('must_change_password', int, (c) => c.notNull().defaultTo(0).check(check('must_change_password IN (0,1)')))
+    .execute();
+  await db.schema.alterTable('staff_users').addColumn('password_changed_at', 'text').execute();
+  if (pg) {
+    // PostgreSQL changes the constraints in place; the SQLite rebuild below is for its limited ALTER.
+    for (const t of ['revenue_lines', 'invoice_lines']) {
+      await db.schema
+        .alterTable(t)
+        .addColumn('mode', 'text', (c) => c.notNull().defaultTo('test').check(check("mode IN ('test','live')")))
+        .execute();
+    }
+    await db.schema.alterTable('revenue_lines').dropConstraint('revenue_lines_merchant_code').execute();
+    await db.schema.alterTable('revenue_lines').addUniqueConstraint('revenue_lines_merchant_mode_code', ['merchant_id', 'mode', 'code']).execute();
+    await db.schema.alterTable('invoice_lines').dropConstraint('invoice_lines_merchant_invoice_code').execute();
+    await db.schema.alterTable('invoice_lines').addUniqueConstraint('invoice_lines_merchant_mode_invoice_code', ['merchant_id', 'mode', 'invoice_ref', 'code']).execute();
+    return;
+  }
 
   // Revenue lines and invoice lines are kept per mode (test/live), like sessions: a test key's
   // sync must never deactivate or rename what live invoices use. SQLite cannot change a UNIQUE

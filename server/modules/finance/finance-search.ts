@@ -27,8 +27,8 @@ export function sessionSearch(eb: SessionEb, text: string) {
   return eb.or([
     eb('s.id', '=', q),
     ...(q.length >= 6 ? [sql<boolean>`s.id LIKE ${`${likeEscape(q)}%`} ESCAPE '\\'`] : []),
-    sql<boolean>`s.invoice_ref LIKE ${contains} ESCAPE '\\'`,
-    sql<boolean>`s.customer_name LIKE ${contains} ESCAPE '\\'`,
+    sql<boolean>`lower(s.invoice_ref) LIKE lower(${contains}) ESCAPE '\\'`,
+    sql<boolean>`lower(s.customer_name) LIKE lower(${contains}) ESCAPE '\\'`,
     eb('s.id', 'in', attempts),
     ...(slip ? [eb('s.id', 'in', eb.selectFrom('cash_slips as c').select('c.session_id').where('c.reference_key', '=', slip))] : []),
   ]);

@@ -1,3 +1,4 @@
+import { isPostgres } from '../../db/engine';
 import { sql } from 'kysely';
 import type { Db } from '../../db/database';
 import type { CheckoutSessionsTable } from '../../db/schema';
@@ -133,6 +134,8 @@ interface InvoiceAgg {
  * once a session succeeded.
  */
 function invoiceAggregate(db: Db, merchantId: string) {
+  // The larger of two values: MAX(a, b) on SQLite, GREATEST(a, b) on PostgreSQL.
+  const greatest = sql.raw(isPostgres(db) ? 'GREATEST' : 'MAX');
   return sql<InvoiceAgg>`
     WITH refs AS (
       SELECT invoice_ref FROM invoice_lines WHERE merchant_id = ${merchantId}
@@ -151,7 +154,7 @@ function invoiceAggregate(db: Db, merchantId: string) {
         ELSE (SELECT MIN(finalized_at) FROM checkout_sessions s WHERE s.merchant_id = ${merchantId} AND s.invoice_ref = r.invoice_ref AND s.status = 'success')
       END AS remitted_at,
       (SELECT status FROM checkout_sessions s WHERE s.merchant_id = ${merchantId} AND s.invoice_ref = r.invoice_ref ORDER BY created_at DESC, id DESC LIMIT 1) AS latest_session_status,
-      MAX(
+      ${greatest}(
         COALESCE((SELECT MAX(updated_at) FROM invoice_lines l WHERE l.merchant_id = ${merchantId} AND l.invoice_ref = r.invoice_ref), ''),
         COALESCE((SELECT MAX(updated_at) FROM checkout_sessions s WHERE s.merchant_id = ${merchantId} AND s.invoice_ref = r.invoice_ref), '')
       ) AS updated_at
@@ -185,19 +188,19 @@ export async function listInvoices(
   },
 ): Promise<InvoiceList> {
   const where = [sql`1 = 1`];
-  if (f.q) where.push(sql`invoice_ref LIKE ${`%${likeEscape(f.q)}%`} ESCAPE '\\'`);
+  if (f.q) where.push(sql`lower(invoice_ref) LIKE lower(${`%${likeEscape(f.q)}%`}) ESCAPE '\\'`);
   if (f.remitted !== undefined) where.push(f.remitted ? sql`remitted_at IS NOT NULL` : sql`remitted_at IS NULL`);
   const cond = sql.join(where, sql` AND `);
   const base = invoiceAggregate(db, merchantId);
-  const total = await sql<{ n: number }>`SELECT COUNT(*) AS n FROM (${base}) WHERE ${cond}`.execute(db);
+  const total = await sql<{ n: number }>`SELECT COUNT(*) AS n FROM (${base}) AS agg WHERE ${cond}`.execute(db);
   // Column and direction come from closed enums (validated), never from free text.
   const order = sql.raw(`${f.sort ?? 'updated_at'} ${f.dir === 'asc' ? 'ASC' : 'DESC'}, invoice_ref ASC`);
-  const rows = await sql<InvoiceAgg>`SELECT * FROM (${base}) WHERE ${cond} ORDER BY ${order} LIMIT ${f.limit} OFFSET ${f.offset}`.execute(db);
+  const rows = await sql<InvoiceAgg>`SELECT * FROM (${base}) AS agg WHERE ${cond} ORDER BY ${order} LIMIT ${f.limit} OFFSET ${f.offset}`.execute(db);
   return { invoices: rows.rows.map(toInvoice), total: Number(total.rows[0]?.n ?? 0) };
 }
 
 export async function invoiceDetail(db: Db, merchantId: string, invoiceRef: string): Promise<InvoiceDetail> {
-  const rows = await sql<InvoiceAgg>`SELECT * FROM (${invoiceAggregate(db, merchantId)}) WHERE invoice_ref = ${invoiceRef}`.execute(db);
+  const rows = await sql<InvoiceAgg>`SELECT * FROM (${invoiceAggregate(db, merchantId)}) AS agg WHERE invoice_ref = ${invoiceRef}`.execute(db);
   const agg = rows.rows[0];
   if (!agg) throw notFound(`invoice ${invoiceRef}`);
   const lines = await invoiceLines(db, { merchantId, mode: null, invoiceRef });
@@ -273,7 +276,7 @@ export async function listSessions(deps: FinanceDeps, merchantId: string, f: Ses
   if (from && to && from >= to) throw invalid('to', 'must be after from');
   let q = sessionBase(deps.db).where('s.merchant_id', '=', merchantId);
   if (f.status) q = q.where('s.status', '=', f.status);
-  if (f.invoice_ref) q = q.where(sql<boolean>`s.invoice_ref LIKE ${`%${likeEscape(f.invoice_ref)}%`} ESCAPE '\\'`);
+  if (f.invoice_ref) q = q.where(sql<boolean>`lower(s.invoice_ref) LIKE lower(${`%${likeEscape(f.invoice_ref)}%`}) ESCAPE '\\'`);
   const text = f.q?.trim();
   if (text) q = q.where((eb) => sessionSearch(eb, text));
   if (f.amount_minor !== undefined) {
@@ -362,26 +365,20 @@ export async function sessionDetail(deps: FinanceDeps, staff: StaffContext, sess
   };
 }
 
-/**
- * Webhook delivery attempts of these events, when the webhook outbox (issue 4) has created
- * its table; read defensively so the timeline works before and after that migration.
- */
+/** Webhook delivery attempts of these events, oldest first. */
 async function deliveryEntries(db: Db, eventIds: string[]): Promise<TimelineEntry[]> {
   if (eventIds.length === 0) return [];
-  const table = await sql<{ name: string }>`SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'webhook_delivery_attempts'`.execute(db);
-  if (table.rows.length === 0) return [];
-  try {
-    const rows = await sql<{ event_id: string; started_at: string; kind: string; outcome: string; status_code: number | null; error: string | null; latency_ms: number; url: string }>`
-      SELECT event_id, started_at, kind, outcome, status_code, error, latency_ms, url FROM webhook_delivery_attempts
-      WHERE event_id IN (${sql.join(eventIds)}) ORDER BY seq`.execute(db);
-    return rows.rows.map((r) => ({
-      at: r.started_at,
-      kind: 'delivery' as const,
-      title: r.outcome === 'succeeded' ? `Webhook delivered (${r.status_code ?? 'ok'})` : `Webhook attempt failed${r.status_code ? ` (${r.status_code})` : ''}`,
-      detail: [r.url, `${r.latency_ms} ms`, r.kind.replace('_', ' '), r.error].filter(Boolean).join(' · '),
-      ref: r.event_id,
-    }));
-  } catch {
-    return [];
-  }
+  const rows = await db
+    .selectFrom('webhook_delivery_attempts')
+    .select(['event_id', 'started_at', 'kind', 'outcome', 'status_code', 'error', 'latency_ms', 'url'])
+    .where('event_id', 'in', eventIds)
+    .orderBy('seq')
+    .execute();
+  return rows.map((r) => ({
+    at: r.started_at,
+    kind: 'delivery' as const,
+    title: r.outcome === 'succeeded' ? `Webhook delivered (${r.status_code ?? 'ok'})` : `Webhook attempt failed${r.status_code ? ` (${r.status_code})` : ''}`,
+    detail: [r.url, `${r.latency_ms} ms`, r.kind.replace('_', ' '), r.error].filter(Boolean).join(' · '),
+    ref: r.event_id,
+  }));
 }

@@ -39,8 +39,8 @@ export async function createProviderAttempt(
       .where('status', '=', 'pending')
       .where('rail', '=', body.rail)
       .where('amount_charged_minor', '=', body.amount_minor)
-      .where('operator', 'is', operator)
-      .where('phone', 'is', phone)
+      .where('operator', 'is not distinct from', operator)
+      .where('phone', 'is not distinct from', phone)
       .orderBy('created_at', 'desc')
       .executeTakeFirst();
     if (same) return { replay: initiationBody(same, { mode: fullInstructions(same, s).mode, rail: same.rail }, true) };

@@ -1,5 +1,5 @@
 import { loadConfig } from '../../config';
-import { migrate, openDatabase, type Db } from '../../db/database';
+import { connectDatabase, migrate, type Db } from '../../db/database';
 import { systemClock } from '../../lib/clock';
 import { invalid } from '../../lib/errors';
 import { randomIds } from '../../lib/ids';
@@ -36,7 +36,7 @@ function num(f: Flags, name: string, fallback: number, min: number, max: number)
 }
 
 async function withDb<T>(fn: (db: Db) => Promise<T>): Promise<T> {
-  const database = openDatabase(loadConfig().databaseFile);
+  const database = connectDatabase(loadConfig());
   try {
     await migrate(database.db);
     return await fn(database.db);

@@ -1,3 +1,4 @@
+import { isPostgres } from '../../db/engine';
 import { hostname } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import type { Db } from '../../db/database';
@@ -37,6 +38,8 @@ import type { OwnAddress } from './url-policy';
 
 export const ATTEMPT_TIMEOUT_MS = 10_000;
 export const LEASE_MARGIN_MS = 30_000;
+/** How often a running dispatcher looks for leases of dead processes on its host. */
+const ORPHAN_CHECK_MS = 5_000;
 export const USER_AGENT = 'Paydesk-Webhooks/2026-06';
 
 export interface DispatcherLog {
@@ -125,6 +128,7 @@ export function createDispatcher(opts: DispatcherOptions): Dispatcher {
   let tickAgain = false;
   let unsubscribe: (() => void) | undefined;
 
+  let lastOrphanCheck = performance.now();
   let pendingOutcomes: Array<{ outcome: Outcome; done: () => void }> = [];
   let flushing: Promise<void> | undefined;
 
@@ -144,6 +148,13 @@ export function createDispatcher(opts: DispatcherOptions): Dispatcher {
     }
     ticking = (async () => {
       try {
+        // Another process on this host that died (kill -9) left leases: take them now rather
+        // than when they lapse. Checked every ORPHAN_CHECK_MS, not only at start, because with
+        // several instances on one database the survivor is already running.
+        if (performance.now() - lastOrphanCheck >= ORPHAN_CHECK_MS) {
+          lastOrphanCheck = performance.now();
+          await releaseOrphanedLeases();
+        }
         do {
           tickAgain = false;
           while (!stopping && inFlight.size < concurrency) {
@@ -186,6 +197,8 @@ export function createDispatcher(opts: DispatcherOptions): Dispatcher {
     armIn(Math.max(5, Math.min(pollMs, at)));
   }
 
+  const onPostgres = isPostgres(db);
+
   async function claimDue(limit: number): Promise<Job[]> {
     const now = clock.now();
     const nowIso = now.toISOString();
@@ -221,7 +234,10 @@ export function createDispatcher(opts: DispatcherOptions): Dispatcher {
             ]),
           );
         if (busy.length > 0) q = q.where('c.id', 'not in', busy);
-        return q.orderBy('c.next_attempt_at').orderBy('c.created_at').orderBy(sql`c.rowid`).limit(limit);
+        const due = q.orderBy('c.next_attempt_at').orderBy('c.created_at').orderBy(sql`c.rowid`).limit(limit);
+        // Several instances claim from one PostgreSQL table: rows another instance is claiming
+        // right now are skipped, not waited for (SQLite has one writer, so there is no such race).
+        return onPostgres ? due.forUpdate().skipLocked() : due;
       })
       .returning(['id', 'event_id', 'endpoint_id', 'attempt_count', 'schedule_step', 'manual_requested_at'])
       .execute();

@@ -1,5 +1,6 @@
 import type { Transaction } from 'kysely';
 import type { Database, EventsTable } from '../../db/schema';
+import { afterCommit } from '../../db/after-commit';
 import { randomBase62 } from '../../lib/ids';
 import type { EventSink } from '../../domain/session-transitions';
 
@@ -12,11 +13,12 @@ import type { EventSink } from '../../domain/session-transitions';
  * process, after any restart) sends whatever is due.
  *
  * After inserting, the outbox pokes the dispatchers that subscribed to it (one outbox per
- * composed Deps, server/compose.ts: no module-level listeners). The poke runs inside the
- * transaction, but the dispatcher's next query waits for the connection, which the
- * transaction holds until it commits (better-sqlite3 behind Kysely uses one connection
- * with a mutex), so the dispatcher always sees the committed rows; a rolled-back event
- * leaves nothing to find. Other processes (the CLI) are seen by the dispatcher's poll.
+ * composed Deps, server/compose.ts: no module-level listeners), through `afterCommit`. On
+ * SQLite the poke runs inside the transaction, but the dispatcher's next query waits for the
+ * connection, which the transaction holds until it commits (better-sqlite3 behind Kysely uses
+ * one connection with a mutex), so the dispatcher always sees the committed rows; a
+ * rolled-back event leaves nothing to find. On PostgreSQL (a pool) the poke waits for the
+ * commit. Other processes (the CLI, other instances) are seen by the dispatcher's poll.
  */
 
 type Listener = () => void;
@@ -41,7 +43,7 @@ export function createOutbox(): Outbox {
     },
     notify,
     async eventRecorded(trx, event) {
-      if (await enqueueDeliveries(trx, event)) notify();
+      if (await enqueueDeliveries(trx, event)) afterCommit(notify);
     },
   };
 }

@@ -1,0 +1,133 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { connectDatabase, migrate } from '../server/db/database';
+import { startTestServer, withDatabase, type TestServer } from './postgres-cluster';
+import { runAdmin, spawnServer, type Child } from './processes';
+
+/**
+ * The PostgreSQL run of `npm run bench` (issue 14): `session_create` and `session_get` against
+ * one instance, then against two instances on the same database with the load split between
+ * them, as JSON lines `{ scenario, engine, instances, requests, rps, p50_ms, p99_ms, errors }`,
+ * then `{ scenario, engine, ratio_2_over_1 }`. The server is PAYDESK_BENCH_DATABASE_URL, the
+ * machine's PostgreSQL on 127.0.0.1:5432, or a throwaway cluster; in a database of its own,
+ * dropped afterwards. Without any of them the run is skipped with a note.
+ */
+
+interface Result {
+  requests: number;
+  rps: number;
+  p50_ms: number;
+  p99_ms: number;
+  errors: number;
+}
+
+type Line = (obj: object) => void;
+
+function run(opts: autocannon.Options, durationS: number): Promise<Result> {
+  return new Promise((resolve, reject) => {
+    const instance = autocannon({ duration: durationS, ...opts }, (err, r) => {
+      clearTimeout(guard);
+      if (err) return reject(err);
+      const seconds = r.duration > 0 ? r.duration : durationS;
+      resolve({ requests: r.requests.total, rps: r.requests.total / seconds, p50_ms: r.latency.p50, p99_ms: r.latency.p99, errors: r.errors + r.timeouts + r.non2xx });
+    });
+    const guard = setTimeout(() => instance.stop(), durationS * 3000);
+  });
+}
+
+/** The same scenario against every base URL at once, connections split evenly; figures summed. */
+async function spread(bases: string[], connections: number, durationS: number, make: (base: string) => autocannon.Options): Promise<Result> {
+  const parts = await Promise.all(bases.map((b) => run({ ...make(b), connections: Math.max(1, Math.round(connections / bases.length)) }, durationS)));
+  return {
+    requests: parts.reduce((s, p) => s + p.requests, 0),
+    rps: parts.reduce((s, p) => s + p.rps, 0),
+    p50_ms: Math.max(...parts.map((p) => p.p50_ms)),
+    p99_ms: Math.max(...parts.map((p) => p.p99_ms)),
+    errors: parts.reduce((s, p) => s + p.errors, 0),
+  };
+}
+
+export async function postgresScenarios(line: Line, note: (msg: string) => void, opts: { connections: number; durationS: number; serverNodeArgs?: string[] }): Promise<void> {
+  let server: TestServer;
+  try {
+    server = await startTestServer(process.env.PAYDESK_BENCH_DATABASE_URL);
+  } catch (err) {
+    note(`PostgreSQL run skipped: ${(err as Error).message}`);
+    return;
+  }
+  const name = `paydesk_bench_${Date.now().toString(36)}`;
+  const admin = new pg.Client({ connectionString: server.url });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  const url = withDatabase(server.url, name);
+  const dirs: string[] = [];
+  const children: Child[] = [];
+  try {
+    const opened = connectDatabase({ databaseUrl: url, databaseFile: '' });
+    await migrate(opened.db);
+    await opened.close();
+    const env = { DATABASE_URL: url };
+    const dir = () => {
+      const d = mkdtempSync(join(tmpdir(), 'paydesk-bench-pg-'));
+      dirs.push(d);
+      return d;
+    };
+    const start = async () => {
+      const c = await spawnServer(dir(), env, opts.serverNodeArgs ?? []);
+      children.push(c);
+      return c.url;
+    };
+    const created = await runAdmin<{ api_key: string }>(dir(), ['integration:create', '--merchant', 'Bench PG Merchant'], env);
+    const auth = { authorization: `Bearer ${created.api_key}` };
+    const runId = Date.now().toString(36);
+    let n = 0;
+    let firstId: string | undefined;
+    const create = (base: string): autocannon.Options => ({
+      url: `${base}/api/v1/sessions`,
+      method: 'POST',
+      requests: [
+        {
+          setupRequest: (req) => {
+            n++;
+            return {
+              ...req,
+              headers: { 'content-type': 'application/json', ...auth, 'idempotency-key': `bench-pg-${runId}-${n}` },
+              body: JSON.stringify({ amount_minor: 1000, invoice_ref: `INV-PG-${runId}-${n}`, description: 'Bench water bill' }),
+            };
+          },
+          onResponse: (status, body) => {
+            if (status === 201 && !firstId) firstId = (JSON.parse(body) as { id: string }).id;
+          },
+        },
+      ],
+    });
+    const get = (base: string): autocannon.Options => ({ url: `${base}/api/v1/sessions/${firstId}`, headers: auth });
+
+    const bases = [await start()];
+    const measured = new Map<string, number>();
+    const report = (scenario: string, instances: number, r: Result) => {
+      measured.set(`${scenario}:${instances}`, r.rps);
+      line({ scenario, engine: 'postgres', instances, requests: r.requests, rps: Math.round(r.rps * 10) / 10, p50_ms: r.p50_ms, p99_ms: r.p99_ms, errors: r.errors });
+    };
+    report('session_create', 1, await spread(bases, opts.connections, opts.durationS, create));
+    report('session_get', 1, await spread(bases, opts.connections, opts.durationS, get));
+    bases.push(await start());
+    report('session_create', 2, await spread(bases, opts.connections, opts.durationS, create));
+    report('session_get', 2, await spread(bases, opts.connections, opts.durationS, get));
+    for (const scenario of ['session_create', 'session_get']) {
+      const one = measured.get(`${scenario}:1`) ?? 0;
+      const two = measured.get(`${scenario}:2`) ?? 0;
+      line({ scenario, engine: 'postgres', ratio_2_over_1: one > 0 ? Math.round((two / one) * 1000) / 1000 : null });
+    }
+    note('PostgreSQL: two instances share this machine\'s 2 cores with PostgreSQL and the load generator, so the 2-instance figure measures contention, not scale-out (docs/performance.md)');
+  } finally {
+    for (const c of children) await c.stop().catch(() => undefined);
+    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => undefined);
+    await admin.end();
+    await server.stop();
+  }
+}

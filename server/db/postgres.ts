@@ -1,0 +1,127 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { performance } from 'node:perf_hooks';
+import pg from 'pg';
+import {
+  DeleteQueryNode,
+  InsertQueryNode,
+  Kysely,
+  PostgresDialect,
+  RawNode,
+  UpdateQueryNode,
+  type KyselyPlugin,
+  type OperationNode,
+  type TransactionBuilder,
+} from 'kysely';
+import { collectAfterCommit } from './after-commit';
+import { CREDENTIAL_TABLES, mayTouchCredentials } from './credential-writes';
+import type { Database } from './schema';
+
+/**
+ * PostgreSQL behind Kysely (DATABASE_URL=postgres://…, docs/deployment.md).
+ *
+ * SQLite serialises every write transaction of a process (BEGIN IMMEDIATE on one connection);
+ * PostgreSQL runs a pool's transactions side by side, across instances too. So that every
+ * read-then-write the domain does stays as correct as it is on SQLite, **every transaction runs
+ * at SERIALIZABLE** and is retried from the start when PostgreSQL reports a serialization
+ * failure (40001) or a deadlock (40P01): the loser of a race re-runs and sees the winner's
+ * committed rows (an idempotent replay, a STATE_CONFLICT, …). Transaction callbacks therefore
+ * must not have effects outside the database that a re-run would repeat: what must happen
+ * after the commit goes through `afterCommit` (server/db/after-commit.ts), run once, after it.
+ */
+
+/** How long a revoked API key may still be accepted by another instance's key cache. */
+export const CREDENTIAL_CACHE_TTL_MS = 2_000;
+const MAX_TRANSACTION_ATTEMPTS = 30;
+const RETRYABLE = new Set(['40001', '40P01']);
+
+export function isRetryableTransactionError(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && RETRYABLE.has(code);
+}
+
+/** int8 (counts, money) and numeric (sums, averages) come back as JS numbers, as on SQLite. */
+const INT8 = 20;
+const NUMERIC = 1700;
+const types = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === INT8 || oid === NUMERIC ? (v: string) => (v === null ? null : Number(v)) : pg.types.getTypeParser(oid, format ?? 'text')) as typeof pg.types.getTypeParser,
+};
+
+function retrying<DB>(builder: TransactionBuilder<DB>): TransactionBuilder<DB> {
+  return new Proxy(builder, {
+    get(target, prop, receiver) {
+      if (prop === 'execute') {
+        return async <T>(callback: Parameters<TransactionBuilder<DB>['execute']>[0]): Promise<T> => {
+          for (let attempt = 1; ; attempt++) {
+            try {
+              const { queue, result } = collectAfterCommit(() => target.execute(callback));
+              const value = (await result) as T;
+              for (const fn of queue) fn();
+              return value;
+            } catch (err) {
+              if (!isRetryableTransactionError(err) || attempt >= MAX_TRANSACTION_ATTEMPTS) throw err;
+              // Jittered backoff: 1, 2, 4 … 64 ms ceilings, so racing retries spread out.
+              await sleep(Math.random() * Math.min(64, 2 ** (attempt - 1)));
+            }
+          }
+        };
+      }
+      if (prop === 'setIsolationLevel' || prop === 'setAccessMode') {
+        return (value: never) => retrying((target[prop] as (v: never) => TransactionBuilder<DB>).call(target, value));
+      }
+      return Reflect.get(target, prop, receiver) as unknown;
+    },
+  });
+}
+
+/** Kysely whose transactions are SERIALIZABLE and retried on serialization failures (see above). */
+class SerializableKysely<DB> extends Kysely<DB> {
+  override transaction(): TransactionBuilder<DB> {
+    return retrying(super.transaction().setIsolationLevel('serializable'));
+  }
+}
+
+function targetTable(node: OperationNode): string | undefined {
+  const named = (n: unknown): string | undefined => {
+    const x = n as { kind?: string; table?: { identifier?: { name?: string } }; node?: unknown } | undefined;
+    if (!x) return undefined;
+    if (x.kind === 'TableNode') return x.table?.identifier?.name;
+    if (x.kind === 'AliasNode') return named(x.node);
+    return undefined;
+  };
+  if (InsertQueryNode.is(node)) return named(node.into);
+  if (UpdateQueryNode.is(node)) return named(node.table);
+  if (DeleteQueryNode.is(node)) return named(node.from.froms[0]);
+  return undefined;
+}
+
+export interface OpenedPostgres {
+  db: Kysely<Database>;
+  /** Changes when this process may have written a credential row, and every CREDENTIAL_CACHE_TTL_MS. */
+  changeStamp(): string;
+}
+
+export function openPostgres(connectionString: string, opts: { poolSize?: number } = {}): OpenedPostgres {
+  let writes = 0;
+  const watch: KyselyPlugin = {
+    transformQuery({ node }) {
+      if (RawNode.is(node)) {
+        const text = node.sqlFragments.join('?');
+        if (!/^\s*(select|show|begin|commit|rollback|savepoint|release|set)\b/i.test(text) && mayTouchCredentials(text)) writes++;
+      } else if (InsertQueryNode.is(node) || UpdateQueryNode.is(node) || DeleteQueryNode.is(node)) {
+        const table = targetTable(node);
+        if (table === undefined || CREDENTIAL_TABLES.has(table)) writes++;
+      }
+      return node;
+    },
+    transformResult: async ({ result }) => result,
+  };
+  const pool = new pg.Pool({ connectionString, max: opts.poolSize ?? 10, types, application_name: 'paydesk' });
+  // An idle client whose server went away (failover, restart) must not crash the process.
+  pool.on('error', () => undefined);
+  const db = new SerializableKysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [watch] });
+  return {
+    db,
+    changeStamp: () => `pg:${Math.floor(performance.now() / CREDENTIAL_CACHE_TTL_MS)}:${writes}`,
+  };
+}

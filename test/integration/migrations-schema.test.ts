@@ -1,0 +1,87 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import SQLite from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import { migrate, openDatabase } from '../../server/db/database';
+import { onPostgres } from '../support/database';
+
+/**
+ * The migrations are written with Kysely's schema builder so they run on both engines
+ * (server/db/migrations/ddl.ts). On SQLite they must build exactly the schema the raw SQL
+ * of the releases built: a fresh database migrated today is compared, table by table, with
+ * the release-0006 dump (test/fixtures, made by the old SQL) upgraded to the latest schema.
+ * SQLite-only: the comparison reads SQLite's pragmas.
+ */
+const FIXTURE = join(import.meta.dirname, '../fixtures/paydesk-0006.sql');
+
+interface TableShape {
+  strict: number;
+  columns: unknown[];
+  indexes: unknown[];
+  foreignKeys: unknown[];
+}
+
+function shape(db: SQLite.Database): Record<string, TableShape> {
+  const tables = (db.prepare(`SELECT name, strict FROM pragma_table_list WHERE schema = 'main' AND type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'kysely_%' ORDER BY name`).all() as Array<{ name: string; strict: number }>);
+  const out: Record<string, TableShape> = {};
+  for (const t of tables) {
+    const columns = db.prepare(`SELECT name, type, "notnull", dflt_value, pk FROM pragma_table_info(?)`).all(t.name);
+    const indexes = (db.prepare(`SELECT name, "unique", origin, partial FROM pragma_index_list(?)`).all(t.name) as Array<{ name: string; unique: number; origin: string; partial: number }>)
+      .map((i) => ({
+        // SQLite names the indexes of UNIQUE constraints itself (sqlite_autoindex_<table>_<n>): compare by what they cover.
+        name: i.name.startsWith('sqlite_autoindex_') ? '(constraint)' : i.name,
+        unique: i.unique,
+        origin: i.origin,
+        partial: i.partial,
+        columns: (db.prepare(`SELECT name FROM pragma_index_info(?) ORDER BY seqno`).all(i.name) as Array<{ name: string }>).map((c) => c.name),
+        where: i.partial ? /\bwhere\b(.*)$/is.exec((db.prepare(`SELECT sql FROM sqlite_master WHERE name = ?`).get(i.name) as { sql: string }).sql)?.[1]?.replace(/[\s"'`]+/g, '').toLowerCase() : null,
+      }))
+      .sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
+    const foreignKeys = (db.prepare(`SELECT "table", "from", "to" FROM pragma_foreign_key_list(?)`).all(t.name) as unknown[]).sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
+    out[t.name] = { strict: t.strict, columns, indexes, foreignKeys };
+  }
+  return out;
+}
+
+function nocaseColumns(db: SQLite.Database): string[] {
+  return (db.prepare(`SELECT name, sql FROM sqlite_master WHERE type = 'table'`).all() as Array<{ name: string; sql: string }>)
+    .filter((t) => /collate\s+nocase/i.test(t.sql))
+    .map((t) => t.name);
+}
+
+function checks(db: SQLite.Database): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const t of db.prepare(`SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'kysely_%'`).all() as Array<{ name: string; sql: string }>) {
+    out[t.name] = (t.sql.match(/\bcheck\s*\(/gi) ?? []).length;
+  }
+  return out;
+}
+
+describe.skipIf(onPostgres)('the schema-builder migrations build the same SQLite schema as the releases’ SQL', () => {
+  const cleanup: Array<() => Promise<void> | void> = [];
+  afterEach(async () => {
+    for (const f of cleanup.splice(0).reverse()) await f();
+  });
+
+  it('a fresh database equals the 0006 dump upgraded: tables, STRICT, columns, defaults, keys, indexes, checks, triggers', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'paydesk-schema-'));
+    cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
+    const oldFile = join(dir, 'old.sqlite');
+    const raw = new SQLite(oldFile);
+    raw.exec(readFileSync(FIXTURE, 'utf8'));
+    raw.close();
+    const upgraded = openDatabase(oldFile);
+    cleanup.push(() => upgraded.close());
+    await migrate(upgraded.db);
+    const fresh = openDatabase(join(dir, 'new.sqlite'));
+    cleanup.push(() => fresh.close());
+    await migrate(fresh.db);
+
+    expect(shape(fresh.sqlite)).toEqual(shape(upgraded.sqlite));
+    expect(nocaseColumns(fresh.sqlite)).toEqual(nocaseColumns(upgraded.sqlite));
+    expect(checks(fresh.sqlite)).toEqual(checks(upgraded.sqlite));
+    const triggers = (d: SQLite.Database) => (d.prepare(`SELECT name, tbl_name FROM sqlite_master WHERE type = 'trigger' ORDER BY name`).all());
+    expect(triggers(fresh.sqlite)).toEqual(triggers(upgraded.sqlite));
+  });
+});

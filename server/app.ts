@@ -46,7 +46,8 @@ export async function build(given: BuildDeps): Promise<FastifyInstance> {
     bodyLimit: input.config.bodyLimitBytes,
     requestIdHeader: 'x-request-id',
     genReqId: () => input.ids.token('req', 16),
-    trustProxy: false,
+    // TRUST_PROXY (docs/deployment.md): off by default, so X-Forwarded-For cannot pick a client IP.
+    trustProxy: input.config.trustProxy === false ? false : [...input.config.trustProxy],
     return503OnClosing: false, // answered in the envelope by registerShutdownGate instead
     forceCloseConnections: 'idle',
     frameworkErrors, // router errors (over-long path parameter, bad percent-encoding) in the envelope

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 
@@ -29,8 +30,40 @@ const EnvSchema = z.object({
     .string()
     .regex(/^postgres(?:ql)?:\/\/\S+$/, { error: 'must be a postgres:// (or postgresql://) connection URL; unset means SQLite in DATA_DIR' })
     .optional(),
+  TRUST_PROXY: z
+    .string()
+    .trim()
+    .refine((v) => v === '' || parseTrustProxy(v) !== null, {
+      error: 'must be a comma-separated list of the reverse proxies’ addresses or CIDRs (or loopback, linklocal, uniquelocal), not true or a hop count; unset trusts no proxy',
+    })
+    .optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
+
+/** Names proxy-addr (Fastify's trustProxy) knows for address ranges. */
+const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function isAddressOrCidr(entry: string): boolean {
+  if (PROXY_RANGE_NAMES.has(entry)) return true;
+  const [address = '', prefix, extra] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || extra !== undefined) return false;
+  if (prefix === undefined) return true;
+  if (!/^\d{1,3}$/.test(prefix)) return false;
+  return Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+/**
+ * TRUST_PROXY as Fastify's `trustProxy` takes it: the reverse proxies' addresses or CIDRs.
+ * `true` (trust every hop) is refused on purpose: anyone could then pick their own client IP
+ * with X-Forwarded-For and escape the per-IP rate limits. A hop count is refused too: Fastify 5
+ * cannot check who the immediate peer is with one, so it ignores the headers (fails closed) and
+ * an operator who set `1` would silently get no forwarding at all.
+ */
+export function parseTrustProxy(raw: string): string[] | null {
+  const entries = raw.split(',').map((e) => e.trim());
+  return entries.length > 0 && entries.every(isAddressOrCidr) ? entries : null;
+}
 
 export interface Config {
   readonly port: number;
@@ -50,6 +83,11 @@ export interface Config {
    */
   readonly allowedHosts: readonly string[];
   readonly logLevel: string;
+  /**
+   * TRUST_PROXY: which reverse proxies may set X-Forwarded-For / -Proto / -Host (their addresses
+   * or CIDRs); false (the default) ignores those headers and uses the socket address.
+   */
+  readonly trustProxy: false | readonly string[];
   /** How long bank-transfer instructions stay valid (the session is `pending` meanwhile); docs/lifecycle.md. */
   readonly bankTransferWindowS: number;
   /** Largest accepted request body, in bytes. */
@@ -83,6 +121,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     rateLimitPerMin: e.RATE_LIMIT_PER_MIN,
     allowedHosts: e.ALLOWED_HOSTS ? e.ALLOWED_HOSTS.split(',').map((h) => h.trim().toLowerCase()) : [],
     logLevel: e.LOG_LEVEL,
+    trustProxy: e.TRUST_PROXY ? (parseTrustProxy(e.TRUST_PROXY) ?? false) : false,
     bankTransferWindowS: e.BANK_TRANSFER_WINDOW_S,
     bodyLimitBytes: BODY_LIMIT_BYTES,
     idempotencyRetentionSeconds: IDEMPOTENCY_RETENTION_SECONDS,

@@ -50,7 +50,8 @@ export default defineConfig({
   preload: {
     build: {
       outDir: resolve(root, 'out/preload'),
-      lib: { entry: resolve(root, 'electron/preload/index.ts') },
+      // index: the back office's bridge; connect: the "Connect to a server" window's form.
+      lib: { entry: { index: resolve(root, 'electron/preload/index.ts'), connect: resolve(root, 'electron/preload/connect.ts') } },
       // A sandboxed preload cannot load ES modules or anything from node_modules: one CommonJS
       // file, everything it imports bundled in.
       externalizeDeps: false,

@@ -21,6 +21,14 @@ interface PaydeskPrintResult {
   reason?: string;
 }
 
+/** Where the desktop app's back office comes from (docs/desktop.md, "Connecting to a central Paydesk"). */
+interface PaydeskConnection {
+  /** `embedded`: the server inside this app; `client`: a central Paydesk shared by many desks. */
+  mode: 'embedded' | 'client';
+  /** The central server's origin (`https://paydesk.bank.example`) in client mode; null when embedded. */
+  serverUrl: string | null;
+}
+
 interface PaydeskDesktopApi {
   /** Opens the system print dialog for the current page (a slip or receipt); the header names it. */
   printDocument(request: PaydeskPrintRequest): Promise<PaydeskPrintResult>;
@@ -28,6 +36,8 @@ interface PaydeskDesktopApi {
   appVersion(): Promise<string>;
   /** Opens an http(s) URL (a checkout_url, the docs) in the system browser; false when refused. */
   openExternal(url: string): Promise<boolean>;
+  /** Embedded or client mode, and the central server's address. */
+  connection(): Promise<PaydeskConnection>;
 }
 
 interface Window {

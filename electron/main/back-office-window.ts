@@ -42,3 +42,38 @@ export function createBackOfficeWindow(opts: BackOfficeWindowOptions): BrowserWi
     },
   });
 }
+
+/**
+ * The small "Connect to a server" window (File → Server Connection): a modal child of the back
+ * office with the same hardened preferences and its own preload (out/preload/connect.cjs).
+ */
+export function createConnectWindow(parent: BrowserWindow | null, opts: BackOfficeWindowOptions): BrowserWindow {
+  return new BrowserWindow({
+    title: 'Connect to a Paydesk server',
+    width: 560,
+    height: 420,
+    resizable: false,
+    minimizable: false,
+    maximizable: false,
+    ...(parent ? { parent, modal: true } : {}),
+    show: false,
+    backgroundColor: '#f5f7fa',
+    webPreferences: {
+      preload: opts.preload,
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      nodeIntegrationInWorker: false,
+      nodeIntegrationInSubFrames: false,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+      experimentalFeatures: false,
+      webviewTag: false,
+      navigateOnDragDrop: false,
+      disableBlinkFeatures: 'Auxclick',
+      safeDialogs: true,
+      spellcheck: false,
+      devTools: opts.devTools,
+    },
+  });
+}

@@ -1,6 +1,6 @@
 import type { IpcMain, IpcMainInvokeEvent, WebContents } from 'electron';
 import { z } from 'zod';
-import { IPC_CHANNELS, type IpcChannel } from '../shared/ipc-channels';
+import { CONNECT_CHANNEL, IPC_CHANNELS, type IpcChannel } from '../shared/ipc-channels';
 import { MAX_EXTERNAL_URL_LENGTH } from './url-policy';
 import { isBackOfficeUrl } from './navigation-guard';
 
@@ -15,6 +15,7 @@ export const IPC_ARGUMENTS = {
   [IPC_CHANNELS.printDocument]: z.tuple([PrintRequest]),
   [IPC_CHANNELS.appVersion]: z.tuple([]),
   [IPC_CHANNELS.openExternal]: z.tuple([z.string().min(1).max(MAX_EXTERNAL_URL_LENGTH)]),
+  [IPC_CHANNELS.connection]: z.tuple([]),
 } as const satisfies Record<IpcChannel, z.ZodTuple>;
 
 type Args<C extends IpcChannel> = z.infer<(typeof IPC_ARGUMENTS)[C]>;
@@ -27,6 +28,15 @@ export interface IpcImplementations {
   appVersion(): string;
   /** Opens a vetted http(s) URL in the system browser (external-url.ts). */
   openUrlInBrowser(url: string): Promise<boolean>;
+  /** Where the back office comes from: this computer's embedded server or a central one. */
+  connection(): ConnectionInfo;
+}
+
+/** What the back office is told about the connection (renderer/desktop-api.d.ts). */
+export interface ConnectionInfo {
+  mode: 'embedded' | 'client';
+  /** The central server's origin in client mode; null when embedded. */
+  serverUrl: string | null;
 }
 
 /** Sender shape the guard reads (a WebFrameMain). */
@@ -74,4 +84,26 @@ export function registerIpcHandlers(ipcMain: Pick<IpcMain, 'handle'>, appOrigin:
   );
   ipcMain.handle(IPC_CHANNELS.appVersion, guarded(IPC_CHANNELS.appVersion, appOrigin, () => impl.appVersion()));
   ipcMain.handle(IPC_CHANNELS.openExternal, guarded(IPC_CHANNELS.openExternal, appOrigin, ([url]) => impl.openUrlInBrowser(url)));
+  ipcMain.handle(IPC_CHANNELS.connection, guarded(IPC_CHANNELS.connection, appOrigin, () => impl.connection()));
+}
+
+/** The connect form sends one string: the address as typed (the main process parses it with ServerUrl). */
+export const ConnectArguments = z.tuple([z.string().max(MAX_EXTERNAL_URL_LENGTH)]);
+
+/**
+ * The connect form's channel: answered only for the top frame of the app's own connection window
+ * (`isConnectWindow` compares the sender with that window's web contents), so neither the back
+ * office nor anything a server sent can repoint the desk at another server.
+ */
+export function registerConnectHandler<R>(
+  ipcMain: Pick<IpcMain, 'handle'>,
+  isConnectWindow: (sender: CallingEvent['sender']) => boolean,
+  connect: (url: string) => Promise<R>,
+): void {
+  ipcMain.handle(CONNECT_CHANNEL, (event: CallingEvent, ...args: unknown[]) => {
+    if (!event.senderFrame || event.senderFrame.parent || !isConnectWindow(event.sender)) throw new IpcRejection(`${CONNECT_CHANNEL}: sender is not the connection window`);
+    const parsed = ConnectArguments.safeParse(args);
+    if (!parsed.success) throw new IpcRejection(`${CONNECT_CHANNEL}: invalid arguments`);
+    return connect(parsed.data[0]);
+  });
 }

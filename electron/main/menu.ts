@@ -11,6 +11,29 @@ export interface MenuContext {
   openApiDocs(): void;
   /** Shows the data folder (DATA_DIR) in the file manager. */
   showDataFolder(): void;
+  /** Embedded (this computer's server, the default) or client of a central server. */
+  connection: { mode: 'embedded' } | { mode: 'client'; serverUrl: string };
+  /** Opens the "Connect to a server" form. */
+  connectToServer(): void;
+  /** Asks, then restarts on this computer's embedded server. */
+  useEmbedded(): void;
+}
+
+/**
+ * File → Server Connection: where IT people look for it. The first line says where the back office
+ * comes from now; "Use This Computer" is offered only when connected elsewhere.
+ */
+function connectionMenu(ctx: MenuContext): MenuItemConstructorOptions {
+  const current = ctx.connection.mode === 'embedded' ? 'Using this computer (embedded server)' : `Connected to ${new URL(ctx.connection.serverUrl).host}`;
+  return {
+    label: 'Server Connection',
+    submenu: [
+      { label: current, enabled: false },
+      { type: 'separator' },
+      { label: ctx.connection.mode === 'embedded' ? 'Connect to a Server…' : 'Connect to Another Server…', click: () => ctx.connectToServer() },
+      { label: 'Use This Computer (Embedded)', enabled: ctx.connection.mode === 'client', click: () => ctx.useEmbedded() },
+    ],
+  };
 }
 
 /** The application menu: the usual items, plus Paydesk's own under File and Help. */
@@ -38,7 +61,9 @@ export function buildMenuTemplate(ctx: MenuContext): MenuItemConstructorOptions[
     label: '&File',
     submenu: [
       { label: 'Open Back Office in Browser', click: () => ctx.openInBrowser() },
-      { label: 'Show Data Folder', click: () => ctx.showDataFolder() },
+      connectionMenu(ctx),
+      // A client keeps no data on this computer: there is no folder to show.
+      ...(ctx.connection.mode === 'embedded' ? [{ label: 'Show Data Folder', click: () => ctx.showDataFolder() }] : []),
       { type: 'separator' },
       ctx.isMac ? { role: 'close' } : { role: 'quit' },
     ],

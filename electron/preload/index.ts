@@ -9,6 +9,7 @@ const api: PaydeskDesktopApi = {
   printDocument: (request) => ipcRenderer.invoke(IPC_CHANNELS.printDocument, { kind: request.kind, id: request.id }),
   appVersion: () => ipcRenderer.invoke(IPC_CHANNELS.appVersion),
   openExternal: (url) => ipcRenderer.invoke(IPC_CHANNELS.openExternal, url),
+  connection: () => ipcRenderer.invoke(IPC_CHANNELS.connection),
 };
 
 contextBridge.exposeInMainWorld('paydesk', Object.freeze(api));

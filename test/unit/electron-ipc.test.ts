@@ -19,6 +19,7 @@ function register() {
     printDocument: vi.fn(async () => ({ printed: true })),
     appVersion: vi.fn(() => '1.2.3'),
     openUrlInBrowser: vi.fn(async () => true),
+    connection: vi.fn(() => ({ mode: 'client' as const, serverUrl: 'https://paydesk.bank.example' })),
   };
   registerIpcHandlers({ handle: (channel: string, fn: Handler) => void handlers.set(channel, fn) } as never, () => ORIGIN, impl);
   const call = (channel: string, frame: object | null, ...args: unknown[]) => {
@@ -47,7 +48,7 @@ describe('IPC handlers', () => {
     h = register();
   });
 
-  it('registers exactly the three channels', () => {
+  it('registers exactly the back-office channels', () => {
     expect([...h.handlers.keys()].sort()).toEqual(Object.values(IPC_CHANNELS).sort());
   });
 
@@ -57,6 +58,7 @@ describe('IPC handlers', () => {
     expect(h.call(IPC_CHANNELS.appVersion, backOffice)).toBe('1.2.3');
     await expect(h.call(IPC_CHANNELS.openExternal, backOffice, 'https://example.com/')).resolves.toBe(true);
     expect(h.impl.openUrlInBrowser).toHaveBeenCalledWith('https://example.com/');
+    expect(h.call(IPC_CHANNELS.connection, backOffice)).toEqual({ mode: 'client', serverUrl: 'https://paydesk.bank.example' });
   });
 
   it.each([
@@ -80,6 +82,7 @@ describe('IPC handlers', () => {
     [IPC_CHANNELS.printDocument, [{ kind: 'slip', id: 'ok', deviceName: 'evil' }]],
     [IPC_CHANNELS.printDocument, [{ kind: 'slip', id: 'ok' }, 'extra']],
     [IPC_CHANNELS.appVersion, ['unexpected']],
+    [IPC_CHANNELS.connection, ['https://evil.example']],
     [IPC_CHANNELS.openExternal, []],
     [IPC_CHANNELS.openExternal, [42]],
     [IPC_CHANNELS.openExternal, [{ url: 'https://example.com' }]],
@@ -106,7 +109,7 @@ describe('preload bridge', () => {
     expect(exposeInMainWorld).toHaveBeenCalledTimes(1);
     const [key, api] = exposeInMainWorld.mock.calls[0] as [string, Record<string, unknown>];
     expect(key).toBe('paydesk');
-    expect(Object.keys(api).sort()).toEqual(['appVersion', 'openExternal', 'printDocument']);
+    expect(Object.keys(api).sort()).toEqual(['appVersion', 'connection', 'openExternal', 'printDocument']);
     expect(Object.isFrozen(api)).toBe(true);
     for (const fn of Object.values(api)) expect(typeof fn).toBe('function');
   });
@@ -122,6 +125,7 @@ describe('preload bridge', () => {
     expect(impl.printDocument).toHaveBeenCalledWith({ kind: 'receipt', id: 'dep_1' }, {});
     await expect(api.appVersion()).resolves.toBe('1.2.3');
     await expect(api.openExternal('https://example.com/')).resolves.toBe(true);
-    expect(invoke.mock.calls.map((c) => c[0])).toEqual([IPC_CHANNELS.printDocument, IPC_CHANNELS.appVersion, IPC_CHANNELS.openExternal]);
+    await expect(api.connection()).resolves.toEqual({ mode: 'client', serverUrl: 'https://paydesk.bank.example' });
+    expect(invoke.mock.calls.map((c) => c[0])).toEqual([IPC_CHANNELS.printDocument, IPC_CHANNELS.appVersion, IPC_CHANNELS.openExternal, IPC_CHANNELS.connection]);
   });
 });

@@ -7,7 +7,9 @@ vi.mock('electron', () => ({ Menu: { buildFromTemplate, setApplicationMenu } }))
 
 const { buildMenuTemplate, installApplicationMenu } = await import('../../electron/main/menu');
 
-function context(overrides: { isMac?: boolean; isPackaged?: boolean } = {}) {
+type Connection = { mode: 'embedded' } | { mode: 'client'; serverUrl: string };
+
+function context(overrides: { isMac?: boolean; isPackaged?: boolean; connection?: Connection } = {}) {
   return {
     appName: 'Paydesk',
     isMac: false,
@@ -15,6 +17,9 @@ function context(overrides: { isMac?: boolean; isPackaged?: boolean } = {}) {
     openInBrowser: vi.fn(),
     openApiDocs: vi.fn(),
     showDataFolder: vi.fn(),
+    connection: { mode: 'embedded' } as Connection,
+    connectToServer: vi.fn(),
+    useEmbedded: vi.fn(),
     ...overrides,
   };
 }
@@ -56,6 +61,28 @@ describe('application menu', () => {
     expect(ctx.openInBrowser).toHaveBeenCalledTimes(1);
     expect(ctx.openApiDocs).toHaveBeenCalledTimes(1);
     expect(ctx.showDataFolder).toHaveBeenCalledTimes(1);
+  });
+
+  it('File → Server Connection says the app uses this computer and offers to connect (embedded, the default)', () => {
+    const ctx = context();
+    const template = buildMenuTemplate(ctx);
+    expect(byLabel(template, 'Using this computer (embedded server)')).toMatchObject({ enabled: false });
+    expect(byLabel(template, 'Use This Computer (Embedded)')).toMatchObject({ enabled: false });
+    (byLabel(template, 'Connect to a Server…')?.click as () => void)();
+    expect(ctx.connectToServer).toHaveBeenCalledTimes(1);
+    expect(byLabel(template, 'Show Data Folder')).toBeDefined();
+  });
+
+  it('in client mode names the central server, offers the way back, and has no data folder to show', () => {
+    const ctx = context({ connection: { mode: 'client', serverUrl: 'https://paydesk.bank.example' } });
+    const template = buildMenuTemplate(ctx);
+    expect(byLabel(template, 'Connected to paydesk.bank.example')).toMatchObject({ enabled: false });
+    expect(byLabel(template, 'Connect to Another Server…')).toBeDefined();
+    const back = byLabel(template, 'Use This Computer (Embedded)');
+    expect(back).toMatchObject({ enabled: true });
+    (back?.click as () => void)();
+    expect(ctx.useEmbedded).toHaveBeenCalledTimes(1);
+    expect(byLabel(template, 'Show Data Folder')).toBeUndefined();
   });
 
   it('installs the template as the application menu', () => {

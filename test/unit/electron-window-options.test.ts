@@ -10,7 +10,7 @@ vi.mock('electron', () => ({
   },
 }));
 
-const { createBackOfficeWindow } = await import('../../electron/main/back-office-window');
+const { createBackOfficeWindow, createConnectWindow } = await import('../../electron/main/back-office-window');
 
 describe('back-office window options', () => {
   beforeEach(() => {
@@ -48,5 +48,23 @@ describe('back-office window options', () => {
   it('offers developer tools only when asked (unpackaged runs)', () => {
     createBackOfficeWindow({ preload: '/p.cjs', devTools: true });
     expect(created[0]).toMatchObject({ webPreferences: { devTools: true } });
+  });
+
+  it('the connect window is a modal child with the same hardened preferences and its own preload', () => {
+    const parent = { id: 'main' };
+    createConnectWindow(parent as never, { preload: '/app/out/preload/connect.cjs', devTools: false });
+    const options = created[0] as { parent: unknown; modal: boolean; webPreferences: Record<string, unknown> };
+    expect(options).toMatchObject({ parent, modal: true, show: false });
+    expect(options.webPreferences).toMatchObject({
+      preload: '/app/out/preload/connect.cjs',
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      nodeIntegrationInSubFrames: false,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+      webviewTag: false,
+      devTools: false,
+    });
   });
 });

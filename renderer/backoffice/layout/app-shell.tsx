@@ -25,6 +25,7 @@ export function AppShell() {
   useEffect(() => setNavOpen(false), [path]);
   const health = useQuery(serverQueries.health());
   const version = useQuery(serverQueries.desktopVersion());
+  const connection = useQuery(serverQueries.desktopConnection());
   if (!session) return null;
 
   const allowed = routesFor(session.user.role);
@@ -37,8 +38,9 @@ export function AppShell() {
           Menu
         </button>
         <span className="shell__brand">Paydesk</span>
-        <span className={`shell__status shell__status--${health.isError ? 'down' : 'up'}`} role="status">
-          {health.isError ? 'Server unreachable' : 'Server online'}
+        <span className={`shell__status shell__status--${health.isError ? 'down' : 'up'}`} role="status" title={serverTitle(connection.data)}>
+          {serverStatus(health.isError, health.isFetching)}
+          {connection.data?.serverUrl ? <span className="shell__server"> · {new URL(connection.data.serverUrl).host}</span> : null}
         </span>
         <span className="shell__user">
           {session.user.username} · {session.user.role}
@@ -62,6 +64,21 @@ export function AppShell() {
       <footer className="shell__footer">{version.data ? `Paydesk desktop ${version.data}` : 'Paydesk in the browser'}</footer>
     </div>
   );
+}
+
+/**
+ * The header's server state. In the desktop app's client mode the page itself comes from the
+ * central server, so /healthz is that server's: unreachable means the central server or the
+ * network to it, and the query retries every few seconds ("Reconnecting…" while it does).
+ */
+function serverStatus(isError: boolean, isFetching: boolean): string {
+  if (!isError) return 'Server online';
+  return isFetching ? 'Server unreachable — reconnecting…' : 'Server unreachable';
+}
+
+function serverTitle(connection: PaydeskConnection | null | undefined): string | undefined {
+  if (!connection) return undefined;
+  return connection.mode === 'client' && connection.serverUrl ? `Central Paydesk server ${connection.serverUrl}` : 'The server inside this desktop app';
 }
 
 function renderPage(current: RouteName | null, allowed: readonly RouteName[]) {

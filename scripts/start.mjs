@@ -5,6 +5,8 @@
 //
 // PAYDESK_HEADLESS=1 forces headless mode. DATA_DIR, PORT, HOST, … are read as `npm run serve`
 // reads them (headless DATA_DIR defaults to ./.paydesk; the desktop app's to the OS app-data folder).
+// PAYDESK_SERVER_URL makes the desktop app a client of that central Paydesk (docs/desktop.md);
+// headless, there is then nothing to run here: it prints the back office's address and exits.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -73,7 +75,32 @@ function browserUrl(listening) {
   return new URL('/backoffice/', url).toString();
 }
 
+/**
+ * Headless with PAYDESK_SERVER_URL: this machine is a client of a central Paydesk, so starting a
+ * local server (and a local database nobody else sees) would be wrong. The same rule as the
+ * desktop app (electron/main/connection-settings.ts): https, plain http only to loopback.
+ */
+function clientHeadless(raw) {
+  let url;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    return fail(`PAYDESK_SERVER_URL is not a web address: ${raw}`);
+  }
+  const loopback = /^(localhost|.*\.localhost|127(\.\d+){3}|\[::1\])$/i.test(url.hostname);
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) return fail('PAYDESK_SERVER_URL must use https:// (plain http:// only for this computer)');
+  say(`PAYDESK_SERVER_URL is set: this machine is a client of ${url.origin}; no local server is started.`);
+  say(`open the back office in a browser: ${new URL('/backoffice/', url.origin).toString()}`);
+  process.exit(0);
+}
+
+function fail(message) {
+  process.stderr.write(`paydesk: ${message}\n`);
+  process.exit(1);
+}
+
 function runHeadless(reason) {
+  if (process.env.PAYDESK_SERVER_URL?.trim()) return clientHeadless(process.env.PAYDESK_SERVER_URL);
   say(`${reason}; running headless — the same app, with the back office in your browser.`);
   ensureBuilt(['out/renderer/backoffice/index.html', 'out/server/main.mjs']);
   const env = { ...process.env, DATA_DIR: process.env.DATA_DIR || join(root, '.paydesk') };

@@ -1,9 +1,10 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../server/config';
 import { startServer, type RunningServer } from '../../server/runtime';
-import { bootDir, bootMain, ensureFreshBuild, type BootResult } from '../support/electron-boot';
+import { bootDir, bootMain, ensureFreshBuild, root, type BootResult } from '../support/electron-boot';
 
 /**
  * The desktop app as a client of a central Paydesk (docs/desktop.md), booted from the built bundle
@@ -125,4 +126,28 @@ describe('client mode: a refused address', () => {
       rmSync(work, { recursive: true, force: true });
     }
   }, 60_000);
+});
+
+describe('npm start headless with PAYDESK_SERVER_URL', () => {
+  const start = (url: string) =>
+    spawnSync(process.execPath, [join(root, 'scripts/start.mjs')], {
+      cwd: root,
+      encoding: 'utf8',
+      env: { ...process.env, PAYDESK_HEADLESS: '1', PAYDESK_SERVER_URL: url },
+      timeout: 20_000,
+    });
+
+  it('starts no local server: it names the central back office and exits 0', () => {
+    const run = start('https://paydesk.bank.example/backoffice/');
+    expect(run.status).toBe(0);
+    expect(run.stdout).toContain('client of https://paydesk.bank.example; no local server is started');
+    expect(run.stdout).toContain('open the back office in a browser: https://paydesk.bank.example/backoffice/');
+    expect(run.stdout).not.toMatch(/listening on/);
+  });
+
+  it('refuses http:// to another machine', () => {
+    const run = start('http://paydesk.bank.example');
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain('PAYDESK_SERVER_URL must use https://');
+  });
 });

@@ -139,7 +139,7 @@ async function start(): Promise<void> {
   });
   registerConnectHandler(
     ipcMain,
-    (sender) => !!connectWindow && !connectWindow.isDestroyed() && sender === connectWindow.webContents,
+    (sender) => !!connectWindow && !connectWindow.isDestroyed() && sender.id === connectWindow.webContents.id,
     (url) => connectToServer(url, { file: settingsFile(app.getPath('userData')), fetch: (u, init) => net.fetch(u, init), relaunch }),
   );
   installApplicationMenu({

@@ -161,7 +161,7 @@ describe('the connect channel', () => {
   function register() {
     let handler: ((event: object, ...args: unknown[]) => unknown) | undefined;
     const connect = vi.fn(async (url: string) => ({ ok: true, url }));
-    registerConnectHandler({ handle: (channel: string, fn: typeof handler) => void (channel === CONNECT_CHANNEL && (handler = fn)) } as never, (s) => s === (connectWindow as never), connect);
+    registerConnectHandler({ handle: (channel: string, fn: typeof handler) => void (channel === CONNECT_CHANNEL && (handler = fn)) } as never, (s) => s.id === connectWindow.id, connect);
     return { call: (sender: object, frame: object | null, ...args: unknown[]) => handler?.({ sender, senderFrame: frame }, ...args), connect };
   }
 

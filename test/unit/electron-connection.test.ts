@@ -227,3 +227,73 @@ describe('guards on a central server’s origin', () => {
     expect(isTrustedSender({ url: 'http://127.0.0.1:4610/backoffice/', parent: null }, CENTRAL)).toBe(false);
   });
 });
+
+describe('the connect form, wired by its preload', () => {
+  /** Just enough DOM for wireConnectForm: elements by id, listeners, text, attributes. */
+  function fakeDocument(value: string) {
+    const listeners = new Map<string, (event: { preventDefault(): void }) => void>();
+    const element = (id: string) => ({
+      id,
+      value,
+      textContent: '',
+      disabled: false,
+      attributes: {} as Record<string, string>,
+      focused: false,
+      setAttribute(name: string, v: string) {
+        this.attributes[name] = v;
+      },
+      focus() {
+        this.focused = true;
+      },
+      addEventListener(type: string, fn: (event: { preventDefault(): void }) => void) {
+        listeners.set(`${id}:${type}`, fn);
+      },
+      querySelector: () => submit,
+    });
+    const submit = element('submit');
+    const els = Object.fromEntries(Object.values(CONNECT_FORM_IDS).map((id) => [id, element(id)]));
+    const doc = { getElementById: (id: string) => els[id] ?? null };
+    const fire = (id: string, type: string) => {
+      const preventDefault = vi.fn();
+      listeners.get(`${id}:${type}`)?.({ preventDefault });
+      return preventDefault;
+    };
+    return { doc, els, submit, fire };
+  }
+  const settle = () => new Promise((r) => setTimeout(r, 20));
+
+  it('shows the refusal in the alert, marks the field invalid, and never navigates', async () => {
+    const { wireConnectForm } = await import('../../electron/preload/connect');
+    const { doc, els, submit, fire } = fakeDocument('http://paydesk.bank.example');
+    const dir = mkdtempSync(join(tmpdir(), 'paydesk-form-'));
+    const relaunch = vi.fn();
+    try {
+      wireConnectForm(doc as never, (url) => connectToServer(url, { file: settingsFile(dir), fetch: vi.fn(), relaunch }), vi.fn());
+      const preventDefault = fire(CONNECT_FORM_IDS.form, 'submit');
+      expect(preventDefault).toHaveBeenCalled();
+      expect(els[CONNECT_FORM_IDS.status]?.textContent).toBe('Checking the server…');
+      expect(submit.disabled).toBe(true);
+      await settle();
+      expect(els[CONNECT_FORM_IDS.error]?.textContent).toMatch(/must use https:\/\//);
+      expect(els[CONNECT_FORM_IDS.input]?.attributes['aria-invalid']).toBe('true');
+      expect(els[CONNECT_FORM_IDS.input]?.focused).toBe(true);
+      expect(submit.disabled).toBe(false);
+      expect(relaunch).not.toHaveBeenCalled();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('says it is restarting once the server is accepted; Cancel closes the window', async () => {
+    const { wireConnectForm } = await import('../../electron/preload/connect');
+    const { doc, els, fire } = fakeDocument(CENTRAL);
+    const close = vi.fn();
+    wireConnectForm(doc as never, async (url) => ({ ok: true, serverUrl: url }), close);
+    fire(CONNECT_FORM_IDS.form, 'submit');
+    await settle();
+    expect(els[CONNECT_FORM_IDS.status]?.textContent).toBe(`Connected to ${CENTRAL}. Paydesk is restarting…`);
+    expect(els[CONNECT_FORM_IDS.error]?.textContent).toBe('');
+    fire(CONNECT_FORM_IDS.cancel, 'click');
+    expect(close).toHaveBeenCalledTimes(1);
+  });
+});

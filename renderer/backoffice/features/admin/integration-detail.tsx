@@ -3,6 +3,7 @@ import { useApi } from '../common/api';
 import { formatDateTime, formatMoney, parseAmount, railLabel } from '../common/format';
 import { Card, DataTable, InputField, Mono, SelectField, ShortId, StatusBadge } from '../common/ui';
 import { type IntegrationView } from './admin.queries';
+import { CreatedApiKey, CreatedEndpoint } from '../../../../shared/schemas/admin';
 import { ConfirmDialog } from '../common/confirm-dialog';
 import { SecretOnce } from './copy-secret';
 import { FormError, RAILS, useAdminAction } from './use-admin-action';
@@ -16,7 +17,7 @@ export function IntegrationDetail({ i, onClose }: { i: IntegrationView; onClose:
   const [confirm, setConfirm] = useState<{ kind: 'revoke'; id: string; label: string } | { kind: 'disable'; id: string; url: string } | null>(null);
   const [fee, setFee] = useState({ rail: 'cash', percent: '0', fixed: '2.00', cap: '', bearer: 'payer' });
   const newKey = useAdminAction(
-    () => api.post<{ api_key: string; name: string | null }>(`/admin/integrations/${i.integration_id}/api-keys`, { name: keyName.trim() }),
+    () => api.post(`/admin/integrations/${i.integration_id}/api-keys`, { name: keyName.trim() }, CreatedApiKey),
     (r) => {
       setSecret({ label: `API key ${r.name ? `“${r.name}” ` : ''}for ${i.merchant_name} (${i.mode} mode)`, value: r.api_key });
       setKeyName('');
@@ -30,7 +31,7 @@ export function IntegrationDetail({ i, onClose }: { i: IntegrationView; onClose:
   );
   const saveRails = useAdminAction(() => api.post(`/admin/integrations/${i.integration_id}/rails`, { allowed_rails: rails }), () => 'Payment methods saved.');
   const addEndpoint = useAdminAction(
-    () => api.post<{ secret: string }>(`/admin/integrations/${i.integration_id}/webhook-endpoints`, { url: endpointUrl.trim() }),
+    () => api.post(`/admin/integrations/${i.integration_id}/webhook-endpoints`, { url: endpointUrl.trim() }, CreatedEndpoint),
     (r) => {
       setSecret({ label: `Webhook signing secret for ${endpointUrl.trim()}`, value: r.secret });
       setEndpointUrl('');

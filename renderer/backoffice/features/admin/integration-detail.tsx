@@ -3,7 +3,12 @@ import { useApi } from '../common/api';
 import { formatDateTime, formatMoney, parseAmount, railLabel } from '../common/format';
 import { Card, DataTable, InputField, Mono, SelectField, ShortId, StatusBadge } from '../common/ui';
 import { type IntegrationView } from './admin.queries';
+import { z } from 'zod';
 import { CreatedApiKey, CreatedEndpoint } from '../../../../shared/schemas/admin';
+import { EnabledEndpoint, RotatedSecret, WebhookEndpoint } from '../../../../shared/schemas/webhooks';
+
+/** What rotate-secret, enable and disable answer; only a rotation carries a secret (shown once). */
+const EndpointActionResult = z.union([RotatedSecret, EnabledEndpoint, WebhookEndpoint]);
 import { ConfirmDialog } from '../common/confirm-dialog';
 import { SecretOnce } from './copy-secret';
 import { FormError, RAILS, useAdminAction } from './use-admin-action';
@@ -40,9 +45,13 @@ export function IntegrationDetail({ i, onClose }: { i: IntegrationView; onClose:
   );
   const endpointAction = useAdminAction(
     ({ id, action }: { id: string; action: 'rotate-secret' | 'disable' | 'enable' }) =>
-      api.post<{ secret?: string }>(`/webhooks/endpoints/${id}/${action}`, action === 'disable' ? { reason: 'disabled by an admin' } : action === 'rotate-secret' ? { overlap_hours: 24 } : {}),
+      api.post(
+        `/webhooks/endpoints/${id}/${action}`,
+        action === 'disable' ? { reason: 'disabled by an admin' } : action === 'rotate-secret' ? { overlap_hours: 24 } : {},
+        EndpointActionResult,
+      ),
     (r, { id }) => {
-      if (r.secret) {
+      if ('secret' in r) {
         const url = i.webhook_endpoints.find((e) => e.id === id)?.url ?? 'the endpoint';
         setSecret({ label: `New signing secret for ${url} (the old one keeps signing for 24 h)`, value: r.secret });
         return null;

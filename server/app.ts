@@ -99,7 +99,7 @@ export async function build(given: BuildDeps): Promise<FastifyInstance> {
   // The merchant API: one scope, so the API-key hook covers every area's routes in it.
   await app.register(
     async (scope) => {
-      requireMerchantKey(scope, deps.db, deps.clock);
+      requireMerchantKey(scope, deps);
       await invoicesRoutes(scope, deps);
       await sessionsRoutes(scope, deps);
     },

@@ -1,16 +1,18 @@
 import type { AppDeps } from './deps';
+import { createApiKeyMemory } from './modules/auth/merchant-auth';
 import { createOutbox } from './modules/webhooks/outbox';
 import { sandboxProviders } from './providers/index';
 
 /** What a caller must give; the rest has a default. `baseUrl` is left to build(), which knows the bound port. */
-export type ComposeInput = Omit<AppDeps, 'baseUrl' | 'providers' | 'liveProviders' | 'backgroundJobs' | 'outbox'> &
-  Partial<Pick<AppDeps, 'baseUrl' | 'providers' | 'liveProviders' | 'backgroundJobs' | 'outbox'>>;
+type Defaulted = 'baseUrl' | 'providers' | 'liveProviders' | 'backgroundJobs' | 'outbox' | 'apiKeys';
+export type ComposeInput = Omit<AppDeps, Defaulted> & Partial<Pick<AppDeps, Defaulted>>;
 
 export type ComposedDeps = Omit<AppDeps, 'baseUrl'> & Partial<Pick<AppDeps, 'baseUrl'>>;
 
 /**
  * The one composition root: the app (`build()`), the CLI and the bench get their Deps here,
- * so each process has exactly one outbox and no event hook lives in module state.
+ * so each process has exactly one outbox and one API-key memory, and no event hook or cache
+ * lives in module state.
  */
 export function composeDeps(input: ComposeInput): ComposedDeps {
   return {
@@ -19,5 +21,6 @@ export function composeDeps(input: ComposeInput): ComposedDeps {
     liveProviders: input.liveProviders ?? {},
     backgroundJobs: input.backgroundJobs ?? false,
     outbox: input.outbox ?? createOutbox(),
+    apiKeys: input.apiKeys ?? createApiKeyMemory(),
   };
 }

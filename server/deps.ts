@@ -3,6 +3,7 @@ import type { Config } from './config';
 import type { Db } from './db/database';
 import type { Clock } from './lib/clock';
 import type { IdGenerator } from './lib/ids';
+import type { ApiKeyMemory } from './modules/auth/merchant-auth';
 import type { Outbox } from './modules/webhooks/outbox';
 import type { ProviderRegistry } from './providers/types';
 
@@ -30,4 +31,6 @@ export interface AppDeps {
   backgroundJobs: boolean;
   /** The webhook outbox: transitions write delivery rows into it, dispatchers wake on it. */
   outbox: Outbox;
+  /** Resolved API keys and their last-use writes (server/modules/auth/merchant-auth.ts): this process's, not module state. */
+  apiKeys: ApiKeyMemory;
 }

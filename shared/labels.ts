@@ -1,4 +1,5 @@
 import type { DepositStatus } from './schemas/backoffice';
+import type { SLIP_STATUSES } from './schemas/checkout';
 import type { Rail, SessionStatus } from './schemas/common';
 
 /**
@@ -85,3 +86,33 @@ export const DEPOSIT_STATUS_LABELS: Readonly<Record<DepositStatus, string>> = {
   approved: 'Approved',
   rejected: 'Rejected',
 };
+
+/** A cash slip's state as staff read it. */
+type SlipStatus = (typeof SLIP_STATUSES)[number];
+export const SLIP_STATUS_LABELS: Readonly<Record<SlipStatus, string>> = {
+  active: 'Not paid yet',
+  under_review: 'Deposit under review',
+  used: 'Paid',
+  voided: 'Voided',
+  expired: 'Expired',
+};
+
+const STATE_FIELDS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  session_status: SESSION_STATUS_LABELS,
+  deposit_status: DEPOSIT_STATUS_LABELS,
+  slip_status: SLIP_STATUS_LABELS,
+};
+
+/**
+ * A value of an audit row's before/after in words, for the fields that hold a state or a rail
+ * (`deposit_status: under_review` → "Waiting for review"); undefined for any other field or an
+ * unknown value, which the reader shows as it is.
+ */
+export function auditValueLabel(field: string, value: unknown): string | undefined {
+  if (typeof value === 'string') {
+    if (field === 'rail' || field === 'paid_rail') return (RAIL_LABELS as Readonly<Record<string, string>>)[value];
+    return STATE_FIELDS[field]?.[value];
+  }
+  if (field === 'allowed_rails' && Array.isArray(value) && value.every((r) => typeof r === 'string')) return value.map((r) => railLabel(r)).join(', ');
+  return undefined;
+}

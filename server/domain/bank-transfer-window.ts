@@ -3,6 +3,7 @@ import type { Transaction } from 'kysely';
 import type { Database } from '../db/schema';
 import { DEFAULT_BANK_TRANSFER_WINDOW_S } from '../config';
 import { applyTransition, expireIfDue, type TransitionDeps } from './session-transitions';
+import { expireAttempt } from './attempt-transitions';
 
 /**
  * The bank-transfer window (docs/lifecycle.md): issuing transfer instructions makes the session
@@ -21,13 +22,7 @@ export async function endTransferWindowIfDue(trx: Trx, deps: TransitionDeps, att
   const now = deps.clock.now().toISOString();
   const a = await trx.selectFrom('payment_attempts').select(['session_id', 'prompt_expires_at']).where('id', '=', attemptId).where('rail', '=', 'bank_transfer').executeTakeFirst();
   if (!a || a.prompt_expires_at === null || a.prompt_expires_at > now) return false;
-  const moved = await trx
-    .updateTable('payment_attempts')
-    .set({ status: 'expired', raw_status: 'TRANSFER_WINDOW_ENDED', decline_reason: 'transfer_window_ended', updated_at: now, finalized_at: now })
-    .where('id', '=', attemptId)
-    .where('status', '=', 'pending')
-    .executeTakeFirst();
-  if (Number(moved.numUpdatedRows) !== 1) return false;
+  if (!(await expireAttempt(trx, attemptId, 'TRANSFER_WINDOW_ENDED', 'transfer_window_ended', now))) return false;
   await applyTransition(trx, deps, a.session_id, { kind: 'confirmation_abandoned', cause: `bank transfer attempt ${attemptId} window ended without a transfer` });
   await expireIfDue(trx, deps, a.session_id);
   return true;

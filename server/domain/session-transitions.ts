@@ -6,6 +6,8 @@ import { sessionMode, type IdGenerator } from '../lib/ids';
 import type { Rail, SessionStatus } from '../../shared/schemas/common';
 import { MAX_DECLINED_ATTEMPTS } from '../../shared/schemas/checkout';
 import { reallocateInvoice } from './invoice-allocation';
+import { expireSessionAttempts } from './attempt-transitions';
+import { voidSessionSlips } from './slip-transitions';
 
 /**
  * The session state machine (docs/lifecycle.md prints it with every cause). Every move is a conditional update
@@ -119,18 +121,8 @@ export async function requireTransition(trx: Trx, deps: TransitionDeps, sessionI
 
 /** Once final, nothing else on the session can be paid: pending attempts expire, live slips are voided. */
 async function settleLeftovers(trx: Trx, sessionId: string, now: string): Promise<void> {
-  await trx
-    .updateTable('payment_attempts')
-    .set({ status: 'expired', raw_status: 'SESSION_CLOSED', updated_at: now, finalized_at: now })
-    .where('session_id', '=', sessionId)
-    .where('status', '=', 'pending')
-    .execute();
-  await trx
-    .updateTable('cash_slips')
-    .set({ status: 'voided', updated_at: now })
-    .where('session_id', '=', sessionId)
-    .where('status', '=', 'active')
-    .execute();
+  await expireSessionAttempts(trx, sessionId, now);
+  await voidSessionSlips(trx, sessionId, now);
 }
 
 export function eventPayload(eventId: string, type: EventType, s: CheckoutSessionsTable, createdAt: string): string {

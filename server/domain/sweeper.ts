@@ -2,6 +2,8 @@ import type { Db } from '../db/database';
 import { applyTransition, expireIfDue, type TransitionDeps } from './session-transitions';
 import { purgeExpiredIdempotencyKeys } from '../modules/idempotency/idempotency.service';
 import { endDueTransferWindows } from './bank-transfer-window';
+import { expireAttempt } from './attempt-transitions';
+import { expireDueSlips } from './slip-transitions';
 
 /**
  * Time-driven moves, run every second by the server (and at start-up, so a restart loses
@@ -23,13 +25,7 @@ export async function sweep(db: Db, deps: TransitionDeps): Promise<{ expiredSess
     .execute();
   for (const a of stalePrompts) {
     await db.transaction().execute(async (trx) => {
-      const moved = await trx
-        .updateTable('payment_attempts')
-        .set({ status: 'expired', raw_status: 'PROMPT_EXPIRED', decline_reason: 'prompt_expired', updated_at: now, finalized_at: now })
-        .where('id', '=', a.id)
-        .where('status', '=', 'pending')
-        .executeTakeFirst();
-      if (Number(moved.numUpdatedRows) === 1) {
+      if (await expireAttempt(trx, a.id, 'PROMPT_EXPIRED', 'prompt_expired', now)) {
         expiredAttempts++;
         await applyTransition(trx, deps, a.session_id, { kind: 'confirmation_abandoned', cause: `momo attempt ${a.id} prompt expired` });
       }
@@ -47,7 +43,7 @@ export async function sweep(db: Db, deps: TransitionDeps): Promise<{ expiredSess
   for (const s of due) {
     if (await db.transaction().execute((trx) => expireIfDue(trx, deps, s.id))) expiredSessions++;
   }
-  await db.updateTable('cash_slips').set({ status: 'expired', updated_at: now }).where('status', '=', 'active').where('expires_at', '<=', now).execute();
+  await expireDueSlips(db, now);
   return { expiredSessions, expiredAttempts };
 }
 

@@ -39,7 +39,7 @@ async function keyFor(deps: AppDeps, req: FastifyRequest): Promise<string> {
       return `login:${req.ip}`;
     case 'merchant':
       try {
-        req.merchant = await authenticateMerchant(deps.db, req);
+        req.merchant = await authenticateMerchant(deps, req);
         return `key:${req.merchant.apiKeyId}`;
       } catch {
         return `authfail:${req.ip}`; // refused with 401 by the merchant routes, after it is counted here

@@ -58,6 +58,10 @@ export const StaffUserView = z.object({
 export const StaffView = z.object({ staff: z.array(StaffUserView) });
 export const CreatedStaff = z.object({ id: z.string(), username: z.string(), role: z.string() });
 
+export type FeeRuleView = z.infer<typeof FeeRuleView>;
+export type IntegrationView = z.infer<typeof IntegrationView>;
 export type IntegrationsView = z.infer<typeof IntegrationsView>;
+export type BankView = BanksView['banks'][number];
 export type BanksView = z.infer<typeof BanksView>;
 export type StaffView = z.infer<typeof StaffView>;
+export type StaffUserView = z.infer<typeof StaffUserView>;

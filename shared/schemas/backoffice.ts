@@ -139,6 +139,8 @@ export const DepositResult = z.object({ deposit: CashDeposit, slip: ScannedSlip 
 export type DepositResult = z.infer<typeof DepositResult>;
 
 export const DepositReject = z.object({ reason: text(500) });
+/** The answer to an approval or a rejection. */
+export const DepositReviewed = z.object({ deposit: CashDeposit });
 
 /** The review screen's short list of rejection reasons; the supervisor may add free text after it. */
 export const REJECTION_REASONS = [

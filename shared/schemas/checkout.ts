@@ -152,7 +152,8 @@ export const Instructions = z
   })
   .loose();
 
-export const ProviderPaymentInitiationResponse = z.object({
+/** The fields every attempt answer (initiation and status) starts with. */
+const AttemptFields = z.object({
   attempt_reference: z.string(),
   provider: z.string(),
   provider_reference: z.string(),
@@ -160,19 +161,15 @@ export const ProviderPaymentInitiationResponse = z.object({
   status: AttemptStatus,
   amount_charged_minor: z.number().int(),
   currency: z.string(),
+});
+
+export const ProviderPaymentInitiationResponse = AttemptFields.extend({
   instructions: Instructions,
   replayed: z.boolean(),
 });
 export type ProviderPaymentInitiationResponse = z.infer<typeof ProviderPaymentInitiationResponse>;
 
-export const ProviderPaymentStatusResponse = z.object({
-  attempt_reference: z.string(),
-  provider: z.string(),
-  provider_reference: z.string(),
-  rail: Rail,
-  status: AttemptStatus,
-  amount_charged_minor: z.number().int(),
-  currency: z.string(),
+export const ProviderPaymentStatusResponse = AttemptFields.extend({
   session_id: z.string(),
   session_status: SessionStatus,
   session_finalized_at: IsoDateTime.nullable(),

@@ -16,15 +16,19 @@ const Limit = z.coerce.number().int().min(1).max(200).default(50);
 
 export const ATTEMPT_SORTS = ['started_at', 'event_type', 'attempt_number', 'status_code', 'latency_ms', 'outcome'] as const;
 
-/** Filters of the delivery log (attempts, newest first). */
-export const AttemptListQuery = z.object({
+/** The filters the deliveries and their attempts share (a delivery's endpoint, event, session and status). */
+const DeliveryFilters = z.object({
   endpoint_id: z.string().max(80).optional(),
   integration_id: z.string().max(80).optional(),
   event_id: z.string().max(80).optional(),
   event_type: WebhookEventType.optional(),
   session_id: z.string().max(80).optional(),
-  /** Status of the delivery the attempt belongs to. */
+  /** Status of the delivery (for an attempt: of the delivery it belongs to). */
   status: DeliveryStatus.optional(),
+});
+
+/** Filters of the delivery log (attempts, newest first). */
+export const AttemptListQuery = DeliveryFilters.extend({
   /** Outcome of the attempt itself. */
   outcome: AttemptOutcome.optional(),
   kind: AttemptKind.optional(),
@@ -41,13 +45,7 @@ export const AttemptListQuery = z.object({
 export type AttemptListQuery = z.input<typeof AttemptListQuery>;
 
 /** Filters of the deliveries (one per event and endpoint, newest first). */
-export const DeliveryListQuery = z.object({
-  endpoint_id: z.string().max(80).optional(),
-  integration_id: z.string().max(80).optional(),
-  event_id: z.string().max(80).optional(),
-  event_type: WebhookEventType.optional(),
-  session_id: z.string().max(80).optional(),
-  status: DeliveryStatus.optional(),
+export const DeliveryListQuery = DeliveryFilters.extend({
   limit: Limit,
   cursor: z.string().max(200).optional(),
 });

@@ -151,8 +151,8 @@ test.describe.serial('finance, audit, webhooks and administration screens', () =
     const approved = audit.locator('tbody tr').filter({ hasText: paid.slip }).filter({ hasText: 'Approved a cash deposit' });
     await expect(approved).toContainText('Approved a cash deposit');
     await expect(approved).toContainText(`on slip ${paid.slip}`);
-    await expect(approved.locator('del').first()).toHaveText('under_review');
-    await expect(approved).toContainText('approved');
+    await expect(approved.locator('del').first()).toHaveText('Waiting for review');
+    await expect(approved.locator('ins').first()).toHaveText('Approved');
     await shots(page, info, 'of-04-audit');
     const tomorrow = new Date(Date.now() + 86_400_000);
     const day = `${tomorrow.getFullYear()}-${String(tomorrow.getMonth() + 1).padStart(2, '0')}-${String(tomorrow.getDate()).padStart(2, '0')}`;

@@ -1,8 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ErrorEnvelope } from '../../../shared/schemas/common';
-import type { Db } from '../../db/database';
 import type { Clock } from '../../lib/clock';
-import { authenticateMerchant, noteApiKeyUse, type MerchantContext } from './merchant-auth';
+import { authenticateMerchant, noteApiKeyUse, type MerchantAuthDeps, type MerchantContext } from './merchant-auth';
 
 /** What every merchant route (`/api/v1/...`, Bearer API key) declares besides its own shapes. */
 export const merchantErrors = { 400: ErrorEnvelope, 401: ErrorEnvelope, 404: ErrorEnvelope, 409: ErrorEnvelope, 422: ErrorEnvelope, 429: ErrorEnvelope };
@@ -14,10 +13,10 @@ export const merchantSecurity = [{ apiKey: [] }];
  * invalid key is refused; before the body is read, so a 401 comes before any body error.
  * The limiter may already have resolved the key. The key's "last used" is noted here too.
  */
-export function requireMerchantKey(app: FastifyInstance, db: Db, clock: Clock): void {
+export function requireMerchantKey(app: FastifyInstance, deps: MerchantAuthDeps & { clock: Clock }): void {
   app.addHook('preParsing', async (req) => {
-    req.merchant ??= await authenticateMerchant(db, req);
-    await noteApiKeyUse(db, clock, req.merchant.apiKeyId);
+    req.merchant ??= await authenticateMerchant(deps, req);
+    await noteApiKeyUse(deps, req.merchant.apiKeyId);
   });
 }
 

@@ -31,21 +31,36 @@ export function bearerToken(req: FastifyRequest): string | undefined {
 const unauthorized = () => new AppError('UNAUTHORIZED', 'invalid API key: send Authorization: Bearer <API key> with an active key of this environment');
 
 /**
- * Resolved keys, valid while the database's change stamp is unchanged: any write in this
- * process or a commit by another (the CLI revoking a key) drops them all, so a revoked key
- * is refused from the next request on. Only successful lookups are kept.
+ * What the server remembers about API keys, one per composed Deps (server/compose.ts), never
+ * module state:
+ * - `resolved`: keys resolved to their merchant, valid while the database's change stamp is
+ *   unchanged: any write in this process or a commit by another (the CLI revoking a key) drops
+ *   them all, so a revoked key is refused from the next request on. Only successful lookups
+ *   are kept.
+ * - `usageWritten`: when each key's "last used" was last written (see noteApiKeyUse).
  */
+export interface ApiKeyMemory {
+  resolved: Map<string, { stamp: string; ctx: MerchantContext }>;
+  usageWritten: Map<string, number>;
+}
+
+export const createApiKeyMemory = (): ApiKeyMemory => ({ resolved: new Map(), usageWritten: new Map() });
+
+export interface MerchantAuthDeps {
+  db: Db;
+  apiKeys: ApiKeyMemory;
+}
+
 const KEY_CACHE_MAX = 1000;
-const keyCaches = new WeakMap<Db, Map<string, { stamp: string; ctx: MerchantContext }>>();
 
 /** Resolves the API key to its integration and merchant; every failure is the same 401. */
-export async function authenticateMerchant(db: Db, req: FastifyRequest): Promise<MerchantContext> {
+export async function authenticateMerchant(deps: MerchantAuthDeps, req: FastifyRequest): Promise<MerchantContext> {
+  const { db } = deps;
   const token = bearerToken(req);
   if (!token || !KEY_SHAPE.test(token)) throw unauthorized();
   const hash = sha256Hex(token);
   const stamp = changeStamp(db);
-  let keyCache = keyCaches.get(db);
-  if (!keyCache) keyCaches.set(db, (keyCache = new Map()));
+  const keyCache = deps.apiKeys.resolved;
   const cached = keyCache.get(hash);
   if (cached && cached.stamp === stamp) return cached.ctx;
   const row = await db
@@ -75,21 +90,19 @@ export async function authenticateMerchant(db: Db, req: FastifyRequest): Promise
 
 /** Minute resolution is enough for "last used", and keeps a busy key from writing per request. */
 const USAGE_RESOLUTION_MS = 60_000;
-const usageWritten = new WeakMap<Db, Map<string, number>>();
 
 /**
  * Records when a key was last used (shown on the Administration screen). Kept in
  * api_key_usage, not api_keys, so it never invalidates the resolved-key cache above.
  */
-export async function noteApiKeyUse(db: Db, clock: Clock, apiKeyId: string): Promise<void> {
-  const now = clock.now();
-  let written = usageWritten.get(db);
-  if (!written) usageWritten.set(db, (written = new Map()));
+export async function noteApiKeyUse(deps: MerchantAuthDeps & { clock: Clock }, apiKeyId: string): Promise<void> {
+  const now = deps.clock.now();
+  const written = deps.apiKeys.usageWritten;
   const last = written.get(apiKeyId);
   if (last !== undefined && now.getTime() - last < USAGE_RESOLUTION_MS) return;
   written.set(apiKeyId, now.getTime());
   const at = now.toISOString();
-  await db
+  await deps.db
     .insertInto('api_key_usage')
     .values({ api_key_id: apiKeyId, last_used_at: at })
     .onConflict((oc) => oc.column('api_key_id').doUpdateSet({ last_used_at: at }))

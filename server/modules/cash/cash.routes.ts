@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import type { AppDeps } from '../../deps';
 import { ErrorEnvelope } from '../../../shared/schemas/common';
 import { CashDepositSlipCreate, CashDepositSlipResponse } from '../../../shared/schemas/checkout';
 import {
   CashDeposit,
+  DepositReviewed,
   DepositFacets,
   DepositIdParams,
   DepositList,
@@ -108,7 +108,7 @@ export async function cashDeskRoutes(app: FastifyInstance, deps: AppDeps): Promi
         tags: deskTags,
         summary: 'Approve a deposit (never by its recorder): the session succeeds',
         params: DepositIdParams,
-        response: { 200: z.object({ deposit: CashDeposit }), ...errors },
+        response: { 200: DepositReviewed, ...errors },
       },
     },
     async (req) => ({ deposit: await approveDeposit(deps, requireStaff(req), req.ip, req.params.deposit_id) }),
@@ -122,7 +122,7 @@ export async function cashDeskRoutes(app: FastifyInstance, deps: AppDeps): Promi
         summary: 'Reject a deposit with a reason (never by its recorder): the slip is voided and the session reopens',
         params: DepositIdParams,
         body: DepositReject,
-        response: { 200: z.object({ deposit: CashDeposit }), ...errors },
+        response: { 200: DepositReviewed, ...errors },
       },
     },
     async (req) => ({ deposit: await rejectDeposit(deps, requireStaff(req), req.ip, req.params.deposit_id, req.body.reason) }),

@@ -2,11 +2,13 @@ import type { Transaction } from 'kysely';
 import type { Db } from '../../db/database';
 import type { CashDepositsTable, Database } from '../../db/schema';
 import { applyTransition, expireIfDue, requireTransition, type TransitionDeps } from '../../domain/session-transitions';
+import * as depositState from '../../domain/deposit-transitions';
+import { submitSlip, useSlip, voidSlip } from '../../domain/slip-transitions';
 import { AppError, invalid, notFound } from '../../lib/errors';
 import type { Rail } from '../../../shared/schemas/common';
 import { findSession } from '../payments/payments.repository';
 import { slipBody } from './slip-body';
-import type { CashDeposit, DepositResult, DepositStatus, ScannedSlip } from '../../../shared/schemas/backoffice';
+import type { CashDeposit, DepositResult, ScannedSlip } from '../../../shared/schemas/backoffice';
 import { actorOf, recordAudit } from '../audit/audit.service';
 import type { StaffContext } from '../auth/staff-auth';
 import { depositQuery, findDeposit, findSlip, toDeposit } from './cash.repository';
@@ -81,14 +83,8 @@ export async function recordDeposit(
         .executeTakeFirst();
       if (!branch) throw invalid('branch_id', `no active branch ${branchId}`);
     }
-    const moved = await trx
-      .updateTable('cash_slips')
-      .set({ status: 'under_review', updated_at: now })
-      .where('id', '=', slip.id)
-      .where('status', '=', 'active')
-      .executeTakeFirst();
-    if (Number(moved.numUpdatedRows) !== 1) throw new AppError('STATE_CONFLICT', `slip ${slip.reference} was recorded by someone else meanwhile`);
-    const row: CashDepositsTable = {
+    if (!(await submitSlip(trx, slip.id, now))) throw new AppError('STATE_CONFLICT', `slip ${slip.reference} was recorded by someone else meanwhile`);
+    const row: CashDepositsTable & { status: 'under_review' } = {
       id: deps.ids.token('dep', 20),
       slip_id: slip.id,
       session_id: s.id,
@@ -103,7 +99,7 @@ export async function recordDeposit(
       created_at: now,
       reviewed_at: null,
     };
-    await trx.insertInto('cash_deposits').values(row).execute();
+    await depositState.recordDeposit(trx, row);
     await requireTransition(trx, deps, s.id, { kind: 'begin_confirmation', cause: `cash deposit ${row.id} recorded by ${staff.username}; awaiting supervisor review` });
     await recordAudit(trx, deps, actorOf(staff, ip), {
       action: 'deposit.record',
@@ -125,16 +121,11 @@ async function forReview(trx: Transaction<Database>, staff: StaffContext, id: st
   return d;
 }
 
-async function markReviewed(trx: Transaction<Database>, deps: CashDeskDeps, staff: StaffContext, id: string, status: DepositStatus, reason: string | null) {
-  const moved = await trx
-    .updateTable('cash_deposits')
-    .set({ status, reviewed_by: staff.id, reviewed_at: deps.clock.now().toISOString(), review_reason: reason })
-    .where('id', '=', id)
-    .where('status', '=', 'under_review')
-    .executeTakeFirst();
-  if (Number(moved.numUpdatedRows) !== 1) {
-    const now = await trx.selectFrom('cash_deposits').select('status').where('id', '=', id).executeTakeFirstOrThrow();
-    throw new AppError('STATE_CONFLICT', `deposit ${id} is already ${now.status}; it was reviewed by someone else`);
+/** A lost review race (the deposit was decided by someone else meanwhile) is 409 STATE_CONFLICT. */
+async function requireReviewWon(trx: Transaction<Database>, id: string, won: boolean): Promise<void> {
+  if (!won) {
+    const current = await trx.selectFrom('cash_deposits').select('status').where('id', '=', id).executeTakeFirstOrThrow();
+    throw new AppError('STATE_CONFLICT', `deposit ${id} is already ${current.status}; it was reviewed by someone else`);
   }
 }
 
@@ -142,9 +133,9 @@ async function markReviewed(trx: Transaction<Database>, deps: CashDeskDeps, staf
 export async function approveDeposit(deps: CashDeskDeps, staff: StaffContext, ip: string, id: string): Promise<CashDeposit> {
   return deps.db.transaction().execute(async (trx) => {
     const d = await forReview(trx, staff, id);
-    await markReviewed(trx, deps, staff, id, 'approved', null);
     const now = deps.clock.now().toISOString();
-    await trx.updateTable('cash_slips').set({ status: 'used', updated_at: now }).where('id', '=', d.slip_id).where('status', '=', 'under_review').execute();
+    await requireReviewWon(trx, id, await depositState.approveDeposit(trx, id, staff.id, now));
+    await useSlip(trx, d.slip_id, now);
     const s = await requireTransition(trx, deps, d.session_id, {
       kind: 'payment_confirmed',
       rail: 'cash',
@@ -166,9 +157,9 @@ export async function approveDeposit(deps: CashDeskDeps, staff: StaffContext, ip
 export async function rejectDeposit(deps: CashDeskDeps, staff: StaffContext, ip: string, id: string, reason: string): Promise<CashDeposit> {
   return deps.db.transaction().execute(async (trx) => {
     const d = await forReview(trx, staff, id);
-    await markReviewed(trx, deps, staff, id, 'rejected', reason);
     const now = deps.clock.now().toISOString();
-    await trx.updateTable('cash_slips').set({ status: 'voided', updated_at: now }).where('id', '=', d.slip_id).where('status', '=', 'under_review').execute();
+    await requireReviewWon(trx, id, await depositState.rejectDeposit(trx, id, staff.id, reason, now));
+    await voidSlip(trx, d.slip_id, now);
     await applyTransition(trx, deps, d.session_id, { kind: 'confirmation_abandoned', cause: `cash deposit ${id} rejected by ${staff.username}: ${reason}` });
     // A session whose time ran out during the review expires now rather than reopening.
     await expireIfDue(trx, deps, d.session_id);

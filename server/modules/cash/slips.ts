@@ -1,5 +1,6 @@
 import type { CashSlipsTable } from '../../db/schema';
 import { AppError } from '../../lib/errors';
+import { issueSlip, replaceSlip } from '../../domain/slip-transitions';
 import { newSlipReference, slipReferenceKey } from '../../lib/slip-reference';
 import type { CashDepositSlipResponse } from '../../../shared/schemas/checkout';
 import { quoteRail } from '../payments/payments.repository';
@@ -30,11 +31,11 @@ export async function createCashSlip(deps: PaymentsDeps, sessionId: string, amou
       .where('status', 'in', ['active', 'under_review'])
       .executeTakeFirst();
     if (live && live.expires_at > nowIso) return { status: 200 as const, body: slipBody(live, s, true, now) };
-    if (live) await trx.updateTable('cash_slips').set({ status: 'expired', updated_at: nowIso }).where('id', '=', live.id).execute();
+    if (live) await replaceSlip(trx, live.id, nowIso);
     // Unique on the typed-lookup key, which also covers the references of the older alphabet.
     let reference = newSlipReference();
     while (await trx.selectFrom('cash_slips').select('id').where('reference_key', '=', slipReferenceKey(reference)).executeTakeFirst()) reference = newSlipReference();
-    const slip: CashSlipsTable = {
+    const slip: CashSlipsTable & { status: 'active' } = {
       id: deps.ids.uuid(),
       token: deps.ids.token('slp', 32),
       reference,
@@ -49,7 +50,7 @@ export async function createCashSlip(deps: PaymentsDeps, sessionId: string, amou
       created_at: nowIso,
       updated_at: nowIso,
     };
-    await trx.insertInto('cash_slips').values(slip).execute();
+    await issueSlip(trx, slip);
     return { status: 201 as const, body: slipBody(slip, s, false, now) };
   });
 }

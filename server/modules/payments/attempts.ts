@@ -2,6 +2,7 @@ import type { Transaction } from 'kysely';
 import type { Database, PaymentAttemptsTable } from '../../db/schema';
 import { AppError } from '../../lib/errors';
 import { applyTransition, expireIfDue, failIfTooManyDeclines, requireTransition } from '../../domain/session-transitions';
+import * as attemptState from '../../domain/attempt-transitions';
 import { callProvider, ProviderTimeout } from '../../providers/call';
 import type { ProviderOutcome } from '../../providers/types';
 import { bankTransferInstructions } from '../../providers/sandbox-bank-transfer';
@@ -44,8 +45,8 @@ export const lostRace = () => new AppError('STATE_CONFLICT', 'payment attempt is
  * moves the session to `pending`, so nothing else can be paid while the provider is asked
  * (b, outside any transaction); step (c) records the answer with a conditional update.
  */
-export async function beginAttempt(trx: Trx, deps: PaymentsDeps, row: PaymentAttemptsTable, cause: string): Promise<void> {
-  await trx.insertInto('payment_attempts').values(row).execute();
+export async function beginAttempt(trx: Trx, deps: PaymentsDeps, row: PaymentAttemptsTable & { status: 'pending' }, cause: string): Promise<void> {
+  await attemptState.beginAttempt(trx, row);
   await requireTransition(trx, deps, row.session_id, { kind: 'begin_confirmation', cause });
 }
 
@@ -57,8 +58,7 @@ export async function beginAttempt(trx: Trx, deps: PaymentsDeps, row: PaymentAtt
 export async function discardRefused(deps: PaymentsDeps, a: PaymentAttemptsTable, err: unknown): Promise<never> {
   if (!(err instanceof ProviderTimeout)) {
     await deps.db.transaction().execute(async (trx) => {
-      const gone = await trx.deleteFrom('payment_attempts').where('id', '=', a.id).where('status', '=', 'pending').where('raw_status', '=', a.raw_status).executeTakeFirst();
-      if (Number(gone.numDeletedRows) === 1) {
+      if (await attemptState.discardAttempt(trx, a)) {
         await applyTransition(trx, deps, a.session_id, { kind: 'confirmation_abandoned', cause: `${a.rail} attempt ${a.id} refused by the provider` });
       }
     });
@@ -67,7 +67,14 @@ export async function discardRefused(deps: PaymentsDeps, a: PaymentAttemptsTable
 }
 
 /** A new attempt row, pending while its provider call (`rawStatus`) is under way. */
-export function pendingRow(deps: PaymentsDeps, s: SessionWithOwner, quote: { fee_minor: number; total_minor: number }, rail: Rail, provider: string, rawStatus: string): PaymentAttemptsTable {
+export function pendingRow(
+  deps: PaymentsDeps,
+  s: SessionWithOwner,
+  quote: { fee_minor: number; total_minor: number },
+  rail: Rail,
+  provider: string,
+  rawStatus: string,
+): PaymentAttemptsTable & { status: 'pending' } {
   const now = deps.clock.now().toISOString();
   return {
     id: deps.ids.token('pa', 24),
@@ -101,21 +108,12 @@ export function pendingRow(deps: PaymentsDeps, s: SessionWithOwner, quote: { fee
 
 /** Step (a) for a call on an existing attempt: marks it as ours, so a second call meanwhile gets 409. */
 export async function claimAttempt(trx: Trx, a: PaymentAttemptsTable, set: Partial<PaymentAttemptsTable>): Promise<void> {
-  const moved = await trx.updateTable('payment_attempts').set(set).where('id', '=', a.id).where('status', '=', 'pending').where('raw_status', '=', a.raw_status).executeTakeFirst();
-  if (Number(moved.numUpdatedRows) !== 1) throw new AppError('PAYMENT_ATTEMPT_PENDING', 'another call for this payment attempt is under way: poll the status');
+  if (!(await attemptState.claimAttempt(trx, a, set))) throw new AppError('PAYMENT_ATTEMPT_PENDING', 'another call for this payment attempt is under way: poll the status');
 }
 
 /** Undoes a claim after a definite provider error (not a timeout, whose outcome is unknown); then rethrows. */
 export async function releaseClaim(deps: PaymentsDeps, a: PaymentAttemptsTable, claimedAt: string, err: unknown): Promise<never> {
-  if (!(err instanceof ProviderTimeout)) {
-    await deps.db
-      .updateTable('payment_attempts')
-      .set({ raw_status: a.raw_status, code_sent_at: a.code_sent_at, resend_count: a.resend_count, updated_at: a.updated_at })
-      .where('id', '=', a.id)
-      .where('status', '=', 'pending')
-      .where('updated_at', '=', claimedAt)
-      .execute();
-  }
+  if (!(err instanceof ProviderTimeout)) await attemptState.releaseClaim(deps.db, a, claimedAt);
   throw err;
 }
 
@@ -167,16 +165,16 @@ export async function applyOutcome(trx: Trx, deps: PaymentsDeps, a: PaymentAttem
   const now = deps.clock.now().toISOString();
   if (outcome.status === 'pending') {
     if (outcome.rawStatus === a.raw_status) return a.status === 'pending';
-    const moved = await trx.updateTable('payment_attempts').set({ raw_status: outcome.rawStatus, updated_at: now }).where('id', '=', a.id).where('status', '=', 'pending').executeTakeFirst();
-    return Number(moved.numUpdatedRows) === 1;
+    return attemptState.recordProgress(trx, a.id, { raw_status: outcome.rawStatus, updated_at: now });
   }
-  const moved = await trx
-    .updateTable('payment_attempts')
-    .set({ status: outcome.status, raw_status: outcome.rawStatus, decline_reason: outcome.declineReason ?? null, updated_at: now, finalized_at: now })
-    .where('id', '=', a.id)
-    .where('status', '=', 'pending')
-    .executeTakeFirst();
-  if (Number(moved.numUpdatedRows) !== 1) return false;
+  const reason = outcome.declineReason ?? null;
+  const settled =
+    outcome.status === 'succeeded'
+      ? await attemptState.approveAttempt(trx, a.id, outcome.rawStatus, now)
+      : outcome.status === 'declined'
+        ? await attemptState.declineAttempt(trx, a.id, outcome.rawStatus, reason, now)
+        : await attemptState.expireAttempt(trx, a.id, outcome.rawStatus, reason, now);
+  if (!settled) return false;
   if (outcome.status === 'succeeded') {
     await applyTransition(trx, deps, a.session_id, { kind: 'payment_confirmed', rail: a.rail, cause: successCause });
     return true;

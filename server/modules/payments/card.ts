@@ -1,4 +1,5 @@
 import { AppError } from '../../lib/errors';
+import { recordProgress } from '../../domain/attempt-transitions';
 import { callProvider } from '../../providers/call';
 import { IN_FLIGHT } from '../../providers/types';
 import type { CardPaymentResponse } from '../../../shared/schemas/checkout';
@@ -40,12 +41,7 @@ export async function payByCard(deps: PaymentsDeps, sessionId: string, card: Car
   const input = { attemptId: row.id, chargeMinor: row.amount_charged_minor, currency: row.currency, cardNumber: card.card_number, expiryMonth: card.expiry_month, expiryYear: card.expiry_year };
   const result = await callProvider(deps, () => charge({ ...input, now: new Date(row.created_at) })).catch((err: unknown) => discardRefused(deps, row, err));
   return deps.db.transaction().execute(async (trx) => {
-    await trx
-      .updateTable('payment_attempts')
-      .set({ provider_reference: result.providerReference, card_brand: result.brand, card_last4: result.last4 })
-      .where('id', '=', row.id)
-      .where('status', '=', 'pending')
-      .execute();
+    await recordProgress(trx, row.id, { provider_reference: result.providerReference, card_brand: result.brand, card_last4: result.last4 });
     const current = await findAttempt(trx, sessionId, row.id);
     if (!(await applyOutcome(trx, deps, current, result, `card payment ${row.id} approved`))) throw lostRace();
     const after = await findSession(trx, sessionId);

@@ -1,6 +1,7 @@
 import type { PaymentAttemptsTable } from '../../db/schema';
 import { AppError, invalid } from '../../lib/errors';
 import { transferWindowEnd } from '../../domain/bank-transfer-window';
+import { recordProgress } from '../../domain/attempt-transitions';
 import { callProvider } from '../../providers/call';
 import { IN_FLIGHT } from '../../providers/types';
 import { MOMO_OPERATORS, type ProviderPaymentInitiate, type ProviderPaymentInitiationResponse } from '../../../shared/schemas/checkout';
@@ -54,7 +55,7 @@ export async function createProviderAttempt(
       );
     }
     const now = deps.clock.now();
-    const row: PaymentAttemptsTable = {
+    const row: PaymentAttemptsTable & { status: 'pending' } = {
       ...pendingRow(deps, s, quote, body.rail, provider.name, IN_FLIGHT.initiating),
       operator,
       phone,
@@ -88,9 +89,10 @@ export async function createProviderAttempt(
     }),
   ).catch((err: unknown) => discardRefused(deps, row, err));
   return deps.db.transaction().execute(async (trx) => {
-    const moved = await trx
-      .updateTable('payment_attempts')
-      .set({
+    const moved = await recordProgress(
+      trx,
+      row.id,
+      {
         provider: started.provider,
         provider_reference: started.providerReference,
         scenario: started.scenario,
@@ -98,12 +100,10 @@ export async function createProviderAttempt(
         payment_reference: started.paymentReference ?? null,
         prompt_expires_at: started.promptExpiresAt ?? row.prompt_expires_at,
         updated_at: deps.clock.now().toISOString(),
-      })
-      .where('id', '=', row.id)
-      .where('status', '=', 'pending')
-      .where('raw_status', '=', IN_FLIGHT.initiating)
-      .executeTakeFirst();
-    if (Number(moved.numUpdatedRows) !== 1) throw lostRace();
+      },
+      IN_FLIGHT.initiating,
+    );
+    if (!moved) throw lostRace();
     const a = await findAttempt(trx, s.id, row.id);
     if (started.status !== 'pending') await applyOutcome(trx, deps, a, started, `${a.rail} attempt ${a.id} ${started.status} at initiation`);
     const after = await findAttempt(trx, s.id, row.id);

@@ -1,6 +1,7 @@
 import type { Transaction } from 'kysely';
 import type { Database, PaymentAttemptsTable } from '../../db/schema';
 import { AppError } from '../../lib/errors';
+import { recordProgress } from '../../domain/attempt-transitions';
 import { sessionMode } from '../../lib/ids';
 import { callProvider } from '../../providers/call';
 import { IN_FLIGHT } from '../../providers/types';
@@ -65,7 +66,7 @@ export async function resendCode(deps: PaymentsDeps, sessionId: string, attemptI
     const current = await findAttempt(trx, sessionId, attemptId);
     if (outcome.status !== 'pending') {
       // No code went out: the attempt keeps its earlier resend count.
-      await trx.updateTable('payment_attempts').set({ resend_count: a.resend_count, code_sent_at: a.code_sent_at }).where('id', '=', a.id).where('status', '=', 'pending').execute();
+      await recordProgress(trx, a.id, { resend_count: a.resend_count, code_sent_at: a.code_sent_at });
     }
     if (!(await applyOutcome(trx, deps, current, outcome, `momo attempt ${a.id} confirmed on resend`))) throw lostRace();
     return statusBody(trx, deps, sessionId, attemptId, false);

@@ -1,11 +1,10 @@
 import { isPostgres } from '../../db/engine';
-import { hostname } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import type { Db } from '../../db/database';
 import { sql } from 'kysely';
 import type { Clock } from '../../lib/clock';
-import { randomBase62 } from '../../lib/ids';
 import { createWebhookHttpClient, describeAttemptError } from './http-attempt';
+import { ownerId, releaseOrphanedLeases } from './leases';
 import type { Outbox } from './outbox';
 import { createOutcomeWriter, isSuccess, type AttemptResult, type Job, type Outcome } from './outcomes';
 import { activeSecrets, deliveryHeaders } from './signing';
@@ -91,20 +90,6 @@ declare module 'fastify' {
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref());
 
-/** This process's identity in leases: `host:pid:token`. */
-function ownerId(): string {
-  return `${hostname()}:${process.pid}:${randomBase62(8)}`;
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 export function createDispatcher(opts: DispatcherOptions): Dispatcher {
   const { db, clock } = opts;
   const concurrency = opts.concurrency ?? 32;
@@ -153,7 +138,7 @@ export function createDispatcher(opts: DispatcherOptions): Dispatcher {
         // several instances on one database the survivor is already running.
         if (performance.now() - lastOrphanCheck >= ORPHAN_CHECK_MS) {
           lastOrphanCheck = performance.now();
-          await releaseOrphanedLeases();
+          await releaseOrphanedLeases(db, clock);
         }
         do {
           tickAgain = false;
@@ -341,38 +326,13 @@ export function createDispatcher(opts: DispatcherOptions): Dispatcher {
     flushing = undefined;
   }
 
-  /** Leases of a process on this host that no longer runs are released: its attempts are due again now. */
-  async function releaseOrphanedLeases(): Promise<void> {
-    const nowIso = clock.now().toISOString();
-    const held = await db
-      .selectFrom('webhook_deliveries')
-      .select('claimed_by')
-      .distinct()
-      .where('status', '=', 'pending')
-      .where('locked_until', '>', nowIso)
-      .execute();
-    const host = hostname();
-    for (const { claimed_by } of held) {
-      if (!claimed_by) continue;
-      const [h, pidText] = claimed_by.split(':');
-      const pid = Number(pidText);
-      if (h !== host || !Number.isInteger(pid) || pid === process.pid || processAlive(pid)) continue;
-      await db
-        .updateTable('webhook_deliveries')
-        .set({ claimed_by: null, locked_until: null })
-        .where('claimed_by', '=', claimed_by)
-        .where('status', '=', 'pending')
-        .execute();
-    }
-  }
-
   return {
     owner,
     inFlight: () => inFlight.size,
     async start() {
       if (started) return;
       started = true;
-      await releaseOrphanedLeases();
+      await releaseOrphanedLeases(db, clock);
       unsubscribe = opts.outbox.onWrite(wake);
       await tick();
     },

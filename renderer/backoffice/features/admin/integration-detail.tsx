@@ -3,6 +3,12 @@ import { useApi } from '../common/api';
 import { formatDateTime, formatMoney, parseAmount, railLabel } from '../common/format';
 import { Card, DataTable, InputField, Mono, SelectField, ShortId, StatusBadge } from '../common/ui';
 import { type IntegrationView } from './admin.queries';
+import { z } from 'zod';
+import { CreatedApiKey, CreatedEndpoint } from '../../../../shared/schemas/admin';
+import { EnabledEndpoint, RotatedSecret, WebhookEndpoint } from '../../../../shared/schemas/webhooks';
+
+/** What rotate-secret, enable and disable answer; only a rotation carries a secret (shown once). */
+const EndpointActionResult = z.union([RotatedSecret, EnabledEndpoint, WebhookEndpoint]);
 import { ConfirmDialog } from '../common/confirm-dialog';
 import { SecretOnce } from './copy-secret';
 import { FormError, RAILS, useAdminAction } from './use-admin-action';
@@ -16,7 +22,7 @@ export function IntegrationDetail({ i, onClose }: { i: IntegrationView; onClose:
   const [confirm, setConfirm] = useState<{ kind: 'revoke'; id: string; label: string } | { kind: 'disable'; id: string; url: string } | null>(null);
   const [fee, setFee] = useState({ rail: 'cash', percent: '0', fixed: '2.00', cap: '', bearer: 'payer' });
   const newKey = useAdminAction(
-    () => api.post<{ api_key: string; name: string | null }>(`/admin/integrations/${i.integration_id}/api-keys`, { name: keyName.trim() }),
+    () => api.post(`/admin/integrations/${i.integration_id}/api-keys`, { name: keyName.trim() }, CreatedApiKey),
     (r) => {
       setSecret({ label: `API key ${r.name ? `“${r.name}” ` : ''}for ${i.merchant_name} (${i.mode} mode)`, value: r.api_key });
       setKeyName('');
@@ -30,7 +36,7 @@ export function IntegrationDetail({ i, onClose }: { i: IntegrationView; onClose:
   );
   const saveRails = useAdminAction(() => api.post(`/admin/integrations/${i.integration_id}/rails`, { allowed_rails: rails }), () => 'Payment methods saved.');
   const addEndpoint = useAdminAction(
-    () => api.post<{ secret: string }>(`/admin/integrations/${i.integration_id}/webhook-endpoints`, { url: endpointUrl.trim() }),
+    () => api.post(`/admin/integrations/${i.integration_id}/webhook-endpoints`, { url: endpointUrl.trim() }, CreatedEndpoint),
     (r) => {
       setSecret({ label: `Webhook signing secret for ${endpointUrl.trim()}`, value: r.secret });
       setEndpointUrl('');
@@ -39,9 +45,13 @@ export function IntegrationDetail({ i, onClose }: { i: IntegrationView; onClose:
   );
   const endpointAction = useAdminAction(
     ({ id, action }: { id: string; action: 'rotate-secret' | 'disable' | 'enable' }) =>
-      api.post<{ secret?: string }>(`/webhooks/endpoints/${id}/${action}`, action === 'disable' ? { reason: 'disabled by an admin' } : action === 'rotate-secret' ? { overlap_hours: 24 } : {}),
+      api.post(
+        `/webhooks/endpoints/${id}/${action}`,
+        action === 'disable' ? { reason: 'disabled by an admin' } : action === 'rotate-secret' ? { overlap_hours: 24 } : {},
+        EndpointActionResult,
+      ),
     (r, { id }) => {
-      if (r.secret) {
+      if ('secret' in r) {
         const url = i.webhook_endpoints.find((e) => e.id === id)?.url ?? 'the endpoint';
         setSecret({ label: `New signing secret for ${url} (the old one keeps signing for 24 h)`, value: r.secret });
         return null;

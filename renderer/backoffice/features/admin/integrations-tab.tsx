@@ -4,6 +4,7 @@ import { useApi } from '../common/api';
 import { formatDateTime, railLabel } from '../common/format';
 import { Card, Empty, InputField, QueryState, ShortId, StatusBadge } from '../common/ui';
 import { adminQueries, type IntegrationView } from './admin.queries';
+import { CreatedIntegration } from '../../../../shared/schemas/admin';
 import { SecretOnce } from './copy-secret';
 import { IntegrationDetail } from './integration-detail';
 import { useAdminAction } from './use-admin-action';
@@ -15,7 +16,7 @@ export function IntegrationsTab() {
   const [url, setUrl] = useState('');
   const [secrets, setSecrets] = useState<{ api_key: string; webhook_secret: string | null; merchant: string; url: string } | null>(null);
   const create = useAdminAction(
-    () => api.post<{ api_key: string; webhook_secret: string | null }>('/admin/integrations', { merchant_name: merchant, ...(url.trim() ? { webhook_url: url.trim() } : {}) }),
+    () => api.post('/admin/integrations', { merchant_name: merchant, ...(url.trim() ? { webhook_url: url.trim() } : {}) }, CreatedIntegration),
     (r) => {
       setSecrets({ ...r, merchant: merchant.trim(), url: url.trim() });
       setMerchant('');

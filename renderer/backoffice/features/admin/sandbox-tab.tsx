@@ -3,6 +3,7 @@ import { useApi } from '../common/api';
 import { parseAmount } from '../common/format';
 import { Card, InputField } from '../common/ui';
 import { FormError, useAdminAction } from './use-admin-action';
+import { ProviderPaymentStatusResponse } from '../../../../shared/schemas/checkout';
 
 export function SandboxTab() {
   const api = useApi();
@@ -12,7 +13,7 @@ export function SandboxTab() {
     () => {
       const minor = parseAmount(amount, 'GHS');
       if (minor === null || minor <= 0) return Promise.reject(new FormError('Enter the transferred amount, e.g. 223.50.'));
-      return api.post<{ session_id: string; session_status: string }>('/admin/sandbox/bank-transfers', { payment_reference: reference.trim(), amount_minor: minor });
+      return api.post('/admin/sandbox/bank-transfers', { payment_reference: reference.trim(), amount_minor: minor }, ProviderPaymentStatusResponse);
     },
     (r) => `Transfer received: session ${r.session_id} is now ${r.session_status}.`,
   );

@@ -1,11 +1,14 @@
 import type { AuditEntry } from '../../../../shared/schemas/backoffice';
 import { formatDateTime } from '../common/format';
+import { auditValueLabel } from '../../../../shared/labels';
 
 const words = (key: string) => key.replace(/_minor$/, '').replace(/_/g, ' ');
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
 // Times in the snapshots are UTC instants: show them in the reader's local time like the rest of the page.
-const show = (v: unknown): string =>
-  v === null || v === undefined ? '—' : typeof v === 'string' ? (ISO_TIME.test(v) ? formatDateTime(v, { seconds: true }) : v) : typeof v === 'boolean' ? (v ? 'yes' : 'no') : JSON.stringify(v);
+// States and rails read as the rest of the back office words them (shared/labels.ts), not as codes.
+const show = (field: string, v: unknown): string =>
+  auditValueLabel(field, v) ??
+  (v === null || v === undefined ? '—' : typeof v === 'string' ? (ISO_TIME.test(v) ? formatDateTime(v, { seconds: true }) : v) : typeof v === 'boolean' ? (v ? 'yes' : 'no') : JSON.stringify(v));
 
 /**
  * Before and after as a person reads a change: one line per field, the old value struck
@@ -26,12 +29,12 @@ export function AuditDiff({ entry }: { entry: AuditEntry }) {
             {k in before && (
               <>
                 <span className="bo-visually-hidden">was </span>
-                <del>{show(before[k])}</del>
+                <del>{show(k, before[k])}</del>
                 <span aria-hidden="true"> → </span>
                 <span className="bo-visually-hidden">, now </span>
               </>
             )}
-            <ins>{k in after ? show(after[k]) : '—'}</ins>
+            <ins>{k in after ? show(k, after[k]) : '—'}</ins>
           </dd>
         </div>
       ))}

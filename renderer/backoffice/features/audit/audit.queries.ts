@@ -1,5 +1,5 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import type { AuditList } from '../../../../shared/schemas/backoffice';
+import { AuditList } from '../../../../shared/schemas/backoffice';
 import { qs, type BackOfficeApi } from '../common/api';
 
 export interface AuditFilters {
@@ -14,7 +14,7 @@ export const auditQueries = {
   list: (api: BackOfficeApi, f: AuditFilters & { sort: string; dir: 'asc' | 'desc'; limit: number; offset: number }) =>
     queryOptions({
       queryKey: ['audit', api.userId, f] as const,
-      queryFn: ({ signal }) => api.get<AuditList>(`/audit${qs({ action: f.action, actor: f.actor, from: f.from, to: f.to, sort: f.sort, dir: f.dir, limit: f.limit, offset: f.offset })}`, signal),
+      queryFn: ({ signal }) => api.get(`/audit${qs({ action: f.action, actor: f.actor, from: f.from, to: f.to, sort: f.sort, dir: f.dir, limit: f.limit, offset: f.offset })}`, signal, AuditList),
       placeholderData: keepPreviousData,
       refetchInterval: 15_000,
     }),

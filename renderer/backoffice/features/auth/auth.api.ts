@@ -1,5 +1,5 @@
 import { apiRequest, BACKOFFICE_API } from '../../api/client';
-import type { StaffLoginResponse } from '../../../../shared/schemas/backoffice';
+import { StaffLoginResponse } from '../../../../shared/schemas/backoffice';
 
 export interface Credentials {
   username: string;
@@ -11,7 +11,7 @@ export interface Credentials {
  * page sends the CSRF header, the HttpOnly sign-in cookie; the token in the body is not kept.
  */
 export function login(credentials: Credentials): Promise<StaffLoginResponse> {
-  return apiRequest<StaffLoginResponse>(`${BACKOFFICE_API}/auth/login`, { method: 'POST', body: credentials });
+  return apiRequest(`${BACKOFFICE_API}/auth/login`, { method: 'POST', body: credentials, schema: StaffLoginResponse });
 }
 
 /** POST /auth/password: 204; 400 naming `current_password` or `new_password`. */

@@ -1,5 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
-import type { StaffMe } from '../../../../shared/schemas/backoffice';
+import { StaffMe } from '../../../../shared/schemas/backoffice';
 import type { BackOfficeApi } from '../common/api';
 
 /** The signed-in staff member with their branch or merchant (GET /me). */
@@ -7,7 +7,7 @@ export const meQueries = {
   me: (api: BackOfficeApi) =>
     queryOptions({
       queryKey: ['me', api.userId] as const,
-      queryFn: ({ signal }) => api.get<StaffMe>('/me', signal),
+      queryFn: ({ signal }) => api.get('/me', signal, StaffMe),
       staleTime: 60_000,
     }),
 };

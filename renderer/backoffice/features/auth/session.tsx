@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
-import type { StaffMe } from '../../../../shared/schemas/backoffice';
+import { StaffMe } from '../../../../shared/schemas/backoffice';
 import { apiRequest, BACKOFFICE_API } from '../../api/client';
 import type { StaffRole } from '../../routes';
 
@@ -43,7 +43,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const queryClient = useQueryClient();
   useEffect(() => {
     let live = true;
-    apiRequest<StaffMe>(`${BACKOFFICE_API}/me`).then(
+    apiRequest(`${BACKOFFICE_API}/me`, { schema: StaffMe }).then(
       (me) => live && setSession({ user: { id: me.user.id, username: me.user.username, role: me.user.role }, mustChangePassword: me.must_change_password }),
       () => live && setSession(null),
     );

@@ -1,5 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
-import { ScannedSlip, ShiftTotal, type DepositResult } from '../../../../shared/schemas/backoffice';
+import { DepositResult, ScannedSlip, ShiftTotal } from '../../../../shared/schemas/backoffice';
 import type { BackOfficeApi } from '../common/api';
 
 /** Cash slips as the teller scans them (GET /cash-slips/{token}) and the deposit recorded on one. */
@@ -15,7 +15,7 @@ export const cashSlipQueries = {
 };
 
 export function recordDeposit(api: BackOfficeApi, token: string, body: { amount_minor: number; note?: string }): Promise<DepositResult> {
-  return api.post<DepositResult>(`/cash-slips/${encodeURIComponent(token)}/deposits`, body);
+  return api.post(`/cash-slips/${encodeURIComponent(token)}/deposits`, body, DepositResult);
 }
 
 /** The signed-in teller's cash-up for today (the server's day), refreshed as deposits are reviewed. */

@@ -14,7 +14,7 @@ export interface BackOfficeApi {
   readonly userId: string;
   /** With `schema` (shared/schemas/*), the answer is parsed with the shared contract. */
   get<T>(path: string, signal?: AbortSignal, schema?: ZodType<T>): Promise<T>;
-  post<T>(path: string, body?: unknown): Promise<T>;
+  post<T>(path: string, body?: unknown, schema?: ZodType<T>): Promise<T>;
   /** Downloads a non-JSON answer (CSV) as a Blob. */
   download(path: string): Promise<Blob>;
 }
@@ -34,7 +34,8 @@ export function useApi(): BackOfficeApi {
       userId: session?.user.id ?? 'anonymous',
       get: <T,>(path: string, signal?: AbortSignal, schema?: ZodType<T>) =>
         guard(apiRequest<T>(`${BACKOFFICE_API}${path}`, { ...(signal ? { signal } : {}), ...(schema ? { schema } : {}) })),
-      post: (path, body) => guard(apiRequest(`${BACKOFFICE_API}${path}`, { method: 'POST', body: body ?? {} })),
+      post: <T,>(path: string, body?: unknown, schema?: ZodType<T>) =>
+        guard(apiRequest<T>(`${BACKOFFICE_API}${path}`, { method: 'POST', body: body ?? {}, ...(schema ? { schema } : {}) })),
       download: (path) =>
         guard(
           (async () => {

@@ -1,12 +1,5 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import type {
-  InvoiceDetail,
-  InvoiceList,
-  MerchantSummary,
-  RevenueLinesView,
-  SessionDetail,
-  SessionList,
-} from '../../../../shared/schemas/backoffice';
+import { InvoiceDetail, InvoiceList, MerchantList, RevenueLinesView, SessionDetail, SessionList } from '../../../../shared/schemas/backoffice';
 import { qs, type BackOfficeApi } from '../common/api';
 
 export interface SessionFilters {
@@ -31,16 +24,17 @@ export const financeQueries = {
   merchants: (api: BackOfficeApi) =>
     queryOptions({
       queryKey: ['merchants', api.userId] as const,
-      queryFn: ({ signal }) => api.get<{ merchants: MerchantSummary[] }>('/merchants', signal),
+      queryFn: ({ signal }) => api.get('/merchants', signal, MerchantList),
       staleTime: 60_000,
     }),
   sessions: (api: BackOfficeApi, merchantId: string | undefined, f: SessionFilters) =>
     queryOptions({
       queryKey: ['sessions', api.userId, merchantId ?? 'own', f] as const,
       queryFn: ({ signal }) =>
-        api.get<SessionList>(
+        api.get(
           `/sessions${qs({ merchant_id: merchantId, status: f.status, rail: f.rail, q: f.q, amount_minor: f.amount_minor, from: f.from, to: f.to, sort: f.sort, dir: f.dir, limit: f.limit, offset: f.offset })}`,
           signal,
+          SessionList,
         ),
       // Live: statuses change as payers pay and supervisors approve.
       refetchInterval: 5_000,
@@ -49,28 +43,28 @@ export const financeQueries = {
   session: (api: BackOfficeApi, id: string) =>
     queryOptions({
       queryKey: ['sessions', api.userId, 'detail', id] as const,
-      queryFn: ({ signal }) => api.get<SessionDetail>(`/sessions/${encodeURIComponent(id)}`, signal),
+      queryFn: ({ signal }) => api.get(`/sessions/${encodeURIComponent(id)}`, signal, SessionDetail),
       refetchInterval: 5_000,
     }),
   invoices: (api: BackOfficeApi, merchantId: string | undefined, f: { q: string; remitted: string; sort: string; dir: string; limit: number; offset: number }) =>
     queryOptions({
       queryKey: ['invoices', api.userId, merchantId ?? 'own', f] as const,
-      queryFn: ({ signal }) => api.get<InvoiceList>(`/invoices${qs({ merchant_id: merchantId, q: f.q, remitted: f.remitted, sort: f.sort, dir: f.dir, limit: f.limit, offset: f.offset })}`, signal),
+      queryFn: ({ signal }) => api.get(`/invoices${qs({ merchant_id: merchantId, q: f.q, remitted: f.remitted, sort: f.sort, dir: f.dir, limit: f.limit, offset: f.offset })}`, signal, InvoiceList),
       placeholderData: keepPreviousData,
     }),
   invoice: (api: BackOfficeApi, merchantId: string | undefined, ref: string) =>
     queryOptions({
       queryKey: ['invoices', api.userId, merchantId ?? 'own', 'detail', ref] as const,
-      queryFn: ({ signal }) => api.get<InvoiceDetail>(`/invoices/${encodeURIComponent(ref)}${qs({ merchant_id: merchantId })}`, signal),
+      queryFn: ({ signal }) => api.get(`/invoices/${encodeURIComponent(ref)}${qs({ merchant_id: merchantId })}`, signal, InvoiceDetail),
     }),
   revenueLines: (api: BackOfficeApi, merchantId: string | undefined) =>
     queryOptions({
       queryKey: ['revenue-lines', api.userId, merchantId ?? 'own'] as const,
-      queryFn: ({ signal }) => api.get<RevenueLinesView>(`/revenue-lines${qs({ merchant_id: merchantId })}`, signal),
+      queryFn: ({ signal }) => api.get(`/revenue-lines${qs({ merchant_id: merchantId })}`, signal, RevenueLinesView),
     }),
 };
 
 export const setRevenueLineActive = (api: BackOfficeApi, merchantId: string | undefined, lineId: string, active: boolean) =>
-  api.post<RevenueLinesView>(`/revenue-lines/${encodeURIComponent(lineId)}/${active ? 'activate' : 'deactivate'}${qs({ merchant_id: merchantId })}`);
+  api.post(`/revenue-lines/${encodeURIComponent(lineId)}/${active ? 'activate' : 'deactivate'}${qs({ merchant_id: merchantId })}`, {}, RevenueLinesView);
 
 export const paymentsCsvPath = (merchantId: string | undefined, from: string, to: string) => `/reports/payments.csv${qs({ merchant_id: merchantId, from, to })}`;

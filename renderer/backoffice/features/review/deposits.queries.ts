@@ -1,5 +1,5 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import { CashDeposit, DepositFacets, DepositList, type DepositStatus } from '../../../../shared/schemas/backoffice';
+import { CashDeposit, DepositFacets, DepositList, DepositReviewed, type DepositStatus } from '../../../../shared/schemas/backoffice';
 import type { BackOfficeApi } from '../common/api';
 import { qs } from '../common/api';
 
@@ -53,6 +53,6 @@ export const depositQueries = {
     }),
 };
 
-export const approveDeposit = (api: BackOfficeApi, id: string) => api.post<{ deposit: CashDeposit }>(`/deposits/${encodeURIComponent(id)}/approve`);
+export const approveDeposit = (api: BackOfficeApi, id: string) => api.post(`/deposits/${encodeURIComponent(id)}/approve`, {}, DepositReviewed);
 export const rejectDeposit = (api: BackOfficeApi, id: string, reason: string) =>
-  api.post<{ deposit: CashDeposit }>(`/deposits/${encodeURIComponent(id)}/reject`, { reason });
+  api.post(`/deposits/${encodeURIComponent(id)}/reject`, { reason }, DepositReviewed);

@@ -1,15 +1,15 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { qs, type BackOfficeApi } from '../common/api';
 
-import type {
+import {
   AttemptList,
   DeliveryDetail,
   EnabledEndpoint,
-  EndpointHealth,
   EndpointHealthList,
   RecoverResult,
   RedeliverResult,
-  WebhookAttempt,
+  type EndpointHealth,
+  type WebhookAttempt,
 } from '../../../../shared/schemas/webhooks';
 
 /** The webhooks API's shapes are the server's own (shared/schemas/webhooks.ts), not retyped here. */
@@ -33,9 +33,10 @@ export const webhookQueries = {
     queryOptions({
       queryKey: ['webhooks', api.userId, 'attempts', merchantId ?? 'all', f] as const,
       queryFn: ({ signal }) =>
-        api.get<AttemptList>(
+        api.get(
           `/webhooks/attempts${qs({ merchant_id: merchantId, outcome: f.outcome, event_type: f.event_type, session_id: f.session_id, endpoint_id: f.endpoint_id, sort: f.sort, dir: f.dir, offset: f.offset, limit: ATTEMPTS_PAGE })}`,
           signal,
+          AttemptList,
         ),
       refetchInterval: 5_000,
       placeholderData: keepPreviousData,
@@ -43,20 +44,20 @@ export const webhookQueries = {
   delivery: (api: BackOfficeApi, id: string) =>
     queryOptions({
       queryKey: ['webhooks', api.userId, 'delivery', id] as const,
-      queryFn: ({ signal }) => api.get<DeliveryDetail>(`/webhooks/deliveries/${encodeURIComponent(id)}`, signal),
+      queryFn: ({ signal }) => api.get(`/webhooks/deliveries/${encodeURIComponent(id)}`, signal, DeliveryDetail),
       refetchInterval: 5_000,
     }),
   health: (api: BackOfficeApi, merchantId: string | undefined) =>
     queryOptions({
       queryKey: ['webhooks', api.userId, 'health', merchantId ?? 'all'] as const,
-      queryFn: ({ signal }) => api.get<EndpointHealthList>(`/webhooks/endpoints/health${qs({ merchant_id: merchantId })}`, signal),
+      queryFn: ({ signal }) => api.get(`/webhooks/endpoints/health${qs({ merchant_id: merchantId })}`, signal, EndpointHealthList),
       refetchInterval: 15_000,
     }),
 };
 
 /** Admin: the endpoint is active again; its held deliveries are sent, oldest event first. */
 export const enableEndpoint = (api: BackOfficeApi, endpointId: string) =>
-  api.post<EnabledEndpoint>(`/webhooks/endpoints/${encodeURIComponent(endpointId)}/enable`, {});
-export const redeliver = (api: BackOfficeApi, eventId: string) => api.post<RedeliverResult>(`/webhooks/events/${encodeURIComponent(eventId)}/redeliver`, {});
+  api.post(`/webhooks/endpoints/${encodeURIComponent(endpointId)}/enable`, {}, EnabledEndpoint);
+export const redeliver = (api: BackOfficeApi, eventId: string) => api.post(`/webhooks/events/${encodeURIComponent(eventId)}/redeliver`, {}, RedeliverResult);
 export const recover = (api: BackOfficeApi, merchantId: string | undefined, since: string) =>
-  api.post<RecoverResult>('/webhooks/recover', { since, ...(merchantId ? { merchant_id: merchantId } : {}) });
+  api.post('/webhooks/recover', { since, ...(merchantId ? { merchant_id: merchantId } : {}) }, RecoverResult);

@@ -1,0 +1,96 @@
+import type { Transaction } from 'kysely';
+import type { Db } from '../db/database';
+import type { Database, PaymentAttemptsTable } from '../db/schema';
+
+/**
+ * The payment attempt state machine. Every move is a conditional update
+ * (`… WHERE status = 'pending'`) inside the caller's transaction and returns whether it won,
+ * so two racing calls (a callback and a refresh, two authorizations) cannot both settle one
+ * attempt; the caller moves the session (session-transitions.ts) in the same transaction.
+ *
+ *   (none)  → pending    a provider call begins (beginAttempt)
+ *   pending → pending    a call claimed, released, or the provider's progress recorded (raw_status)
+ *   pending → (none)     the provider refused before it acted: nothing was ever paid (discardAttempt)
+ *   pending → succeeded  approveAttempt
+ *   pending → declined   declineAttempt
+ *   pending → expired    expireAttempt (prompt or transfer window ended, provider said so, session closed)
+ */
+type Trx = Transaction<Database>;
+type Attempt = Pick<PaymentAttemptsTable, 'id' | 'raw_status'>;
+
+const won = (r: { numUpdatedRows: bigint } | { numDeletedRows: bigint }): boolean =>
+  Number('numUpdatedRows' in r ? r.numUpdatedRows : r.numDeletedRows) === 1;
+
+/** (none) → pending: the attempt is recorded before its provider is asked. */
+export async function beginAttempt(trx: Trx, row: PaymentAttemptsTable & { status: 'pending' }): Promise<void> {
+  await trx.insertInto('payment_attempts').values(row).execute();
+}
+
+/** pending → (none): only while the refused call's claim (`raw_status`) is still the attempt's. */
+export async function discardAttempt(trx: Trx, a: Attempt): Promise<boolean> {
+  return won(await trx.deleteFrom('payment_attempts').where('id', '=', a.id).where('status', '=', 'pending').where('raw_status', '=', a.raw_status).executeTakeFirst());
+}
+
+/** pending → pending, marked as taken by one call (`set` carries its in-flight raw status): false when another call holds it. */
+export async function claimAttempt(trx: Trx, a: Attempt, set: Partial<PaymentAttemptsTable>): Promise<boolean> {
+  return won(await trx.updateTable('payment_attempts').set(set).where('id', '=', a.id).where('status', '=', 'pending').where('raw_status', '=', a.raw_status).executeTakeFirst());
+}
+
+/**
+ * pending → pending, a claim given back after a definite provider error: the fields it took
+ * are restored only while the claim made at `claimedAt` is still the latest change. One
+ * statement, so it needs no transaction of its own.
+ */
+export async function releaseClaim(q: Db, a: PaymentAttemptsTable, claimedAt: string): Promise<boolean> {
+  return won(
+    await q
+      .updateTable('payment_attempts')
+      .set({ raw_status: a.raw_status, code_sent_at: a.code_sent_at, resend_count: a.resend_count, updated_at: a.updated_at })
+      .where('id', '=', a.id)
+      .where('status', '=', 'pending')
+      .where('updated_at', '=', claimedAt)
+      .executeTakeFirst(),
+  );
+}
+
+/**
+ * pending → pending, what the provider said recorded (raw status, references, card details).
+ * With `whileRawStatus`, only while the attempt still shows that in-flight status.
+ */
+export async function recordProgress(trx: Trx, attemptId: string, set: Partial<PaymentAttemptsTable>, whileRawStatus?: string): Promise<boolean> {
+  let q = trx.updateTable('payment_attempts').set(set).where('id', '=', attemptId).where('status', '=', 'pending');
+  if (whileRawStatus !== undefined) q = q.where('raw_status', '=', whileRawStatus);
+  return won(await q.executeTakeFirst());
+}
+
+async function settle(trx: Trx, attemptId: string, status: 'succeeded' | 'declined' | 'expired', rawStatus: string, declineReason: string | null, now: string): Promise<boolean> {
+  return won(
+    await trx
+      .updateTable('payment_attempts')
+      .set({ status, raw_status: rawStatus, decline_reason: declineReason, updated_at: now, finalized_at: now })
+      .where('id', '=', attemptId)
+      .where('status', '=', 'pending')
+      .executeTakeFirst(),
+  );
+}
+
+/** pending → succeeded. */
+export const approveAttempt = (trx: Trx, attemptId: string, rawStatus: string, now: string): Promise<boolean> => settle(trx, attemptId, 'succeeded', rawStatus, null, now);
+
+/** pending → declined, with the provider's reason. */
+export const declineAttempt = (trx: Trx, attemptId: string, rawStatus: string, reason: string | null, now: string): Promise<boolean> =>
+  settle(trx, attemptId, 'declined', rawStatus, reason, now);
+
+/** pending → expired (the prompt or transfer window ended, or the provider said so). */
+export const expireAttempt = (trx: Trx, attemptId: string, rawStatus: string, reason: string | null, now: string): Promise<boolean> =>
+  settle(trx, attemptId, 'expired', rawStatus, reason, now);
+
+/** pending → expired for every attempt of a session that reached a final status: nothing else on it can be paid. */
+export async function expireSessionAttempts(trx: Trx, sessionId: string, now: string): Promise<void> {
+  await trx
+    .updateTable('payment_attempts')
+    .set({ status: 'expired', raw_status: 'SESSION_CLOSED', updated_at: now, finalized_at: now })
+    .where('session_id', '=', sessionId)
+    .where('status', '=', 'pending')
+    .execute();
+}

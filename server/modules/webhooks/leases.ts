@@ -66,7 +66,8 @@ export function createLeases(opts: { db: Db; clock: Clock; onWake: () => void; l
   let closed = false;
 
   async function connect(): Promise<void> {
-    const c = new pg.Client({ connectionString: url, application_name: 'paydesk-dispatcher' });
+    // keepAlive: a database that vanished without closing the socket is noticed, and reconnected to.
+    const c = new pg.Client({ connectionString: url, application_name: 'paydesk-dispatcher', keepAlive: true });
     const lost = (err?: unknown) => {
       if (client === c) client = undefined;
       if (!closed) opts.log?.warn({ err }, 'webhook dispatcher lost its PostgreSQL listener connection: reconnecting before the next claim');

@@ -7,13 +7,15 @@ import { Redis } from 'ioredis';
  * instances behind a balancer enforce one RATE_LIMIT_PER_MIN between them.
  *
  * Redis being down or slow never fails a request: a command that errors (no connection: the
- * offline queue is off, so it errors at once) or takes longer than COMMAND_TIMEOUT_MS is counted
+ * offline queue is off, so it errors at once) or takes longer than COMMAND_TIMEOUT_MS (1 s) is counted
  * in this instance's own memory instead, the way an instance without REDIS_URL counts. So the
  * limit degrades to "per instance" while Redis is away, rather than to "none" (the plugin's
  * skipOnError) or to 5xx. ioredis reconnects by itself; the first failure and the recovery are
  * logged, not every request.
  */
-export const COMMAND_TIMEOUT_MS = 500;
+export const COMMAND_TIMEOUT_MS = 1_000;
+/** How long start-up waits for the first connection (then it counts locally until Redis answers). */
+export const CONNECT_WAIT_MS = 2_000;
 const LOCAL_MAX_KEYS = 10_000;
 
 const SCRIPT = `
@@ -34,6 +36,8 @@ type WithRateLimit = Redis & { paydeskRateLimit(key: string, windowMs: number): 
 
 export interface SharedRateLimit {
   store: FastifyRateLimitStoreCtor;
+  /** Resolves once connected, or failed to, or after CONNECT_WAIT_MS: the first requests then count in Redis, not locally. */
+  connected(): Promise<void>;
   close(): void;
 }
 
@@ -83,5 +87,19 @@ export function redisRateLimitStore(url: string, prefix: string, log?: Log): Sha
       return this;
     }
   }
-  return { store: SharedStore, close: () => redis.disconnect() };
+  const connected = () =>
+    redis.status === 'ready'
+      ? Promise.resolve()
+      : new Promise<void>((resolve) => {
+          const done = () => {
+            clearTimeout(timer);
+            redis.off('ready', done);
+            redis.off('error', done);
+            resolve();
+          };
+          const timer = setTimeout(done, CONNECT_WAIT_MS);
+          redis.once('ready', done);
+          redis.once('error', done);
+        });
+  return { store: SharedStore, connected, close: () => redis.disconnect() };
 }

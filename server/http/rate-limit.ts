@@ -68,7 +68,10 @@ export async function registerRateLimit(app: FastifyInstance, deps: AppDeps): Pr
   if (max <= 0) return;
   // REDIS_URL: one count across every instance; without it each instance counts alone.
   const shared = deps.config.redisUrl ? redisRateLimitStore(deps.config.redisUrl, deps.config.redisKeyPrefix, app.log) : undefined;
-  if (shared) app.addHook('onClose', async () => shared.close());
+  if (shared) {
+    app.addHook('onClose', async () => shared.close());
+    await shared.connected();
+  }
   await app.register(rateLimit, {
     ...(shared ? { store: shared.store } : {}),
     global: false,

@@ -114,7 +114,7 @@ describe('db:migrate, schema versions and draining with npm run serve', { timeou
     const m = await migrated();
     await m.run(`insert into kysely_migration (name, timestamp) values ('${FUTURE}', '2030-01-01T00:00:00.000Z')`);
     const started = spawnServer(m.dir, m.env);
-    await expect(started).rejects.toThrow(new RegExp(`exited \\(1\\) before listening; stderr: paydesk: failed to start: the database schema is newer than this build: it has migration ${FUTURE} \\(this build knows up to ${latest}\\)[^\\n]*db:migrate[^\\n]*\\n$`));
+    await expect(started).rejects.toThrow(new RegExp(`exited \\(1\\) before listening; stderr: (?:[^\\n]*\\n)*?paydesk: failed to start: the database schema is newer than this build: it has migration ${FUTURE} \\(this build knows up to ${latest}\\)[^\\n]*db:migrate[^\\n]*\\n$`));
   });
 
   it.runIf(onPostgres)('on PostgreSQL serve does not migrate: /readyz is 503 naming db:migrate until it has run, then 200', async () => {

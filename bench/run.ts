@@ -354,13 +354,19 @@ async function main(): Promise<void> {
   note(`${CONNECTIONS} connections, ${DURATION_S} s per scenario; loopback only; figures are noisy on a shared machine`);
   const receiver = await startReceiver();
   try {
-    await ceilings();
-    await coldStart();
-    await coldStartFromSource();
-    await paydeskScenarios(receiver);
+    // BENCH_ONLY=postgres: only the PostgreSQL run (1 and 2 instances), e.g. after a change to it.
+    const onlyPostgres = process.env.BENCH_ONLY === 'postgres';
+    if (!onlyPostgres) {
+      await ceilings();
+      await coldStart();
+      await coldStartFromSource();
+      await paydeskScenarios(receiver);
+    }
     if (process.env.BENCH_POSTGRES !== '0') await postgresScenarios(line, note, { connections: CONNECTIONS, durationS: DURATION_S, serverNodeArgs: SERVER_NODE_ARGS });
-    ratios();
-    targets();
+    if (!onlyPostgres) {
+      ratios();
+      targets();
+    }
   } finally {
     receiver.server.closeAllConnections();
     receiver.server.close();

@@ -11,6 +11,7 @@ import { coerceToSchema, nestFormFields, parseUrlEncoded } from './http/form-bod
 import { swaggerOptions } from './http/openapi';
 import { registerPages } from './http/pages';
 import { registerRateLimit } from './http/rate-limit';
+import { registerHealthRoutes } from './http/readiness';
 import { registerShutdownGate } from './http/shutdown';
 import { registerHostCheck } from './http/host-check';
 import { registerSecurityHeaders } from './http/security-headers';
@@ -93,7 +94,7 @@ export async function build(given: BuildDeps): Promise<FastifyInstance> {
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true, validatorUrl: null } });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
-  app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+  registerHealthRoutes(app, deps.db); // /healthz (process up) and /readyz (database, schema, draining)
   await registerPages(app); // built renderer: /backoffice/, /checkout/:reference, /assets/
 
   // The merchant API: one scope, so the API-key hook covers every area's routes in it.

@@ -37,6 +37,17 @@ const EnvSchema = z.object({
       error: 'must be a comma-separated list of the reverse proxies’ addresses or CIDRs (or loopback, linklocal, uniquelocal), not true or a hop count; unset trusts no proxy',
     })
     .optional(),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\/\S+$/, { error: 'must be a redis:// (or rediss://) URL; unset means each instance counts its rate limits alone' })
+    .optional(),
+  REDIS_KEY_PREFIX: z.string().min(1).max(100).regex(/^\S+$/, { error: 'must not contain spaces' }).default('paydesk:'),
+  SHUTDOWN_DRAIN_MS: z.coerce
+    .number({ error: 'must be a whole number of milliseconds' })
+    .int({ error: 'must be a whole number of milliseconds' })
+    .min(0, { error: 'must be 0 or more' })
+    .max(120_000, { error: 'must be at most 120000 (2 minutes)' })
+    .default(0),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -88,6 +99,12 @@ export interface Config {
    * or CIDRs); false (the default) ignores those headers and uses the socket address.
    */
   readonly trustProxy: false | readonly string[];
+  /** REDIS_URL: the rate-limit counters shared by every instance; null means each instance counts alone (docs/operations.md). */
+  readonly redisUrl: string | null;
+  /** REDIS_KEY_PREFIX: prefix of every Redis key Paydesk writes, so deployments can share one Redis. */
+  readonly redisKeyPrefix: string;
+  /** SHUTDOWN_DRAIN_MS: on SIGTERM/SIGINT, how long /readyz answers 503 before the server stops taking requests. */
+  readonly shutdownDrainMs: number;
   /** How long bank-transfer instructions stay valid (the session is `pending` meanwhile); docs/lifecycle.md. */
   readonly bankTransferWindowS: number;
   /** Largest accepted request body, in bytes. */
@@ -122,6 +139,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     allowedHosts: e.ALLOWED_HOSTS ? e.ALLOWED_HOSTS.split(',').map((h) => h.trim().toLowerCase()) : [],
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY ? (parseTrustProxy(e.TRUST_PROXY) ?? false) : false,
+    redisUrl: e.REDIS_URL ?? null,
+    redisKeyPrefix: e.REDIS_KEY_PREFIX,
+    shutdownDrainMs: e.SHUTDOWN_DRAIN_MS,
     bankTransferWindowS: e.BANK_TRANSFER_WINDOW_S,
     bodyLimitBytes: BODY_LIMIT_BYTES,
     idempotencyRetentionSeconds: IDEMPOTENCY_RETENTION_SECONDS,

@@ -3,6 +3,7 @@ import pino, { type Logger } from 'pino';
 import { build } from './app';
 import type { Config } from './config';
 import { connectDatabase, migrate, type OpenedDatabase } from './db/database';
+import { refusalOf, schemaStatus, staleReasonOf } from './db/schema-version';
 import { systemClock, type Clock } from './lib/clock';
 import { randomIds } from './lib/ids';
 
@@ -20,19 +21,44 @@ export function createLogger(level: string, destination?: pino.DestinationStream
 }
 
 /**
- * Opens the data directory, migrates, builds and listens: shared by `npm run serve` and the
- * desktop app. `stop()` stops taking requests, lets those in flight finish and closes the database.
+ * Opens the database, checks (SQLite: applies) its migrations, builds and listens: shared by
+ * `npm run serve` and the desktop app.
+ *
+ * SQLite migrates at start, as it always has (one process owns the file: zero setup). On
+ * PostgreSQL several instances share the database and a rolling deploy migrates once, with
+ * `npm run admin -- db:migrate`: an instance only checks. A schema newer than this build is
+ * refused (one line naming both versions); an older one starts with /readyz at 503 until the
+ * migration has run (server/http/readiness.ts).
+ *
+ * `stop()` turns /readyz 503, waits `shutdownDrainMs` (for the balancer to notice), stops taking
+ * requests, lets those in flight finish, stops the background jobs (releasing webhook leases)
+ * and closes the database.
  */
 export async function startServer(config: Config, opts: { clock?: Clock; logger?: Logger | false } = {}): Promise<RunningServer> {
   const database = connectDatabase(config);
-  await migrate(database.db);
   const logger = opts.logger ?? createLogger(config.logLevel);
+  try {
+    if (database.engine === 'sqlite') {
+      await migrate(database.db);
+    } else {
+      const status = await schemaStatus(database.db);
+      const refusal = refusalOf(status);
+      if (refusal) throw new Error(refusal);
+      const stale = staleReasonOf(status);
+      if (stale && logger) logger.warn({ pending: status.pending }, `serving with /readyz at 503: ${stale}`);
+    }
+  } catch (err) {
+    await database.close();
+    throw err;
+  }
   const app = await build({ db: database.db, clock: opts.clock ?? systemClock, ids: randomIds, config, logger, backgroundJobs: true });
   await app.listen({ port: config.port, host: config.host });
   const url = app.listeningOrigin;
   let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= (async () => {
+      app.readiness.drain();
+      if (config.shutdownDrainMs > 0) await new Promise((r) => setTimeout(r, config.shutdownDrainMs));
       await app.close();
       await database.close();
     })());

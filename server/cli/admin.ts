@@ -3,6 +3,7 @@ import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config';
 import { connectDatabase, migrate, openDatabase, type Db } from '../db/database';
+import { schemaStatus } from '../db/schema-version';
 import { systemClock } from '../lib/clock';
 import { AppError } from '../lib/errors';
 import { randomIds } from '../lib/ids';
@@ -101,6 +102,28 @@ const COMMANDS: Record<string, Command> = {
     run: async (f) => {
       const revoked = await withDb((db) => revokeApiKey(db, systemClock, need(f, 'key')));
       return { json: revoked, text: `revoked ${revoked.prefix}… (${revoked.id}) at ${revoked.revoked_at}` };
+    },
+  },
+  'db:migrate': {
+    usage: 'db:migrate [--json]',
+    options: {},
+    run: async () => {
+      // The one step of a rolling deploy that changes the schema (docs/operations.md, "Upgrades"):
+      // on PostgreSQL `serve` never migrates. Kysely's migrator takes its own lock, so two runs at
+      // once apply each migration once.
+      const config = loadConfig();
+      const database = connectDatabase(config);
+      try {
+        const applied = await migrate(database.db);
+        const status = await schemaStatus(database.db);
+        const current = status.applied[status.applied.length - 1] ?? null;
+        return {
+          json: { engine: database.engine, applied, current },
+          text: applied.length ? `applied ${applied.length} migration(s): ${applied.join(', ')}; the schema is at ${current}` : `nothing to apply: the schema is current at ${current}`,
+        };
+      } finally {
+        await database.close();
+      }
     },
   },
   'db:backup': {

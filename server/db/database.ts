@@ -5,6 +5,7 @@ import { CompiledQuery, Kysely, Migrator, SqliteDialect, SqliteDriver, type Data
 import { migrations } from './migrations/index';
 import { mayTouchCredentials } from './credential-writes';
 import { openPostgres } from './postgres';
+import { refusalOf, schemaStatus } from './schema-version';
 import type { Database } from './schema';
 
 export type Db = Kysely<Database>;
@@ -24,6 +25,7 @@ export function connectDatabase(config: { databaseUrl: string | null; databaseFi
   if (!config.databaseUrl) return openDatabase(config.databaseFile);
   const pg = openPostgres(config.databaseUrl);
   changeStamps.set(pg.db, pg.changeStamp);
+  postgresUrls.set(pg.db, config.databaseUrl);
   return {
     db: pg.db,
     engine: 'postgres',
@@ -90,6 +92,16 @@ class ImmediateSqliteDialect extends SqliteDialect {
 }
 
 const changeStamps = new WeakMap<Db, () => string>();
+const postgresUrls = new WeakMap<Db, string>();
+
+/**
+ * The connection URL a PostgreSQL handle was opened with, for the one dedicated connection a
+ * process keeps outside the pool (LISTEN and its liveness lock, server/modules/webhooks/leases.ts);
+ * undefined on SQLite.
+ */
+export function postgresUrlOf(db: Db): string | undefined {
+  return postgresUrls.get(db);
+}
 
 /**
  * A stamp that changes whenever merchants, integrations or API keys may have changed: a
@@ -145,8 +157,14 @@ export function openDatabase(file: string): OpenedDatabase {
 
 const staticProvider: MigrationProvider = { getMigrations: async () => migrations };
 
-/** Applies pending migrations; throws when the database is ahead of or diverges from this build. */
-export async function migrate(db: Db): Promise<void> {
+/**
+ * Applies pending migrations and returns the names applied now (none when current). Throws when
+ * the database is ahead of this build (one line naming both versions, schema-version.ts) or
+ * diverges from it.
+ */
+export async function migrate(db: Db): Promise<string[]> {
+  const refusal = refusalOf(await schemaStatus(db));
+  if (refusal) throw new Error(refusal);
   const migrator = new Migrator({ db, provider: staticProvider });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
@@ -154,4 +172,5 @@ export async function migrate(db: Db): Promise<void> {
     const reason = error instanceof Error ? error.message : String(error ?? failed?.migrationName);
     throw new Error(`database migration failed: ${reason}`);
   }
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }

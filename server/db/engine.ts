@@ -1,7 +1,6 @@
-import { PostgresAdapter, type Kysely } from 'kysely';
+import { PostgresAdapter } from 'kysely';
 
 /** True when this Kysely instance (or a transaction of it) talks to PostgreSQL rather than SQLite. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export function isPostgres(db: Kysely<any>): boolean {
+export function isPostgres(db: { getExecutor(): { readonly adapter: unknown } }): boolean {
   return db.getExecutor().adapter instanceof PostgresAdapter;
 }

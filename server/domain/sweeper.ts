@@ -1,4 +1,5 @@
 import type { Db } from '../db/database';
+import { runExclusive } from '../db/leader';
 import { applyTransition, expireIfDue, type TransitionDeps } from './session-transitions';
 import { purgeExpiredIdempotencyKeys } from '../modules/idempotency/idempotency.service';
 import { endDueTransferWindows } from './bank-transfer-window';
@@ -68,12 +69,16 @@ export function startSweeper(
     if (running) return;
     running = true;
     try {
-      await sweep(db, deps);
-      for (const job of jobs) await job();
-      if (Date.now() - lastPurge > 3_600_000) {
-        lastPurge = Date.now();
-        await purgeExpiredIdempotencyKeys(db, deps.clock);
-      }
+      // Several instances on one PostgreSQL: one of them sweeps at a time (the others skip the
+      // tick). Each move is a conditional update anyway, so this saves work, not correctness.
+      await runExclusive(db, 'paydesk:sweeper', async () => {
+        await sweep(db, deps);
+        for (const job of jobs) await job();
+        if (Date.now() - lastPurge > 3_600_000) {
+          lastPurge = Date.now();
+          await purgeExpiredIdempotencyKeys(db, deps.clock);
+        }
+      });
     } catch (err) {
       onError(err);
     } finally {

@@ -4,6 +4,7 @@ import type { AppDeps } from '../deps';
 import { AppError } from '../lib/errors';
 import { authenticateMerchant } from '../modules/auth/merchant-auth';
 import { authenticateStaff } from '../modules/auth/staff-auth';
+import { redisRateLimitStore } from './rate-limit-store';
 
 /** The route patterns each bucket covers, as registered (never the raw URL: the router decodes `%61pi`). */
 export const STAFF_LOGIN_ROUTE = '/api/backoffice/v1/auth/login';
@@ -65,7 +66,14 @@ async function keyFor(deps: AppDeps, req: FastifyRequest): Promise<string> {
 export async function registerRateLimit(app: FastifyInstance, deps: AppDeps): Promise<void> {
   const max = deps.config.rateLimitPerMin;
   if (max <= 0) return;
+  // REDIS_URL: one count across every instance; without it each instance counts alone.
+  const shared = deps.config.redisUrl ? redisRateLimitStore(deps.config.redisUrl, deps.config.redisKeyPrefix, app.log) : undefined;
+  if (shared) {
+    app.addHook('onClose', async () => shared.close());
+    await shared.connected();
+  }
   await app.register(rateLimit, {
+    ...(shared ? { store: shared.store } : {}),
     global: false,
     max,
     timeWindow: 60_000,

@@ -1,5 +1,6 @@
 import type { Transaction } from 'kysely';
 import type { Db } from '../../db/database';
+import { isPostgres } from '../../db/engine';
 import type { Database } from '../../db/schema';
 import type { Clock } from '../../lib/clock';
 import type { AppDeps } from '../../deps';
@@ -39,31 +40,41 @@ export async function reserveIdempotencyKey(
   const fingerprint = fingerprintOf(k);
   const now = clock.now();
   const nowIso = now.toISOString();
-  return db.transaction().execute(async (trx) => {
-    const existing = await trx
-      .selectFrom('idempotency_keys')
-      .selectAll()
-      .where('integration_id', '=', k.integrationId)
-      .where('key', '=', k.key)
-      .executeTakeFirst();
-    if (!existing || existing.expires_at <= nowIso) {
-      // New key, or one past its retention: (re)start it as in flight, in one statement.
-      const fresh = {
-        method: k.method,
-        path: k.path,
-        fingerprint,
-        state: 'in_flight' as const,
-        response_status: null,
-        response_body: null,
-        created_at: nowIso,
-        expires_at: new Date(now.getTime() + config.idempotencyRetentionSeconds * 1000).toISOString(),
-      };
-      await trx
-        .insertInto('idempotency_keys')
-        .values({ integration_id: k.integrationId, key: k.key, ...fresh })
-        .onConflict((oc) => oc.columns(['integration_id', 'key']).doUpdateSet(fresh))
-        .execute();
-      return { kind: 'reserved' as const };
+  const fresh = {
+    method: k.method,
+    path: k.path,
+    fingerprint,
+    state: 'in_flight' as const,
+    response_status: null,
+    response_body: null,
+    created_at: nowIso,
+    expires_at: new Date(now.getTime() + config.idempotencyRetentionSeconds * 1000).toISOString(),
+  };
+  const keyed = { integration_id: k.integrationId, key: k.key };
+  // Insert first, read only on conflict: the unique (integration_id, key) decides the one
+  // winner, so this is correct at READ COMMITTED, which PostgreSQL is given here. At
+  // SERIALIZABLE a read-then-insert takes predicate locks on index pages, and concurrent
+  // reservations of *different* keys then abort each other (docs/performance.md).
+  const transaction = isPostgres(db) ? db.transaction().setIsolationLevel('read committed') : db.transaction();
+  return transaction.execute(async (trx) => {
+    const inserted = await trx.insertInto('idempotency_keys').values({ ...keyed, ...fresh }).onConflict((oc) => oc.columns(['integration_id', 'key']).doNothing()).returning('key').executeTakeFirst();
+    if (inserted) return { kind: 'reserved' as const };
+    const existing = await trx.selectFrom('idempotency_keys').selectAll().where('integration_id', '=', k.integrationId).where('key', '=', k.key).executeTakeFirst();
+    if (!existing) {
+      // Released between our insert and our read (its write failed): the next try is a new key.
+      throw new AppError('IDEMPOTENCY_KEY_IN_FLIGHT', 'a request with this Idempotency-Key is still being processed; retry shortly', { retryAfterSeconds: 1 });
+    }
+    if (existing.expires_at <= nowIso) {
+      // Past its retention: restart it as in flight, if no concurrent request did first.
+      const taken = await trx
+        .updateTable('idempotency_keys')
+        .set(fresh)
+        .where('integration_id', '=', k.integrationId)
+        .where('key', '=', k.key)
+        .where('expires_at', '=', existing.expires_at)
+        .executeTakeFirst();
+      if (Number(taken.numUpdatedRows) === 1) return { kind: 'reserved' as const };
+      throw new AppError('IDEMPOTENCY_KEY_IN_FLIGHT', 'a request with this Idempotency-Key is still being processed; retry shortly', { retryAfterSeconds: 1 });
     }
     if (existing.fingerprint !== fingerprint) {
       throw new AppError(
@@ -79,14 +90,17 @@ export async function reserveIdempotencyKey(
         retryAfterSeconds: 1,
       });
     }
-    // The first request died before finishing: take the key over.
-    await trx
+    // The first request died before finishing: take the key over (one taker, by the stamp it had).
+    const taken = await trx
       .updateTable('idempotency_keys')
       .set({ created_at: nowIso })
       .where('integration_id', '=', k.integrationId)
       .where('key', '=', k.key)
-      .execute();
-    return { kind: 'reserved' as const };
+      .where('state', '=', 'in_flight')
+      .where('created_at', '=', existing.created_at)
+      .executeTakeFirst();
+    if (Number(taken.numUpdatedRows) === 1) return { kind: 'reserved' as const };
+    throw new AppError('IDEMPOTENCY_KEY_IN_FLIGHT', 'a request with this Idempotency-Key is still being processed; retry shortly', { retryAfterSeconds: 1 });
   });
 }
 

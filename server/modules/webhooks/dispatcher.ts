@@ -4,7 +4,7 @@ import type { Db } from '../../db/database';
 import { sql } from 'kysely';
 import type { Clock } from '../../lib/clock';
 import { createWebhookHttpClient, describeAttemptError } from './http-attempt';
-import { ownerId, releaseOrphanedLeases } from './leases';
+import { createLeases, ORPHAN_CHECK_MS } from './leases';
 import type { Outbox } from './outbox';
 import { createOutcomeWriter, isSuccess, type AttemptResult, type Job, type Outcome } from './outcomes';
 import { activeSecrets, deliveryHeaders } from './signing';
@@ -14,8 +14,9 @@ import type { OwnAddress } from './url-policy';
  * The webhook dispatcher: sends due deliveries from the outbox (docs/webhooks.md).
  *
  * - Wakes when the outbox hook records a delivery (after the transaction commits, see
- *   outbox.ts), when an attempt finishes, at the next due retry, and at least every
- *   `pollIntervalMs` (deliveries queued by another process, e.g. `webhooks:redeliver`).
+ *   outbox.ts), on PostgreSQL when another instance's outbox NOTIFYs (leases.ts), when an
+ *   attempt finishes, at the next due retry, and at least every `pollIntervalMs`
+ *   (deliveries queued by another process, e.g. `webhooks:redeliver`).
  *   All scheduling decisions read the injected clock, so tests move time.
  * - Claims a batch of due deliveries with one `UPDATE … RETURNING` (a lease: claimed_by +
  *   locked_until), loads their events and endpoints in two queries, and runs at most
@@ -29,16 +30,15 @@ import type { OwnAddress } from './url-policy';
  *   event first (a delivery released from hold is claimable only when no older released one
  *   of its endpoint is still waiting for its first attempt).
  * - A process that dies mid-attempt leaves a lease behind. It lapses after the timeout
- *   plus `LEASE_MARGIN_MS`; a dispatcher starting on the same host releases at once the
- *   leases of a process id that no longer runs, so a restart resends immediately.
+ *   plus `LEASE_MARGIN_MS`; before that, a running dispatcher takes the leases of a holder it
+ *   can tell is dead (leases.ts: a dropped liveness lock on PostgreSQL, a gone pid on SQLite).
  * - `stop()` stops claiming, waits up to `shutdownGraceMs` for attempts in flight, aborts
- *   the rest (recorded as aborted and due again at once), and flushes every outcome.
+ *   the rest (recorded as aborted and due again at once), flushes every outcome and releases
+ *   whatever lease is left, so another instance sends at once.
  */
 
 export const ATTEMPT_TIMEOUT_MS = 10_000;
 export const LEASE_MARGIN_MS = 30_000;
-/** How often a running dispatcher looks for leases of dead processes on its host. */
-const ORPHAN_CHECK_MS = 5_000;
 export const USER_AGENT = 'Paydesk-Webhooks/2026-06';
 
 export interface DispatcherLog {
@@ -97,7 +97,8 @@ export function createDispatcher(opts: DispatcherOptions): Dispatcher {
   const pollMs = opts.pollIntervalMs ?? 500;
   const batchSize = opts.batchSize ?? 64;
   const graceMs = opts.shutdownGraceMs ?? 8_000;
-  const owner = ownerId();
+  const leases = createLeases({ db, clock, onWake: () => wake(), log: opts.log });
+  const owner = leases.owner;
   const shutdown = new AbortController();
   const controllers = new Set<AbortController>();
   const client = createWebhookHttpClient();
@@ -136,9 +137,10 @@ export function createDispatcher(opts: DispatcherOptions): Dispatcher {
         // Another process on this host that died (kill -9) left leases: take them now rather
         // than when they lapse. Checked every ORPHAN_CHECK_MS, not only at start, because with
         // several instances on one database the survivor is already running.
+        await leases.ready(); // PostgreSQL: nothing is claimed without the liveness lock held
         if (performance.now() - lastOrphanCheck >= ORPHAN_CHECK_MS) {
           lastOrphanCheck = performance.now();
-          await releaseOrphanedLeases(db, clock);
+          await leases.releaseOrphaned();
         }
         do {
           tickAgain = false;
@@ -332,7 +334,8 @@ export function createDispatcher(opts: DispatcherOptions): Dispatcher {
     async start() {
       if (started) return;
       started = true;
-      await releaseOrphanedLeases(db, clock);
+      await leases.ready().catch((err: unknown) => opts.log?.error({ err }, 'webhook dispatcher could not open its PostgreSQL listener (retried on each tick)'));
+      await leases.releaseOrphaned().catch((err: unknown) => opts.log?.error({ err }, 'webhook dispatcher could not release dead holders\' leases'));
       unsubscribe = opts.outbox.onWrite(wake);
       await tick();
     },
@@ -352,6 +355,9 @@ export function createDispatcher(opts: DispatcherOptions): Dispatcher {
         await Promise.allSettled([...inFlight.values()]);
       }
       await flushing;
+      // Anything still leased here (a claim whose outcome could not be written) is due again now, elsewhere.
+      await leases.releaseOwn().catch((err: unknown) => opts.log?.error({ err }, 'webhook leases could not be released at shutdown (they lapse)'));
+      await leases.close();
       client.close();
     },
     async idle() {

@@ -1,8 +1,10 @@
-import type { Transaction } from 'kysely';
+import { sql, type Transaction } from 'kysely';
+import { isPostgres } from '../../db/engine';
 import type { Database, EventsTable } from '../../db/schema';
 import { afterCommit } from '../../db/after-commit';
 import { randomBase62 } from '../../lib/ids';
 import type { EventSink } from '../../domain/session-transitions';
+import { WAKE_CHANNEL } from './leases';
 
 /**
  * The durable outbox. A terminal transition writes its `events` row; in that same
@@ -18,7 +20,10 @@ import type { EventSink } from '../../domain/session-transitions';
  * connection, which the transaction holds until it commits (better-sqlite3 behind Kysely uses
  * one connection with a mutex), so the dispatcher always sees the committed rows; a
  * rolled-back event leaves nothing to find. On PostgreSQL (a pool) the poke waits for the
- * commit. Other processes (the CLI, other instances) are seen by the dispatcher's poll.
+ * commit. On PostgreSQL the same transaction also sends `NOTIFY paydesk_webhooks` (delivered
+ * by PostgreSQL at commit, never for a rolled-back one), which wakes every other instance's
+ * dispatcher at once (leases.ts LISTENs); elsewhere (SQLite's CLI) the dispatcher's poll
+ * (500 ms) finds them.
  */
 
 type Listener = () => void;
@@ -43,7 +48,10 @@ export function createOutbox(): Outbox {
     },
     notify,
     async eventRecorded(trx, event) {
-      if (await enqueueDeliveries(trx, event)) afterCommit(notify);
+      if (await enqueueDeliveries(trx, event)) {
+        if (isPostgres(trx)) await sql`select pg_notify(${WAKE_CHANNEL}, '')`.execute(trx);
+        afterCommit(notify);
+      }
     },
   };
 }

@@ -1,0 +1,90 @@
+import { sql } from 'kysely';
+import type { FastifyInstance } from 'fastify';
+import type { Db } from '../db/database';
+import { schemaStatus, staleReasonOf } from '../db/schema-version';
+import { AppError } from '../lib/errors';
+
+/**
+ * `GET /readyz`, for a load balancer (CONTRACT §1): 200 only while this instance can serve:
+ * - it is not draining (SIGTERM/SIGINT turn it 503 before the server stops taking requests);
+ * - the database answers `select 1` within PING_TIMEOUT_MS;
+ * - the schema has every migration this build knows. On PostgreSQL `serve` does not migrate
+ *   (a rolling deploy runs `npm run admin -- db:migrate` once), so an instance started before
+ *   the migration serves but says 503 until it has run: re-read every SCHEMA_RECHECK_MS while
+ *   behind, never again once current. A schema that becomes *newer* while running (the next
+ *   version migrated during a rolling deploy) keeps it ready: migrations are additive, and
+ *   taking every old instance out at once would leave the balancer with none.
+ * `/healthz` stays "the process is up" and never touches the database.
+ */
+export const PING_TIMEOUT_MS = 2_000;
+export const SCHEMA_RECHECK_MS = 2_000;
+
+export interface Readiness {
+  /** From now on /readyz answers 503 (shutdown). */
+  drain(): void;
+  readonly draining: boolean;
+  /** Null when ready, else why not (one line). */
+  check(): Promise<string | null>;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    readiness: Readiness;
+  }
+}
+
+export function createReadiness(db: Db): Readiness {
+  let draining = false;
+  let schemaCurrent = false;
+  let staleReason: string | null = null;
+  let checkedAt = -Infinity;
+
+  async function schema(): Promise<string | null> {
+    if (schemaCurrent) return null;
+    if (performance.now() - checkedAt >= SCHEMA_RECHECK_MS) {
+      checkedAt = performance.now();
+      staleReason = staleReasonOf(await schemaStatus(db));
+      schemaCurrent = staleReason === null;
+    }
+    return staleReason;
+  }
+
+  return {
+    drain: () => {
+      draining = true;
+    },
+    get draining() {
+      return draining;
+    },
+    async check() {
+      if (draining) return 'the instance is draining (shutting down)';
+      let timer: NodeJS.Timeout | undefined;
+      try {
+        await Promise.race([
+          sql`select 1`.execute(db),
+          new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${PING_TIMEOUT_MS} ms`)), PING_TIMEOUT_MS))),
+        ]);
+        return await schema();
+      } catch (err) {
+        return `the database is unreachable: ${(err as Error).message.split('\n')[0]}`;
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+  };
+}
+
+/** Registers /healthz (process up) and /readyz (can serve); neither is an API operation, so both stay out of the OpenAPI document. */
+export function registerHealthRoutes(app: FastifyInstance, db: Db): void {
+  const readiness = createReadiness(db);
+  app.decorate('readiness', readiness);
+  app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+  app.get('/readyz', { schema: { hide: true } }, async (_req, reply) => {
+    const reason = await readiness.check();
+    if (reason) {
+      reply.header('cache-control', 'no-store');
+      throw new AppError('SERVICE_UNAVAILABLE', `not ready: ${reason}`);
+    }
+    return reply.header('cache-control', 'no-store').send({ status: 'ready' });
+  });
+}

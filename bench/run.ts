@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { startReceiver, type Receiver } from './bench-receiver';
-import { ROOT, rssMb, runAdmin, spawnNode, spawnServer, type Child } from './processes';
+import { cpuMs, ROOT, rssMb, runAdmin, spawnNode, spawnServer, type Child } from './processes';
 import { postgresScenarios } from './postgres';
 
 /**
@@ -49,7 +49,12 @@ interface ScenarioResult {
   p50_ms: number;
   p99_ms: number;
   errors: number;
+  /** Server CPU (user + system) per request in µs: steadier than rps when other work shares the cores. */
+  server_cpu_us_per_req?: number;
 }
+
+/** The Paydesk server under test, whose CPU time each scenario line reports per request. */
+let serverPid: number | undefined;
 
 const results = new Map<string, ScenarioResult>();
 const note = (msg: string) => process.stderr.write(`bench: ${msg}\n`);
@@ -61,9 +66,12 @@ type Options = autocannon.Options;
 function cannon(scenario: string, opts: Omit<Options, 'connections'> & { connections?: number }): Promise<ScenarioResult> {
   return new Promise((resolve, reject) => {
     const settings: Options = { connections: CONNECTIONS, duration: DURATION_S, ...opts };
+    const pid = scenario.startsWith('ceiling_') ? undefined : serverPid;
+    const cpu0 = pid === undefined ? null : cpuMs(pid);
     const instance = autocannon(settings, (err, r) => {
       clearTimeout(guard);
       if (err) return reject(err);
+      const cpu1 = pid === undefined ? null : cpuMs(pid);
       const seconds = r.duration > 0 ? r.duration : DURATION_S;
       const out: ScenarioResult = {
         scenario,
@@ -72,6 +80,7 @@ function cannon(scenario: string, opts: Omit<Options, 'connections'> & { connect
         p50_ms: r.latency.p50,
         p99_ms: r.latency.p99,
         errors: r.errors + r.timeouts + r.non2xx,
+        ...(cpu0 !== null && cpu1 !== null && r.requests.total > 0 ? { server_cpu_us_per_req: Math.round(((cpu1 - cpu0) * 1000) / r.requests.total) } : {}),
       };
       results.set(scenario, out);
       line(out);
@@ -178,6 +187,7 @@ async function paydeskScenarios(receiver: Receiver): Promise<void> {
     // Fast retries so a delivery held back by the gated receiver is due again within a second.
     server = await spawnServer(dir, { WEBHOOK_RETRY_DELAYS_S: Array(40).fill('1').join(',') }, SERVER_NODE_ARGS);
     const base = server.url;
+    serverPid = server.pid;
     const created = await runAdmin<{ api_key: string }>(dir, ['integration:create', '--merchant', 'Bench Merchant', '--webhook-url', receiver.url]);
     const auth = { authorization: `Bearer ${created.api_key}` };
 

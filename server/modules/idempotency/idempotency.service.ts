@@ -1,6 +1,7 @@
 import type { Transaction } from 'kysely';
 import type { Db } from '../../db/database';
-import type { Database } from '../../db/schema';
+import { precompiled } from '../../db/precompiled';
+import type { Database, IdempotencyKeysTable } from '../../db/schema';
 import type { Clock } from '../../lib/clock';
 import type { AppDeps } from '../../deps';
 import { AppError, invalid } from '../../lib/errors';
@@ -19,6 +20,38 @@ export interface IdempotencyKey {
 }
 
 const KEY_SHAPE = /^[\x21-\x7e]{1,255}$/;
+
+// The three statements of every keyed write, compiled once (issue 16).
+const keyRow = precompiled((db, p: { integrationId: string; key: string }) =>
+  db
+    .selectFrom('idempotency_keys')
+    .select(['fingerprint', 'state', 'response_status', 'response_body', 'created_at', 'expires_at'])
+    .where('integration_id', '=', p.integrationId)
+    .where('key', '=', p.key),
+);
+const reserveKey = precompiled((db, p: IdempotencyKeysTable) => {
+  const fresh = {
+    method: p.method,
+    path: p.path,
+    fingerprint: p.fingerprint,
+    state: p.state,
+    response_status: p.response_status,
+    response_body: p.response_body,
+    created_at: p.created_at,
+    expires_at: p.expires_at,
+  };
+  return db
+    .insertInto('idempotency_keys')
+    .values({ integration_id: p.integration_id, key: p.key, ...fresh })
+    .onConflict((oc) => oc.columns(['integration_id', 'key']).doUpdateSet(fresh));
+});
+const completeKey = precompiled((db, p: { integrationId: string; key: string; status: number; body: string }) =>
+  db
+    .updateTable('idempotency_keys')
+    .set({ state: 'completed', response_status: p.status, response_body: p.body })
+    .where('integration_id', '=', p.integrationId)
+    .where('key', '=', p.key),
+);
 
 const fingerprintOf = (k: IdempotencyKey) => sha256Hex(`${k.method} ${k.path}\n${canonicalJson(k.body)}`);
 
@@ -48,12 +81,7 @@ export async function reserveIdempotencyKey(
   const fingerprint = fingerprintOf(k);
   const now = clock.now();
   const nowIso = now.toISOString();
-  const existing = await trx
-    .selectFrom('idempotency_keys')
-    .select(['fingerprint', 'state', 'response_status', 'response_body', 'created_at', 'expires_at'])
-    .where('integration_id', '=', k.integrationId)
-    .where('key', '=', k.key)
-    .executeTakeFirst();
+  const [existing] = await keyRow(trx, { integrationId: k.integrationId, key: k.key });
   if (existing && existing.expires_at > nowIso) {
     if (existing.fingerprint !== fingerprint) {
       throw new AppError(
@@ -82,11 +110,7 @@ export async function reserveIdempotencyKey(
     created_at: nowIso,
     expires_at: new Date(now.getTime() + config.idempotencyRetentionSeconds * 1000).toISOString(),
   };
-  await trx
-    .insertInto('idempotency_keys')
-    .values({ integration_id: k.integrationId, key: k.key, ...fresh })
-    .onConflict((oc) => oc.columns(['integration_id', 'key']).doUpdateSet(fresh))
-    .execute();
+  await reserveKey(trx, { integration_id: k.integrationId, key: k.key, ...fresh });
   return { kind: 'reserved' as const };
 }
 
@@ -97,12 +121,7 @@ export function checkIdempotencyKeyShape(key: string): void {
 
 /** Stores the response with the key, inside the write's own transaction. */
 export async function completeIdempotencyKey(trx: Transaction<Database>, k: IdempotencyKey, status: number, body: unknown): Promise<void> {
-  await trx
-    .updateTable('idempotency_keys')
-    .set({ state: 'completed', response_status: status, response_body: JSON.stringify(body) })
-    .where('integration_id', '=', k.integrationId)
-    .where('key', '=', k.key)
-    .execute();
+  await completeKey(trx, { integrationId: k.integrationId, key: k.key, status, body: JSON.stringify(body) });
 }
 
 /** Removes keys past their retention (called by the housekeeping timer). */

@@ -1,4 +1,5 @@
 import type { Transaction } from 'kysely';
+import { columnList, precompiled, rowOf } from '../../db/precompiled';
 import type { Database, PaymentAttemptsTable } from '../../db/schema';
 import { AppError } from '../../lib/errors';
 import { applyTransition, expireIfDue, failIfTooManyDeclines, requireTransition } from '../../domain/session-transitions';
@@ -44,8 +45,16 @@ export const lostRace = () => new AppError('STATE_CONFLICT', 'payment attempt is
  * moves the session to `pending`, so nothing else can be paid while the provider is asked
  * (b, outside any transaction); step (c) records the answer with a conditional update.
  */
+const ATTEMPT_COLUMNS = columnList<PaymentAttemptsTable>()([
+  'id', 'session_id', 'rail', 'provider', 'provider_reference', 'status', 'raw_status', 'decline_reason', 'base_minor', 'fee_minor',
+  'amount_charged_minor', 'currency', 'operator', 'phone', 'phone_last4', 'account_name', 'payment_reference', 'card_brand', 'card_last4',
+  'scenario', 'resend_count', 'code_sent_at', 'prompt_expires_at', 'created_at', 'updated_at', 'finalized_at',
+]);
+// momo_attempt_create's insert, compiled once (issue 16).
+const insertAttempt = precompiled((db, p: PaymentAttemptsTable) => db.insertInto('payment_attempts').values(rowOf(p, ATTEMPT_COLUMNS)));
+
 export async function beginAttempt(trx: Trx, deps: PaymentsDeps, row: PaymentAttemptsTable, cause: string): Promise<void> {
-  await trx.insertInto('payment_attempts').values(row).execute();
+  await insertAttempt(trx, row);
   await requireTransition(trx, deps, row.session_id, { kind: 'begin_confirmation', cause });
 }
 

@@ -21,25 +21,32 @@ type Serialize = (data: unknown) => string;
  */
 export function compiledSerializerCompiler(opts: { verify: boolean }) {
   return (input: CompilerInput): Serialize => {
-    const viaZod = zodSerializerCompiler(input) as Serialize;
-    const schema = zodSchemaOf(input.schema);
-    if (!schema) return viaZod;
-    let fast: Serialize;
-    try {
-      const json = z.toJSONSchema(schema, { io: 'output', target: 'draft-7', unrepresentable: 'throw', cycles: 'throw', reused: 'inline' });
-      fast = fastJson(simplify(json) as Parameters<typeof fastJson>[0]) as Serialize;
-    } catch {
-      return viaZod;
+    // Compiled on the first response of that route and status, not at start: ~670 route/status
+    // schemas compiled up front cost cold start and idle memory for routes a server may never answer.
+    let serialize: Serialize | undefined;
+    return (data) => (serialize ??= compile(input, opts.verify))(data);
+  };
+}
+
+function compile(input: CompilerInput, verify: boolean): Serialize {
+  const viaZod = zodSerializerCompiler(input) as Serialize;
+  const schema = zodSchemaOf(input.schema);
+  if (!schema) return viaZod;
+  let fast: Serialize;
+  try {
+    const json = z.toJSONSchema(schema, { io: 'output', target: 'draft-7', unrepresentable: 'throw', cycles: 'throw', reused: 'inline' });
+    fast = fastJson(simplify(json) as Parameters<typeof fastJson>[0]) as Serialize;
+  } catch {
+    return viaZod;
+  }
+  if (!verify) return fast;
+  return (data) => {
+    const expected = viaZod(data); // throws ResponseSerializationError when zod refuses the value
+    const got = fast(data);
+    if (got !== expected) {
+      throw new Error(`compiled serializer for ${input.method} ${input.url} ${input.httpStatus} differs from zod's:\n  fast ${got}\n  zod  ${expected}`);
     }
-    if (!opts.verify) return fast;
-    return (data) => {
-      const expected = viaZod(data); // throws ResponseSerializationError when zod refuses the value
-      const got = fast(data);
-      if (got !== expected) {
-        throw new Error(`compiled serializer for ${input.method} ${input.url} ${input.httpStatus} differs from zod's:\n  fast ${got}\n  zod  ${expected}`);
-      }
-      return got;
-    };
+    return got;
   };
 }
 

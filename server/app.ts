@@ -3,7 +3,7 @@ import formbody from '@fastify/formbody';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { validatorCompiler } from 'fastify-type-provider-zod';
 import { registerBodyLimit } from './http/body-limit';
 import { registerBodyParsers } from './http/body-parsers';
 import { frameworkErrors, registerErrorHandling } from './http/errors';
@@ -15,6 +15,7 @@ import { registerHealthRoutes } from './http/readiness';
 import { registerShutdownGate } from './http/shutdown';
 import { registerHostCheck } from './http/host-check';
 import { registerSecurityHeaders } from './http/security-headers';
+import { compiledSerializerCompiler, verifyResponses } from './http/serializer';
 import { withSafeRequestLog } from './http/request-log';
 import { requireMerchantKey } from './modules/auth/merchant-api';
 import { invoicesRoutes } from './modules/invoices/invoices.routes';
@@ -68,7 +69,8 @@ export async function build(given: BuildDeps): Promise<FastifyInstance> {
   const deps: AppDeps = { ...input, baseUrl };
 
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  // Responses: a serializer compiled once per route from its zod schema; tests also check each against zod.
+  app.setSerializerCompiler(compiledSerializerCompiler({ verify: verifyResponses(process.env) }));
   registerErrorHandling(app);
   registerShutdownGate(app);
   registerHostCheck(app, input.config);

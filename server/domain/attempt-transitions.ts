@@ -1,5 +1,6 @@
 import type { Transaction } from 'kysely';
 import type { Db } from '../db/database';
+import { columnList, precompiled, rowOf } from '../db/precompiled';
 import type { Database, PaymentAttemptsTable } from '../db/schema';
 
 /**
@@ -22,8 +23,16 @@ const won = (r: { numUpdatedRows: bigint } | { numDeletedRows: bigint }): boolea
   Number('numUpdatedRows' in r ? r.numUpdatedRows : r.numDeletedRows) === 1;
 
 /** (none) → pending: the attempt is recorded before its provider is asked. */
+const ATTEMPT_COLUMNS = columnList<PaymentAttemptsTable>()([
+  'id', 'session_id', 'rail', 'provider', 'provider_reference', 'status', 'raw_status', 'decline_reason', 'base_minor', 'fee_minor',
+  'amount_charged_minor', 'currency', 'operator', 'phone', 'phone_last4', 'account_name', 'payment_reference', 'card_brand', 'card_last4',
+  'scenario', 'resend_count', 'code_sent_at', 'prompt_expires_at', 'created_at', 'updated_at', 'finalized_at',
+]);
+// momo_attempt_create's insert, compiled once (issue 16).
+const insertAttempt = precompiled((db, p: PaymentAttemptsTable) => db.insertInto('payment_attempts').values(rowOf(p, ATTEMPT_COLUMNS)));
+
 export async function beginAttempt(trx: Trx, row: PaymentAttemptsTable & { status: 'pending' }): Promise<void> {
-  await trx.insertInto('payment_attempts').values(row).execute();
+  await insertAttempt(trx, row);
 }
 
 /** pending → (none): only while the refused call's claim (`raw_status`) is still the attempt's. */

@@ -1,4 +1,5 @@
 import type { Transaction } from 'kysely';
+import { columnList, precompiled, rowOf } from '../db/precompiled';
 import type { CheckoutSessionsTable, Database, EventsTable } from '../db/schema';
 import type { Clock } from '../lib/clock';
 import { AppError, missingCase } from '../lib/errors';
@@ -66,12 +67,22 @@ export const NO_STATUS = 'none';
  * caller's transaction, so every status a session ever had has its row. No event: creation is
  * not announced to webhooks.
  */
+const SESSION_COLUMNS = columnList<CheckoutSessionsTable>()([
+  'id', 'merchant_id', 'integration_id', 'status', 'amount_minor', 'currency', 'invoice_ref', 'description', 'customer_name',
+  'customer_email', 'callback_url', 'metadata', 'paid_rail', 'expires_at', 'created_at', 'updated_at', 'finalized_at',
+]);
+
+// session_create's two inserts, compiled once (issue 16).
+const insertSession = precompiled((db, p: CheckoutSessionsTable) =>
+  db.insertInto('checkout_sessions').values(rowOf(p, SESSION_COLUMNS)),
+);
+const insertCreatedHistory = precompiled((db, p: { id: string; sessionId: string; at: string }) =>
+  db.insertInto('session_history').values({ id: p.id, session_id: p.sessionId, from_status: NO_STATUS, to_status: 'open', cause: 'created', at: p.at }),
+);
+
 export async function openSession(trx: Trx, deps: Pick<TransitionDeps, 'ids'>, row: CheckoutSessionsTable & { status: 'open' }): Promise<void> {
-  await trx.insertInto('checkout_sessions').values(row).execute();
-  await trx
-    .insertInto('session_history')
-    .values({ id: deps.ids.uuid(), session_id: row.id, from_status: NO_STATUS, to_status: 'open', cause: 'created', at: row.created_at })
-    .execute();
+  await insertSession(trx, row);
+  await insertCreatedHistory(trx, { id: deps.ids.uuid(), sessionId: row.id, at: row.created_at });
 }
 
 /**

@@ -39,6 +39,18 @@ export interface IdGenerator {
   token(prefix: string, length: number): string;
 }
 
+/**
+ * UUIDv7 (RFC 9562): 48 bits of Unix milliseconds, then 74 random bits. Rows keyed by it are
+ * inserted at the end of their primary-key index instead of at a random page: a 100-line invoice
+ * ingest dirtied ~100 index pages (each written to the WAL at commit) with random v4 ids.
+ */
+export function uuidV7(now = Date.now()): string {
+  const r = takeRandomBytes(10);
+  const hex = now.toString(16).padStart(12, '0') + r.toString('hex');
+  // version 7 in the 13th hex digit, variant 10xx in the 17th
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-7${hex.slice(13, 16)}-${((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16)}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
 export const randomIds: IdGenerator = {
   uuid: () => randomUUID(),
   token: (prefix, length) => `${prefix}_${randomBase62(length)}`,

@@ -1,7 +1,7 @@
 import type { Transaction } from 'kysely';
 import type { Db } from '../../db/database';
-import { isPostgres } from '../../db/engine';
-import type { Database } from '../../db/schema';
+import { precompiled } from '../../db/precompiled';
+import type { Database, IdempotencyKeysTable } from '../../db/schema';
 import type { Clock } from '../../lib/clock';
 import type { AppDeps } from '../../deps';
 import { AppError, invalid } from '../../lib/errors';
@@ -21,61 +21,68 @@ export interface IdempotencyKey {
 
 const KEY_SHAPE = /^[\x21-\x7e]{1,255}$/;
 
+// The three statements of every keyed write, compiled once (issue 16).
+const keyRow = precompiled((db, p: { integrationId: string; key: string }) =>
+  db
+    .selectFrom('idempotency_keys')
+    .select(['fingerprint', 'state', 'response_status', 'response_body', 'created_at', 'expires_at'])
+    .where('integration_id', '=', p.integrationId)
+    .where('key', '=', p.key),
+);
+const reserveKey = precompiled((db, p: IdempotencyKeysTable) => {
+  const fresh = {
+    method: p.method,
+    path: p.path,
+    fingerprint: p.fingerprint,
+    state: p.state,
+    response_status: p.response_status,
+    response_body: p.response_body,
+    created_at: p.created_at,
+    expires_at: p.expires_at,
+  };
+  return db
+    .insertInto('idempotency_keys')
+    .values({ integration_id: p.integration_id, key: p.key, ...fresh })
+    .onConflict((oc) => oc.columns(['integration_id', 'key']).doUpdateSet(fresh));
+});
+const completeKey = precompiled((db, p: { integrationId: string; key: string; status: number; body: string }) =>
+  db
+    .updateTable('idempotency_keys')
+    .set({ state: 'completed', response_status: p.status, response_body: p.body })
+    .where('integration_id', '=', p.integrationId)
+    .where('key', '=', p.key),
+);
+
 const fingerprintOf = (k: IdempotencyKey) => sha256Hex(`${k.method} ${k.path}\n${canonicalJson(k.body)}`);
 
 /**
  * A write runs at most once per (integration, Idempotency-Key), after the IETF
- * Idempotency-Key draft and Stripe. `reserveIdempotencyKey` is the first step and commits on
- * its own, so concurrent retries see the key and get 409 IDEMPOTENCY_KEY_IN_FLIGHT; the write
- * and `completeIdempotencyKey` then commit together in one transaction. Same key + same body
- * replays the stored status and body; same key + different body is 422
- * IDEMPOTENCY_KEY_REUSED. A write that fails calls `releaseIdempotencyKey` so the client can
- * retry. (The caller, idempotent-reply.ts, runs the three steps.)
+ * Idempotency-Key draft and Stripe. `reserveIdempotencyKey` runs first **inside the write's
+ * own transaction**; the write and `completeIdempotencyKey` follow in that same transaction, so
+ * an idempotent write is one commit (docs/performance.md) and a failed write leaves no key
+ * behind (its transaction rolls back). A concurrent request with the same key waits and then
+ * replays: on SQLite BEGIN IMMEDIATE holds every other writer (this process's or another's)
+ * until the commit; on PostgreSQL the reservation's insert blocks on the first request's
+ * uncommitted row and, once that commits, fails as a serialization failure (the upsert's
+ * conflict row is invisible to its SERIALIZABLE snapshot), which server/db/postgres.ts retries:
+ * the re-run sees the completed key and replays. Same key + same body replays the stored
+ * status and body; same key + different body is 422 IDEMPOTENCY_KEY_REUSED.
+ *
+ * 409 IDEMPOTENCY_KEY_IN_FLIGHT is answered for a key whose `in_flight` row was committed
+ * without its response, which this version never does: only a server of an earlier version
+ * (two-phase reservation) running on the same database during an upgrade leaves one, or a
+ * restore taken mid-write of such a server. After IN_FLIGHT_STALE_AFTER_MS the key is taken over.
  */
 export async function reserveIdempotencyKey(
-  { db, clock, config }: Pick<AppDeps, 'db' | 'clock' | 'config'>,
+  trx: Transaction<Database>,
+  { clock, config }: Pick<AppDeps, 'clock' | 'config'>,
   k: IdempotencyKey,
 ): Promise<{ kind: 'reserved' } | { kind: 'replay'; status: number; body: unknown }> {
-  if (!KEY_SHAPE.test(k.key)) throw invalid('Idempotency-Key', 'must be 1 to 255 printable ASCII characters');
   const fingerprint = fingerprintOf(k);
   const now = clock.now();
   const nowIso = now.toISOString();
-  const fresh = {
-    method: k.method,
-    path: k.path,
-    fingerprint,
-    state: 'in_flight' as const,
-    response_status: null,
-    response_body: null,
-    created_at: nowIso,
-    expires_at: new Date(now.getTime() + config.idempotencyRetentionSeconds * 1000).toISOString(),
-  };
-  const keyed = { integration_id: k.integrationId, key: k.key };
-  // Insert first, read only on conflict: the unique (integration_id, key) decides the one
-  // winner, so this is correct at READ COMMITTED, which PostgreSQL is given here. At
-  // SERIALIZABLE a read-then-insert takes predicate locks on index pages, and concurrent
-  // reservations of *different* keys then abort each other (docs/performance.md).
-  const transaction = isPostgres(db) ? db.transaction().setIsolationLevel('read committed') : db.transaction();
-  return transaction.execute(async (trx) => {
-    const inserted = await trx.insertInto('idempotency_keys').values({ ...keyed, ...fresh }).onConflict((oc) => oc.columns(['integration_id', 'key']).doNothing()).returning('key').executeTakeFirst();
-    if (inserted) return { kind: 'reserved' as const };
-    const existing = await trx.selectFrom('idempotency_keys').selectAll().where('integration_id', '=', k.integrationId).where('key', '=', k.key).executeTakeFirst();
-    if (!existing) {
-      // Released between our insert and our read (its write failed): the next try is a new key.
-      throw new AppError('IDEMPOTENCY_KEY_IN_FLIGHT', 'a request with this Idempotency-Key is still being processed; retry shortly', { retryAfterSeconds: 1 });
-    }
-    if (existing.expires_at <= nowIso) {
-      // Past its retention: restart it as in flight, if no concurrent request did first.
-      const taken = await trx
-        .updateTable('idempotency_keys')
-        .set(fresh)
-        .where('integration_id', '=', k.integrationId)
-        .where('key', '=', k.key)
-        .where('expires_at', '=', existing.expires_at)
-        .executeTakeFirst();
-      if (Number(taken.numUpdatedRows) === 1) return { kind: 'reserved' as const };
-      throw new AppError('IDEMPOTENCY_KEY_IN_FLIGHT', 'a request with this Idempotency-Key is still being processed; retry shortly', { retryAfterSeconds: 1 });
-    }
+  const [existing] = await keyRow(trx, { integrationId: k.integrationId, key: k.key });
+  if (existing && existing.expires_at > nowIso) {
     if (existing.fingerprint !== fingerprint) {
       throw new AppError(
         'IDEMPOTENCY_KEY_REUSED',
@@ -90,38 +97,31 @@ export async function reserveIdempotencyKey(
         retryAfterSeconds: 1,
       });
     }
-    // The first request died before finishing: take the key over (one taker, by the stamp it had).
-    const taken = await trx
-      .updateTable('idempotency_keys')
-      .set({ created_at: nowIso })
-      .where('integration_id', '=', k.integrationId)
-      .where('key', '=', k.key)
-      .where('state', '=', 'in_flight')
-      .where('created_at', '=', existing.created_at)
-      .executeTakeFirst();
-    if (Number(taken.numUpdatedRows) === 1) return { kind: 'reserved' as const };
-    throw new AppError('IDEMPOTENCY_KEY_IN_FLIGHT', 'a request with this Idempotency-Key is still being processed; retry shortly', { retryAfterSeconds: 1 });
-  });
+    // An earlier version's reservation whose request died: taken over by the upsert below.
+  }
+  // New key, one past its retention, or a dead reservation: (re)start it, in one statement.
+  const fresh = {
+    method: k.method,
+    path: k.path,
+    fingerprint,
+    state: 'in_flight' as const,
+    response_status: null,
+    response_body: null,
+    created_at: nowIso,
+    expires_at: new Date(now.getTime() + config.idempotencyRetentionSeconds * 1000).toISOString(),
+  };
+  await reserveKey(trx, { integration_id: k.integrationId, key: k.key, ...fresh });
+  return { kind: 'reserved' as const };
+}
+
+/** Checks the key's shape before any database work (400 naming the header). */
+export function checkIdempotencyKeyShape(key: string): void {
+  if (!KEY_SHAPE.test(key)) throw invalid('Idempotency-Key', 'must be 1 to 255 printable ASCII characters');
 }
 
 /** Stores the response with the key, inside the write's own transaction. */
 export async function completeIdempotencyKey(trx: Transaction<Database>, k: IdempotencyKey, status: number, body: unknown): Promise<void> {
-  await trx
-    .updateTable('idempotency_keys')
-    .set({ state: 'completed', response_status: status, response_body: JSON.stringify(body) })
-    .where('integration_id', '=', k.integrationId)
-    .where('key', '=', k.key)
-    .execute();
-}
-
-/** Frees a key whose write failed (only while in flight: a completed key keeps its response). */
-export async function releaseIdempotencyKey(db: Db, k: IdempotencyKey): Promise<void> {
-  await db
-    .deleteFrom('idempotency_keys')
-    .where('integration_id', '=', k.integrationId)
-    .where('key', '=', k.key)
-    .where('state', '=', 'in_flight')
-    .execute();
+  await completeKey(trx, { integrationId: k.integrationId, key: k.key, status, body: JSON.stringify(body) });
 }
 
 /** Removes keys past their retention (called by the housekeeping timer). */

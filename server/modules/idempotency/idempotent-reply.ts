@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { Database } from '../../db/schema';
 import type { AppDeps } from '../../deps';
 import { merchantOf } from '../auth/merchant-api';
-import { completeIdempotencyKey, releaseIdempotencyKey, reserveIdempotencyKey, type IdempotencyKey } from './idempotency.service';
+import { checkIdempotencyKeyShape, completeIdempotencyKey, reserveIdempotencyKey, type IdempotencyKey } from './idempotency.service';
 
 export const IdempotencyHeaders = z.object({
   'idempotency-key': z.string().optional().describe('Makes the write safe to retry: same key + same body replays the original result for 24 h.'),
@@ -13,10 +13,10 @@ export const IdempotencyHeaders = z.object({
 /**
  * The one call a merchant write route makes: runs the service's write in one transaction
  * and sends its result. With an Idempotency-Key (keyed by the caller's integration, the
- * method and the route's path) the key is reserved first, stored with the response in the
- * write's transaction, and released if the write fails; a retry gets the stored response with
- * `Idempotent-Replayed: true`. The status is fixed, or derived from the body (207 when some
- * lines were refused).
+ * method and the route's path) the key is reserved, the write runs and the response is stored
+ * with the key in that same transaction (one commit; a failed write rolls the key back with
+ * it); a retry gets the stored response with `Idempotent-Replayed: true`. The status is fixed,
+ * or derived from the body (207 when some lines were refused).
  */
 export async function sendIdempotent<T>(
   req: FastifyRequest,
@@ -26,24 +26,21 @@ export async function sendIdempotent<T>(
   write: (trx: Transaction<Database>) => Promise<T>,
 ): Promise<FastifyReply> {
   const header = req.headers['idempotency-key'];
-  const key: IdempotencyKey | undefined =
-    typeof header === 'string'
-      ? { integrationId: merchantOf(req).integrationId, key: header, method: req.method, path: req.routeOptions.url ?? req.url, body: req.body }
-      : undefined;
-  if (key) {
-    const reserved = await reserveIdempotencyKey(deps, key);
-    if (reserved.kind === 'replay') return reply.header('idempotent-replayed', 'true').code(reserved.status).send(reserved.body);
+  let key: IdempotencyKey | undefined;
+  if (typeof header === 'string') {
+    checkIdempotencyKeyShape(header);
+    key = { integrationId: merchantOf(req).integrationId, key: header, method: req.method, path: req.routeOptions.url ?? req.url, body: req.body };
   }
-  try {
-    const result = await deps.db.transaction().execute(async (trx) => {
-      const body = await write(trx);
-      const code = typeof status === 'number' ? status : status(body);
-      if (key) await completeIdempotencyKey(trx, key, code, body);
-      return { code, body };
-    });
-    return reply.code(result.code).send(result.body);
-  } catch (err) {
-    if (key) await releaseIdempotencyKey(deps.db, key);
-    throw err;
-  }
+  const result = await deps.db.transaction().execute(async (trx) => {
+    if (key) {
+      const reserved = await reserveIdempotencyKey(trx, deps, key);
+      if (reserved.kind === 'replay') return { code: reserved.status, body: reserved.body as unknown, replayed: true };
+    }
+    const body = await write(trx);
+    const code = typeof status === 'number' ? status : status(body);
+    if (key) await completeIdempotencyKey(trx, key, code, body);
+    return { code, body: body as unknown, replayed: false };
+  });
+  if (result.replayed) reply.header('idempotent-replayed', 'true');
+  return reply.code(result.code).send(result.body);
 }

@@ -1,8 +1,9 @@
 import type { Transaction } from 'kysely';
 import type { Db } from '../../db/database';
-import type { Database } from '../../db/schema';
+import type { Database, InvoiceLinesTable } from '../../db/schema';
 import type { AppDeps } from '../../deps';
 import { AppError, formatPath, notFound } from '../../lib/errors';
+import { uuidV7 } from '../../lib/ids';
 import { coerceToSchema } from '../../http/form-body';
 import { reallocateInvoice } from '../../domain/invoice-allocation';
 import { invoiceLines } from './invoices.repository';
@@ -31,10 +32,11 @@ export interface IngestInput {
  */
 export async function ingestInvoiceLines(
   trx: Transaction<Database>,
-  { clock, ids }: Pick<AppDeps, 'clock' | 'ids'>,
+  { clock }: Pick<AppDeps, 'clock' | 'ids'>,
   input: IngestInput,
 ): Promise<InvoiceLineIngestResponse> {
-  const now = clock.now().toISOString();
+  const nowMs = clock.now().getTime();
+  const now = new Date(nowMs).toISOString();
   const existing = await trx
     .selectFrom('invoice_lines')
     .select(['code', 'name', 'amount_minor', 'currency', 'remitted'])
@@ -61,7 +63,7 @@ export async function ingestInvoiceLines(
         .execute()
     ).map((r) => [r.code, r.name]),
   );
-  const existingCodes = new Set(existing.map((l) => l.code));
+  const rows: InvoiceLinesTable[] = [];
 
   const errors: LineError[] = [];
   const seen = new Set<string>();
@@ -107,39 +109,51 @@ export async function ingestInvoiceLines(
       billed += line.amount_minor;
       continue;
     }
-    if (existingCodes.has(line.code)) {
-      await trx
-        .updateTable('invoice_lines')
-        .set({ name, amount_minor: line.amount_minor, currency: input.currency, updated_at: now })
-        .where('merchant_id', '=', input.merchantId)
-        .where('mode', '=', input.mode)
-        .where('invoice_ref', '=', input.invoiceRef)
-        .where('code', '=', line.code)
-        .execute();
-    } else {
-      await trx
-        .insertInto('invoice_lines')
-        .values({
-          id: ids.uuid(),
-          merchant_id: input.merchantId,
-          mode: input.mode,
-          invoice_ref: input.invoiceRef,
-          code: line.code,
-          name,
-          amount_minor: line.amount_minor,
-          currency: input.currency,
-          remitted: 0,
-          remitted_at: null,
-          created_at: now,
-          updated_at: now,
-        })
-        .execute();
-    }
+    rows.push({
+      id: uuidV7(nowMs),
+      merchant_id: input.merchantId,
+      mode: input.mode,
+      invoice_ref: input.invoiceRef,
+      code: line.code,
+      name,
+      amount_minor: line.amount_minor,
+      currency: input.currency,
+      remitted: 0,
+      remitted_at: null,
+      created_at: now,
+      updated_at: now,
+    });
     ingested++;
     billed += line.amount_minor;
   }
+  await upsertLines(trx, rows);
   await reallocateInvoice(trx, input.merchantId, input.mode, input.invoiceRef, now);
   return { object: 'invoice.line_items', invoice_ref: input.invoiceRef, ingested, billed_minor: billed, errors };
+}
+
+/** Rows per statement: 12 columns each stays far below SQLite's (32,766) and PostgreSQL's (65,535) parameter limits. */
+const UPSERT_CHUNK = 500;
+
+/**
+ * The request's accepted lines in one multi-row statement (per chunk) instead of one per line
+ * (issue 16): new codes are inserted, codes the invoice already has (never remitted ones: those
+ * were answered above) get the new name, amount and currency and keep their id.
+ */
+async function upsertLines(trx: Transaction<Database>, rows: InvoiceLinesTable[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += UPSERT_CHUNK) {
+    await trx
+      .insertInto('invoice_lines')
+      .values(rows.slice(i, i + UPSERT_CHUNK))
+      .onConflict((oc) =>
+        oc.columns(['merchant_id', 'mode', 'invoice_ref', 'code']).doUpdateSet((eb) => ({
+          name: eb.ref('excluded.name'),
+          amount_minor: eb.ref('excluded.amount_minor'),
+          currency: eb.ref('excluded.currency'),
+          updated_at: eb.ref('excluded.updated_at'),
+        })),
+      )
+      .execute();
+  }
 }
 
 export async function listInvoiceLines(

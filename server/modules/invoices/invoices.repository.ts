@@ -1,4 +1,5 @@
 import type { Db } from '../../db/database';
+import { precompiled } from '../../db/precompiled';
 
 /** An invoice is a (merchant, mode, invoice_ref): a test reference and the same live one are different invoices. */
 export interface InvoiceKey {
@@ -23,13 +24,12 @@ export async function invoiceLines(db: Db, key: InvoiceKey) {
 }
 
 /** The currency an invoice's recorded lines are billed in, or undefined when it has none yet (`q` may be a transaction). */
+const currencyOfInvoice = precompiled((db, p: { merchantId: string; mode: 'test' | 'live'; invoiceRef: string }) =>
+  db.selectFrom('invoice_lines').select('currency').where('merchant_id', '=', p.merchantId).where('mode', '=', p.mode).where('invoice_ref', '=', p.invoiceRef).limit(1),
+);
+
+/** Compiled once: session_create runs it on every create. */
 export async function invoiceCurrency(q: Db, key: InvoiceKey & { mode: 'test' | 'live' }): Promise<string | undefined> {
-  const row = await q
-    .selectFrom('invoice_lines')
-    .select('currency')
-    .where('merchant_id', '=', key.merchantId)
-    .where('mode', '=', key.mode)
-    .where('invoice_ref', '=', key.invoiceRef)
-    .executeTakeFirst();
+  const [row] = await currencyOfInvoice(q, { merchantId: key.merchantId, mode: key.mode, invoiceRef: key.invoiceRef });
   return row?.currency;
 }

@@ -1,5 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { CheckoutSessionsTable, Database, PaymentAttemptsTable } from '../../db/schema';
+import { precompiled } from '../../db/precompiled';
 import { notFound } from '../../lib/errors';
 import { computeFee, DEFAULT_FEE_RULES, type FeeQuote, type FeeRule } from '../../domain/fees';
 import { RAILS, type Rail } from '../../../shared/schemas/common';
@@ -13,15 +14,19 @@ export interface SessionWithOwner extends CheckoutSessionsTable {
   mode: 'test' | 'live';
 }
 
-export async function findSession(q: Q, id: string): Promise<SessionWithOwner> {
-  const row = await q
+// The payer pages' and the quote's / attempt start's queries are compiled once (issue 16).
+const sessionWithOwner = precompiled((db, p: { id: string }) =>
+  db
     .selectFrom('checkout_sessions as s')
     .innerJoin('integrations as i', 'i.id', 's.integration_id')
     .innerJoin('merchants as m', 'm.id', 's.merchant_id')
     .selectAll('s')
     .select(['m.name as merchant_name', 'i.allowed_rails', 'i.card_collection_mode', 'i.mode'])
-    .where('s.id', '=', id)
-    .executeTakeFirst();
+    .where('s.id', '=', p.id),
+);
+
+export async function findSession(q: Q, id: string): Promise<SessionWithOwner> {
+  const [row] = await sessionWithOwner(q, { id });
   if (!row) throw notFound(`session ${id}`);
   return row;
 }
@@ -31,13 +36,12 @@ export const allowedRails = (s: SessionWithOwner): Rail[] => {
   return RAILS.filter((r) => allowed.has(r));
 };
 
+const feeRuleOf = precompiled((db, p: { integrationId: string; rail: Rail }) =>
+  db.selectFrom('fee_rules').select(['percent_bps', 'fixed_minor', 'cap_minor', 'bearer']).where('integration_id', '=', p.integrationId).where('rail', '=', p.rail),
+);
+
 export async function feeRule(q: Q, integrationId: string, rail: Rail): Promise<FeeRule> {
-  const row = await q
-    .selectFrom('fee_rules')
-    .select(['percent_bps', 'fixed_minor', 'cap_minor', 'bearer'])
-    .where('integration_id', '=', integrationId)
-    .where('rail', '=', rail)
-    .executeTakeFirst();
+  const [row] = await feeRuleOf(q, { integrationId, rail });
   return row ?? DEFAULT_FEE_RULES[rail];
 }
 
@@ -45,13 +49,12 @@ export async function quoteRail(q: Q, s: CheckoutSessionsTable, rail: Rail): Pro
   return computeFee(s.amount_minor, s.currency, await feeRule(q, s.integration_id, rail));
 }
 
+const attemptOfSession = precompiled((db, p: { id: string; sessionId: string }) =>
+  db.selectFrom('payment_attempts').selectAll().where('id', '=', p.id).where('session_id', '=', p.sessionId),
+);
+
 export async function findAttempt(q: Q, sessionId: string, attemptId: string): Promise<PaymentAttemptsTable> {
-  const row = await q
-    .selectFrom('payment_attempts')
-    .selectAll()
-    .where('id', '=', attemptId)
-    .where('session_id', '=', sessionId)
-    .executeTakeFirst();
+  const [row] = await attemptOfSession(q, { id: attemptId, sessionId });
   if (!row) throw notFound(`payment attempt ${attemptId}`);
   return row;
 }

@@ -1,5 +1,6 @@
 import type { Transaction } from 'kysely';
 import type { Db } from '../../db/database';
+import { precompiled } from '../../db/precompiled';
 import type { Database } from '../../db/schema';
 import type { Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
@@ -36,7 +37,13 @@ export const notPayable = (status: string) =>
  * Lazy expiry in a transaction of its own: a request that then fails (409 SESSION_NOT_PAYABLE
  * on an expired session) must not roll the expiry, and its event, back.
  */
+const expiryOf = precompiled((db, p: { id: string }) => db.selectFrom('checkout_sessions').select(['status', 'expires_at']).where('id', '=', p.id));
+
 export async function expireDue(deps: PaymentsDeps, sessionId: string): Promise<void> {
+  // A plain read first: the write transaction (SQLite's write lock, a commit) only for a session
+  // that is due. expireIfDue checks again inside it, so a race with another change stays safe.
+  const [s] = await expiryOf(deps.db, { id: sessionId });
+  if (!s || s.status !== 'open' || s.expires_at > deps.clock.now().toISOString()) return;
   await deps.db.transaction().execute((trx) => expireIfDue(trx, deps, sessionId));
 }
 

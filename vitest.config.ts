@@ -1,4 +1,4 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 /**
  * Two projects, both in `npm test`: `sqlite` runs everything on the embedded default; `postgres`
@@ -12,6 +12,19 @@ const withPostgres = process.env.PAYDESK_TEST_PG !== '0';
 // Drills that read the SQLite file of a spawned server stay SQLite-only; on PostgreSQL the races
 // run in-process and across two spawned instances (test/drills/multi-instance.test.ts).
 const onBothEngines = ['test/integration/**/*.test.ts', 'test/security/**/*.test.ts', 'test/drills/races.test.ts', 'test/drills/multi-instance.test.ts'];
+// These open a SQLite file of their own in either project (the SQLite schema and upgrades, file
+// modes, the CLI and `npm run serve` on DATA_DIR): on PostgreSQL they would test SQLite again.
+// The CLI on PostgreSQL is covered by the files that run it through test/support/cli.ts.
+const sqliteOnly = [
+  'test/integration/cli.test.ts',
+  'test/integration/serve.test.ts',
+  'test/integration/webhooks-restart.test.ts',
+  'test/integration/migrations.test.ts',
+  'test/integration/migration-0009.test.ts',
+  'test/integration/migrations-upgrade.test.ts',
+  'test/integration/migrations-schema.test.ts',
+  'test/security/file-permissions.test.ts',
+];
 
 export default defineConfig({
   test: {
@@ -30,6 +43,7 @@ export default defineConfig({
         test: {
           name: 'postgres',
           include: onBothEngines,
+          exclude: [...configDefaults.exclude, ...sqliteOnly],
           env: { PAYDESK_TEST_SCRYPT_LOG2N: '12', PAYDESK_TEST_ENGINE: 'postgres' },
           globalSetup: ['test/support/postgres-global.ts'],
           setupFiles: ['test/support/postgres-file.ts'],

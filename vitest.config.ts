@@ -1,16 +1,30 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 /**
- * Two projects: `sqlite` runs everything on the embedded default; `postgres` runs the suites
- * that touch a database again on PostgreSQL (test/support/postgres-global.ts finds or starts a
- * server, and every test app gets a fresh database: test/support/database.ts).
+ * Two projects, both in `npm test`: `sqlite` runs everything on the embedded default; `postgres`
+ * runs the suites that touch a database again on PostgreSQL (test/support/postgres-global.ts
+ * finds a server or starts a throwaway one, bench/postgres-cluster.ts, and every test app gets a
+ * fresh database: test/support/database.ts).
  */
 const everything = ['test/unit/**/*.test.ts', 'test/integration/**/*.test.ts', 'test/drills/**/*.test.ts', 'test/tooling/**/*.test.ts', 'test/security/**/*.test.ts'];
-// TEMPORARY until the migrations run on PostgreSQL (issue 14): the postgres project is opt-in.
-const withPostgres = process.env.PAYDESK_TEST_PG === '1';
+// On by default; PAYDESK_TEST_PG=0 leaves PostgreSQL out (a quick local run of the SQLite half).
+const withPostgres = process.env.PAYDESK_TEST_PG !== '0';
 // Drills that read the SQLite file of a spawned server stay SQLite-only; on PostgreSQL the races
 // run in-process and across two spawned instances (test/drills/multi-instance.test.ts).
 const onBothEngines = ['test/integration/**/*.test.ts', 'test/security/**/*.test.ts', 'test/drills/races.test.ts', 'test/drills/multi-instance.test.ts'];
+// These open a SQLite file of their own in either project (the SQLite schema and upgrades, file
+// modes, the CLI and `npm run serve` on DATA_DIR): on PostgreSQL they would test SQLite again.
+// The CLI on PostgreSQL is covered by the files that run it through test/support/cli.ts.
+const sqliteOnly = [
+  'test/integration/cli.test.ts',
+  'test/integration/serve.test.ts',
+  'test/integration/webhooks-restart.test.ts',
+  'test/integration/migrations.test.ts',
+  'test/integration/migration-0009.test.ts',
+  'test/integration/migrations-upgrade.test.ts',
+  'test/integration/migrations-schema.test.ts',
+  'test/security/file-permissions.test.ts',
+];
 
 export default defineConfig({
   test: {
@@ -29,8 +43,10 @@ export default defineConfig({
         test: {
           name: 'postgres',
           include: onBothEngines,
+          exclude: [...configDefaults.exclude, ...sqliteOnly],
           env: { PAYDESK_TEST_SCRYPT_LOG2N: '12', PAYDESK_TEST_ENGINE: 'postgres' },
           globalSetup: ['test/support/postgres-global.ts'],
+          setupFiles: ['test/support/postgres-file.ts'],
         },
       }] : []),
     ],

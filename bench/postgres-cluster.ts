@@ -81,21 +81,35 @@ export async function startTestServer(given = process.env.PAYDESK_TEST_DATABASE_
     chownSync(dir, uid, gid);
   }
   const data = join(dir, 'data');
-  run(initdb, ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync']);
-  const port = await freePort();
-  const opts = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300`;
-  run(pgCtl, ['-D', data, '-o', opts, '-l', join(dir, 'log'), '-w', '-t', '60', 'start']);
-  const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
-  return {
-    url,
-    stop: async () => {
-      try {
-        run(pgCtl, ['-D', data, '-m', 'immediate', '-w', 'stop']);
-      } finally {
-        rmSync(dir, { recursive: true, force: true });
-      }
-    },
+  let stopped = false;
+  const stopNow = () => {
+    if (stopped) return;
+    stopped = true;
+    try {
+      if (existsSync(join(data, 'postmaster.pid'))) run(pgCtl, ['-D', data, '-m', 'immediate', '-w', 'stop']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   };
+  // A run that ends without calling stop() (an error in the setup, Ctrl-C, process.exit) must not
+  // leave a server and its folder behind: stopped synchronously on the way out.
+  process.once('exit', () => {
+    try {
+      stopNow();
+    } catch {
+      // Exiting anyway; nothing left to report to.
+    }
+  });
+  try {
+    run(initdb, ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync']);
+    const port = await freePort();
+    const opts = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300`;
+    run(pgCtl, ['-D', data, '-o', opts, '-l', join(dir, 'log'), '-w', '-t', '60', 'start']);
+    return { url: `postgres://postgres@127.0.0.1:${port}/postgres`, stop: async () => stopNow() };
+  } catch (err) {
+    stopNow();
+    throw err;
+  }
 }
 
 /** `url` with its database name replaced. */

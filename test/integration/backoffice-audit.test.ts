@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../support/app';
 import { BO, call, errorCode, sessionWithSlip, staff } from '../support/backoffice';
@@ -43,8 +44,8 @@ describe('back-office audit trail (GET /audit)', () => {
       expect(refused.statusCode).toBe(403);
       expect(errorCode(refused)).toBe('FORBIDDEN');
     }
-    expect(() => t.database.sqlite.prepare("UPDATE audit_log SET action = 'x'").run()).toThrow(/append-only/);
-    expect(() => t.database.sqlite.prepare('DELETE FROM audit_log').run()).toThrow(/append-only/);
+    await expect(sql`UPDATE audit_log SET action = 'x'`.execute(t.database.db)).rejects.toThrow(/append-only/);
+    await expect(sql`DELETE FROM audit_log`.execute(t.database.db)).rejects.toThrow(/append-only/);
     // No route can change it either.
     const put = await t.app.inject({ method: 'DELETE', url: `${BO}/audit`, headers: { authorization: `Bearer ${admin.token}` } });
     expect(put.statusCode).toBe(404);

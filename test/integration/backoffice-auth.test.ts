@@ -27,7 +27,7 @@ describe('back-office staff sign-in (POST /auth/login, /auth/logout, GET /me)', 
     const rows = await t.database.db.selectFrom('staff_sessions').selectAll().where('staff_id', '=', user.id).execute();
     expect(rows).toHaveLength(2);
     expect(rows.map((r) => r.token_hash)).toContain(sha256Hex(body.token));
-    const raw = JSON.stringify(t.database.sqlite.prepare('SELECT * FROM staff_sessions').all());
+    const raw = JSON.stringify(await t.database.db.selectFrom('staff_sessions').selectAll().execute());
     expect(raw).not.toContain(body.token);
     expect(Date.parse(body.expires_at) - t.clock.now().getTime()).toBe(12 * 3600 * 1000);
   });

@@ -3,6 +3,7 @@ import { createTestApp, type TestContext } from '../support/app';
 import { get } from '../support/http';
 import { events, expectError, history, openSession, publicSession, quoteTotal, startAttempt, status } from '../support/checkout';
 import { call, staff, type Staff } from '../support/backoffice';
+import { failInserts } from '../support/stored-data';
 import { sweep } from '../../server/domain/sweeper';
 import { loadConfig } from '../../server/config';
 import { randomIds } from '../../server/lib/ids';
@@ -98,11 +99,11 @@ describe('bank transfer in flight', () => {
     const s = await openSession(t, m);
     const a = await startTransfer(s.id);
     // A fault in the audit write (a disk error, a crash) stands in for a crash between the two writes.
-    t.database.sqlite.exec("CREATE TEMP TRIGGER audit_fault BEFORE INSERT ON audit_log BEGIN SELECT RAISE(ABORT, 'audit write failed'); END");
+    const repair = await failInserts(t.database, 'audit_log', 'audit write failed');
     try {
       expect((await bankNotifies(a.instructions.payment_reference, a.amount_charged_minor)).statusCode).toBe(500);
     } finally {
-      t.database.sqlite.exec('DROP TRIGGER audit_fault');
+      await repair();
     }
     expect(await merchantStatus(s.id)).toBe('pending');
     expect(await events(t, s.id)).toHaveLength(0);

@@ -7,12 +7,14 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build } from '../../server/app';
 import { loadConfig } from '../../server/config';
-import { migrate, openDatabase, type OpenedDatabase } from '../../server/db/database';
+import { migrate, type OpenedDatabase } from '../../server/db/database';
 import { ManualClock } from '../../server/lib/clock';
 import { randomIds, type IdGenerator } from '../../server/lib/ids';
 import { createIntegration, type CreatedIntegration } from '../../server/modules/integrations/integrations.service';
 import { post } from '../support/http';
 import { sessionUrl, uniqueInvoice } from '../support/checkout';
+import { createTestDatabase, onPostgres, type TestDatabase } from '../support/database';
+import { storedBytes } from '../support/stored-data';
 
 /**
  * CONTRACT §5 / issue 3: a card number or security code is never written to the database, a
@@ -21,7 +23,8 @@ import { sessionUrl, uniqueInvoice } from '../support/checkout';
  * resend the prompt).
  *
  * The app here is the real one with a real pino logger at `trace` writing to a file, and the
- * database a real SQLite file in WAL mode. The id generator is the production one, except that
+ * database a real SQLite file in WAL mode (the bytes of its files are searched) or, in the
+ * postgres project, a PostgreSQL database (every row of every table is searched as text). The id generator is the production one, except that
  * it re-draws an id that happens to contain the CVC digits, so a match in the files can only be
  * a leak, never a coincidence.
  */
@@ -32,6 +35,7 @@ const PHONE_DIGITS = '245550199';
 
 describe('card data and phone numbers never leak (database files, logs, responses)', () => {
   let dir: string;
+  let testDb: TestDatabase;
   let database: OpenedDatabase;
   let app: FastifyInstance;
   let m: CreatedIntegration;
@@ -57,13 +61,14 @@ describe('card data and phone numbers never leak (database files, logs, response
   };
 
   const dbFiles = () => [database.sqlite.name, `${database.sqlite.name}-wal`, `${database.sqlite.name}-shm`].filter((f) => existsSync(f));
-  const dbBytes = () => Buffer.concat(dbFiles().map((f) => readFileSync(f)));
+  const dbBytes = async () => (onPostgres ? (await storedBytes(database))[0]! : Buffer.concat(dbFiles().map((f) => readFileSync(f))));
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'paydesk-secrets-'));
     logFile = join(dir, 'server.log');
-    const config = loadConfig({ DATA_DIR: dir, RATE_LIMIT_PER_MIN: '0', PUBLIC_BASE_URL: 'http://paydesk.test' });
-    database = openDatabase(config.databaseFile);
+    testDb = await createTestDatabase(dir);
+    const config = loadConfig({ DATA_DIR: dir, RATE_LIMIT_PER_MIN: '0', PUBLIC_BASE_URL: 'http://paydesk.test', ...(testDb.url ? { DATABASE_URL: testDb.url } : {}) });
+    database = testDb.opened;
     await migrate(database.db);
     // A clock whose timestamps hold no 4-digit run but the year.
     const clock = new ManualClock('2031-03-05T10:20:30.000Z');
@@ -73,14 +78,14 @@ describe('card data and phone numbers never leak (database files, logs, response
     await app.ready();
     m = await createIntegration(database.db, clock, ids, { merchantName: 'Secrets Merchant' });
     // Pick a CVC that appears nowhere in the files yet, so a later match is a leak.
-    const before = dbBytes().toString('latin1');
+    const before = (await dbBytes()).toString('latin1');
     cvc = CVC_CANDIDATES.find((c) => !before.includes(c)) ?? '';
     expect(cvc).not.toBe('');
     for (const card of CARDS) expect(before).not.toContain(card);
   });
   afterAll(async () => {
     await app.close();
-    await database.close();
+    await testDb.dispose();
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -149,10 +154,10 @@ describe('card data and phone numbers never leak (database files, logs, response
     expect(all).toContain('"phone_last4":"0199"');
   });
 
-  it('the SQLite files (main, -wal, -shm) hold no card number and no CVC, while still holding the payments', async () => {
-    const files = dbFiles();
-    expect(files.some((f) => f.endsWith('-wal'))).toBe(true);
-    const bytes = dbBytes();
+  it('the database (SQLite: main, -wal, -shm files; PostgreSQL: every row) holds no card number and no CVC, while still holding the payments', async () => {
+    // The WAL is where a fresh write sits first: it must be among the files searched.
+    if (!onPostgres) expect(dbFiles().some((f) => f.endsWith('-wal'))).toBe(true);
+    const bytes = await dbBytes();
     for (const n of CARDS) {
       expect(bytes.includes(Buffer.from(n)), `card number ${n} found in the database files`).toBe(false);
       expect(bytes.includes(Buffer.from(n, 'utf16le'))).toBe(false);
@@ -165,10 +170,15 @@ describe('card data and phone numbers never leak (database files, logs, response
   });
 
   it('the full phone number is stored only in payment_attempts.phone (never in events, history or any other column)', async () => {
-    const tables = await sql<{ name: string }>`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`.execute(database.db);
+    const tables = onPostgres
+      ? await sql<{ name: string }>`SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'`.execute(database.db)
+      : await sql<{ name: string }>`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`.execute(database.db);
+    expect(tables.rows.length).toBeGreaterThan(20);
     const holders: string[] = [];
     for (const { name } of tables.rows) {
-      const cols = await sql<{ name: string }>`SELECT name FROM pragma_table_info(${name})`.execute(database.db);
+      const cols = onPostgres
+        ? await sql<{ name: string }>`SELECT column_name AS name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = ${name}`.execute(database.db)
+        : await sql<{ name: string }>`SELECT name FROM pragma_table_info(${name})`.execute(database.db);
       for (const col of cols.rows) {
         const hit = await sql<{ n: number }>`SELECT count(*) AS n FROM ${sql.table(name)} WHERE CAST(${sql.ref(col.name)} AS TEXT) LIKE ${`%${PHONE_DIGITS}%`}`.execute(database.db);
         if (Number(hit.rows[0]?.n) > 0) holders.push(`${name}.${col.name}`);

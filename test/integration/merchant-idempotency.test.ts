@@ -18,8 +18,8 @@ describe('Idempotency-Key on session and invoice-line writes', () => {
 
   const withKey = (url: string, body: unknown, key: string, apiKey = m.api_key, encoding: 'json' | 'urlencoded' | 'multipart' = 'json') =>
     post(t.app, url, body, { key: apiKey, encoding, headers: { 'idempotency-key': key } });
-  const sessionCount = (invoiceRef: string) =>
-    (t.database.sqlite.prepare('SELECT count(*) AS n FROM checkout_sessions WHERE invoice_ref = ?').get(invoiceRef) as { n: number }).n;
+  const sessionCount = async (invoiceRef: string) =>
+    Number((await t.database.db.selectFrom('checkout_sessions').select((eb) => eb.fn.countAll().as('n')).where('invoice_ref', '=', invoiceRef).executeTakeFirstOrThrow()).n);
 
   it('replays a session create: same status, identical body, no second session', async () => {
     const body = { amount_minor: 700, invoice_ref: 'INV-IDEM-1', metadata: { a: 1 } };
@@ -31,7 +31,7 @@ describe('Idempotency-Key on session and invoice-line writes', () => {
     expect(again.statusCode).toBe(201);
     expect(again.body).toBe(first.body);
     expect(again.headers['idempotent-replayed']).toBe('true');
-    expect(sessionCount('INV-IDEM-1')).toBe(1);
+    expect(await sessionCount('INV-IDEM-1')).toBe(1);
   });
 
   it('treats the same fields in another encoding or key order as the same request', async () => {
@@ -43,7 +43,7 @@ describe('Idempotency-Key on session and invoice-line writes', () => {
       expect(r.statusCode).toBe(201);
       expect(r.body).toBe(first.body);
     }
-    expect(sessionCount('INV-IDEM-ENC')).toBe(1);
+    expect(await sessionCount('INV-IDEM-ENC')).toBe(1);
   });
 
   it('refuses the same key with a different body: 422 IDEMPOTENCY_KEY_REUSED, nothing written', async () => {
@@ -51,7 +51,7 @@ describe('Idempotency-Key on session and invoice-line writes', () => {
     const other = await withKey(SESSIONS, { amount_minor: 801, invoice_ref: 'INV-IDEM-2' }, 'key-session-2');
     expect(other.statusCode).toBe(422);
     expect(envelope(other).code).toBe('IDEMPOTENCY_KEY_REUSED');
-    expect(sessionCount('INV-IDEM-2')).toBe(1);
+    expect(await sessionCount('INV-IDEM-2')).toBe(1);
     // The same key on another endpoint is another request too.
     const elsewhere = await withKey(INVOICE, { invoice_ref: 'INV-IDEM-2', lines: [{ code: 'WATER', amount_minor: 800 }] }, 'key-session-2');
     expect(elsewhere.statusCode).toBe(422);
@@ -117,7 +117,7 @@ describe('Idempotency-Key on session and invoice-line writes', () => {
     const after = await withKey(SESSIONS, body, 'key-ttl');
     expect(after.statusCode).toBe(201);
     expect(after.json().id).not.toBe(first.json().id);
-    expect(sessionCount('INV-IDEM-TTL')).toBe(2);
+    expect(await sessionCount('INV-IDEM-TTL')).toBe(2);
     // And a different body is no longer "reuse" once the first is forgotten.
     t.clock.advanceSeconds(86_400);
     expect((await withKey(SESSIONS, { ...body, amount_minor: 1001 }, 'key-ttl')).statusCode).toBe(201);
@@ -127,13 +127,15 @@ describe('Idempotency-Key on session and invoice-line writes', () => {
     // The state a request still running (or killed mid-way) leaves behind: the key reserved, no response yet.
     const body = { amount_minor: 1200, invoice_ref: 'INV-IDEM-INFLIGHT' };
     const first = await withKey(SESSIONS, body, 'key-inflight');
-    const row = t.database.sqlite.prepare("SELECT * FROM idempotency_keys WHERE key = 'key-inflight'").get() as Record<string, unknown>;
-    t.database.sqlite
-      .prepare("UPDATE idempotency_keys SET state = 'in_flight', response_status = NULL, response_body = NULL, created_at = ? WHERE key = 'key-inflight'")
-      .run(t.clock.now().toISOString());
+    const row = await t.database.db.selectFrom('idempotency_keys').selectAll().where('key', '=', 'key-inflight').executeTakeFirstOrThrow();
+    await t.database.db
+      .updateTable('idempotency_keys')
+      .set({ state: 'in_flight', response_status: null, response_body: null, created_at: t.clock.now().toISOString() })
+      .where('key', '=', 'key-inflight')
+      .execute();
     // A request that died wrote neither the session nor its first history row.
-    t.database.sqlite.prepare('DELETE FROM session_history WHERE session_id = ?').run(first.json().id);
-    t.database.sqlite.prepare('DELETE FROM checkout_sessions WHERE id = ?').run(first.json().id);
+    await t.database.db.deleteFrom('session_history').where('session_id', '=', first.json().id).execute();
+    await t.database.db.deleteFrom('checkout_sessions').where('id', '=', first.json().id).execute();
 
     const busy = await withKey(SESSIONS, body, 'key-inflight');
     expect(busy.statusCode).toBe(409);
@@ -141,13 +143,13 @@ describe('Idempotency-Key on session and invoice-line writes', () => {
     expect(busy.headers['retry-after']).toBe('1');
     // A different body is still reuse, in flight or not.
     expect((await withKey(SESSIONS, { ...body, amount_minor: 1 }, 'key-inflight')).statusCode).toBe(422);
-    expect(sessionCount('INV-IDEM-INFLIGHT')).toBe(0);
+    expect(await sessionCount('INV-IDEM-INFLIGHT')).toBe(0);
 
     // 60 s later the first request is taken to have died: the retry runs the write once.
     t.clock.advanceSeconds(60);
     const retry = await withKey(SESSIONS, body, 'key-inflight');
     expect(retry.statusCode).toBe(201);
-    expect(sessionCount('INV-IDEM-INFLIGHT')).toBe(1);
+    expect(await sessionCount('INV-IDEM-INFLIGHT')).toBe(1);
     expect((await withKey(SESSIONS, body, 'key-inflight')).body).toBe(retry.body);
     expect(row.integration_id).toBe(m.integration_id);
   });
@@ -156,7 +158,7 @@ describe('Idempotency-Key on session and invoice-line writes', () => {
     const body = { amount_minor: 1100, invoice_ref: 'INV-IDEM-NOKEY' };
     await post(t.app, SESSIONS, body, { key: m.api_key });
     await post(t.app, SESSIONS, body, { key: m.api_key });
-    expect(sessionCount('INV-IDEM-NOKEY')).toBe(2);
+    expect(await sessionCount('INV-IDEM-NOKEY')).toBe(2);
   });
 });
 
@@ -194,7 +196,7 @@ describe('Idempotency-Key under real concurrency (real port)', () => {
       expect(JSON.parse(r.text).error.code).toBe('IDEMPOTENCY_KEY_IN_FLIGHT');
       expect(r.retryAfter).toMatch(/^\d+$/);
     }
-    const rows = t.database.sqlite.prepare("SELECT id FROM checkout_sessions WHERE invoice_ref = 'INV-RACE'").all() as Array<{ id: string }>;
+    const rows = await t.database.db.selectFrom('checkout_sessions').select('id').where('invoice_ref', '=', 'INV-RACE').execute();
     expect(rows).toHaveLength(1);
     expect(JSON.parse(created[0]!.text).id).toBe(rows[0]!.id);
 
@@ -215,13 +217,14 @@ describe('Idempotency-Key under real concurrency (real port)', () => {
       expect(r.status).toBe(409);
       expect(JSON.parse(r.text).error.code).toBe('IDEMPOTENCY_KEY_IN_FLIGHT');
     }
-    const stored = t.database.sqlite.prepare("SELECT state, response_status FROM idempotency_keys WHERE key = 'race-key-2'").all();
+    const stored = await t.database.db.selectFrom('idempotency_keys').select(['state', 'response_status']).where('key', '=', 'race-key-2').execute();
     expect(stored).toEqual([{ state: 'completed', response_status: 200 }]);
   });
 
   it('30 parallel creates with 30 different keys make 30 sessions', async () => {
     const results = await Promise.all(Array.from({ length: 30 }, (_, i) => fire(SESSIONS, { amount_minor: 10, invoice_ref: 'INV-MANY' }, `many-${i}`)));
     expect(results.map((r) => r.status)).toEqual(Array(30).fill(201));
-    expect((t.database.sqlite.prepare("SELECT count(*) AS n FROM checkout_sessions WHERE invoice_ref = 'INV-MANY'").get() as { n: number }).n).toBe(30);
+    const many = await t.database.db.selectFrom('checkout_sessions').select((eb) => eb.fn.countAll().as('n')).where('invoice_ref', '=', 'INV-MANY').executeTakeFirstOrThrow();
+    expect(Number(many.n)).toBe(30);
   });
 });

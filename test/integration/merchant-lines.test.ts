@@ -118,8 +118,7 @@ describe('revenue lines: POST (sync) and GET (list)', () => {
     const res = await sync({ lines: [{ code: 'U1', name: 'U', colour: marker }], other: marker });
     expect(res.statusCode).toBe(200);
     expect((await list()).body).not.toContain(marker);
-    t.database.sqlite.pragma('wal_checkpoint(FULL)');
-    expect(JSON.stringify(t.database.sqlite.prepare('SELECT * FROM revenue_lines').all())).not.toContain(marker);
+    expect(JSON.stringify(await t.database.db.selectFrom('revenue_lines').selectAll().execute())).not.toContain(marker);
   });
 });
 
@@ -242,7 +241,7 @@ describe('invoice lines: POST (ingest) and GET (list)', () => {
 
   it('refuses to change a paid (remitted) invoice (409 INVOICE_ALREADY_PAID)', async () => {
     await ingest({ invoice_ref: 'INV-PAID', lines: [{ code: 'WATER', amount_minor: 10 }] });
-    t.database.sqlite.prepare("UPDATE invoice_lines SET remitted = 1 WHERE invoice_ref = 'INV-PAID' AND merchant_id = ?").run(m.merchant_id);
+    await t.database.db.updateTable('invoice_lines').set({ remitted: 1 }).where('invoice_ref', '=', 'INV-PAID').where('merchant_id', '=', m.merchant_id).execute();
     const res = await ingest({ invoice_ref: 'INV-PAID', lines: [{ code: 'WATER', amount_minor: 99 }] });
     expect(res.statusCode).toBe(409);
     expect(envelope(res).code).toBe('INVOICE_ALREADY_PAID');
@@ -266,7 +265,6 @@ describe('invoice lines: POST (ingest) and GET (list)', () => {
     const res = await ingest({ invoice_ref: 'INV-U', note: marker, lines: [{ code: 'WATER', amount_minor: 5, tax_id: marker }] });
     expect(res.statusCode).toBe(200);
     expect((await lines('INV-U')).body).not.toContain(marker);
-    t.database.sqlite.pragma('wal_checkpoint(FULL)');
-    expect(JSON.stringify(t.database.sqlite.prepare('SELECT * FROM invoice_lines').all())).not.toContain(marker);
+    expect(JSON.stringify(await t.database.db.selectFrom('invoice_lines').selectAll().execute())).not.toContain(marker);
   });
 });

@@ -179,8 +179,7 @@ describe('POST /api/v1/sessions and GET /api/v1/sessions/{reference}', () => {
     const s = res.json();
     expect(JSON.stringify(s)).not.toContain(marker);
     expect(s.customer).toEqual({ name: 'A' });
-    t.database.sqlite.pragma('wal_checkpoint(FULL)');
-    const rows = t.database.sqlite.prepare('SELECT * FROM checkout_sessions WHERE id = ?').all(s.id);
+    const rows = await t.database.db.selectFrom('checkout_sessions').selectAll().where('id', '=', s.id).execute();
     expect(rows).toHaveLength(1);
     expect(JSON.stringify(rows)).not.toContain(marker);
   });
@@ -211,7 +210,7 @@ describe('POST /api/v1/sessions and GET /api/v1/sessions/{reference}', () => {
 
   it('creates a new session for an invoice reference that an earlier session paid, leaving that one as it was', async () => {
     const first = (await create({ amount_minor: 900, invoice_ref: 'INV-PAID' })).json();
-    t.database.sqlite.prepare("UPDATE checkout_sessions SET status = 'success' WHERE id = ?").run(first.id);
+    await t.database.db.updateTable('checkout_sessions').set({ status: 'success' }).where('id', '=', first.id).execute();
     const res = await create({ amount_minor: 900, invoice_ref: 'INV-PAID' });
     expect(res.statusCode).toBe(201);
     expect(res.json()).toMatchObject({ status: 'open', invoice_ref: 'INV-PAID' });

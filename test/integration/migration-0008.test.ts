@@ -4,6 +4,7 @@ import * as m0008 from '../../server/db/migrations/0008_webhook_held_deliveries'
 import { randomIds } from '../../server/lib/ids';
 import { ALL_MERCHANTS, enableEndpoint } from '../../server/modules/webhooks/webhooks.service';
 import { createTestApp, type TestContext } from '../support/app';
+import { onPostgres } from '../support/database';
 import { deliveriesOf, paidSession } from '../support/webhooks';
 
 /**
@@ -19,7 +20,10 @@ afterEach(async () => {
   await t.close();
 });
 
-describe('migration 0008_webhook_held_deliveries', () => {
+// The repair 0008 makes (held deliveries, trimmed headers) is of rows written by releases before
+// it, which only SQLite files have: on PostgreSQL the migration history starts empty and 0008
+// only adds the column and its index, which test/integration/migrations-postgres.test.ts covers.
+describe.skipIf(onPostgres)('migration 0008_webhook_held_deliveries', () => {
   it('holds what a disabled endpoint lost, leaves other failures alone, and trims stored headers', async () => {
     const db = t.database.db;
     const m = await t.merchant(undefined, 'http://127.0.0.1:9/hook');

@@ -35,6 +35,7 @@ describe.skipIf(!onPostgres)('migrations on PostgreSQL', () => {
         (await sql<{ data_type: string }>`SELECT data_type FROM information_schema.columns WHERE table_name = ${table} AND column_name = ${column}`.execute(d.db)).rows[0]?.data_type;
       expect(await type('checkout_sessions', 'amount_minor')).toBe('bigint');
       expect(await type('webhook_deliveries', 'rowid')).toBe('bigint');
+      expect(await type('webhook_deliveries', 'held_at')).toBe('text'); // 0008 (its data repair is SQLite-only)
       expect(await type('invoice_lines', 'mode')).toBe('text');
       expect((await d.db.selectFrom('banks').select('code').execute()).length).toBeGreaterThan(0); // the seed ran
 

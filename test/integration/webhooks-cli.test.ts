@@ -28,7 +28,8 @@ afterEach(async () => {
 function admin(args: string[]) {
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/cli/admin.ts', ...args], {
     cwd: root,
-    env: { ...process.env, DATA_DIR: t.dataDir },
+    // The CLI opens what the server does: the same DATA_DIR, and on PostgreSQL the same DATABASE_URL.
+    env: { ...process.env, DATA_DIR: t.dataDir, ...(t.config.databaseUrl ? { DATABASE_URL: t.config.databaseUrl } : {}) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';

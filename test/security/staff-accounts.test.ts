@@ -73,7 +73,7 @@ describe('admin: password reset and role change, both audited', () => {
     expect(again.json()).toMatchObject({ must_change_password: true });
     const [entry] = await auditOf('staff.password_reset', teller.id);
     expect(entry).toMatchObject({ actor_id: admin.id });
-    expect(JSON.stringify(t.database.sqlite.prepare('SELECT * FROM audit_log').all())).not.toContain('reset phrase 90210');
+    expect(JSON.stringify(await t.database.db.selectFrom('audit_log').selectAll().execute())).not.toContain('reset phrase 90210');
     const otherTeller = await staff(t, 'teller');
     expect((await call(t, otherTeller, 'POST', `/admin/staff/${admin.id}/reset-password`, { password: 'reset phrase 90210' })).statusCode).toBe(403);
     expect((await call(t, admin, 'POST', `/admin/staff/${admin.id}/reset-password`, { password: 'reset phrase 90210' })).statusCode).toBe(409);

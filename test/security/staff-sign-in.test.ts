@@ -57,12 +57,12 @@ describe('the audit trail never holds a password typed as a username (issue 12 #
   it('an unknown username is recorded as "(unknown user)", not verbatim', async () => {
     const typed = 'Kw4me-Secret-Phrase-77';
     expect((await login(typed, 'whatever', '10.5.5.5')).statusCode).toBe(401);
-    const raw = JSON.stringify(t.database.sqlite.prepare('SELECT * FROM audit_log').all());
+    const raw = JSON.stringify(await t.database.db.selectFrom('audit_log').selectAll().execute());
     expect(raw).not.toContain(typed);
     expect(raw.toLowerCase()).not.toContain(typed.toLowerCase());
     const entry = await t.database.db.selectFrom('audit_log').selectAll().where('ip', '=', '10.5.5.5').executeTakeFirstOrThrow();
     expect(entry).toMatchObject({ action: 'auth.login_failed', actor_username: '(unknown user)' });
-    const failures = JSON.stringify(t.database.sqlite.prepare('SELECT * FROM staff_login_failures').all());
+    const failures = JSON.stringify(await t.database.db.selectFrom('staff_login_failures').selectAll().execute());
     // The throttle keys hold the name lower-cased for 15 minutes at most (needed to count per name).
     expect(failures).not.toContain(typed);
   });

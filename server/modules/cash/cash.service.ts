@@ -1,4 +1,4 @@
-import type { Transaction } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import type { Db } from '../../db/database';
 import type { CashDepositsTable, Database } from '../../db/schema';
 import { applyTransition, expireIfDue, requireTransition, type TransitionDeps } from '../../domain/session-transitions';
@@ -27,7 +27,7 @@ type Q = Db | Transaction<Database>;
 async function scanned(q: Q, deps: CashDeskDeps, slipId: string): Promise<ScannedSlip> {
   const slip = await q.selectFrom('cash_slips').selectAll().where('id', '=', slipId).executeTakeFirstOrThrow();
   const s = await findSession(q, slip.session_id);
-  const latest = await depositQuery(q).where('d.slip_id', '=', slip.id).orderBy('d.created_at', 'desc').executeTakeFirst();
+  const latest = await depositQuery(q).where('d.slip_id', '=', slip.id).orderBy('d.created_at', 'desc').orderBy(sql`d.rowid`, 'desc').executeTakeFirst();
   return {
     ...slipBody(slip, s, false, deps.clock.now()),
     session_status: s.status,

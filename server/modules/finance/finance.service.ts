@@ -38,7 +38,8 @@ export async function listMerchants(db: Db, staff: StaffContext): Promise<{ merc
 
 export async function revenueLines(db: Db, merchantId: string): Promise<RevenueLinesView> {
   const rows = await db.selectFrom('revenue_lines').selectAll().where('merchant_id', '=', merchantId).orderBy('code').execute();
-  const syncs = await db.selectFrom('revenue_line_syncs').selectAll().where('merchant_id', '=', merchantId).orderBy('created_at', 'desc').limit(20).execute();
+  // rowid: syncs of one millisecond newest first too (migration 0012 gives PostgreSQL one).
+  const syncs = await db.selectFrom('revenue_line_syncs').selectAll().where('merchant_id', '=', merchantId).orderBy('created_at', 'desc').orderBy(sql`rowid`, 'desc').limit(20).execute();
   const active = rows.filter((r) => r.active === 1).length;
   return {
     merchant_id: merchantId,

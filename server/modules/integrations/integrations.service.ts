@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db } from '../../db/database';
 import type { Clock } from '../../lib/clock';
 import { AppError, invalid, notFound } from '../../lib/errors';
@@ -110,14 +111,17 @@ export async function listIntegrations(db: Db) {
     .innerJoin('merchants as m', 'm.id', 'i.merchant_id')
     .select(['i.id', 'i.name', 'i.mode', 'i.allowed_rails', 'i.created_at', 'i.disabled_at', 'm.id as merchant_id', 'm.name as merchant_name'])
     .orderBy('i.created_at')
+    // Rows of one millisecond in the order they were made (migration 0012 gives PostgreSQL a rowid).
+    .orderBy(sql`i.rowid`)
     .execute();
   const keys = await db
     .selectFrom('api_keys as k')
     .leftJoin('api_key_usage as u', 'u.api_key_id', 'k.id')
     .select(['k.id', 'k.integration_id', 'k.name', 'k.prefix', 'k.created_at', 'k.revoked_at', 'u.last_used_at'])
     .orderBy('k.created_at')
+    .orderBy(sql`k.rowid`)
     .execute();
-  const endpoints = await db.selectFrom('webhook_endpoints').select(['id', 'integration_id', 'url', 'status']).execute();
+  const endpoints = await db.selectFrom('webhook_endpoints').select(['id', 'integration_id', 'url', 'status']).orderBy('created_at').orderBy(sql`rowid`).execute();
   return rows.map((r) => ({
     integration_id: r.id,
     merchant_id: r.merchant_id,

@@ -9,7 +9,7 @@ import { onPostgres } from '../support/database';
 // Resolved API keys are cached while the database is unchanged; a revocation must still bite
 // on the very next request, whether this process or another one (the CLI) wrote it. On
 // PostgreSQL another process's revocation is seen within CREDENTIAL_CACHE_TTL_MS instead (the
-// stated bound for every instance, docs/deployment.md): no commit counter like SQLite's
+// stated bound for every instance, server/db/postgres.ts): no commit counter like SQLite's
 // data_version is readable without a query.
 describe('API key lookups and revocation', () => {
   let t: TestContext;

@@ -32,8 +32,9 @@ export const databaseUrls = new Map<string, string>();
  * made) is dropped by the run's global teardown, which finds it by the `paydesk_t_<run pid>_`
  * prefix (test/support/postgres-global.ts).
  */
+// 4: a background DROP waiting for its checkpoint must not hold up the next test's CREATE.
 let adminPool: pg.Pool | undefined;
-const admin = () => (adminPool ??= new pg.Pool({ connectionString: inject('pgAdminUrl'), max: 2, allowExitOnIdle: true }));
+const admin = () => (adminPool ??= new pg.Pool({ connectionString: inject('pgAdminUrl'), max: 4, allowExitOnIdle: true }));
 let ahead: Promise<string> | undefined;
 let taken = 0;
 

@@ -10,6 +10,7 @@ import * as m0008 from './0008_webhook_held_deliveries';
 import * as m0009 from './0009_auth_hardening';
 import * as m0010 from './0010_slip_reference_key';
 import * as m0011 from './0011_finance_search_api_key_names';
+import * as m0012 from './0012_periodic_query_indexes';
 
 /**
  * Every migration, in order. Append only: the runner refuses to start when the applied
@@ -27,4 +28,5 @@ export const migrations: Record<string, Migration> = {
   '0009_auth_hardening': m0009,
   '0010_slip_reference_key': m0010,
   '0011_finance_search_api_key_names': m0011,
+  '0012_periodic_query_indexes': m0012,
 };

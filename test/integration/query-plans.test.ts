@@ -112,6 +112,7 @@ describe('every periodic, list and search query uses an index (issue 18)', () =>
     invoiceRef = 'PLAN-1';
     paidSessionId = paid.id;
     await payByCard(t, paid.id, '4242424242424242');
+    await openSession(t, m, { invoice_ref: 'PLAN-1' }); // a second page of the invoice's sessions
     const slip = await sessionWithSlip(t, m, 5_000, 'PLAN-2');
     const teller = await staff(t, 'teller');
     await call(t, teller, 'POST', `/cash-slips/${slip.slip_token}/deposits`, { amount_minor: slip.amount_minor });
@@ -151,6 +152,10 @@ describe('every periodic, list and search query uses an index (issue 18)', () =>
       await get(`/sessions?${mq}`);
       await get(`/sessions?${mq}&status=success&sort=amount_minor&dir=asc`);
       await get(`/sessions?${mq}&offset=50`);
+      const first = await call(t, admin, 'GET', `/sessions?${mq}&limit=1`);
+      await get(`/sessions?${mq}&limit=1&cursor=${(first.json() as { next_cursor: string }).next_cursor}`);
+      const byAmount = await call(t, admin, 'GET', `/sessions?${mq}&limit=1&sort=amount_minor`);
+      await get(`/sessions?${mq}&limit=1&sort=amount_minor&cursor=${(byAmount.json() as { next_cursor: string }).next_cursor}`);
     });
     await record('sessions search', async () => {
       await get(`/sessions?${mq}&q=PLAN`);
@@ -163,7 +168,10 @@ describe('every periodic, list and search query uses an index (issue 18)', () =>
       await get(`/invoices?${mq}`);
       await get(`/invoices?${mq}&q=PLAN&offset=50`);
     });
-    await record('invoice detail', () => get(`/invoices/${invoiceRef}?${mq}`));
+    await record('invoice detail', async () => {
+      const first = await call(t, admin, 'GET', `/invoices/${invoiceRef}?${mq}&limit=1`);
+      await get(`/invoices/${invoiceRef}?${mq}&limit=1&cursor=${(first.json() as { next_cursor: string }).next_cursor}`);
+    });
     await record('deposits list', async () => {
       await get('/deposits');
       await get('/deposits?status=under_review');

@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppDeps } from '../../deps';
 import {
   InvoiceDetail,
+  InvoiceDetailQuery,
   InvoiceList,
   InvoiceListQuery,
   InvoiceRefParams,
@@ -61,8 +62,8 @@ export async function financeRoutes(app: FastifyInstance, deps: AppDeps): Promis
   );
   r.get(
     '/invoices/:invoice_ref',
-    { preValidation: finance, schema: { tags, summary: 'One invoice: lines and sessions', params: InvoiceRefParams, querystring: MerchantScopeQuery, response: { 200: InvoiceDetail, ...errors } } },
-    async (req) => invoiceDetail(deps.db, await merchantScope(deps.db, requireStaff(req), req.query.merchant_id), req.params.invoice_ref),
+    { preValidation: finance, schema: { tags, summary: 'One invoice: lines and sessions', params: InvoiceRefParams, querystring: InvoiceDetailQuery, response: { 200: InvoiceDetail, ...errors } } },
+    async (req) => invoiceDetail(deps.db, await merchantScope(deps.db, requireStaff(req), req.query.merchant_id), req.params.invoice_ref, req.query),
   );
 
   r.get(

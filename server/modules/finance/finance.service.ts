@@ -25,6 +25,8 @@ import { formatMoney as money } from '../../../shared/money';
 import { railLabel } from '../../../shared/labels';
 import { settlements, type Settlement } from './finance-settlement';
 import { likeEscape, sessionAmount, sessionSearch } from './finance-search';
+import { afterCursor, decodeCursor, encodeCursor } from './finance-paging';
+import { deliveryEntries } from './session-deliveries';
 
 export type FinanceDeps = TransitionDeps & { db: Db };
 
@@ -199,13 +201,28 @@ export async function listInvoices(
   return { invoices: rows.rows.map(toInvoice), total: Number(total.rows[0]?.n ?? 0) };
 }
 
-export async function invoiceDetail(db: Db, merchantId: string, invoiceRef: string): Promise<InvoiceDetail> {
+export async function invoiceDetail(db: Db, merchantId: string, invoiceRef: string, page: { limit: number; cursor?: string | undefined } = { limit: 50 }): Promise<InvoiceDetail> {
   const rows = await sql<InvoiceAgg>`SELECT * FROM (${invoiceAggregate(db, merchantId)}) AS agg WHERE invoice_ref = ${invoiceRef}`.execute(db);
   const agg = rows.rows[0];
   if (!agg) throw notFound(`invoice ${invoiceRef}`);
   const lines = await invoiceLines(db, { merchantId, mode: null, invoiceRef });
-  const sessions = await sessionBase(db).where('s.merchant_id', '=', merchantId).where('s.invoice_ref', '=', invoiceRef).orderBy('s.created_at', 'desc').execute();
-  return { invoice: toInvoice(agg), lines, sessions: await withSettlements(db, sessions) };
+  const all = sessionBase(db).where('s.merchant_id', '=', merchantId).where('s.invoice_ref', '=', invoiceRef);
+  const total = await all.clearSelect().select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  let q = all;
+  if (page.cursor) {
+    const c = decodeCursor(page.cursor, 'created_at', 'desc');
+    q = q.where((eb) => afterCursor(eb, 'created_at', 'desc', c));
+  }
+  const found = await q.orderBy('s.created_at', 'desc').orderBy('s.id', 'desc').limit(page.limit + 1).execute();
+  const sessions = found.slice(0, page.limit);
+  const last = sessions.at(-1);
+  return {
+    invoice: toInvoice(agg),
+    lines,
+    sessions: await withSettlements(db, sessions),
+    sessions_total: Number(total.n),
+    next_cursor: found.length > page.limit && last ? encodeCursor('created_at', 'desc', last.created_at, last.id) : null,
+  };
 }
 
 // ---------------------------------------------------------------- sessions
@@ -250,6 +267,7 @@ export interface SessionFilter {
   dir: 'asc' | 'desc';
   limit: number;
   offset: number;
+  cursor?: string | undefined;
 }
 
 /**
@@ -296,8 +314,16 @@ export async function listSessions(deps: FinanceDeps, merchantId: string, f: Ses
     );
   }
   const total = await q.clearSelect().select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-  const rows = await q.orderBy(`s.${f.sort}`, f.dir).orderBy('s.id', f.dir).limit(f.limit).offset(f.offset).execute();
-  return { sessions: await withSettlements(deps.db, rows), total: Number(total.n) };
+  if (f.cursor) {
+    if (f.offset > 0) throw invalid('cursor', 'cannot be combined with offset');
+    const c = decodeCursor(f.cursor, f.sort, f.dir);
+    q = q.where((eb) => afterCursor(eb, f.sort, f.dir, c));
+  }
+  const rows = await q.orderBy(`s.${f.sort}`, f.dir).orderBy('s.id', f.dir).limit(f.limit + 1).offset(f.offset).execute();
+  const page = rows.slice(0, f.limit);
+  const last = page.at(-1);
+  const next = rows.length > f.limit && last ? encodeCursor(f.sort, f.dir, last[f.sort], last.id) : null;
+  return { sessions: await withSettlements(deps.db, page), total: Number(total.n), next_cursor: next };
 }
 
 
@@ -363,22 +389,4 @@ export async function sessionDetail(deps: FinanceDeps, staff: StaffContext, sess
     lines,
     timeline: t,
   };
-}
-
-/** Webhook delivery attempts of these events, oldest first. */
-async function deliveryEntries(db: Db, eventIds: string[]): Promise<TimelineEntry[]> {
-  if (eventIds.length === 0) return [];
-  const rows = await db
-    .selectFrom('webhook_delivery_attempts')
-    .select(['event_id', 'started_at', 'kind', 'outcome', 'status_code', 'error', 'latency_ms', 'url'])
-    .where('event_id', 'in', eventIds)
-    .orderBy('seq')
-    .execute();
-  return rows.map((r) => ({
-    at: r.started_at,
-    kind: 'delivery' as const,
-    title: r.outcome === 'succeeded' ? `Webhook delivered (${r.status_code ?? 'ok'})` : `Webhook attempt failed${r.status_code ? ` (${r.status_code})` : ''}`,
-    detail: [r.url, `${r.latency_ms} ms`, r.kind.replace('_', ' '), r.error].filter(Boolean).join(' · '),
-    ref: r.event_id,
-  }));
 }

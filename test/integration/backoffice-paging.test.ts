@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CreatedIntegration } from '../../server/modules/integrations/integrations.service';
 import { createTestApp, type TestContext } from '../support/app';
 import { call, errorCode, staff, type Staff } from '../support/backoffice';
-import { openSession } from '../support/checkout';
+import { openSession, payByCard } from '../support/checkout';
+import { paymentsCsv } from '../../server/modules/finance/finance-export.service';
 
 /** Issue 18: deep pages by cursor, and an invoice's sessions a page at a time. */
 describe('back-office keyset pages', () => {
@@ -79,5 +80,28 @@ describe('back-office keyset pages', () => {
     expect(walked.slice(0, 3)).toEqual([ids[6], ids[5], ids[4]]);
     // The default page is 50, the maximum 200.
     expect((await call(t, fin, 'GET', '/invoices/DONATION?limit=201')).statusCode).toBe(400);
+  });
+
+  it('the payments CSV streamed in small batches is the same file as in one batch, every paid session once in paid order', async () => {
+    // Five paid sessions, two of them paid in the same millisecond (the id orders them).
+    for (const [i, id] of ids.slice(0, 5).entries()) {
+      if (i !== 2) t.clock.advanceSeconds(1);
+      expect((await payByCard(t, id, '4242424242424242')).statusCode).toBe(201);
+    }
+    const from = new Date(Date.now() - 86_400_000).toISOString();
+    const to = new Date(t.clock.now().getTime() + 86_400_000).toISOString();
+    const whole = await paymentsCsv(t.database.db, m.merchant_id, from, to, 1000);
+    const lines = whole.trimEnd().split('\r\n');
+    expect(lines).toHaveLength(6);
+    expect(new Set(lines.slice(1).map((l) => l.split(',')[1])).size).toBe(5);
+    for (const batch of [1, 2, 4, 5]) expect(await paymentsCsv(t.database.db, m.merchant_id, from, to, batch), `batch ${batch}`).toBe(whole);
+    const res = await call(t, fin, 'GET', `/reports/payments.csv?from=${from}&to=${to}`);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toContain('text/csv');
+    expect(res.body).toBe(whole);
+    // A bad range is still a 400 before any byte of CSV.
+    const bad = await call(t, fin, 'GET', `/reports/payments.csv?from=${to}&to=${from}`);
+    expect(bad.statusCode).toBe(400);
+    expect(errorCode(bad)).toBe('INVALID_ARGUMENT');
   });
 });

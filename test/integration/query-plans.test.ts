@@ -188,10 +188,11 @@ describe('every periodic, list and search query uses an index (issue 18)', () =>
       await get('/webhooks/attempts');
     });
     await record('exceptions', () => get(`/exceptions?${mq}`));
+    await record('payments export', () => get(`/reports/payments.csv?${mq}&from=${new Date(Date.now() - 86_400_000).toISOString()}&to=${new Date(Date.now() + 86_400_000).toISOString()}`));
 
     const labels = new Set([...recorder.seen.values()].map((q) => q.label));
     // The recorder saw each area (a route that stopped querying would make this test vacuous).
-    for (const l of ['sweeper', 'reconcile', 'idempotency purge', 'dispatcher claim', 'sessions list', 'sessions search', 'invoices list', 'invoice detail', 'deposits list', 'audit list', 'webhook deliveries']) {
+    for (const l of ['sweeper', 'reconcile', 'idempotency purge', 'dispatcher claim', 'sessions list', 'sessions search', 'invoices list', 'invoice detail', 'deposits list', 'audit list', 'webhook deliveries', 'payments export']) {
       expect(labels, l).toContain(l);
     }
     const failures: string[] = [];

@@ -10,7 +10,8 @@ import { sql, type Kysely } from 'kysely';
 // And the reads of the back office that scanned (test/integration/query-plans.test.ts):
 // - a session's deposits and its events' delivery attempts (session detail);
 // - the deposit list in date order;
-// - the amount search: what an attempt or an approved deposit collected.
+// - the amount search: what an attempt or an approved deposit collected;
+// - the payments CSV, read in (finalized_at, id) batches of a merchant's successful sessions.
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.dropIndex('checkout_sessions_open_expiry').execute();
   await db.schema.createIndex('checkout_sessions_open_expires').on('checkout_sessions').column('expires_at').where(sql.ref('status'), '=', 'open').execute();
@@ -20,5 +21,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.createIndex('cash_deposits_approved_amount').on('cash_deposits').column('amount_minor').where(sql.ref('status'), '=', 'approved').execute();
   await db.schema.createIndex('payment_attempts_succeeded_amount').on('payment_attempts').column('amount_charged_minor').where(sql.ref('status'), '=', 'succeeded').execute();
   await db.schema.createIndex('webhook_delivery_attempts_event').on('webhook_delivery_attempts').columns(['event_id', 'seq']).execute();
+  await db.schema.createIndex('checkout_sessions_success_finalized').on('checkout_sessions').columns(['merchant_id', 'finalized_at', 'id']).where(sql.ref('status'), '=', 'success').execute();
   await db.schema.createIndex('payment_attempts_pending_updated').on('payment_attempts').column('updated_at').where(sql.ref('status'), '=', 'pending').execute();
 }

@@ -84,7 +84,8 @@ async function fullScans(db: Db, q: { sql: string; parameters: readonly unknown[
   const rowidWalk = (alias: string) => new RegExp(`order by "${alias}"\\."seq"( desc)? limit`, 'i').test(q.sql) && !/TEMP B-TREE FOR ORDER BY/.test(plan);
   const scans = r.rows
     .map((row) => /^SCAN (\w+)(.*)$/.exec(row.detail))
-    .filter((m): m is RegExpExecArray => m !== null && !/USING (COVERING )?INDEX|USING INTEGER PRIMARY KEY/.test(m[2]!) && !rowidWalk(m[1]!))
+    // Walking a whole index and then sorting every row (`USE TEMP B-TREE FOR ORDER BY`) reads the table too.
+    .filter((m): m is RegExpExecArray => m !== null && (!/USING (COVERING )?INDEX|USING INTEGER PRIMARY KEY/.test(m[2]!) || /TEMP B-TREE FOR ORDER BY/.test(plan)) && !rowidWalk(m[1]!))
     .map((m) => names.get(m[1]!))
     .filter((t): t is string => t !== undefined);
   return { plan, scans };

@@ -31,7 +31,7 @@ export const PAYMENT_CSV_COLUMNS = [
 ] as const;
 
 /** Sessions per query of the export: one batch reads in a few ms however long the range is. */
-export const EXPORT_BATCH = 500;
+export const EXPORT_BATCH = 200;
 
 /**
  * Every payment of the merchant whose session succeeded in [from, to): one row per session,

@@ -25,6 +25,7 @@ describe('sweeper batches', () => {
       amount_minor: 1000,
       currency: 'GHS',
       invoice_ref: 'SWEEP',
+      metadata: '{}',
       expires_at: past,
       created_at: past,
       updated_at: past,

@@ -18,6 +18,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   // them all: 100,000 sessions of one invoice ref took 2.25 s. Replaces (merchant_id, invoice_ref).
   await db.schema.createIndex('checkout_sessions_merchant_invoice_created').on('checkout_sessions').columns(['merchant_id', 'invoice_ref', 'created_at']).execute();
   await db.schema.dropIndex('checkout_sessions_merchant_invoice').execute();
+  // The invoice list's per-ref sums of lines (the unique key has `mode` between the two).
+  await db.schema.createIndex('invoice_lines_merchant_ref').on('invoice_lines').columns(['merchant_id', 'invoice_ref']).execute();
   // The delivery log's newest-first page (and its cursor) walks this instead of sorting every delivery.
   await db.schema.createIndex('webhook_deliveries_created').on('webhook_deliveries').columns(['created_at', 'id']).execute();
   await table('audit_prune_marks')

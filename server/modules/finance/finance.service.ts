@@ -136,6 +136,9 @@ interface InvoiceAgg {
  * once a session succeeded.
  */
 function invoiceAggregate(db: Db, merchantId: string) {
+  // MIN(COALESCE(finalized_at, '')), not MIN(finalized_at): a bare MIN lets SQLite walk the
+  // merchant's every paid session in finalized_at order (checkout_sessions_success_finalized)
+  // for each invoice ref, instead of reading the ref's own sessions (success sessions always have it).
   // The larger of two values: MAX(a, b) on SQLite, GREATEST(a, b) on PostgreSQL.
   const greatest = sql.raw(isPostgres(db) ? 'GREATEST' : 'MAX');
   return sql<InvoiceAgg>`
@@ -153,7 +156,7 @@ function invoiceAggregate(db: Db, merchantId: string) {
       COALESCE((SELECT SUM(amount_minor) FROM checkout_sessions s WHERE s.merchant_id = ${merchantId} AND s.invoice_ref = r.invoice_ref AND s.status = 'success'), 0) AS paid_minor,
       CASE WHEN EXISTS (SELECT 1 FROM invoice_lines l WHERE l.merchant_id = ${merchantId} AND l.invoice_ref = r.invoice_ref)
         THEN (SELECT CASE WHEN MIN(remitted) = 1 THEN MAX(remitted_at) END FROM invoice_lines l WHERE l.merchant_id = ${merchantId} AND l.invoice_ref = r.invoice_ref)
-        ELSE (SELECT MIN(finalized_at) FROM checkout_sessions s WHERE s.merchant_id = ${merchantId} AND s.invoice_ref = r.invoice_ref AND s.status = 'success')
+        ELSE (SELECT MIN(COALESCE(finalized_at, '')) FROM checkout_sessions s WHERE s.merchant_id = ${merchantId} AND s.invoice_ref = r.invoice_ref AND s.status = 'success')
       END AS remitted_at,
       (SELECT status FROM checkout_sessions s WHERE s.merchant_id = ${merchantId} AND s.invoice_ref = r.invoice_ref ORDER BY created_at DESC, id DESC LIMIT 1) AS latest_session_status,
       ${greatest}(

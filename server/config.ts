@@ -6,6 +6,11 @@ export const DEFAULT_RETRY_DELAYS_S = [5, 300, 1800, 7200, 18000, 36000, 36000];
 /** Bank-transfer instructions stay valid one hour by default (docs/lifecycle.md says why). */
 export const DEFAULT_BANK_TRANSFER_WINDOW_S = 3600;
 
+function retentionDays(fallback: number, min: number) {
+  const whole = { error: 'must be a whole number of days' };
+  return z.coerce.number(whole).int(whole).min(min, { error: `must be at least ${min} days` }).max(36_500, { error: 'must be at most 36500 days' }).default(fallback);
+}
+
 const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(4610),
   HOST: z.string().min(1).default('127.0.0.1'),
@@ -48,6 +53,12 @@ const EnvSchema = z.object({
     .min(0, { error: 'must be 0 or more' })
     .max(120_000, { error: 'must be at most 120000 (2 minutes)' })
     .default(0),
+  // Retention (docs/operations.md): whole days; what is older is removed by `npm run admin -- db:prune`.
+  IDEMPOTENCY_RETENTION_S: z.coerce.number({ error: 'must be a whole number of seconds' }).int({ error: 'must be a whole number of seconds' }).min(3600, { error: 'must be at least 3600 seconds' }).default(86_400),
+  WEBHOOK_ATTEMPT_LOG_RETENTION_DAYS: retentionDays(90, 7),
+  WEBHOOK_BODY_RETENTION_DAYS: retentionDays(30, 1),
+  SESSION_HISTORY_RETENTION_DAYS: retentionDays(400, 30),
+  AUDIT_RETENTION_DAYS: retentionDays(2557, 365),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -109,8 +120,21 @@ export interface Config {
   readonly bankTransferWindowS: number;
   /** Largest accepted request body, in bytes. */
   readonly bodyLimitBytes: number;
-  /** How long an Idempotency-Key is remembered. */
+  /** How long an Idempotency-Key is remembered (IDEMPOTENCY_RETENTION_S). */
   readonly idempotencyRetentionSeconds: number;
+  /** Days each kind of history is kept before `db:prune` removes it (docs/operations.md). */
+  readonly retention: Retention;
+}
+
+export interface Retention {
+  /** Webhook attempt log rows of deliveries that are over (succeeded or failed). */
+  readonly webhookAttemptLogDays: number;
+  /** The body (event payload) of events delivered to every endpoint; the event row stays. */
+  readonly webhookBodyDays: number;
+  /** Session history rows (the session keeps its status and times). */
+  readonly sessionHistoryDays: number;
+  /** Audit entries: kept longest (finance), never under 365 days (the database refuses). */
+  readonly auditDays: number;
 }
 
 export const BODY_LIMIT_BYTES = 1_048_576;
@@ -144,7 +168,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     shutdownDrainMs: e.SHUTDOWN_DRAIN_MS,
     bankTransferWindowS: e.BANK_TRANSFER_WINDOW_S,
     bodyLimitBytes: BODY_LIMIT_BYTES,
-    idempotencyRetentionSeconds: IDEMPOTENCY_RETENTION_SECONDS,
+    idempotencyRetentionSeconds: e.IDEMPOTENCY_RETENTION_S,
+    retention: {
+      webhookAttemptLogDays: e.WEBHOOK_ATTEMPT_LOG_RETENTION_DAYS,
+      webhookBodyDays: e.WEBHOOK_BODY_RETENTION_DAYS,
+      sessionHistoryDays: e.SESSION_HISTORY_RETENTION_DAYS,
+      auditDays: e.AUDIT_RETENTION_DAYS,
+    },
     ...overrides,
   };
   return Object.freeze(config);

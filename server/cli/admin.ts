@@ -10,6 +10,7 @@ import { randomIds } from '../lib/ids';
 import { createIntegration, listIntegrations, revokeApiKey } from '../modules/integrations/integrations.service';
 import { createStaff } from '../modules/auth/staff.service';
 import { webhookCommands } from '../modules/webhooks/cli';
+import { dbCommands } from '../modules/retention/cli';
 import { ownAddresses } from '../modules/webhooks/url-policy';
 import { confirmBankTransfer } from '../modules/payments/bank-transfer';
 import { composeDeps } from '../compose';
@@ -62,6 +63,7 @@ async function withDb<T>(fn: (db: Db) => Promise<T>): Promise<T> {
 
 const COMMANDS: Record<string, Command> = {
   ...webhookCommands, // webhooks:tail, :redeliver, :recover, :health, :rotate-secret, :enable
+  ...dbCommands, // db:stats, db:prune (retention, docs/operations.md)
   'integration:create': {
     usage: 'integration:create --merchant NAME [--webhook-url URL] [--json]',
     options: { merchant: { type: 'string' }, 'webhook-url': { type: 'string' }, live: { type: 'boolean' } },

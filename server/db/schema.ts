@@ -354,7 +354,16 @@ export interface AuditLogTable {
   ip: string | null;
 }
 
+/** Each audit prune (`db:prune`): rows older than `cutoff` may be deleted (migration 0014). Append-only. */
+export interface AuditPruneMarksTable {
+  id: string;
+  cutoff: string;
+  recorded_at: string;
+  reason: string;
+}
+
 export interface Database {
+  audit_prune_marks: AuditPruneMarksTable;
   api_key_usage: ApiKeyUsageTable;
   merchants: MerchantsTable;
   integrations: IntegrationsTable;

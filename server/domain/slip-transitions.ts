@@ -43,7 +43,8 @@ export async function voidSessionSlips(trx: Trx, sessionId: string, now: string)
   await trx.updateTable('cash_slips').set({ status: 'voided', updated_at: now }).where('session_id', '=', sessionId).where('status', '=', 'active').execute();
 }
 
-/** active → expired for every slip past its time (the sweeper; one statement). */
-export async function expireDueSlips(q: Db, now: string): Promise<void> {
-  await q.updateTable('cash_slips').set({ status: 'expired', updated_at: now }).where('status', '=', 'active').where('expires_at', '<=', now).execute();
+/** active → expired for these slips, each only if still active and past its time (the sweeper, one batch per statement). */
+export async function expireDueSlips(q: Db, ids: readonly string[], now: string): Promise<void> {
+  if (ids.length === 0) return;
+  await q.updateTable('cash_slips').set({ status: 'expired', updated_at: now }).where('id', 'in', ids).where('status', '=', 'active').where('expires_at', '<=', now).execute();
 }

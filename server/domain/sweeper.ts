@@ -6,45 +6,74 @@ import { endDueTransferWindows } from './bank-transfer-window';
 import { expireAttempt } from './attempt-transitions';
 import { expireDueSlips } from './slip-transitions';
 
+/** Rows one sweep query takes: small enough that no single query or batch holds the event loop. */
+export const SWEEP_BATCH = 200;
+/** Wall time one tick may spend on a backlog before leaving the rest to the next tick (not the injected clock: this bounds real work). */
+export const SWEEP_BUDGET_MS = 50;
+
+/**
+ * Takes due rows `SWEEP_BATCH` at a time through `next` (an indexed query) and moves each
+ * with `move`, until none are left, a batch moved nothing (rows that will not move must not
+ * spin the loop) or the tick's budget is spent. Yields to the event loop between batches.
+ */
+async function drain<T>(deadline: number, next: (limit: number) => Promise<T[]>, move: (row: T) => Promise<boolean>): Promise<number> {
+  let moved = 0;
+  for (;;) {
+    const rows = await next(SWEEP_BATCH);
+    let batchMoved = 0;
+    for (const row of rows) if (await move(row)) batchMoved++;
+    moved += batchMoved;
+    if (rows.length < SWEEP_BATCH || batchMoved === 0 || performance.now() >= deadline) return moved;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
 /**
  * Time-driven moves, run every second by the server (and at start-up, so a restart loses
  * nothing): open sessions past expires_at → expired; Mobile Money prompts past their expiry
  * → attempt expired and session back to open; bank-transfer windows that ended → attempt
  * expired and session back to open (or expired); slips past expiry → expired.
+ * Every query is a range on a partial index of the rows still due (migration 0013,
+ * test/integration/query-plans.test.ts), in batches of SWEEP_BATCH, so a tick costs the
+ * same at a million sessions as at none.
  */
-export async function sweep(db: Db, deps: TransitionDeps): Promise<{ expiredSessions: number; expiredAttempts: number }> {
+export async function sweep(db: Db, deps: TransitionDeps, budgetMs = SWEEP_BUDGET_MS): Promise<{ expiredSessions: number; expiredAttempts: number }> {
   const now = deps.clock.now().toISOString();
-  let expiredAttempts = 0;
-  const stalePrompts = await db
-    .selectFrom('payment_attempts')
-    .select(['id', 'session_id'])
-    .where('status', '=', 'pending')
-    .where('rail', '=', 'momo')
-    .where('raw_status', '=', 'PROMPT_SENT')
-    .where('prompt_expires_at', '<=', now)
-    .limit(500)
-    .execute();
-  for (const a of stalePrompts) {
-    await db.transaction().execute(async (trx) => {
-      if (await expireAttempt(trx, a.id, 'PROMPT_EXPIRED', 'prompt_expired', now)) {
-        expiredAttempts++;
+  const deadline = performance.now() + budgetMs;
+  let expiredAttempts = await drain(
+    deadline,
+    (limit) =>
+      db
+        .selectFrom('payment_attempts')
+        .select(['id', 'session_id'])
+        .where('status', '=', 'pending')
+        .where('prompt_expires_at', '<=', now)
+        .where('rail', '=', 'momo')
+        .where('raw_status', '=', 'PROMPT_SENT')
+        .limit(limit)
+        .execute(),
+    (a) =>
+      db.transaction().execute(async (trx) => {
+        if (!(await expireAttempt(trx, a.id, 'PROMPT_EXPIRED', 'prompt_expired', now))) return false;
         await applyTransition(trx, deps, a.session_id, { kind: 'confirmation_abandoned', cause: `momo attempt ${a.id} prompt expired` });
-      }
-    });
-  }
-  expiredAttempts += await endDueTransferWindows(db, deps);
-  const due = await db
-    .selectFrom('checkout_sessions')
-    .select('id')
-    .where('status', '=', 'open')
-    .where('expires_at', '<=', now)
-    .limit(500)
-    .execute();
-  let expiredSessions = 0;
-  for (const s of due) {
-    if (await db.transaction().execute((trx) => expireIfDue(trx, deps, s.id))) expiredSessions++;
-  }
-  await expireDueSlips(db, now);
+        return true;
+      }),
+  );
+  expiredAttempts += await endDueTransferWindows(db, deps, deadline);
+  const expiredSessions = await drain(
+    deadline,
+    (limit) => db.selectFrom('checkout_sessions').select('id').where('status', '=', 'open').where('expires_at', '<=', now).limit(limit).execute(),
+    (s) => db.transaction().execute((trx) => expireIfDue(trx, deps, s.id)),
+  );
+  await drain(
+    deadline,
+    async (limit) => {
+      const due = await db.selectFrom('cash_slips').select('id').where('status', '=', 'active').where('expires_at', '<=', now).limit(limit).execute();
+      await expireDueSlips(db, due.map((r) => r.id), now);
+      return due;
+    },
+    async () => true,
+  );
   return { expiredSessions, expiredAttempts };
 }
 

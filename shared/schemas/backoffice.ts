@@ -275,6 +275,8 @@ export const SessionListQuery = MerchantScopeQuery.extend({
   dir: z.enum(['asc', 'desc']).default('desc'),
   limit: z.coerce.number().int().min(1).max(200).default(25),
   offset: z.coerce.number().int().min(0).default(0),
+  /** `next_cursor` of the previous page, with the same sort and dir (not with offset): deep pages without counting past rows. */
+  cursor: z.string().max(400).optional(),
 });
 export const SessionRow = z.object({
   id: z.string(),
@@ -297,7 +299,8 @@ export const SessionRow = z.object({
   payment_reference: z.string().nullable(),
 });
 export type SessionRow = z.infer<typeof SessionRow>;
-export const SessionList = z.object({ sessions: z.array(SessionRow), total: z.number().int() });
+/** `next_cursor`: pass as `cursor` for the page after this one (null on the last page). */
+export const SessionList = z.object({ sessions: z.array(SessionRow), total: z.number().int(), next_cursor: z.string().nullable().optional() });
 export type SessionList = z.infer<typeof SessionList>;
 export const SessionIdParams = z.object({ session_id: z.string().min(1).max(80) });
 
@@ -316,10 +319,18 @@ export const SessionDetail = z.object({
   timeline: z.array(TimelineEntry),
 });
 export type SessionDetail = z.infer<typeof SessionDetail>;
+/** The invoice detail's sessions come a page at a time, newest first (an invoice may have hundreds of thousands). */
+export const InvoiceDetailQuery = MerchantScopeQuery.extend({
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+  cursor: z.string().max(400).optional(),
+});
 export const InvoiceDetail = z.object({
   invoice: InvoiceSummary,
   lines: z.array(InvoiceLineRow),
   sessions: z.array(SessionRow),
+  /** How many sessions the invoice has, and `cursor` for the next page of them (null on the last). */
+  sessions_total: z.number().int().optional(),
+  next_cursor: z.string().nullable().optional(),
 });
 export type InvoiceDetail = z.infer<typeof InvoiceDetail>;
 

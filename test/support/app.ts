@@ -5,7 +5,7 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { build } from '../../server/app';
 import { createLogger } from '../../server/runtime';
 import { loadConfig, type Config } from '../../server/config';
-import { migrate, type OpenedDatabase } from '../../server/db/database';
+import { migrate, type Db, type OpenedDatabase } from '../../server/db/database';
 import { createTestDatabase, databaseUrls } from './database';
 import { ManualClock } from '../../server/lib/clock';
 import { randomIds } from '../../server/lib/ids';
@@ -46,6 +46,8 @@ export async function createTestApp(
     providerTimeoutMs?: number;
     /** Runs after build and before ready: a test may add its own routes (they get every app-wide hook). */
     extend?: (app: FastifyInstance) => void | Promise<void>;
+    /** The app talks to the database through this (a Kysely plugin that records its SQL: test/integration/query-plans.test.ts). */
+    wrapDb?: (db: Db) => Db;
   } = {},
 ): Promise<TestContext> {
   const dataDir = mkdtempSync(join(tmpdir(), 'paydesk-test-'));
@@ -65,7 +67,7 @@ export async function createTestApp(
   const clock = new ManualClock(new Date());
   const outbox = createOutbox();
   const app = await build({
-    db: database.db,
+    db: opts.wrapDb ? opts.wrapDb(database.db) : database.db,
     clock,
     ids: randomIds,
     config,

@@ -11,6 +11,8 @@ import * as m0009 from './0009_auth_hardening';
 import * as m0010 from './0010_slip_reference_key';
 import * as m0011 from './0011_finance_search_api_key_names';
 import * as m0012 from './0012_insertion_order';
+import * as m0013 from './0013_periodic_query_indexes';
+import * as m0014 from './0014_retention';
 
 /**
  * Every migration, in order. Append only: the runner refuses to start when the applied
@@ -29,4 +31,6 @@ export const migrations: Record<string, Migration> = {
   '0010_slip_reference_key': m0010,
   '0011_finance_search_api_key_names': m0011,
   '0012_insertion_order': m0012,
+  '0013_periodic_query_indexes': m0013,
+  '0014_retention': m0014,
 };

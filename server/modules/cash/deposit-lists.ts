@@ -34,14 +34,22 @@ export async function listDeposits(
     offset: number;
   },
 ): Promise<DepositList> {
+  const conds: Array<['d.status' | 'd.recorded_by' | 'd.branch_id' | 'd.created_at', '=' | '>=' | '<', string]> = [];
+  if (filter.status) conds.push(['d.status', '=', filter.status]);
+  if (filter.recorded_by) conds.push(['d.recorded_by', '=', filter.recorded_by]);
+  if (filter.branch_id) conds.push(['d.branch_id', '=', filter.branch_id]);
+  if (filter.from) conds.push(['d.created_at', '>=', dayBounds(filter.from).from.toISOString()]);
+  if (filter.to) conds.push(['d.created_at', '<', dayBounds(filter.to).to.toISOString()]);
+  if (staff.role === 'teller') conds.push(['d.recorded_by', '=', staff.id]);
   let q = depositQuery(db);
-  if (filter.status) q = q.where('d.status', '=', filter.status);
-  if (filter.recorded_by) q = q.where('d.recorded_by', '=', filter.recorded_by);
-  if (filter.branch_id) q = q.where('d.branch_id', '=', filter.branch_id);
-  if (filter.from) q = q.where('d.created_at', '>=', dayBounds(filter.from).from.toISOString());
-  if (filter.to) q = q.where('d.created_at', '<', dayBounds(filter.to).to.toISOString());
-  if (staff.role === 'teller') q = q.where('d.recorded_by', '=', staff.id);
-  const total = await q.clearSelect().select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  // Counted on cash_deposits alone: every join of depositQuery follows a NOT NULL foreign key (or
+  // is a left join), so it never drops a row, and the count can run on an index (issue 18).
+  let count = db.selectFrom('cash_deposits as d').select((eb) => eb.fn.countAll<number>().as('n'));
+  for (const [column, op, value] of conds) {
+    q = q.where(column, op, value);
+    count = count.where(column, op, value);
+  }
+  const total = await count.executeTakeFirstOrThrow();
   // The review queue is worked oldest first; history reads newest first.
   const dir = filter.dir ?? (filter.status === 'under_review' && !filter.sort ? 'asc' : 'desc');
   let ordered = q.orderBy(DEPOSIT_SORT_COLUMNS[filter.sort ?? 'created_at'], dir);

@@ -1,8 +1,10 @@
+import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppDeps } from '../../deps';
 import {
   InvoiceDetail,
+  InvoiceDetailQuery,
   InvoiceList,
   InvoiceListQuery,
   InvoiceRefParams,
@@ -16,7 +18,7 @@ import {
   SessionList,
   SessionListQuery,
 } from '../../../shared/schemas/backoffice';
-import { paymentsCsv } from './finance-export.service';
+import { paymentsCsvStream } from './finance-export.service';
 import { invoiceDetail, listInvoices, listMerchants, listSessions, revenueLines, sessionDetail, setRevenueLineActive } from './finance.service';
 import { merchantScope } from './merchant-scope';
 import { allow, requireStaff } from '../auth/staff-auth';
@@ -61,8 +63,8 @@ export async function financeRoutes(app: FastifyInstance, deps: AppDeps): Promis
   );
   r.get(
     '/invoices/:invoice_ref',
-    { preValidation: finance, schema: { tags, summary: 'One invoice: lines and sessions', params: InvoiceRefParams, querystring: MerchantScopeQuery, response: { 200: InvoiceDetail, ...errors } } },
-    async (req) => invoiceDetail(deps.db, await merchantScope(deps.db, requireStaff(req), req.query.merchant_id), req.params.invoice_ref),
+    { preValidation: finance, schema: { tags, summary: 'One invoice: lines and sessions', params: InvoiceRefParams, querystring: InvoiceDetailQuery, response: { 200: InvoiceDetail, ...errors } } },
+    async (req) => invoiceDetail(deps.db, await merchantScope(deps.db, requireStaff(req), req.query.merchant_id), req.params.invoice_ref, req.query),
   );
 
   r.get(
@@ -81,7 +83,7 @@ export async function financeRoutes(app: FastifyInstance, deps: AppDeps): Promis
     { preValidation: finance, schema: { tags, summary: 'Reconciliation export: payments whose session succeeded in [from, to), as CSV', querystring: PaymentsExportQuery } },
     async (req, reply) => {
       const merchantId = await merchantScope(deps.db, requireStaff(req), req.query.merchant_id);
-      const csv = await paymentsCsv(deps.db, merchantId, req.query.from, req.query.to);
+      const csv = Readable.from(paymentsCsvStream(deps.db, merchantId, req.query.from, req.query.to));
       const day = (s: string) => s.slice(0, 10);
       return reply
         .type('text/csv; charset=utf-8')

@@ -25,6 +25,8 @@ import { formatMoney as money } from '../../../shared/money';
 import { railLabel } from '../../../shared/labels';
 import { settlements, type Settlement } from './finance-settlement';
 import { likeEscape, sessionAmount, sessionSearch } from './finance-search';
+import { afterCursor, decodeCursor, encodeCursor } from './finance-paging';
+import { deliveryEntries } from './session-deliveries';
 
 export type FinanceDeps = TransitionDeps & { db: Db };
 
@@ -135,6 +137,9 @@ interface InvoiceAgg {
  * once a session succeeded.
  */
 function invoiceAggregate(db: Db, merchantId: string) {
+  // MIN(COALESCE(finalized_at, '')), not MIN(finalized_at): a bare MIN lets SQLite walk the
+  // merchant's every paid session in finalized_at order (checkout_sessions_success_finalized)
+  // for each invoice ref, instead of reading the ref's own sessions (success sessions always have it).
   // The larger of two values: MAX(a, b) on SQLite, GREATEST(a, b) on PostgreSQL.
   const greatest = sql.raw(isPostgres(db) ? 'GREATEST' : 'MAX');
   return sql<InvoiceAgg>`
@@ -152,7 +157,7 @@ function invoiceAggregate(db: Db, merchantId: string) {
       COALESCE((SELECT SUM(amount_minor) FROM checkout_sessions s WHERE s.merchant_id = ${merchantId} AND s.invoice_ref = r.invoice_ref AND s.status = 'success'), 0) AS paid_minor,
       CASE WHEN EXISTS (SELECT 1 FROM invoice_lines l WHERE l.merchant_id = ${merchantId} AND l.invoice_ref = r.invoice_ref)
         THEN (SELECT CASE WHEN MIN(remitted) = 1 THEN MAX(remitted_at) END FROM invoice_lines l WHERE l.merchant_id = ${merchantId} AND l.invoice_ref = r.invoice_ref)
-        ELSE (SELECT MIN(finalized_at) FROM checkout_sessions s WHERE s.merchant_id = ${merchantId} AND s.invoice_ref = r.invoice_ref AND s.status = 'success')
+        ELSE (SELECT MIN(COALESCE(finalized_at, '')) FROM checkout_sessions s WHERE s.merchant_id = ${merchantId} AND s.invoice_ref = r.invoice_ref AND s.status = 'success')
       END AS remitted_at,
       (SELECT status FROM checkout_sessions s WHERE s.merchant_id = ${merchantId} AND s.invoice_ref = r.invoice_ref ORDER BY created_at DESC, id DESC LIMIT 1) AS latest_session_status,
       ${greatest}(
@@ -200,13 +205,28 @@ export async function listInvoices(
   return { invoices: rows.rows.map(toInvoice), total: Number(total.rows[0]?.n ?? 0) };
 }
 
-export async function invoiceDetail(db: Db, merchantId: string, invoiceRef: string): Promise<InvoiceDetail> {
+export async function invoiceDetail(db: Db, merchantId: string, invoiceRef: string, page: { limit: number; cursor?: string | undefined } = { limit: 50 }): Promise<InvoiceDetail> {
   const rows = await sql<InvoiceAgg>`SELECT * FROM (${invoiceAggregate(db, merchantId)}) AS agg WHERE invoice_ref = ${invoiceRef}`.execute(db);
   const agg = rows.rows[0];
   if (!agg) throw notFound(`invoice ${invoiceRef}`);
   const lines = await invoiceLines(db, { merchantId, mode: null, invoiceRef });
-  const sessions = await sessionBase(db).where('s.merchant_id', '=', merchantId).where('s.invoice_ref', '=', invoiceRef).orderBy('s.created_at', 'desc').execute();
-  return { invoice: toInvoice(agg), lines, sessions: await withSettlements(db, sessions) };
+  const all = sessionBase(db).where('s.merchant_id', '=', merchantId).where('s.invoice_ref', '=', invoiceRef);
+  const total = await all.clearSelect().select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  let q = all;
+  if (page.cursor) {
+    const c = decodeCursor(page.cursor, 'created_at', 'desc');
+    q = q.where((eb) => afterCursor(eb, 'created_at', 'desc', c));
+  }
+  const found = await q.orderBy('s.created_at', 'desc').orderBy('s.id', 'desc').limit(page.limit + 1).execute();
+  const sessions = found.slice(0, page.limit);
+  const last = sessions.at(-1);
+  return {
+    invoice: toInvoice(agg),
+    lines,
+    sessions: await withSettlements(db, sessions),
+    sessions_total: Number(total.n),
+    next_cursor: found.length > page.limit && last ? encodeCursor('created_at', 'desc', last.created_at, last.id) : null,
+  };
 }
 
 // ---------------------------------------------------------------- sessions
@@ -251,6 +271,7 @@ export interface SessionFilter {
   dir: 'asc' | 'desc';
   limit: number;
   offset: number;
+  cursor?: string | undefined;
 }
 
 /**
@@ -297,8 +318,16 @@ export async function listSessions(deps: FinanceDeps, merchantId: string, f: Ses
     );
   }
   const total = await q.clearSelect().select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-  const rows = await q.orderBy(`s.${f.sort}`, f.dir).orderBy('s.id', f.dir).limit(f.limit).offset(f.offset).execute();
-  return { sessions: await withSettlements(deps.db, rows), total: Number(total.n) };
+  if (f.cursor) {
+    if (f.offset > 0) throw invalid('cursor', 'cannot be combined with offset');
+    const c = decodeCursor(f.cursor, f.sort, f.dir);
+    q = q.where((eb) => afterCursor(eb, f.sort, f.dir, c));
+  }
+  const rows = await q.orderBy(`s.${f.sort}`, f.dir).orderBy('s.id', f.dir).limit(f.limit + 1).offset(f.offset).execute();
+  const page = rows.slice(0, f.limit);
+  const last = page.at(-1);
+  const next = rows.length > f.limit && last ? encodeCursor(f.sort, f.dir, last[f.sort], last.id) : null;
+  return { sessions: await withSettlements(deps.db, page), total: Number(total.n), next_cursor: next };
 }
 
 
@@ -364,22 +393,4 @@ export async function sessionDetail(deps: FinanceDeps, staff: StaffContext, sess
     lines,
     timeline: t,
   };
-}
-
-/** Webhook delivery attempts of these events, oldest first. */
-async function deliveryEntries(db: Db, eventIds: string[]): Promise<TimelineEntry[]> {
-  if (eventIds.length === 0) return [];
-  const rows = await db
-    .selectFrom('webhook_delivery_attempts')
-    .select(['event_id', 'started_at', 'kind', 'outcome', 'status_code', 'error', 'latency_ms', 'url'])
-    .where('event_id', 'in', eventIds)
-    .orderBy('seq')
-    .execute();
-  return rows.map((r) => ({
-    at: r.started_at,
-    kind: 'delivery' as const,
-    title: r.outcome === 'succeeded' ? `Webhook delivered (${r.status_code ?? 'ok'})` : `Webhook attempt failed${r.status_code ? ` (${r.status_code})` : ''}`,
-    detail: [r.url, `${r.latency_ms} ms`, r.kind.replace('_', ' '), r.error].filter(Boolean).join(' · '),
-    ref: r.event_id,
-  }));
 }

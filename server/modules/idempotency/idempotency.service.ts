@@ -124,8 +124,28 @@ export async function completeIdempotencyKey(trx: Transaction<Database>, k: Idem
   await completeKey(trx, { integrationId: k.integrationId, key: k.key, status, body: JSON.stringify(body) });
 }
 
-/** Removes keys past their retention (called by the housekeeping timer). */
-export async function purgeExpiredIdempotencyKeys(db: Db, clock: Clock): Promise<number> {
-  const r = await db.deleteFrom('idempotency_keys').where('expires_at', '<=', clock.now().toISOString()).executeTakeFirst();
-  return Number(r.numDeletedRows);
+/**
+ * Removes keys past their retention (called by the housekeeping timer and `db:prune`), `batch`
+ * rows per statement through idempotency_keys_expiry, so a day's backlog never becomes one long
+ * delete holding the event loop (issue 18). Yields between batches.
+ */
+export async function purgeExpiredIdempotencyKeys(db: Db, clock: Clock, batch = 1000): Promise<number> {
+  const now = clock.now().toISOString();
+  let purged = 0;
+  for (;;) {
+    const r = await db
+      .deleteFrom('idempotency_keys')
+      .where((eb) =>
+        eb(
+          eb.refTuple('integration_id', 'key'),
+          'in',
+          eb.selectFrom('idempotency_keys as k').select(['k.integration_id', 'k.key']).where('k.expires_at', '<=', now).limit(batch).$asTuple('integration_id', 'key'),
+        ),
+      )
+      .executeTakeFirst();
+    const n = Number(r.numDeletedRows);
+    purged += n;
+    if (n < batch) return purged;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
 }

@@ -24,10 +24,12 @@ export async function redeliverEvent(
     const event = await trx
       .selectFrom('events as e')
       .innerJoin('integrations as i', 'i.id', 'e.integration_id')
-      .select(['e.id', 'e.type', 'e.session_id', 'e.integration_id', 'i.merchant_id'])
+      .select(['e.id', 'e.type', 'e.session_id', 'e.integration_id', 'i.merchant_id', 'e.payload'])
       .where('e.id', '=', input.eventId)
       .executeTakeFirst();
     if (!event || (scope.merchantId !== null && event.merchant_id !== scope.merchantId)) throw notFound(`event ${input.eventId}`);
+    // db:prune empties the body of an old event every endpoint received (WEBHOOK_BODY_RETENTION_DAYS).
+    if (event.payload === '') throw new AppError('STATE_CONFLICT', `event ${input.eventId} is past the webhook body retention: its body is no longer kept, so it cannot be sent again`);
     let endpoints = await trx.selectFrom('webhook_endpoints').select(['id', 'status']).where('integration_id', '=', event.integration_id).execute();
     if (input.endpointId !== undefined) {
       endpoints = endpoints.filter((e) => e.id === input.endpointId);

@@ -1,0 +1,53 @@
+import { loadConfig } from '../../config';
+import { connectDatabase, migrate } from '../../db/database';
+import { systemClock } from '../../lib/clock';
+import { randomIds } from '../../lib/ids';
+import { dbStats, prune } from './retention.service';
+
+/**
+ * `npm run admin -- db:stats [--json]` (table sizes and row counts) and
+ * `db:prune [--dry-run] [--json]` (removes what the retention settings say is past keeping,
+ * in batches: safe beside a running server). Merged into server/cli/admin.ts's command table.
+ */
+type Flags = Record<string, string | boolean | undefined>;
+type Command = { usage: string; options: Record<string, { type: 'string' | 'boolean' }>; run: (f: Flags) => Promise<{ json: unknown; text: string }> };
+
+async function withDatabase<T>(fn: (db: ReturnType<typeof connectDatabase>['db'], config: ReturnType<typeof loadConfig>) => Promise<T>): Promise<T> {
+  const config = loadConfig();
+  const database = connectDatabase(config);
+  try {
+    await migrate(database.db);
+    return await fn(database.db, config);
+  } finally {
+    await database.close();
+  }
+}
+
+const mb = (bytes: number | null) => (bytes === null ? '-' : `${(bytes / 1e6).toFixed(1)} MB`);
+
+export const dbCommands: Record<string, Command> = {
+  'db:stats': {
+    usage: 'db:stats [--json]',
+    options: {},
+    run: async () => {
+      const stats = await withDatabase((db) => dbStats(db));
+      const width = Math.max(...stats.tables.map((t) => t.table.length));
+      return {
+        json: stats,
+        text: [`${stats.engine}: ${mb(stats.total_bytes)} in all`, ...stats.tables.map((t) => `${t.table.padEnd(width)}  ${String(t.rows).padStart(10)} rows  ${mb(t.bytes).padStart(10)}`)].join('\n'),
+      };
+    },
+  },
+  'db:prune': {
+    usage: 'db:prune [--dry-run] [--json]',
+    options: { 'dry-run': { type: 'boolean' } },
+    run: async (f) => {
+      const dryRun = f['dry-run'] === true;
+      const rules = await withDatabase((db, config) => prune(db, { clock: systemClock, ids: randomIds, retention: config.retention }, { dryRun }));
+      return {
+        json: { dry_run: dryRun, rules },
+        text: [`${dryRun ? 'would prune' : 'pruned'}:`, ...rules.map((r) => `  ${r.rule}: ${r.rows} rows (before ${r.cutoff})`)].join('\n'),
+      };
+    },
+  },
+};

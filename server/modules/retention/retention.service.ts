@@ -1,0 +1,169 @@
+import { sql } from 'kysely';
+import type { Db } from '../../db/database';
+import { isPostgres } from '../../db/engine';
+import type { Retention } from '../../config';
+import type { Clock } from '../../lib/clock';
+import type { IdGenerator } from '../../lib/ids';
+
+/**
+ * Retention (issue 18, docs/operations.md): what `npm run admin -- db:prune` removes, rule by
+ * rule, `batch` rows per statement (each its own short transaction, an event-loop turn between),
+ * every statement a range on an index of the row's time. `dryRun` counts instead.
+ *
+ * - idempotency keys past their expiry (IDEMPOTENCY_RETENTION_S after use);
+ * - webhook attempt log rows older than WEBHOOK_ATTEMPT_LOG_RETENTION_DAYS whose delivery is over;
+ * - the body of events older than WEBHOOK_BODY_RETENTION_DAYS that every endpoint received: the
+ *   payload becomes '' (the event row, its deliveries and the session stay; such an event can no
+ *   longer be redelivered, which redelivery says);
+ * - session history rows older than SESSION_HISTORY_RETENTION_DAYS;
+ * - audit entries older than AUDIT_RETENTION_DAYS (at least 365): first a row in
+ *   audit_prune_marks records the cutoff (the database refuses one younger than 365 days), and
+ *   only then does the audit table's DELETE trigger let rows before it go (migration 0014).
+ */
+export interface PruneRule {
+  rule: 'idempotency_keys' | 'webhook_attempt_logs' | 'webhook_bodies' | 'session_history' | 'audit_log';
+  cutoff: string;
+  rows: number;
+}
+
+const DAY_MS = 86_400_000;
+const turn = () => new Promise((resolve) => setImmediate(resolve));
+
+async function inBatches(step: () => Promise<number>, batch: number): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const n = await step();
+    total += n;
+    if (n < batch) return total;
+    await turn();
+  }
+}
+
+export async function prune(db: Db, deps: { clock: Clock; ids: IdGenerator; retention: Retention }, opts: { dryRun?: boolean; batch?: number } = {}): Promise<PruneRule[]> {
+  const batch = opts.batch ?? 1000;
+  const now = deps.clock.now();
+  const nowIso = now.toISOString();
+  const before = (days: number) => new Date(now.getTime() - days * DAY_MS).toISOString();
+  const r = deps.retention;
+  const count = async (q: { executeTakeFirstOrThrow(): Promise<{ n: number | string | bigint }> }) => Number((await q.executeTakeFirstOrThrow()).n);
+  const out: PruneRule[] = [];
+
+  // Idempotency keys.
+  out.push({
+    rule: 'idempotency_keys',
+    cutoff: nowIso,
+    rows: opts.dryRun
+      ? await count(db.selectFrom('idempotency_keys').select((eb) => eb.fn.countAll().as('n')).where('expires_at', '<=', nowIso))
+      : await inBatches(async () => {
+          const res = await db
+            .deleteFrom('idempotency_keys')
+            .where((eb) => eb(eb.refTuple('integration_id', 'key'), 'in', eb.selectFrom('idempotency_keys as k').select(['k.integration_id', 'k.key']).where('k.expires_at', '<=', nowIso).limit(batch).$asTuple('integration_id', 'key')))
+            .executeTakeFirst();
+          return Number(res.numDeletedRows);
+        }, batch),
+  });
+
+  // Webhook attempt logs of finished deliveries.
+  const logCutoff = before(r.webhookAttemptLogDays);
+  const dueLogs = db
+    .selectFrom('webhook_delivery_attempts as a')
+    .innerJoin('webhook_deliveries as d', 'd.id', 'a.delivery_id')
+    .where('a.started_at', '<', logCutoff)
+    .where('d.status', '<>', 'pending');
+  out.push({
+    rule: 'webhook_attempt_logs',
+    cutoff: logCutoff,
+    rows: opts.dryRun
+      ? await count(dueLogs.select((eb) => eb.fn.countAll().as('n')))
+      : await inBatches(async () => {
+          const res = await db.deleteFrom('webhook_delivery_attempts').where('seq', 'in', dueLogs.select('a.seq').limit(batch)).executeTakeFirst();
+          return Number(res.numDeletedRows);
+        }, batch),
+  });
+
+  // Bodies of events every endpoint received.
+  const bodyCutoff = before(r.webhookBodyDays);
+  const dueBodies = db
+    .selectFrom('events as e')
+    .where('e.created_at', '<', bodyCutoff)
+    .where('e.payload', '<>', '')
+    .where((eb) => eb.not(eb.exists(eb.selectFrom('webhook_deliveries as d').select('d.id').whereRef('d.event_id', '=', 'e.id').where('d.status', '<>', 'succeeded'))));
+  out.push({
+    rule: 'webhook_bodies',
+    cutoff: bodyCutoff,
+    rows: opts.dryRun
+      ? await count(dueBodies.select((eb) => eb.fn.countAll().as('n')))
+      : await inBatches(async () => {
+          const res = await db.updateTable('events').set({ payload: '' }).where('id', 'in', dueBodies.select('e.id').limit(batch)).executeTakeFirst();
+          return Number(res.numUpdatedRows);
+        }, batch),
+  });
+
+  // Session history.
+  const historyCutoff = before(r.sessionHistoryDays);
+  out.push({
+    rule: 'session_history',
+    cutoff: historyCutoff,
+    rows: opts.dryRun
+      ? await count(db.selectFrom('session_history').select((eb) => eb.fn.countAll().as('n')).where('at', '<', historyCutoff))
+      : await inBatches(async () => {
+          const res = await db.deleteFrom('session_history').where('id', 'in', db.selectFrom('session_history as h').select('h.id').where('h.at', '<', historyCutoff).limit(batch)).executeTakeFirst();
+          return Number(res.numDeletedRows);
+        }, batch),
+  });
+
+  // Audit: through the recorded cutoff only.
+  const auditCutoff = before(r.auditDays);
+  const dueAudit = await count(db.selectFrom('audit_log').select((eb) => eb.fn.countAll().as('n')).where('at', '<', auditCutoff));
+  let auditRows = dueAudit;
+  if (!opts.dryRun && dueAudit > 0) {
+    await db
+      .insertInto('audit_prune_marks')
+      .values({ id: deps.ids.uuid(), cutoff: auditCutoff, recorded_at: nowIso, reason: `db:prune: AUDIT_RETENTION_DAYS=${r.auditDays}, ${dueAudit} entries` })
+      .execute();
+    auditRows = await inBatches(async () => {
+      const res = await db.deleteFrom('audit_log').where('id', 'in', db.selectFrom('audit_log as l').select('l.id').where('l.at', '<', auditCutoff).limit(batch)).executeTakeFirst();
+      return Number(res.numDeletedRows);
+    }, batch);
+  }
+  out.push({ rule: 'audit_log', cutoff: auditCutoff, rows: auditRows });
+  return out;
+}
+
+export interface TableStat {
+  table: string;
+  rows: number;
+  /** Table and index bytes (SQLite: dbstat; PostgreSQL: pg_total_relation_size). */
+  bytes: number | null;
+}
+
+const TABLES = [
+  'checkout_sessions', 'session_history', 'payment_attempts', 'cash_slips', 'cash_deposits', 'events', 'webhook_deliveries', 'webhook_delivery_attempts',
+  'audit_log', 'audit_prune_marks', 'idempotency_keys', 'invoice_lines', 'revenue_lines', 'revenue_line_syncs', 'staff_sessions', 'staff_login_failures',
+  'merchants', 'integrations', 'api_keys', 'webhook_endpoints', 'staff_users',
+] as const;
+
+/** Row counts and sizes of the tables, largest first, and the database's total size. */
+export async function dbStats(db: Db): Promise<{ engine: 'sqlite' | 'postgres'; total_bytes: number; tables: TableStat[] }> {
+  const pg = isPostgres(db);
+  const tables: TableStat[] = [];
+  let sizes: Map<string, number>;
+  let total: number;
+  if (pg) {
+    const rows = await sql<{ name: string; bytes: string }>`SELECT relname AS name, pg_total_relation_size(oid)::text AS bytes FROM pg_class WHERE relkind = 'r' AND relnamespace = 'public'::regnamespace`.execute(db);
+    sizes = new Map(rows.rows.map((r) => [r.name, Number(r.bytes)]));
+    total = Number((await sql<{ n: string }>`SELECT pg_database_size(current_database())::text AS n`.execute(db)).rows[0]?.n ?? 0);
+  } else {
+    // dbstat names each index's pages by the index: folded into its table through sqlite_master.
+    const rows = await sql<{ tbl: string; bytes: number }>`SELECT m.tbl_name AS tbl, SUM(s.pgsize) AS bytes FROM dbstat s JOIN sqlite_master m ON m.name = s.name GROUP BY m.tbl_name`.execute(db);
+    sizes = new Map(rows.rows.map((r) => [r.tbl, Number(r.bytes)]));
+    const pages = await sql<{ n: number }>`SELECT page_count * page_size AS n FROM pragma_page_count(), pragma_page_size()`.execute(db);
+    total = Number(pages.rows[0]?.n ?? 0);
+  }
+  for (const t of TABLES) {
+    const n = await sql<{ n: number | string }>`SELECT COUNT(*) AS n FROM ${sql.table(t)}`.execute(db);
+    tables.push({ table: t, rows: Number(n.rows[0]?.n ?? 0), bytes: sizes.get(t) ?? null });
+  }
+  tables.sort((a, b) => (b.bytes ?? 0) - (a.bytes ?? 0) || b.rows - a.rows);
+  return { engine: pg ? 'postgres' : 'sqlite', total_bytes: total, tables };
+}

@@ -1,0 +1,206 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CompiledQuery, sql, type KyselyPlugin, type PluginTransformQueryArgs, type PluginTransformResultArgs, type QueryResult, type RootOperationNode, type UnknownRow } from 'kysely';
+import type { Db } from '../../server/db/database';
+import { createTestApp, type TestContext } from '../support/app';
+import { onPostgres } from '../support/database';
+import { call, sessionWithSlip, staff, type Staff } from '../support/backoffice';
+import { openSession, payByCard } from '../support/checkout';
+import { sweep } from '../../server/domain/sweeper';
+import { randomIds } from '../../server/lib/ids';
+import { reconcileStuckAttempts } from '../../server/modules/payments/reconcile';
+import { purgeExpiredIdempotencyKeys } from '../../server/modules/idempotency/idempotency.service';
+import { createDispatcher } from '../../server/modules/webhooks/dispatcher';
+import { sandboxProviders } from '../../server/providers/index';
+import type { CreatedIntegration } from '../../server/modules/integrations/integrations.service';
+
+/**
+ * Issue 18: every periodic, list and search query the server runs finds its rows through an
+ * index, so its cost does not grow with the tables. The app runs on a database handle that
+ * records the SQL of every statement (a Kysely plugin); each recorded read, update or delete
+ * is then explained (`EXPLAIN QUERY PLAN` on SQLite, `EXPLAIN` with seq scans disabled on
+ * PostgreSQL, where empty tables would otherwise always get one) and a full scan of a table
+ * that grows with traffic fails the test, naming the query.
+ */
+const GROWING = new Set([
+  'checkout_sessions',
+  'payment_attempts',
+  'cash_slips',
+  'cash_deposits',
+  'events',
+  'webhook_deliveries',
+  'webhook_delivery_attempts',
+  'audit_log',
+  'session_history',
+  'idempotency_keys',
+  'invoice_lines',
+]);
+
+class SqlRecorder implements KyselyPlugin {
+  readonly seen = new Map<string, { sql: string; parameters: readonly unknown[]; label: string }>();
+  label: string | null = null;
+  constructor(private readonly compile: (node: RootOperationNode, queryId: PluginTransformQueryArgs['queryId']) => CompiledQuery) {}
+  transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
+    if (this.label !== null) {
+      const c = this.compile(args.node, args.queryId);
+      if (/^\s*(with|select|update|delete)\b/i.test(c.sql) && !this.seen.has(c.sql)) this.seen.set(c.sql, { sql: c.sql, parameters: c.parameters, label: this.label });
+    }
+    return args.node;
+  }
+  async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+    return args.result;
+  }
+}
+
+/** alias → table, for the growing tables a query names (`FROM checkout_sessions s`, `"payment_attempts" as "a"`). */
+function aliases(text: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const t of GROWING) {
+    out.set(t, t);
+    for (const m of text.matchAll(new RegExp(`"?\\b${t}\\b"?\\s+(?:as\\s+)?"?(\\w+)"?`, 'gi'))) out.set(m[1]!, t);
+  }
+  return out;
+}
+
+/** The full scans of growing tables in a plan: `SCAN t` without an index (SQLite) or `Seq Scan on t` (PostgreSQL). */
+async function fullScans(db: Db, q: { sql: string; parameters: readonly unknown[] }): Promise<{ plan: string; scans: string[] }> {
+  if (onPostgres) {
+    return db.connection().execute(async (conn) => {
+      await sql`set enable_seqscan = off`.execute(conn);
+      try {
+        const r = await conn.executeQuery<{ 'QUERY PLAN': string }>(CompiledQuery.raw(`EXPLAIN ${q.sql}`, [...q.parameters]));
+        const plan = r.rows.map((row) => row['QUERY PLAN']).join('\n');
+        const scans = [...plan.matchAll(/Seq Scan on (\w+)/g)].map((m) => m[1]!).filter((t) => GROWING.has(t));
+        return { plan, scans };
+      } finally {
+        await sql`set enable_seqscan = on`.execute(conn);
+      }
+    });
+  }
+  const r = await db.executeQuery<{ detail: string }>(CompiledQuery.raw(`EXPLAIN QUERY PLAN ${q.sql}`, [...q.parameters]));
+  const names = aliases(q.sql);
+  const plan = r.rows.map((row) => row.detail).join('\n');
+  // A walk down the rowid (`ORDER BY seq DESC LIMIT n`, no sort step) reads only the page: SQLite
+  // prints it as a bare SCAN, so it is told apart by the ORDER BY on the integer primary key.
+  const rowidWalk = (alias: string) => new RegExp(`order by "${alias}"\\."seq"( desc)? limit`, 'i').test(q.sql) && !/TEMP B-TREE FOR ORDER BY/.test(plan);
+  const scans = r.rows
+    .map((row) => /^SCAN (\w+)(.*)$/.exec(row.detail))
+    // Walking a whole index and then sorting every row (`USE TEMP B-TREE FOR ORDER BY`) reads the table too.
+    .filter((m): m is RegExpExecArray => m !== null && (!/USING (COVERING )?INDEX|USING INTEGER PRIMARY KEY/.test(m[2]!) || /TEMP B-TREE FOR ORDER BY/.test(plan)) && !rowidWalk(m[1]!))
+    .map((m) => names.get(m[1]!))
+    .filter((t): t is string => t !== undefined);
+  return { plan, scans };
+}
+
+describe('every periodic, list and search query uses an index (issue 18)', () => {
+  let t: TestContext;
+  let recorder: SqlRecorder;
+  let m: CreatedIntegration;
+  let admin: Staff;
+  let invoiceRef: string;
+  let paidSessionId: string;
+
+  beforeAll(async () => {
+    t = await createTestApp({
+      wrapDb: (db) => {
+        recorder = new SqlRecorder((node, queryId) => db.getExecutor().compileQuery(node, queryId));
+        return db.withPlugin(recorder);
+      },
+    });
+    m = await t.merchant('Plans Merchant', 'https://hooks.example.com/paydesk');
+    admin = await staff(t, 'admin');
+    // A little of everything the lists join: a paid session, a slip with a deposit, events and deliveries.
+    const paid = await openSession(t, m, { invoice_ref: 'PLAN-1' });
+    invoiceRef = 'PLAN-1';
+    paidSessionId = paid.id;
+    await payByCard(t, paid.id, '4242424242424242');
+    await openSession(t, m, { invoice_ref: 'PLAN-1' }); // a second page of the invoice's sessions
+    const slip = await sessionWithSlip(t, m, 5_000, 'PLAN-2');
+    const teller = await staff(t, 'teller');
+    await call(t, teller, 'POST', `/cash-slips/${slip.slip_token}/deposits`, { amount_minor: slip.amount_minor });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  async function record(label: string, run: () => Promise<unknown>): Promise<void> {
+    recorder.label = label;
+    try {
+      await run();
+    } finally {
+      recorder.label = null;
+    }
+  }
+
+  async function get(url: string): Promise<void> {
+    const res = await call(t, admin, 'GET', url);
+    expect(res.statusCode, `${url}: ${res.body}`).toBe(200);
+  }
+
+  it('finds no full scan of a growing table', async () => {
+    const wrapped = t.database.db.withPlugin(recorder);
+    const deps = { clock: t.clock, ids: randomIds, outbox: t.outbox };
+    await record('sweeper', () => sweep(wrapped, deps));
+    await record('reconcile', () => reconcileStuckAttempts({ ...deps, db: wrapped, providers: sandboxProviders }));
+    await record('idempotency purge', () => purgeExpiredIdempotencyKeys(wrapped, t.clock));
+    await record('dispatcher claim', async () => {
+      const d = createDispatcher({ db: wrapped, clock: t.clock, outbox: t.outbox, retryDelaysS: [60], pollIntervalMs: 20, attemptTimeoutMs: 200 });
+      await d.start();
+      await new Promise((r) => setTimeout(r, 100));
+      await d.stop();
+    });
+    const mq = `merchant_id=${m.merchant_id}`;
+    await record('sessions list', async () => {
+      await get(`/sessions?${mq}`);
+      await get(`/sessions?${mq}&status=success&sort=amount_minor&dir=asc`);
+      await get(`/sessions?${mq}&offset=50`);
+      const first = await call(t, admin, 'GET', `/sessions?${mq}&limit=1`);
+      await get(`/sessions?${mq}&limit=1&cursor=${(first.json() as { next_cursor: string }).next_cursor}`);
+      const byAmount = await call(t, admin, 'GET', `/sessions?${mq}&limit=1&sort=amount_minor`);
+      await get(`/sessions?${mq}&limit=1&sort=amount_minor&cursor=${(byAmount.json() as { next_cursor: string }).next_cursor}`);
+    });
+    await record('sessions search', async () => {
+      await get(`/sessions?${mq}&q=PLAN`);
+      await get(`/sessions?${mq}&q=1234`);
+      await get(`/sessions?${mq}&q=${paidSessionId}`);
+      await get(`/sessions?${mq}&amount_minor=5000`);
+    });
+    await record('session detail', () => get(`/sessions/${paidSessionId}`));
+    await record('invoices list', async () => {
+      await get(`/invoices?${mq}`);
+      await get(`/invoices?${mq}&q=PLAN&offset=50`);
+    });
+    await record('invoice detail', async () => {
+      const first = await call(t, admin, 'GET', `/invoices/${invoiceRef}?${mq}&limit=1`);
+      await get(`/invoices/${invoiceRef}?${mq}&limit=1&cursor=${(first.json() as { next_cursor: string }).next_cursor}`);
+    });
+    await record('deposits list', async () => {
+      await get('/deposits');
+      await get('/deposits?status=under_review');
+      await get('/deposits?offset=50');
+    });
+    await record('audit list', async () => {
+      await get('/audit');
+      await get('/audit?offset=50');
+      await get(`/audit?target_id=${paidSessionId}`);
+    });
+    await record('webhook deliveries', async () => {
+      await get('/webhooks/deliveries');
+      await get('/webhooks/deliveries?offset=50');
+      await get('/webhooks/attempts');
+    });
+    await record('exceptions', () => get(`/exceptions?${mq}`));
+    await record('payments export', () => get(`/reports/payments.csv?${mq}&from=${new Date(Date.now() - 86_400_000).toISOString()}&to=${new Date(Date.now() + 86_400_000).toISOString()}`));
+
+    const labels = new Set([...recorder.seen.values()].map((q) => q.label));
+    // The recorder saw each area (a route that stopped querying would make this test vacuous).
+    for (const l of ['sweeper', 'reconcile', 'idempotency purge', 'dispatcher claim', 'sessions list', 'sessions search', 'invoices list', 'invoice detail', 'deposits list', 'audit list', 'webhook deliveries', 'payments export']) {
+      expect(labels, l).toContain(l);
+    }
+    const failures: string[] = [];
+    for (const q of recorder.seen.values()) {
+      const { plan, scans } = await fullScans(t.database.db, q);
+      if (scans.length > 0) failures.push(`[${q.label}] full scan of ${[...new Set(scans)].join(', ')}\n  ${q.sql}\n  plan:\n    ${plan.replaceAll('\n', '\n    ')}`);
+    }
+    expect(failures, failures.join('\n\n')).toEqual([]);
+  });
+});

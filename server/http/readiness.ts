@@ -33,7 +33,18 @@ declare module 'fastify' {
   }
 }
 
-export function createReadiness(db: Db): Readiness {
+/**
+ * /readyz is unauthenticated: its answer names only which check failed. The detail (a driver
+ * error naming hosts, users or addresses; the migration names) goes to the log, once per
+ * distinct detail, not to the caller.
+ */
+export function createReadiness(db: Db, log?: { warn(obj: object, msg: string): void }): Readiness {
+  let lastLogged: string | null = null;
+  const logOnce = (detail: string, msg: string) => {
+    if (detail === lastLogged) return;
+    lastLogged = detail;
+    log?.warn({ detail }, msg);
+  };
   let draining = false;
   let schemaCurrent = false;
   let staleReason: string | null = null;
@@ -46,7 +57,9 @@ export function createReadiness(db: Db): Readiness {
       staleReason = staleReasonOf(await schemaStatus(db));
       schemaCurrent = staleReason === null;
     }
-    return staleReason;
+    if (staleReason === null) return null;
+    logOnce(staleReason, 'not ready: database schema behind this build');
+    return 'the database schema is behind this build: run `npm run admin -- db:migrate`';
   }
 
   return {
@@ -66,7 +79,8 @@ export function createReadiness(db: Db): Readiness {
         ]);
         return await schema();
       } catch (err) {
-        return `the database is unreachable: ${(err as Error).message.split('\n')[0]}`;
+        logOnce((err as Error).message.split('\n')[0] ?? '', 'not ready: the database is unreachable');
+        return 'the database is unreachable';
       } finally {
         clearTimeout(timer);
       }
@@ -76,7 +90,7 @@ export function createReadiness(db: Db): Readiness {
 
 /** Registers /healthz (process up) and /readyz (can serve); neither is an API operation, so both stay out of the OpenAPI document. */
 export function registerHealthRoutes(app: FastifyInstance, db: Db): void {
-  const readiness = createReadiness(db);
+  const readiness = createReadiness(db, app.log);
   app.decorate('readiness', readiness);
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
   app.get('/readyz', { schema: { hide: true } }, async (_req, reply) => {

@@ -67,7 +67,8 @@ export function createLeases(opts: { db: Db; clock: Clock; onWake: () => void; l
 
   async function connect(): Promise<void> {
     // keepAlive: a database that vanished without closing the socket is noticed, and reconnected to.
-    const c = new pg.Client({ connectionString: url, application_name: 'paydesk-dispatcher', keepAlive: true });
+    // connectionTimeoutMillis: a database host that drops packets must not hold shutdown (stop() waits for this tick).
+    const c = new pg.Client({ connectionString: url, application_name: 'paydesk-dispatcher', keepAlive: true, connectionTimeoutMillis: 5_000 });
     const lost = (err?: unknown) => {
       if (client === c) client = undefined;
       if (!closed) opts.log?.warn({ err }, 'webhook dispatcher lost its PostgreSQL listener connection: reconnecting before the next claim');

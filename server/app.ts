@@ -14,6 +14,7 @@ import { registerRateLimit } from './http/rate-limit';
 import { registerHealthRoutes } from './http/readiness';
 import { registerShutdownGate } from './http/shutdown';
 import { registerHostCheck } from './http/host-check';
+import { registerNulGuard } from './http/nul-guard';
 import { registerSecurityHeaders } from './http/security-headers';
 import { compiledSerializerCompiler, verifyResponses } from './http/serializer';
 import { withSafeRequestLog } from './http/request-log';
@@ -89,6 +90,7 @@ export async function build(given: BuildDeps): Promise<FastifyInstance> {
     const nested = /^multipart/i.test(type) ? nestFormFields(req.body as Record<string, unknown>) : (req.body as Record<string, unknown>);
     req.body = coerceToSchema(req.routeOptions.schema?.body, nested);
   });
+  registerNulGuard(app); // after the form nesting above, so a refused field is named as the JSON one would be
 
   await registerRateLimit(app, deps); // buckets by matched route: API key, payer IP, staff token, sign-in IP
 

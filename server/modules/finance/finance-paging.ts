@@ -23,6 +23,8 @@ export function decodeCursor(cursor: string, sort: string, dir: 'asc' | 'desc'):
     throw invalid('cursor', 'is not a cursor this list returned');
   }
   if (typeof parsed[2] !== (sort === 'amount_minor' ? 'number' : 'string')) throw invalid('cursor', 'is not a cursor this list returned');
+  // An amount is a whole number of minor units: 1.5 or 1e999 (Infinity) would reach the query as a bad bigint.
+  if (typeof parsed[2] === 'number' && !Number.isSafeInteger(parsed[2])) throw invalid('cursor', 'is not a cursor this list returned');
   if (parsed[0] !== sort || parsed[1] !== dir) throw invalid('cursor', `was made for another sort order; page sort=${sort}&dir=${dir} from the first page`);
   return { value: parsed[2] as SortValue, id: parsed[3] };
 }

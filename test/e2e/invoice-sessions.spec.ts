@@ -74,6 +74,8 @@ test('an invoice with more sessions than a page: the count, Show more to the end
   // For people to look at (test-results/screens/<project>/): the top of the screen and the footer with the button.
   if (!isMobile) await page.setViewportSize({ width: 1366, height: 900 });
   await shot(page, info, 'invoice-sessions-top', { fullPage: false });
+  await sessions.getByRole('heading', { name: 'Sessions' }).scrollIntoViewIfNeeded();
+  await shot(page, info, 'invoice-sessions-head', { fullPage: false });
   const footer = sessions.getByRole('group', { name: 'Sessions shown' });
   await footer.scrollIntoViewIfNeeded();
   await shot(page, info, 'invoice-sessions-more', { fullPage: false });

@@ -1,4 +1,4 @@
-import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import { infiniteQueryOptions, keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { InvoiceDetail, InvoiceList, MerchantList, RevenueLinesView, SessionDetail, SessionList } from '../../../../shared/schemas/backoffice';
 import { qs, type BackOfficeApi } from '../common/api';
 
@@ -15,6 +15,9 @@ export interface SessionFilters {
   limit: number;
   offset: number;
 }
+
+/** Sessions per page on the invoice detail (the API's default; it takes 1–200). */
+export const INVOICE_SESSIONS_PAGE = 50;
 
 /**
  * Finance reads, scoped to one merchant: a finance user's own (merchantId undefined: the
@@ -52,10 +55,18 @@ export const financeQueries = {
       queryFn: ({ signal }) => api.get(`/invoices${qs({ merchant_id: merchantId, q: f.q, remitted: f.remitted, sort: f.sort, dir: f.dir, limit: f.limit, offset: f.offset })}`, signal, InvoiceList),
       placeholderData: keepPreviousData,
     }),
-  invoice: (api: BackOfficeApi, merchantId: string | undefined, ref: string) =>
-    queryOptions({
-      queryKey: ['invoices', api.userId, merchantId ?? 'own', 'detail', ref] as const,
-      queryFn: ({ signal }) => api.get(`/invoices/${encodeURIComponent(ref)}${qs({ merchant_id: merchantId })}`, signal, InvoiceDetail),
+  /**
+   * One invoice, its sessions a page at a time (newest first): each page is a whole answer, so
+   * the invoice's totals always come from the server's aggregate, never from the rows loaded.
+   * `limit` is the server's default; a refetch re-reads every loaded page from the first.
+   */
+  invoice: (api: BackOfficeApi, merchantId: string | undefined, ref: string, limit = INVOICE_SESSIONS_PAGE) =>
+    infiniteQueryOptions({
+      queryKey: ['invoices', api.userId, merchantId ?? 'own', 'detail', ref, limit] as const,
+      queryFn: ({ signal, pageParam }) =>
+        api.get(`/invoices/${encodeURIComponent(ref)}${qs({ merchant_id: merchantId, limit, cursor: pageParam })}`, signal, InvoiceDetail),
+      initialPageParam: undefined as string | undefined,
+      getNextPageParam: (last) => last.next_cursor ?? undefined,
     }),
   revenueLines: (api: BackOfficeApi, merchantId: string | undefined) =>
     queryOptions({

@@ -1,12 +1,13 @@
-import { useQuery } from '@tanstack/react-query';
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useRouter } from '../../router';
 import { useApi } from '../common/api';
-import { formatDateTime, formatMoney, railLabel } from '../common/format';
-import { Card, DataTable, Empty, InputField, Money, Mono, Pagination, QueryState, SelectField, ShortId, StatusBadge, type SortState } from '../common/ui';
+import { formatDateTime, formatMoney } from '../common/format';
+import { Card, DataTable, Empty, InputField, Money, Mono, Pagination, QueryState, SelectField, StatusBadge, type SortState } from '../common/ui';
 import { NoMatch } from '../common/filter-hint';
 import { FINANCE_BASE as BASE, Stat } from './finance-base';
 import { financeQueries } from './finance.queries';
+import { InvoiceSessions } from './invoice-sessions';
 
 export function InvoicesView({ merchantId }: { merchantId: string | undefined }) {
   const api = useApi();
@@ -67,61 +68,55 @@ export function InvoicesView({ merchantId }: { merchantId: string | undefined })
 export function InvoiceDetailView({ merchantId, invoiceRef }: { merchantId: string | undefined; invoiceRef: string }) {
   const api = useApi();
   const { navigate } = useRouter();
-  const detail = useQuery(financeQueries.invoice(api, merchantId, invoiceRef));
+  const detail = useInfiniteQuery(financeQueries.invoice(api, merchantId, invoiceRef));
+  // A failed "Show more" keeps the pages already read on screen and says so next to the button.
+  const state = { ...detail, isError: detail.isError && detail.data === undefined };
   return (
     <>
       <button type="button" className="bo-btn bo-btn--secondary bo-btn--sm bo-back" onClick={() => navigate(`${BASE}/invoices`)}>
         ← All invoices
       </button>
-      <QueryState query={detail}>
-        {(d) => (
-          <>
-            <div className="bo-stats">
-              <Stat label="Invoice" value={d.invoice.invoice_ref} />
-              <Stat label="Billed" value={formatMoney(d.invoice.billed_minor, d.invoice.currency)} />
-              <Stat label="Paid" value={formatMoney(d.invoice.paid_minor, d.invoice.currency)} />
-              <Stat label="Outstanding" value={formatMoney(d.invoice.outstanding_minor, d.invoice.currency)} />
-              <Stat label="Fully paid" value={d.invoice.remitted ? formatDateTime(d.invoice.remitted_at) : 'Not yet'} />
-            </div>
-            <Card title="Lines" className="bo-card--flush">
-              {d.lines.length === 0 ? (
-                <Empty title="No lines recorded" />
-              ) : (
-                <DataTable
-                  rows={d.lines}
-                  rowKey={(l) => l.code}
-                  columns={[
-                    { key: 'code', header: 'Code', sortValue: (l) => l.code, render: (l) => <Mono>{l.code}</Mono> },
-                    { key: 'name', header: 'Name', sortValue: (l) => l.name, render: (l) => l.name },
-                    { key: 'amount', header: 'Amount', align: 'right', sortValue: (l) => l.amount_minor, render: (l) => <Money minor={l.amount_minor} currency={l.currency} /> },
-                    { key: 'remitted', header: 'Remitted', sortValue: (l) => Number(l.remitted), render: (l) => <StatusBadge status={l.remitted ? 'remitted' : 'pending'} label={l.remitted ? 'Remitted' : 'Not yet'} /> },
-                  ]}
-                />
-              )}
-            </Card>
-            <Card title="Sessions" className="bo-card--flush">
-              {d.sessions.length === 0 ? (
-                <Empty title="No checkout session for this invoice yet" />
-              ) : (
-                <DataTable
-                  rows={d.sessions}
-                  rowKey={(s) => s.id}
-                  onRowClick={(s) => navigate(`${BASE}/sessions/${encodeURIComponent(s.id)}`)}
-                  defaultSort={{ key: 'created', dir: 'desc' }}
-                  columns={[
-                    { key: 'amount', header: 'Amount', align: 'right', sortValue: (s) => s.amount_minor, render: (s) => <Money minor={s.amount_minor} currency={s.currency} /> },
-                    { key: 'status', header: 'Status', sortValue: (s) => s.status, render: (s) => <StatusBadge status={s.status} /> },
-                    { key: 'rail', header: 'Paid by', sortValue: (s) => railLabel(s.paid_rail), render: (s) => railLabel(s.paid_rail) },
-                    { key: 'created', header: 'Created', sortValue: (s) => s.created_at, render: (s) => formatDateTime(s.created_at) },
-                    { key: 'id', header: 'Session', sortValue: (s) => s.id, render: (s) => <ShortId value={s.id} /> },
-                  ]}
-                />
-              )}
-            </Card>
-          </>
-        )}
+      <QueryState query={state}>
+        {(d) => {
+          // The freshest page carries the freshest aggregate: totals are the server's, never a sum of the rows loaded.
+          const latest = d.pages[d.pages.length - 1]!;
+          return (
+            <>
+              <div className="bo-stats">
+                <Stat label="Invoice" value={latest.invoice.invoice_ref} />
+                <Stat label="Billed" value={formatMoney(latest.invoice.billed_minor, latest.invoice.currency)} />
+                <Stat label="Paid" value={formatMoney(latest.invoice.paid_minor, latest.invoice.currency)} />
+                <Stat label="Outstanding" value={formatMoney(latest.invoice.outstanding_minor, latest.invoice.currency)} />
+                <Stat label="Fully paid" value={latest.invoice.remitted ? formatDateTime(latest.invoice.remitted_at) : 'Not yet'} />
+              </div>
+              <Card title="Lines" className="bo-card--flush">
+                {latest.lines.length === 0 ? (
+                  <Empty title="No lines recorded" />
+                ) : (
+                  <DataTable
+                    rows={latest.lines}
+                    rowKey={(l) => l.code}
+                    columns={[
+                      { key: 'code', header: 'Code', sortValue: (l) => l.code, render: (l) => <Mono>{l.code}</Mono> },
+                      { key: 'name', header: 'Name', sortValue: (l) => l.name, render: (l) => l.name },
+                      { key: 'amount', header: 'Amount', align: 'right', sortValue: (l) => l.amount_minor, render: (l) => <Money minor={l.amount_minor} currency={l.currency} /> },
+                      { key: 'remitted', header: 'Remitted', sortValue: (l) => Number(l.remitted), render: (l) => <StatusBadge status={l.remitted ? 'remitted' : 'pending'} label={l.remitted ? 'Remitted' : 'Not yet'} /> },
+                    ]}
+                  />
+                )}
+              </Card>
+              <InvoiceSessions
+                pages={d.pages}
+                hasMore={detail.hasNextPage}
+                loadingMore={detail.isFetchingNextPage}
+                moreError={detail.isFetchNextPageError ? detail.error : null}
+                onMore={() => void detail.fetchNextPage()}
+                onReload={() => void detail.refetch()}
+              />
+            </>
+          );
+        }}
       </QueryState>
     </>
   );
 }
-

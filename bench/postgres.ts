@@ -10,8 +10,9 @@ import { runAdmin, spawnServer, type Child } from './processes';
 /**
  * The PostgreSQL run of `npm run bench` (issue 14): `session_create` and `session_get` against
  * one instance, then against two instances on the same database with the load split between
- * them, as JSON lines `{ scenario, engine, instances, requests, rps, p50_ms, p99_ms, errors }`,
- * then `{ scenario, engine, ratio_2_over_1 }`. The server is PAYDESK_BENCH_DATABASE_URL, the
+ * them, as JSON lines `{ scenario, engine, instances, requests, rps, p50_ms, p99_ms, errors,
+ * commits_per_request, rollbacks_per_request }` (pg_stat_database, load-independent), then
+ * `{ scenario, engine, ratio_2_over_1 }`. The server is PAYDESK_BENCH_DATABASE_URL, the
  * machine's PostgreSQL on 127.0.0.1:5432, or a throwaway cluster; in a database of its own,
  * dropped afterwards. Without any of them the run is skipped with a note.
  */
@@ -60,6 +61,8 @@ export async function postgresScenarios(line: Line, note: (msg: string) => void,
   }
   const name = `paydesk_bench_${Date.now().toString(36)}`;
   const admin = new pg.Client({ connectionString: server.url });
+  // Another user of a shared server may terminate backends: that must not crash the run.
+  admin.on('error', () => undefined);
   await admin.connect();
   await admin.query(`CREATE DATABASE ${name}`);
   const url = withDatabase(server.url, name);
@@ -108,15 +111,39 @@ export async function postgresScenarios(line: Line, note: (msg: string) => void,
 
     const bases = [await start()];
     const measured = new Map<string, number>();
-    const report = (scenario: string, instances: number, r: Result) => {
-      measured.set(`${scenario}:${instances}`, r.rps);
-      line({ scenario, engine: 'postgres', instances, requests: r.requests, rps: Math.round(r.rps * 10) / 10, p50_ms: r.p50_ms, p99_ms: r.p99_ms, errors: r.errors });
+    // Server-side and load-independent: commits and rollbacks (serialization-failure retries,
+    // refused writes) per request, from pg_stat_database. Other backends' counters land there
+    // when they go idle, at most ~1 s late, hence the pause before each reading.
+    const xacts = async () => {
+      await new Promise((r) => setTimeout(r, 1500));
+      await admin.query('select pg_stat_clear_snapshot()');
+      const r = await admin.query<{ c: string; r: string }>('select xact_commit as c, xact_rollback as r from pg_stat_database where datname = $1', [name]);
+      return { commits: Number(r.rows[0]?.c ?? 0), rollbacks: Number(r.rows[0]?.r ?? 0) };
     };
-    report('session_create', 1, await spread(bases, opts.connections, opts.durationS, create));
-    report('session_get', 1, await spread(bases, opts.connections, opts.durationS, get));
+    const measure = async (scenario: string, instances: number, make: (base: string) => autocannon.Options) => {
+      const before = await xacts();
+      const r = await spread(bases, opts.connections, opts.durationS, make);
+      const after = await xacts();
+      const per = (x: number) => (r.requests > 0 ? Math.round((x / r.requests) * 1000) / 1000 : null);
+      measured.set(`${scenario}:${instances}`, r.rps);
+      line({
+        scenario,
+        engine: 'postgres',
+        instances,
+        requests: r.requests,
+        rps: Math.round(r.rps * 10) / 10,
+        p50_ms: r.p50_ms,
+        p99_ms: r.p99_ms,
+        errors: r.errors,
+        commits_per_request: per(after.commits - before.commits),
+        rollbacks_per_request: per(after.rollbacks - before.rollbacks),
+      });
+    };
+    await measure('session_create', 1, create);
+    await measure('session_get', 1, get);
     bases.push(await start());
-    report('session_create', 2, await spread(bases, opts.connections, opts.durationS, create));
-    report('session_get', 2, await spread(bases, opts.connections, opts.durationS, get));
+    await measure('session_create', 2, create);
+    await measure('session_get', 2, get);
     for (const scenario of ['session_create', 'session_get']) {
       const one = measured.get(`${scenario}:1`) ?? 0;
       const two = measured.get(`${scenario}:2`) ?? 0;

@@ -1,4 +1,5 @@
 import { loadConfig } from './config';
+import { describeDatabase } from './db/database';
 import { startServer } from './runtime';
 
 /** `npm run serve`: the embedded server, headless (CONTRACT §1). */
@@ -14,7 +15,7 @@ async function main(): Promise<void> {
   const base = server.app.server.address();
   const port = typeof base === 'object' && base ? base.port : config.port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
-  process.stdout.write(`paydesk listening on http://${host}:${port} (data: ${config.databaseFile})\n`);
+  process.stdout.write(`paydesk listening on http://${host}:${port} (data: ${describeDatabase(config)})\n`);
 
   let signalled = false;
   const shutdown = (signal: string) => {

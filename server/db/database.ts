@@ -36,6 +36,24 @@ export function connectDatabase(config: { databaseUrl: string | null; databaseFi
   };
 }
 
+/**
+ * Where the data lives, for the startup line (`npm run serve`): the SQLite file, or the
+ * PostgreSQL server and database, never the user or password (a log may be shared).
+ */
+export function describeDatabase(config: { databaseUrl: string | null; databaseFile: string }): string {
+  if (!config.databaseUrl) return config.databaseFile;
+  try {
+    // Credentials dropped first: they are never shown, and `u:p@` before an empty host (a Unix socket) is no valid URL.
+    const u = new URL(config.databaseUrl.replace(/^([a-z]+:\/\/)[^?]*@/i, '$1'));
+    // A Unix-socket server is named in ?host=… (libpq style) when the URL has no host.
+    const host = u.hostname || u.searchParams.get('host') || 'localhost';
+    const database = decodeURIComponent(u.pathname.replace(/^\//, '')) || '(default database)';
+    return `PostgreSQL ${host}${u.port ? `:${u.port}` : ''}/${database}`;
+  } catch {
+    return 'PostgreSQL (DATABASE_URL)';
+  }
+}
+
 /** Prepared statements kept per connection; Kysely's queries are a bounded set of SQL texts. */
 const STATEMENT_CACHE_SIZE = 500;
 

@@ -32,6 +32,12 @@ import type { Database } from './schema';
 /** How long a revoked API key may still be accepted by another instance's key cache. */
 export const CREDENTIAL_CACHE_TTL_MS = 2_000;
 const MAX_TRANSACTION_ATTEMPTS = 30;
+/** Waiting for a new connection (docs/deployment.md, failover). */
+export const CONNECT_TIMEOUT_MS = 5_000;
+/** No request statement takes near this; one that does is cut and answered 503. */
+export const STATEMENT_TIMEOUT_MS = 30_000;
+/** No transaction waits on anything outside the database; one left open this long is a bug or a hung process. */
+export const IDLE_IN_TRANSACTION_TIMEOUT_MS = 15_000;
 const RETRYABLE = new Set(['40001', '40P01']);
 
 export function isRetryableTransactionError(err: unknown): boolean {
@@ -116,9 +122,25 @@ export function openPostgres(connectionString: string, opts: { poolSize?: number
     },
     transformResult: async ({ result }) => result,
   };
-  const pool = new pg.Pool({ connectionString, max: opts.poolSize ?? 10, types, application_name: 'paydesk' });
+  const pool = new pg.Pool({
+    connectionString,
+    max: opts.poolSize ?? 10,
+    types,
+    application_name: 'paydesk',
+    // docs/deployment.md "When the database fails over": a connect that hangs (a dead primary's
+    // address dropping packets) fails after this and the request answers 503, not after the OS's
+    // TCP timeout; keepalive notices a silently dead server on an idle connection.
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    keepAlive: true,
+    statement_timeout: STATEMENT_TIMEOUT_MS,
+    idle_in_transaction_session_timeout: IDLE_IN_TRANSACTION_TIMEOUT_MS,
+  });
   // An idle client whose server went away (failover, restart) must not crash the process.
   pool.on('error', () => undefined);
+  // Nor one that is checked out, between two statements of a transaction, when its backend is
+  // terminated: pg emits that on the client, which has no listener while checked out. The next
+  // query on it fails (503 at the error handler) and the pool drops it when it is released.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   const db = new SerializableKysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [watch] });
   return {
     db,

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../db/connection-errors';
 import { AppError, ERROR_CODES, errorBody, formatPath, type ErrorCode } from '../lib/errors';
 
 const FASTIFY_CODES: Record<string, ErrorCode> = {
@@ -69,6 +70,12 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
       req.log.warn({ err }, 'client error without a mapped code');
       return reply.code(400).send(errorBody('INVALID_ARGUMENT', 'request: could not be processed'));
+    }
+    if (isDatabaseUnavailable(err)) {
+      // A lost or refused database connection (failover, restart): nothing was committed, retry.
+      req.log.warn({ err }, 'database unavailable');
+      reply.header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS));
+      return reply.code(503).send(errorBody('SERVICE_UNAVAILABLE', 'the database is unavailable; retry shortly', DATABASE_RETRY_AFTER_SECONDS));
     }
     req.log.error({ err }, 'unhandled error');
     return reply.code(500).send(errorBody('INTERNAL_ERROR', 'internal error'));

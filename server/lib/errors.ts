@@ -29,7 +29,7 @@ export const ERROR_CODES = {
   RATE_LIMITED: { status: 429, meaning: 'Too many requests; the body carries `retry_after_seconds` (and the `Retry-After` header); wait that long before retrying.' },
   INTERNAL_ERROR: { status: 500, meaning: 'An unexpected fault; details are logged, never returned. Always a bug.' },
   PROVIDER_RAIL_UNAVAILABLE: { status: 503, meaning: 'The payment provider for this rail is temporarily unavailable; the attempt stays pending. The body carries `retry_after_seconds`; retry then.' },
-  SERVICE_UNAVAILABLE: { status: 503, meaning: 'The server is shutting down; the connection closes. Retry on a new connection shortly.' },
+  SERVICE_UNAVAILABLE: { status: 503, meaning: 'The server is shutting down (the connection closes; retry on a new connection shortly), or it lost its database connection (a failover or restart; the body carries `retry_after_seconds`; nothing was committed, retry then, with the same Idempotency-Key for a write).' },
 } as const satisfies Record<string, { status: number; meaning: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

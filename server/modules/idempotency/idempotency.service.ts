@@ -21,7 +21,7 @@ export interface IdempotencyKey {
 
 const KEY_SHAPE = /^[\x21-\x7e]{1,255}$/;
 
-// The three statements of every keyed write, compiled once (issue 16).
+// The statements of every keyed write, compiled once (issue 16).
 const keyRow = precompiled((db, p: { integrationId: string; key: string }) =>
   db
     .selectFrom('idempotency_keys')
@@ -29,7 +29,15 @@ const keyRow = precompiled((db, p: { integrationId: string; key: string }) =>
     .where('integration_id', '=', p.integrationId)
     .where('key', '=', p.key),
 );
-const reserveKey = precompiled((db, p: IdempotencyKeysTable) => {
+/**
+ * Inserts the reservation, or takes over the key's row when it is past its retention or is a
+ * dead reservation of an earlier version with the same body: nothing else. RETURNING tells which
+ * happened; no row back means the key is live and is read next. No read comes before it, so on
+ * PostgreSQL concurrent writes with different keys take no predicate locks on the key index (they
+ * aborted one another at SERIALIZABLE: docs/performance.md), and the conflict check runs on the
+ * row's latest committed version, under a row lock, at every isolation level.
+ */
+const reserveKey = precompiled((db, p: IdempotencyKeysTable & { now: string; staleBefore: string }) => {
   const fresh = {
     method: p.method,
     path: p.path,
@@ -43,7 +51,22 @@ const reserveKey = precompiled((db, p: IdempotencyKeysTable) => {
   return db
     .insertInto('idempotency_keys')
     .values({ integration_id: p.integration_id, key: p.key, ...fresh })
-    .onConflict((oc) => oc.columns(['integration_id', 'key']).doUpdateSet(fresh));
+    .onConflict((oc) =>
+      oc
+        .columns(['integration_id', 'key'])
+        .doUpdateSet(fresh)
+        .where((eb) =>
+          eb.or([
+            eb('idempotency_keys.expires_at', '<=', p.now),
+            eb.and([
+              eb('idempotency_keys.state', '=', 'in_flight'),
+              eb('idempotency_keys.created_at', '<=', p.staleBefore),
+              eb('idempotency_keys.fingerprint', '=', eb.ref('excluded.fingerprint')),
+            ]),
+          ]),
+        ),
+    )
+    .returning('key');
 });
 const completeKey = precompiled((db, p: { integrationId: string; key: string; status: number; body: string }) =>
   db
@@ -63,9 +86,11 @@ const fingerprintOf = (k: IdempotencyKey) => sha256Hex(`${k.method} ${k.path}\n$
  * behind (its transaction rolls back). A concurrent request with the same key waits and then
  * replays: on SQLite BEGIN IMMEDIATE holds every other writer (this process's or another's)
  * until the commit; on PostgreSQL the reservation's insert blocks on the first request's
- * uncommitted row and, once that commits, fails as a serialization failure (the upsert's
- * conflict row is invisible to its SERIALIZABLE snapshot), which server/db/postgres.ts retries:
- * the re-run sees the completed key and replays. Same key + same body replays the stored
+ * uncommitted row and, once that commits, either fails as a serialization failure (at
+ * SERIALIZABLE the conflict row is invisible to its snapshot), which server/db/postgres.ts
+ * retries, the re-run seeing the completed key, or (at READ COMMITTED, `sendIdempotent`'s
+ * `isolation`) checks its takeover condition on the committed row, which is live, so it returns
+ * nothing and the read that follows (a new snapshot) replays it. Same key + same body replays the stored
  * status and body; same key + different body is 422 IDEMPOTENCY_KEY_REUSED.
  *
  * 409 IDEMPOTENCY_KEY_IN_FLIGHT is answered for a key whose `in_flight` row was committed
@@ -81,37 +106,37 @@ export async function reserveIdempotencyKey(
   const fingerprint = fingerprintOf(k);
   const now = clock.now();
   const nowIso = now.toISOString();
-  const [existing] = await keyRow(trx, { integrationId: k.integrationId, key: k.key });
-  if (existing && existing.expires_at > nowIso) {
-    if (existing.fingerprint !== fingerprint) {
-      throw new AppError(
-        'IDEMPOTENCY_KEY_REUSED',
-        'Idempotency-Key was already used with a different request body; retry with the original body or a new key',
-      );
-    }
-    if (existing.state === 'completed' && existing.response_status !== null && existing.response_body !== null) {
-      return { kind: 'replay' as const, status: existing.response_status, body: JSON.parse(existing.response_body) as unknown };
-    }
-    if (now.getTime() - new Date(existing.created_at).getTime() < IN_FLIGHT_STALE_AFTER_MS) {
-      throw new AppError('IDEMPOTENCY_KEY_IN_FLIGHT', 'a request with this Idempotency-Key is still being processed; retry shortly', {
-        retryAfterSeconds: 1,
-      });
-    }
-    // An earlier version's reservation whose request died: taken over by the upsert below.
-  }
   // New key, one past its retention, or a dead reservation: (re)start it, in one statement.
-  const fresh = {
+  const reserved = await reserveKey(trx, {
+    integration_id: k.integrationId,
+    key: k.key,
     method: k.method,
     path: k.path,
     fingerprint,
-    state: 'in_flight' as const,
+    state: 'in_flight',
     response_status: null,
     response_body: null,
     created_at: nowIso,
     expires_at: new Date(now.getTime() + config.idempotencyRetentionSeconds * 1000).toISOString(),
-  };
-  await reserveKey(trx, { integration_id: k.integrationId, key: k.key, ...fresh });
-  return { kind: 'reserved' as const };
+    now: nowIso,
+    staleBefore: new Date(now.getTime() - IN_FLIGHT_STALE_AFTER_MS).toISOString(),
+  });
+  if (reserved.length > 0) return { kind: 'reserved' as const };
+  // The key is live: a different body, a completed write to replay, or one still in flight.
+  const [existing] = await keyRow(trx, { integrationId: k.integrationId, key: k.key });
+  if (existing && existing.fingerprint !== fingerprint) {
+    throw new AppError(
+      'IDEMPOTENCY_KEY_REUSED',
+      'Idempotency-Key was already used with a different request body; retry with the original body or a new key',
+    );
+  }
+  if (existing?.state === 'completed' && existing.response_status !== null && existing.response_body !== null) {
+    return { kind: 'replay' as const, status: existing.response_status, body: JSON.parse(existing.response_body) as unknown };
+  }
+  // In flight (an earlier version's reservation), or purged since the insert saw it: retry shortly.
+  throw new AppError('IDEMPOTENCY_KEY_IN_FLIGHT', 'a request with this Idempotency-Key is still being processed; retry shortly', {
+    retryAfterSeconds: 1,
+  });
 }
 
 /** Checks the key's shape before any database work (400 naming the header). */

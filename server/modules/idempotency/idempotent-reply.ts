@@ -17,6 +17,12 @@ export const IdempotencyHeaders = z.object({
  * with the key in that same transaction (one commit; a failed write rolls the key back with
  * it); a retry gets the stored response with `Idempotent-Replayed: true`. The status is fixed,
  * or derived from the body (207 when some lines were refused).
+ *
+ * `isolation` (PostgreSQL; SQLite serialises writers anyway) is SERIALIZABLE unless the route
+ * says 'read committed', which it may only when its write decides nothing from a read that a
+ * concurrent writer could change under it: its correctness rests on unique constraints,
+ * conditional updates and row locks alone. The idempotency reservation is such a statement
+ * (idempotency.service.ts). The rule and the routes that use it: docs/performance.md.
  */
 export async function sendIdempotent<T>(
   req: FastifyRequest,
@@ -24,6 +30,7 @@ export async function sendIdempotent<T>(
   deps: Pick<AppDeps, 'db' | 'clock' | 'config'>,
   status: number | ((body: T) => number),
   write: (trx: Transaction<Database>) => Promise<T>,
+  opts: { isolation?: 'read committed' } = {},
 ): Promise<FastifyReply> {
   const header = req.headers['idempotency-key'];
   let key: IdempotencyKey | undefined;
@@ -31,7 +38,8 @@ export async function sendIdempotent<T>(
     checkIdempotencyKeyShape(header);
     key = { integrationId: merchantOf(req).integrationId, key: header, method: req.method, path: req.routeOptions.url ?? req.url, body: req.body };
   }
-  const result = await deps.db.transaction().execute(async (trx) => {
+  const transaction = opts.isolation ? deps.db.transaction().setIsolationLevel(opts.isolation) : deps.db.transaction();
+  const result = await transaction.execute(async (trx) => {
     if (key) {
       const reserved = await reserveIdempotencyKey(trx, deps, key);
       if (reserved.kind === 'replay') return { code: reserved.status, body: reserved.body as unknown, replayed: true };

@@ -22,7 +22,11 @@ export async function sessionsRoutes(app: FastifyInstance, deps: AppDeps): Promi
         response: { 201: CheckoutSessionResponse, ...errors },
       },
     },
-    async (req, reply) => sendIdempotent(req, reply, deps, 201, (trx) => createSession(trx, deps, merchantOf(req), req.body)),
+    // READ COMMITTED (docs/performance.md): the key is reserved by a conditional upsert, the
+    // session is a fresh row, and the invoice-currency read races only invoice uploads, which
+    // never read sessions, so every interleaving equals "this session first".
+    async (req, reply) =>
+      sendIdempotent(req, reply, deps, 201, (trx) => createSession(trx, deps, merchantOf(req), req.body), { isolation: 'read committed' }),
   );
 
   r.get(

@@ -1,0 +1,34 @@
+/**
+ * Errors that mean "the database connection was lost or could not be had", not "this request is
+ * wrong" or "Paydesk has a bug": a failover, a restart, `pg_terminate_backend`, a refused or timed
+ * out connect, or a statement cut by the server's timeouts. The central error handler
+ * (server/http/errors.ts) answers them 503 SERVICE_UNAVAILABLE with `retry_after_seconds`: the
+ * transaction rolled back, or (cut during COMMIT) committed whole unacknowledged, so a retry with
+ * the same Idempotency-Key for a write is right either way. docs/deployment.md "When the database fails over".
+ */
+
+/** SQLSTATEs: class 08 (connection exception) is matched by prefix. */
+const SQLSTATES = new Set([
+  '57P01', // admin_shutdown: pg_terminate_backend, a fast shutdown
+  '57P02', // crash_shutdown
+  '57P03', // cannot_connect_now: starting up, shutting down, a standby being promoted
+  '57014', // query_canceled: statement_timeout
+  '25P03', // idle_in_transaction_session_timeout
+  '53300', // too_many_connections
+]);
+const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+// node-postgres reports a socket that ended, a client that broke earlier and a pool connect timeout
+// as plain Errors with these messages (no code).
+const MESSAGES = /^(?:Connection terminated|Client has encountered a connection error|timeout exceeded when trying to connect|Connection terminated due to connection timeout|Client was closed and is not queryable)/;
+
+export const DATABASE_RETRY_AFTER_SECONDS = 1;
+
+export function isDatabaseUnavailable(err: unknown): boolean {
+  for (let e = err as { code?: unknown; message?: unknown; cause?: unknown } | null | undefined, depth = 0; e && depth < 4; e = e.cause as typeof e, depth++) {
+    const code = typeof e.code === 'string' ? e.code : '';
+    if (code.startsWith('08') && code.length === 5) return true;
+    if (SQLSTATES.has(code) || SOCKET_CODES.has(code)) return true;
+    if (typeof e.message === 'string' && MESSAGES.test(e.message)) return true;
+  }
+  return false;
+}

@@ -1,0 +1,118 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { sql } from 'kysely';
+import { afterEach, describe, expect, it } from 'vitest';
+import { build } from '../../server/app';
+import { loadConfig } from '../../server/config';
+import { connectDatabase } from '../../server/db/database';
+import { ManualClock } from '../../server/lib/clock';
+import { randomIds } from '../../server/lib/ids';
+import { bearer, createTestApp, type TestContext } from '../support/app';
+import { onPostgres } from '../support/database';
+
+/**
+ * A lost database connection (failover, restart, pg_terminate_backend) answers 503
+ * SERVICE_UNAVAILABLE with retry_after_seconds, never 500 INTERNAL_ERROR, and the pool heals
+ * (server/db/connection-errors.ts, docs/deployment.md "When the database fails over").
+ */
+const expect503 = (res: { statusCode: number; headers: Record<string, unknown>; json(): unknown }) => {
+  expect(res.statusCode).toBe(503);
+  expect(res.json()).toEqual({ error: { code: 'SERVICE_UNAVAILABLE', message: expect.any(String), retry_after_seconds: 1 } });
+  expect(res.headers['retry-after']).toBe('1');
+};
+
+describe('database unavailable', () => {
+  let t: TestContext | undefined;
+  afterEach(async () => {
+    await t?.close();
+    t = undefined;
+  });
+
+  it('a PostgreSQL server that refuses connections answers 503 in the error envelope, not 500', async () => {
+    // Port 1 on loopback: nothing listens, the connect is refused at once.
+    const database = connectDatabase({ databaseUrl: 'postgres://postgres@127.0.0.1:1/paydesk', databaseFile: '' });
+    const config = loadConfig({ DATA_DIR: '/nonexistent-paydesk', DATABASE_URL: 'postgres://postgres@127.0.0.1:1/paydesk', RATE_LIMIT_PER_MIN: '0' });
+    const app = await build({ db: database.db, clock: new ManualClock(new Date()), ids: randomIds, config, logger: false });
+    try {
+      await app.ready();
+      const res = await app.inject({ method: 'GET', url: '/api/v1/sessions/cs_test_abc', headers: bearer(`ak_test_${randomBytes(16).toString('hex')}`) });
+      expect503(res);
+    } finally {
+      await app.close();
+      await database.close();
+    }
+  });
+
+  it.skipIf(!onPostgres)('a backend terminated inside a transaction answers 503, the process survives and the pool heals', async () => {
+    t = await createTestApp({
+      extend: (app) => {
+        // A transaction whose connection is cut between two statements, as a failover does.
+        app.post('/test/cut-mid-transaction', async () =>
+          t!.database.db.transaction().execute(async (trx) => {
+            const { rows } = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(trx);
+            const admin = new pg.Client({ connectionString: t!.config.databaseUrl! });
+            admin.on('error', () => undefined);
+            await admin.connect();
+            await admin.query('select pg_terminate_backend($1)', [rows[0]!.pid]);
+            await admin.end();
+            // The terminated backend's error reaches the checked-out client first.
+            await new Promise((r) => setTimeout(r, 200));
+            await sql`select 1`.execute(trx);
+            return { ok: true };
+          }),
+        );
+      },
+    });
+    expect503(await t.app.inject({ method: 'POST', url: '/test/cut-mid-transaction' }));
+    const m = await t.merchant();
+    const create = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/sessions',
+      headers: bearer(m.api_key),
+      payload: { amount_minor: 1000, invoice_ref: 'INV-HEAL', description: 'after the cut' },
+    });
+    expect(create.statusCode).toBe(201);
+  });
+
+  it.skipIf(!onPostgres)("terminating all the server's backends mid-run: every answer is a success or 503, never 500, and the pool heals", async () => {
+    t = await createTestApp();
+    const m = await t.merchant();
+    const admin = new pg.Client({ connectionString: t.config.databaseUrl! });
+    admin.on('error', () => undefined);
+    await admin.connect();
+    const statuses = new Map<number, number>();
+    let n = 0;
+    const one = async () => {
+      n++;
+      const res = await t!.app.inject({
+        method: 'POST',
+        url: '/api/v1/sessions',
+        headers: { ...bearer(m.api_key), 'idempotency-key': `cut-${n}` },
+        payload: { amount_minor: 1000, invoice_ref: `INV-CUT-${n}`, description: 'failover drill' },
+      });
+      statuses.set(res.statusCode, (statuses.get(res.statusCode) ?? 0) + 1);
+      if (res.statusCode === 503) expect503(res);
+      else expect(res.statusCode, res.body).toBe(201);
+    };
+    try {
+      for (let round = 0; round < 5; round++) {
+        const load = Promise.all(Array.from({ length: 10 }, async () => { for (let i = 0; i < 4; i++) await one(); }));
+        await new Promise((r) => setTimeout(r, 20 + round * 15));
+        await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()');
+        await load;
+      }
+    } finally {
+      await admin.end();
+    }
+    expect(statuses.get(500)).toBeUndefined();
+    expect(statuses.get(503) ?? 0).toBeGreaterThan(0); // the cut was exercised
+    // Healed: the next request succeeds without a restart.
+    const last = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/sessions',
+      headers: { ...bearer(m.api_key), 'idempotency-key': 'after-the-cut' },
+      payload: { amount_minor: 1000, invoice_ref: 'INV-AFTER', description: 'healed' },
+    });
+    expect(last.statusCode).toBe(201);
+  });
+});

@@ -4,6 +4,7 @@ import { isPostgres } from '../../db/engine';
 import type { Retention } from '../../config';
 import type { Clock } from '../../lib/clock';
 import type { IdGenerator } from '../../lib/ids';
+import { purgeExpiredIdempotencyKeys } from '../idempotency/idempotency.service';
 
 /**
  * Retention (issue 18, docs/operations.md): what `npm run admin -- db:prune` removes, rule by
@@ -54,13 +55,7 @@ export async function prune(db: Db, deps: { clock: Clock; ids: IdGenerator; rete
     cutoff: nowIso,
     rows: opts.dryRun
       ? await count(db.selectFrom('idempotency_keys').select((eb) => eb.fn.countAll().as('n')).where('expires_at', '<=', nowIso))
-      : await inBatches(async () => {
-          const res = await db
-            .deleteFrom('idempotency_keys')
-            .where((eb) => eb(eb.refTuple('integration_id', 'key'), 'in', eb.selectFrom('idempotency_keys as k').select(['k.integration_id', 'k.key']).where('k.expires_at', '<=', nowIso).limit(batch).$asTuple('integration_id', 'key')))
-            .executeTakeFirst();
-          return Number(res.numDeletedRows);
-        }, batch),
+      : await purgeExpiredIdempotencyKeys(db, { now: () => now }, batch),
   });
 
   // Webhook attempt logs of finished deliveries.

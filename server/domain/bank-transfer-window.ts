@@ -4,9 +4,8 @@ import type { Database } from '../db/schema';
 import { DEFAULT_BANK_TRANSFER_WINDOW_S } from '../config';
 import { applyTransition, expireIfDue, type TransitionDeps } from './session-transitions';
 import { expireAttempt } from './attempt-transitions';
+import { drain } from './batches';
 
-/** Rows one sweep query takes (the same as the sweeper's SWEEP_BATCH; kept here so the two modules do not import each other). */
-const SWEEP_BATCH = 200;
 
 /**
  * The bank-transfer window (docs/lifecycle.md): issuing transfer instructions makes the session
@@ -34,21 +33,10 @@ export async function endTransferWindowIfDue(trx: Trx, deps: TransitionDeps, att
 /** The sweeper's part: every pending bank-transfer attempt whose window ended, in indexed batches until `deadline` (performance.now()). */
 export async function endDueTransferWindows(db: Db, deps: TransitionDeps, deadline = Number.POSITIVE_INFINITY): Promise<number> {
   const now = deps.clock.now().toISOString();
-  let ended = 0;
-  for (;;) {
+  return drain(
+    deadline,
     // payment_attempts_pending (prompt_expires_at) WHERE status = 'pending': a range of the due rows only.
-    const due = await db
-      .selectFrom('payment_attempts')
-      .select('id')
-      .where('status', '=', 'pending')
-      .where('prompt_expires_at', '<=', now)
-      .where('rail', '=', 'bank_transfer')
-      .limit(SWEEP_BATCH)
-      .execute();
-    let batch = 0;
-    for (const a of due) if (await db.transaction().execute((trx) => endTransferWindowIfDue(trx, deps, a.id))) batch++;
-    ended += batch;
-    if (due.length < SWEEP_BATCH || batch === 0 || performance.now() >= deadline) return ended;
-    await new Promise((resolve) => setImmediate(resolve));
-  }
+    (limit) => db.selectFrom('payment_attempts').select('id').where('status', '=', 'pending').where('prompt_expires_at', '<=', now).where('rail', '=', 'bank_transfer').limit(limit).execute(),
+    (a) => db.transaction().execute((trx) => endTransferWindowIfDue(trx, deps, a.id)),
+  );
 }

@@ -12,7 +12,10 @@ import type { CashSlipsTable, Database } from '../db/schema';
  *   under_review → used          the deposit was approved (useSlip)
  *   under_review → voided        the deposit was rejected (voidSlip)
  *   active       → voided        the session reached a final status another way (voidSessionSlips)
- *   active       → expired       its time passed (expireDueSlips), or a new slip replaces it (replaceSlip)
+ *   active       → expired       its time passed (expireDueSlips)
+ *   active       → expired       past its time, the payer asks for a new slip (replaceSlip)
+ *   under_review → expired       likewise (replaceSlip): the payer's new slip replaces one whose
+ *                                deposit was recorded but not yet decided once its time passed
  */
 type Trx = Transaction<Database>;
 
@@ -35,7 +38,7 @@ export const useSlip = (trx: Trx, slipId: string, now: string): Promise<boolean>
 /** under_review → voided. */
 export const voidSlip = (trx: Trx, slipId: string, now: string): Promise<boolean> => move(trx, slipId, ['under_review'], 'voided', now);
 
-/** A live slip past its time is expired when the payer asks for a new one. */
+/** active or under_review → expired: a live slip past its time, when the payer asks for a new one (the caller checks the time). */
 export const replaceSlip = (trx: Trx, slipId: string, now: string): Promise<boolean> => move(trx, slipId, ['active', 'under_review'], 'expired', now);
 
 /** active → voided for every slip of a session that reached a final status. */

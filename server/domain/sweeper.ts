@@ -5,28 +5,11 @@ import { purgeExpiredIdempotencyKeys } from '../modules/idempotency/idempotency.
 import { endDueTransferWindows } from './bank-transfer-window';
 import { expireAttempt } from './attempt-transitions';
 import { expireDueSlips } from './slip-transitions';
+import { drain } from './batches';
 
-/** Rows one sweep query takes: small enough that no single query or batch holds the event loop. */
-export const SWEEP_BATCH = 200;
+export { SWEEP_BATCH } from './batches';
 /** Wall time one tick may spend on a backlog before leaving the rest to the next tick (not the injected clock: this bounds real work). */
 export const SWEEP_BUDGET_MS = 50;
-
-/**
- * Takes due rows `SWEEP_BATCH` at a time through `next` (an indexed query) and moves each
- * with `move`, until none are left, a batch moved nothing (rows that will not move must not
- * spin the loop) or the tick's budget is spent. Yields to the event loop between batches.
- */
-async function drain<T>(deadline: number, next: (limit: number) => Promise<T[]>, move: (row: T) => Promise<boolean>): Promise<number> {
-  let moved = 0;
-  for (;;) {
-    const rows = await next(SWEEP_BATCH);
-    let batchMoved = 0;
-    for (const row of rows) if (await move(row)) batchMoved++;
-    moved += batchMoved;
-    if (rows.length < SWEEP_BATCH || batchMoved === 0 || performance.now() >= deadline) return moved;
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-}
 
 /**
  * Time-driven moves, run every second by the server (and at start-up, so a restart loses

@@ -152,7 +152,7 @@ export async function completeIdempotencyKey(trx: Transaction<Database>, k: Idem
 /**
  * Removes keys past their retention (called by the housekeeping timer and `db:prune`), `batch`
  * rows per statement through idempotency_keys_expiry, so a day's backlog never becomes one long
- * delete holding the event loop (issue 18). Yields between batches.
+ * delete holding the event loop (issue 18). Yields between batches. `db:prune` calls this one too.
  */
 export async function purgeExpiredIdempotencyKeys(db: Db, clock: Clock, batch = 1000): Promise<number> {
   const now = clock.now().toISOString();
@@ -160,6 +160,10 @@ export async function purgeExpiredIdempotencyKeys(db: Db, clock: Clock, batch = 
   for (;;) {
     const r = await db
       .deleteFrom('idempotency_keys')
+      // Said again on the row itself: at READ COMMITTED, PostgreSQL re-checks the outer condition
+      // on the current version of a row a concurrent reuse refreshed (its upsert set a new
+      // expires_at) while this waited on its lock, and the key, just reused, stays.
+      .where('expires_at', '<=', now)
       .where((eb) =>
         eb(
           eb.refTuple('integration_id', 'key'),

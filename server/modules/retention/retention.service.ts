@@ -1,9 +1,11 @@
-import { sql } from 'kysely';
+import { sql, type Transaction } from 'kysely';
+import type { Database } from '../../db/schema';
 import type { Db } from '../../db/database';
 import { isPostgres } from '../../db/engine';
 import type { Retention } from '../../config';
 import type { Clock } from '../../lib/clock';
 import type { IdGenerator } from '../../lib/ids';
+import { purgeExpiredIdempotencyKeys } from '../idempotency/idempotency.service';
 
 /**
  * Retention (issue 18, docs/operations.md): what `npm run admin -- db:prune` removes, rule by
@@ -29,10 +31,15 @@ export interface PruneRule {
 const DAY_MS = 86_400_000;
 const turn = () => new Promise((resolve) => setImmediate(resolve));
 
-async function inBatches(step: () => Promise<number>, batch: number): Promise<number> {
+/**
+ * Each batch is one transaction (SERIALIZABLE with retries on PostgreSQL, BEGIN IMMEDIATE on
+ * SQLite: server/db): the body rule's NOT EXISTS on pending deliveries and its UPDATE cannot
+ * interleave with a redelivery queuing one (redelivery.ts reads the body in its own transaction).
+ */
+async function inBatches(db: Db, step: (q: Transaction<Database>) => Promise<number>, batch: number): Promise<number> {
   let total = 0;
   for (;;) {
-    const n = await step();
+    const n = await db.transaction().execute(step);
     total += n;
     if (n < batch) return total;
     await turn();
@@ -54,13 +61,7 @@ export async function prune(db: Db, deps: { clock: Clock; ids: IdGenerator; rete
     cutoff: nowIso,
     rows: opts.dryRun
       ? await count(db.selectFrom('idempotency_keys').select((eb) => eb.fn.countAll().as('n')).where('expires_at', '<=', nowIso))
-      : await inBatches(async () => {
-          const res = await db
-            .deleteFrom('idempotency_keys')
-            .where((eb) => eb(eb.refTuple('integration_id', 'key'), 'in', eb.selectFrom('idempotency_keys as k').select(['k.integration_id', 'k.key']).where('k.expires_at', '<=', nowIso).limit(batch).$asTuple('integration_id', 'key')))
-            .executeTakeFirst();
-          return Number(res.numDeletedRows);
-        }, batch),
+      : await purgeExpiredIdempotencyKeys(db, { now: () => now }, batch),
   });
 
   // Webhook attempt logs of finished deliveries.
@@ -75,8 +76,8 @@ export async function prune(db: Db, deps: { clock: Clock; ids: IdGenerator; rete
     cutoff: logCutoff,
     rows: opts.dryRun
       ? await count(dueLogs.select((eb) => eb.fn.countAll().as('n')))
-      : await inBatches(async () => {
-          const res = await db.deleteFrom('webhook_delivery_attempts').where('seq', 'in', dueLogs.select('a.seq').limit(batch)).executeTakeFirst();
+      : await inBatches(db, async (q) => {
+          const res = await q.deleteFrom('webhook_delivery_attempts').where('seq', 'in', dueLogs.select('a.seq').limit(batch)).executeTakeFirst();
           return Number(res.numDeletedRows);
         }, batch),
   });
@@ -93,8 +94,8 @@ export async function prune(db: Db, deps: { clock: Clock; ids: IdGenerator; rete
     cutoff: bodyCutoff,
     rows: opts.dryRun
       ? await count(dueBodies.select((eb) => eb.fn.countAll().as('n')))
-      : await inBatches(async () => {
-          const res = await db.updateTable('events').set({ payload: '' }).where('id', 'in', dueBodies.select('e.id').limit(batch)).executeTakeFirst();
+      : await inBatches(db, async (q) => {
+          const res = await q.updateTable('events').set({ payload: '' }).where('id', 'in', dueBodies.select('e.id').limit(batch)).executeTakeFirst();
           return Number(res.numUpdatedRows);
         }, batch),
   });
@@ -106,8 +107,8 @@ export async function prune(db: Db, deps: { clock: Clock; ids: IdGenerator; rete
     cutoff: historyCutoff,
     rows: opts.dryRun
       ? await count(db.selectFrom('session_history').select((eb) => eb.fn.countAll().as('n')).where('at', '<', historyCutoff))
-      : await inBatches(async () => {
-          const res = await db.deleteFrom('session_history').where('id', 'in', db.selectFrom('session_history as h').select('h.id').where('h.at', '<', historyCutoff).limit(batch)).executeTakeFirst();
+      : await inBatches(db, async (q) => {
+          const res = await q.deleteFrom('session_history').where('id', 'in', db.selectFrom('session_history as h').select('h.id').where('h.at', '<', historyCutoff).limit(batch)).executeTakeFirst();
           return Number(res.numDeletedRows);
         }, batch),
   });
@@ -121,8 +122,8 @@ export async function prune(db: Db, deps: { clock: Clock; ids: IdGenerator; rete
       .insertInto('audit_prune_marks')
       .values({ id: deps.ids.uuid(), cutoff: auditCutoff, recorded_at: nowIso, reason: `db:prune: AUDIT_RETENTION_DAYS=${r.auditDays}, ${dueAudit} entries` })
       .execute();
-    auditRows = await inBatches(async () => {
-      const res = await db.deleteFrom('audit_log').where('id', 'in', db.selectFrom('audit_log as l').select('l.id').where('l.at', '<', auditCutoff).limit(batch)).executeTakeFirst();
+    auditRows = await inBatches(db, async (q) => {
+      const res = await q.deleteFrom('audit_log').where('id', 'in', db.selectFrom('audit_log as l').select('l.id').where('l.at', '<', auditCutoff).limit(batch)).executeTakeFirst();
       return Number(res.numDeletedRows);
     }, batch);
   }

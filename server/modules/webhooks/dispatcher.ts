@@ -6,7 +6,7 @@ import type { Clock } from '../../lib/clock';
 import { createWebhookHttpClient, describeAttemptError } from './http-attempt';
 import { createLeases, ORPHAN_CHECK_MS } from './leases';
 import type { Outbox } from './outbox';
-import { createOutcomeWriter, isSuccess, type AttemptResult, type Job, type Outcome } from './outcomes';
+import { bodyPastRetention, createOutcomeWriter, isSuccess, type AttemptResult, type Job, type Outcome } from './outcomes';
 import { activeSecrets, deliveryHeaders } from './signing';
 import type { OwnAddress } from './url-policy';
 
@@ -261,6 +261,7 @@ export function createDispatcher(opts: DispatcherOptions): Dispatcher {
   async function attempt(job: Job): Promise<AttemptResult> {
     const started = clock.now();
     const kind = job.manual_requested_at ? 'manual' : job.attempt_count === 0 ? 'initial' : 'automatic_retry';
+    if (job.event.payload === '') return bodyPastRetention(job, kind, started.toISOString());
     const t = Math.floor(started.getTime() / 1000);
     const headers = {
       'content-type': 'application/json',

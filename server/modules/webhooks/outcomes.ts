@@ -28,6 +28,19 @@ export interface AttemptResult {
   requestHeaders: string;
   /** JSON of the receiver's allow-listed headers (http-attempt.ts), null without an answer. */
   responseHeaders: string | null;
+  /** No attempt can ever succeed (the event's body is gone): the delivery fails now, no retry. */
+  final?: boolean;
+}
+
+/** The error of a delivery whose event body `db:prune` emptied (WEBHOOK_BODY_RETENTION_DAYS). */
+export const BODY_PAST_RETENTION = 'event body past retention';
+
+/**
+ * A claimed delivery whose event payload is '' (pruned while it was queued: a redelivery racing
+ * `db:prune`) is never POSTed with an empty body: it is recorded as failed, with this attempt.
+ */
+export function bodyPastRetention(job: Job, kind: AttemptResult['kind'], startedAt: string): AttemptResult {
+  return { job, kind, startedAt, latencyMs: 0, statusCode: null, error: BODY_PAST_RETENTION, excerpt: null, retryAfter: null, aborted: false, requestHeaders: '{}', responseHeaders: null, final: true };
 }
 
 export type Outcome =
@@ -112,7 +125,7 @@ export function createOutcomeWriter(opts: { clock: Clock; delaysS: readonly numb
         return;
       }
       const r = outcome.result;
-      const state = nextDeliveryState({ step: job.schedule_step }, r, { delaysS: delays, now, endpointActive: endpoint?.status === 'active' });
+      const state: ReturnType<typeof nextDeliveryState> = r.final ? { status: 'failed', step: job.schedule_step } : nextDeliveryState({ step: job.schedule_step }, r, { delaysS: delays, now, endpointActive: endpoint?.status === 'active' });
       const next = state.status === 'pending' ? state.nextAttemptAt.toISOString() : null;
       const goneReason = `receiver answered 410 Gone at ${nowIso}`;
       const error =

@@ -47,6 +47,10 @@ describe.skipIf(!onPostgres)('migrations on PostgreSQL', () => {
       await d.db.insertInto('audit_log').values({ id: 'a1', at: now, actor_id: null, actor_username: 'x', actor_role: 'admin', action: 'test', target_type: 't', target_id: null, merchant_id: null, before: null, after: null, ip: null }).execute();
       await expect(d.db.updateTable('audit_log').set({ action: 'changed' }).execute()).rejects.toThrow(/append-only/);
       await expect(d.db.deleteFrom('audit_log').execute()).rejects.toThrow(/append-only/);
+      // Row triggers do not fire on TRUNCATE: 0015's statement trigger refuses it on both audit tables.
+      await expect(sql`TRUNCATE audit_log`.execute(d.db)).rejects.toThrow(/audit_log is append-only: TRUNCATE is refused/);
+      await expect(sql`TRUNCATE audit_prune_marks`.execute(d.db)).rejects.toThrow(/audit_prune_marks is append-only: TRUNCATE is refused/);
+      expect((await d.db.selectFrom('audit_log').select('id').execute()).map((r) => r.id)).toEqual(['a1']);
     } finally {
       await d.close();
       await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);

@@ -13,6 +13,7 @@ import * as m0011 from './0011_finance_search_api_key_names';
 import * as m0012 from './0012_insertion_order';
 import * as m0013 from './0013_periodic_query_indexes';
 import * as m0014 from './0014_retention';
+import * as m0015 from './0015_audit_truncate_guard';
 
 /**
  * Every migration, in order. Append only: the runner refuses to start when the applied
@@ -33,4 +34,5 @@ export const migrations: Record<string, Migration> = {
   '0012_insertion_order': m0012,
   '0013_periodic_query_indexes': m0013,
   '0014_retention': m0014,
+  '0015_audit_truncate_guard': m0015,
 };

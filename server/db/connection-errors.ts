@@ -15,6 +15,11 @@ const SQLSTATES = new Set([
   '57014', // query_canceled: statement_timeout
   '25P03', // idle_in_transaction_session_timeout
   '53300', // too_many_connections
+  // A serialization failure or deadlock reaches the handler only once server/db/postgres.ts has
+  // retried the transaction MAX_TRANSACTION_ATTEMPTS times: contention, not a bad request, and the
+  // transaction rolled back, so "retry shortly" is the true answer.
+  '40001', // serialization_failure
+  '40P01', // deadlock_detected
 ]);
 const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
 // node-postgres reports a socket that ended, a client that broke earlier and a pool connect timeout

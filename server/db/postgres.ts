@@ -31,7 +31,7 @@ import type { Database } from './schema';
 
 /** How long a revoked API key may still be accepted by another instance's key cache. */
 export const CREDENTIAL_CACHE_TTL_MS = 2_000;
-const MAX_TRANSACTION_ATTEMPTS = 30;
+export const MAX_TRANSACTION_ATTEMPTS = 30;
 /** Waiting for a new connection (docs/deployment.md, failover). */
 export const CONNECT_TIMEOUT_MS = 5_000;
 /** No request statement takes near this; one that does is cut and answered 503. */

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { build } from '../../server/app';
 import { loadConfig } from '../../server/config';
 import { connectDatabase } from '../../server/db/database';
+import { MAX_TRANSACTION_ATTEMPTS } from '../../server/db/postgres';
 import { ManualClock } from '../../server/lib/clock';
 import { randomIds } from '../../server/lib/ids';
 import { bearer, createTestApp, type TestContext } from '../support/app';
@@ -72,6 +73,23 @@ describe('database unavailable', () => {
       payload: { amount_minor: 1000, invoice_ref: 'INV-HEAL', description: 'after the cut' },
     });
     expect(create.statusCode).toBe(201);
+  });
+
+  it('a transaction that keeps losing a serialization race answers 503 once the retries are spent, not 500', async () => {
+    let runs = 0;
+    t = await createTestApp({
+      extend: (app) => {
+        app.post('/test/always-conflicts', async () =>
+          t!.database.db.transaction().execute(async () => {
+            runs++;
+            throw Object.assign(new Error('could not serialize access due to read/write dependencies among transactions'), { code: '40001' });
+          }),
+        );
+      },
+    });
+    expect503(await t.app.inject({ method: 'POST', url: '/test/always-conflicts' }));
+    // PostgreSQL re-ran it to the limit first (server/db/postgres.ts); SQLite never retries.
+    expect(runs).toBe(onPostgres ? MAX_TRANSACTION_ATTEMPTS : 1);
   });
 
   it.skipIf(!onPostgres)("terminating all the server's backends mid-run: every answer is a success or 503, never 500, and the pool heals", async () => {

@@ -2,8 +2,9 @@ import { closeSync, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config';
-import { connectDatabase, migrate, openDatabase, type Db } from '../db/database';
+import { connectDatabase, migrate, openDatabase } from '../db/database';
 import { schemaStatus } from '../db/schema-version';
+import { withDb } from './with-db';
 import { systemClock } from '../lib/clock';
 import { AppError } from '../lib/errors';
 import { randomIds } from '../lib/ids';
@@ -50,16 +51,6 @@ async function passwordOf(flags: Flags): Promise<string> {
   return password;
 }
 
-async function withDb<T>(fn: (db: Db) => Promise<T>): Promise<T> {
-  const config = loadConfig();
-  const database = connectDatabase(config);
-  try {
-    await migrate(database.db);
-    return await fn(database.db);
-  } finally {
-    await database.close();
-  }
-}
 
 const COMMANDS: Record<string, Command> = {
   ...webhookCommands, // webhooks:tail, :redeliver, :recover, :health, :rotate-secret, :enable

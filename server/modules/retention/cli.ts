@@ -1,5 +1,4 @@
-import { loadConfig } from '../../config';
-import { connectDatabase, migrate } from '../../db/database';
+import { withDb } from '../../cli/with-db';
 import { systemClock } from '../../lib/clock';
 import { randomIds } from '../../lib/ids';
 import { dbStats, prune } from './retention.service';
@@ -12,16 +11,6 @@ import { dbStats, prune } from './retention.service';
 type Flags = Record<string, string | boolean | undefined>;
 type Command = { usage: string; options: Record<string, { type: 'string' | 'boolean' }>; run: (f: Flags) => Promise<{ json: unknown; text: string }> };
 
-async function withDatabase<T>(fn: (db: ReturnType<typeof connectDatabase>['db'], config: ReturnType<typeof loadConfig>) => Promise<T>): Promise<T> {
-  const config = loadConfig();
-  const database = connectDatabase(config);
-  try {
-    await migrate(database.db);
-    return await fn(database.db, config);
-  } finally {
-    await database.close();
-  }
-}
 
 const mb = (bytes: number | null) => (bytes === null ? '-' : `${(bytes / 1e6).toFixed(1)} MB`);
 
@@ -30,7 +19,7 @@ export const dbCommands: Record<string, Command> = {
     usage: 'db:stats [--json]',
     options: {},
     run: async () => {
-      const stats = await withDatabase((db) => dbStats(db));
+      const stats = await withDb((db) => dbStats(db));
       const width = Math.max(...stats.tables.map((t) => t.table.length));
       return {
         json: stats,
@@ -43,7 +32,7 @@ export const dbCommands: Record<string, Command> = {
     options: { 'dry-run': { type: 'boolean' } },
     run: async (f) => {
       const dryRun = f['dry-run'] === true;
-      const rules = await withDatabase((db, config) => prune(db, { clock: systemClock, ids: randomIds, retention: config.retention }, { dryRun }));
+      const rules = await withDb((db, config) => prune(db, { clock: systemClock, ids: randomIds, retention: config.retention }, { dryRun }));
       return {
         json: { dry_run: dryRun, rules },
         text: [`${dryRun ? 'would prune' : 'pruned'}:`, ...rules.map((r) => `  ${r.rule}: ${r.rows} rows (before ${r.cutoff})`)].join('\n'),

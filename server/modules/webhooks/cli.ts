@@ -1,5 +1,4 @@
-import { loadConfig } from '../../config';
-import { connectDatabase, migrate, type Db } from '../../db/database';
+import { withDb } from '../../cli/with-db';
 import { systemClock } from '../../lib/clock';
 import { invalid } from '../../lib/errors';
 import { randomIds } from '../../lib/ids';
@@ -35,15 +34,6 @@ function num(f: Flags, name: string, fallback: number, min: number, max: number)
   return n;
 }
 
-async function withDb<T>(fn: (db: Db) => Promise<T>): Promise<T> {
-  const database = connectDatabase(loadConfig());
-  try {
-    await migrate(database.db);
-    return await fn(database.db);
-  } finally {
-    await database.close();
-  }
-}
 
 type TailRow = Awaited<ReturnType<typeof attemptsAfter>>[number];
 

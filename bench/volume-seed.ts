@@ -1,6 +1,6 @@
 import type SQLite from 'better-sqlite3';
 import { randomBase62 } from '../server/lib/ids';
-import { CURRENCY, DESCRIPTION, REQUEST_HEADERS, RESPONSE_EXCERPT, RESPONSE_HEADERS, SEEDED_TABLES, WEBHOOK_URL, YEAR_MS, sessionShape } from './volume-shapes';
+import { CURRENCY, DESCRIPTION, REQUEST_HEADERS, RESPONSE_EXCERPT, RESPONSE_HEADERS, SEEDED_TABLES, WEBHOOK_URL, sessionShape } from './volume-shapes';
 
 /**
  * Seeds a migrated SQLite database with `n` sessions of one merchant and the rows a year of

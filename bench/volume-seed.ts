@@ -1,14 +1,12 @@
 import type SQLite from 'better-sqlite3';
 import { randomBase62 } from '../server/lib/ids';
+import { CURRENCY, DESCRIPTION, REQUEST_HEADERS, RESPONSE_EXCERPT, RESPONSE_HEADERS, SEEDED_TABLES, WEBHOOK_URL, sessionShape } from './volume-shapes';
 
 /**
  * Seeds a migrated SQLite database with `n` sessions of one merchant and the rows a year of
- * traffic leaves with them (issue 18), through better-sqlite3 directly: multi-row INSERTs of
- * 100 rows, 20,000 sessions per transaction, secondary indexes built once at the end. Mix per 20 sessions: 14 paid, 3 expired, 1 failed,
- * 2 expired-or-open (open only in the last 1%, as a live system has); paid by Mobile Money (4 in
- * 10), card (2), bank transfer (2) or cash at a branch (2: slip, approved deposit, two audit rows).
- * Each final session has its history (2 rows), one event, one delivered webhook delivery and its
- * attempt log. The first `sharedInvoice` sessions share the invoice ref `DONATION`.
+ * traffic leaves with them (issue 18; what each session gets: bench/volume-shapes.ts, shared with
+ * the PostgreSQL seed), through better-sqlite3 directly: multi-row INSERTs of 100 rows, 20,000
+ * sessions per transaction, secondary indexes built once at the end.
  */
 export interface SeedInput {
   sqlite: SQLite.Database;
@@ -26,7 +24,6 @@ export interface SeedInput {
 
 const ROWS_PER_INSERT = 100;
 const SESSIONS_PER_TRANSACTION = 20_000;
-const YEAR_MS = 365 * 86_400_000;
 
 function bulk(sqlite: SQLite.Database, table: string, cols: string[]) {
   const one = `(${cols.map(() => '?').join(',')})`;
@@ -72,47 +69,36 @@ export function seedVolume(s: SeedInput): Record<string, number> {
     attemptLogs: bulk(s.sqlite, 'webhook_delivery_attempts', ['id', 'delivery_id', 'event_id', 'endpoint_id', 'attempt_number', 'kind', 'url', 'started_at', 'latency_ms', 'outcome', 'status_code', 'response_excerpt', 'request_headers', 'response_headers']),
     audit: bulk(s.sqlite, 'audit_log', ['id', 'at', 'actor_id', 'actor_username', 'actor_role', 'action', 'target_type', 'target_id', 'merchant_id', 'before', 'after', 'ip']),
   };
-  const start = s.now.getTime() - YEAR_MS;
-  const step = YEAR_MS / s.n;
-  const openFrom = Math.floor(s.n * 0.99);
-  const headers = JSON.stringify({ 'content-type': 'application/json', 'user-agent': 'Paydesk-Webhooks/1', 'webhook-id': 'evt_x', 'webhook-timestamp': '1700000000', 'webhook-signature': `v1,${'x'.repeat(44)}` });
+  const params = { n: s.n, sharedInvoice: s.sharedInvoice, nowMs: s.now.getTime() };
   const seedRange = s.sqlite.transaction((from: number, to: number) => {
     for (let i = from; i < to; i++) {
-      const created = Math.floor(start + i * step);
-      const kind = i % 20;
-      const status = kind < 14 ? 'success' : kind < 17 ? 'expired' : kind === 17 ? 'failed' : i >= openFrom ? 'open' : 'expired';
-      const railN = i % 10;
-      const rail = status === 'success' || status === 'failed' ? (railN < 4 ? 'momo' : railN < 6 ? 'card' : railN < 8 ? 'bank_transfer' : 'cash') : null;
+      const { status, rail, amount, fee, createdMs: created, finalMs: finalAt, expiresMs: expires, invoiceRef } = sessionShape(i, params);
       const id = `cs_test_${randomBase62(24)}`;
-      const amount = 1_000 + (i % 500) * 100;
-      const fee = Math.round(amount * 0.015);
-      const finalAt = status === 'open' ? null : created + 90_000;
-      const expires = created + (status === 'open' ? YEAR_MS : 3_600_000);
-      t.sessions.add(id, s.merchantId, s.integrationId, status, amount, 'GHS', i < s.sharedInvoice ? 'DONATION' : `INV-${i}`, 'Water bill', `Payer ${i}`, null, null, '{}', status === 'success' ? rail : null, iso(expires), iso(created), iso(finalAt ?? created), finalAt === null ? null : iso(finalAt));
+      t.sessions.add(id, s.merchantId, s.integrationId, status, amount, CURRENCY, invoiceRef, DESCRIPTION, `Payer ${i}`, null, null, '{}', status === 'success' ? rail : null, iso(expires), iso(created), iso(finalAt ?? created), finalAt === null ? null : iso(finalAt));
       t.history.add(randomBase62(22), id, 'none', 'open', 'created', iso(created));
       if (finalAt === null) continue;
       t.history.add(randomBase62(22), id, 'open', status, status === 'expired' ? 'expires_at passed while open' : `attempt ${status}`, iso(finalAt));
       if (rail === 'cash' && status === 'success') {
         const slipId = randomBase62(22);
         const key = slipKey();
-        t.slips.add(slipId, `slp_${randomBase62(32)}`, `PD-${key.slice(0, 4)}-${key.slice(4)}-${i}`, id, amount + fee, amount, fee, 'GHS', 'used', iso(created + 86_400_000), iso(created + 10_000), iso(finalAt), `${key}${i}`);
+        t.slips.add(slipId, `slp_${randomBase62(32)}`, `PD-${key.slice(0, 4)}-${key.slice(4)}-${i}`, id, amount + fee, amount, fee, CURRENCY, 'used', iso(created + 86_400_000), iso(created + 10_000), iso(finalAt), `${key}${i}`);
         const depId = randomBase62(22);
-        t.deposits.add(depId, slipId, id, amount + fee, 'GHS', s.branchId, null, 'approved', s.staffId, s.staffId, null, iso(created + 60_000), iso(finalAt));
+        t.deposits.add(depId, slipId, id, amount + fee, CURRENCY, s.branchId, null, 'approved', s.staffId, s.staffId, null, iso(created + 60_000), iso(finalAt));
         for (const action of ['deposit.record', 'deposit.approve']) {
           t.audit.add(randomBase62(22), iso(finalAt), s.staffId, s.staffUsername, 'supervisor', action, 'deposit', depId, s.merchantId, null, JSON.stringify({ status: 'approved', amount_minor: amount + fee }), '127.0.0.1');
         }
       } else if (rail) {
         const ok = status === 'success';
         const ref = `${rail.toUpperCase()}-${randomBase62(16)}`;
-        t.attempts.add(randomBase62(22), id, rail, `sandbox_${rail}`, ref, ok ? 'succeeded' : 'declined', ok ? 'SUCCESSFUL' : 'DECLINED', ok ? null : 'insufficient_funds', amount, fee, amount + fee, 'GHS', rail === 'momo' ? 'mtn' : null, rail === 'momo' ? `024${String(i % 10_000_000).padStart(7, '0')}` : null, rail === 'momo' ? String(i % 10_000).padStart(4, '0') : null, null, rail === 'bank_transfer' ? `BT-${randomBase62(12)}` : null, rail === 'card' ? 'visa' : null, rail === 'card' ? '4242' : null, 'normal', 0, null, null, iso(created + 30_000), iso(finalAt), iso(finalAt));
+        t.attempts.add(randomBase62(22), id, rail, `sandbox_${rail}`, ref, ok ? 'succeeded' : 'declined', ok ? 'SUCCESSFUL' : 'DECLINED', ok ? null : 'insufficient_funds', amount, fee, amount + fee, CURRENCY, rail === 'momo' ? 'mtn' : null, rail === 'momo' ? `024${String(i % 10_000_000).padStart(7, '0')}` : null, rail === 'momo' ? String(i % 10_000).padStart(4, '0') : null, null, rail === 'bank_transfer' ? `BT-${randomBase62(12)}` : null, rail === 'card' ? 'visa' : null, rail === 'card' ? '4242' : null, 'normal', 0, null, null, iso(created + 30_000), iso(finalAt), iso(finalAt));
       }
       const type = status === 'success' ? 'checkout.session.completed' : status === 'failed' ? 'checkout.session.failed' : 'checkout.session.expired';
       const evt = `evt_${randomBase62(24)}`;
-      const payload = JSON.stringify({ id: evt, type, created_at: iso(finalAt), data: { id, status, amount_minor: amount, currency: 'GHS', invoice_ref: `INV-${i}`, paid_rail: status === 'success' ? rail : null, metadata: {} } });
+      const payload = JSON.stringify({ id: evt, type, created_at: iso(finalAt), data: { id, status, amount_minor: amount, currency: CURRENCY, invoice_ref: invoiceRef, paid_rail: status === 'success' ? rail : null, metadata: {} } });
       t.events.add(evt, type, id, s.integrationId, payload, iso(finalAt));
       const del = randomBase62(22);
       t.deliveries.add(del, evt, s.endpointId, s.integrationId, id, type, 'succeeded', 1, 0, null, iso(finalAt + 200), 200, iso(finalAt + 200), iso(finalAt), iso(finalAt + 200));
-      t.attemptLogs.add(randomBase62(22), del, evt, s.endpointId, 1, 'initial', 'https://hooks.example.com/paydesk', iso(finalAt + 100), 85, 'succeeded', 200, '{"received":true}', headers, '{"content-type":"application/json"}');
+      t.attemptLogs.add(randomBase62(22), del, evt, s.endpointId, 1, 'initial', WEBHOOK_URL, iso(finalAt + 100), 85, 'succeeded', 200, RESPONSE_EXCERPT, REQUEST_HEADERS, RESPONSE_HEADERS);
     }
     for (const b of Object.values(t)) b.flush();
   });
@@ -120,7 +106,7 @@ export function seedVolume(s: SeedInput): Record<string, number> {
   // references are right by construction, and checked off while seeding only.
   // Secondary indexes are dropped while seeding and built again after (one sorted pass each,
   // instead of a random B-tree insert per row): the schema ends exactly as the migrations made it.
-  const tables = ['checkout_sessions', 'session_history', 'payment_attempts', 'cash_slips', 'cash_deposits', 'events', 'webhook_deliveries', 'webhook_delivery_attempts', 'audit_log'];
+  const tables = SEEDED_TABLES;
   const indexes = s.sqlite
     .prepare(`SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND tbl_name IN (${tables.map(() => '?').join(',')})`)
     .all(...tables) as Array<{ name: string; sql: string }>;

@@ -1,21 +1,25 @@
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { openDatabase } from '../server/db/database';
 import { sweep } from '../server/domain/sweeper';
 import { systemClock } from '../server/lib/clock';
 import { randomIds } from '../server/lib/ids';
 import { createOutbox } from '../server/modules/webhooks/outbox';
 import { encodeCursor } from '../server/modules/finance/finance-paging';
 import { ROOT, rssMb, runAdmin, spawnServer, type Child } from './processes';
-import { seedVolume } from './volume-seed';
+import { postgresEngine, sqliteEngine, type VolumeEngine } from './volume-engines';
 
 /**
- * `npm run bench:volume [-- --sessions N]` (issue 18): the cost of a database a year old. Seeds N
- * sessions (1,000,000 by default) with their attempts, slips, deposits, events, deliveries,
- * attempt logs, audit and history (bench/volume-seed.ts), then measures on that database
- * what the issue asks and prints one `{metric, value, threshold, holds}` JSON line each.
+ * `npm run bench:volume [-- --sessions N] [--mixed-seconds S] [--engine sqlite|postgres] [--keep-database]`
+ * (issue 18): the cost of a database a year old. Seeds N sessions (1,000,000 by default) with
+ * their attempts, slips, deposits, events, deliveries, attempt logs, audit and history (the same
+ * shapes on both engines: bench/volume-shapes.ts; SQLite bench/volume-seed.ts, PostgreSQL
+ * bench/volume-seed-postgres.ts), then measures on that database what the issue asks and prints
+ * one `{metric, value, threshold, holds}` JSON line each. `--engine postgres`: a fresh database on
+ * PAYDESK_BENCH_DATABASE_URL, 127.0.0.1:5432 or a throwaway cluster (bench/volume-engines.ts),
+ * the server spawned with DATABASE_URL, the sweeper timed against it, its size from
+ * pg_database_size; `--keep-database` leaves it there (for EXPLAIN) and prints its URL.
  * Event-loop stall: perf_hooks.monitorEventLoopDelay inside the server process, preloaded by
  * bench/loop-monitor.mjs (no server code). Loopback only; a fresh temp DATA_DIR; stops by itself.
  */
@@ -27,6 +31,9 @@ const flag = (name: string) => {
 const N = Number(flag('sessions') ?? 1_000_000);
 const SHARED_INVOICE = Math.min(100_000, Math.floor(N / 10));
 const MIXED_S = Number(flag('mixed-seconds') ?? 30);
+const ENGINE = flag('engine') ?? 'sqlite';
+if (ENGINE !== 'sqlite' && ENGINE !== 'postgres') throw new Error(`--engine: sqlite or postgres, not ${ENGINE}`);
+const KEEP = argv.includes('--keep-database');
 const PASSWORD = 'volume bench staff password 2026';
 
 const note = (msg: string) => process.stderr.write(`bench:volume: ${msg}\n`);
@@ -76,9 +83,12 @@ async function main(): Promise<void> {
   const serverEnv = { PAYDESK_LOOP_MONITOR_FILE: loopFile };
   const nodeArgs = ['--import', join(ROOT, 'bench/loop-monitor.mjs')];
   let server: Child | null = null;
+  let engine: VolumeEngine | null = null;
   try {
-    const created = await runAdmin<{ api_key: string; merchant_id: string; integration_id: string }>(dir, ['integration:create', '--merchant', 'Volume Merchant']);
-    const staff = await runAdmin<{ id: string; username: string }>(dir, ['staff:create', '--username', 'volume_admin', '--password', PASSWORD, '--role', 'admin']);
+    engine = ENGINE === 'postgres' ? await postgresEngine(KEEP, note) : sqliteEngine(dir);
+    const env = { ...serverEnv, ...engine.env };
+    const created = await runAdmin<{ api_key: string; merchant_id: string; integration_id: string }>(dir, ['integration:create', '--merchant', 'Volume Merchant'], engine.env);
+    const staff = await runAdmin<{ id: string; username: string }>(dir, ['staff:create', '--username', 'volume_admin', '--password', PASSWORD, '--role', 'admin'], engine.env);
     const auth = { authorization: `Bearer ${created.api_key}`, 'content-type': 'application/json' };
     const createBody = JSON.stringify({ amount_minor: 12_500, invoice_ref: 'VOL-NEW', customer: { name: 'Ama Mensah' } });
 
@@ -93,45 +103,38 @@ async function main(): Promise<void> {
     };
 
     note('empty database: session_create / session_get');
-    server = await spawnServer(dir, serverEnv, nodeArgs);
+    server = await spawnServer(dir, env, nodeArgs);
     const empty = await measureApi('empty');
     await server.stop();
     server = null;
 
-    note(`seeding ${N.toLocaleString()} sessions`);
-    const file = join(dir, 'paydesk.sqlite');
-    const opened = openDatabase(file);
+    note(`seeding ${N.toLocaleString()} sessions (${ENGINE})`);
     const now = new Date();
-    const endpointId = `we_${randomIds.token('', 20)}`;
-    opened.sqlite
-      .prepare(`INSERT INTO webhook_endpoints (id, integration_id, url, secret, status, disabled_reason, created_at, updated_at) VALUES (?, ?, 'https://hooks.example.com/paydesk', ?, 'disabled', 'bench', ?, ?)`)
-      .run(endpointId, created.integration_id, `whsec_${randomIds.token('', 32)}`, now.toISOString(), now.toISOString());
-    const branch = opened.sqlite.prepare('SELECT id FROM branches LIMIT 1').get() as { id: string };
     const t0 = performance.now();
-    const counts = seedVolume({ sqlite: opened.sqlite, n: N, merchantId: created.merchant_id, integrationId: created.integration_id, endpointId, staffId: staff.id, staffUsername: staff.username, branchId: branch.id, sharedInvoice: SHARED_INVOICE, now });
+    const seeded = await engine.seed({ n: N, merchantId: created.merchant_id, integrationId: created.integration_id, staffId: staff.id, staffUsername: staff.username, sharedInvoice: SHARED_INVOICE, now, note });
+    const counts = seeded.counts;
     const seedS = (performance.now() - t0) / 1000;
-    opened.sqlite.pragma('wal_checkpoint(TRUNCATE)');
     note(`seeded in ${seedS.toFixed(1)} s: ${JSON.stringify(counts)}`);
-    line('seed_seconds', round(seedS), null, null, { rows: counts });
-    const fileMb = statSync(file).size / 1e6;
-    line('file_mb_per_million_sessions', round((fileMb / N) * 1e6), null, null, { file_mb: round(fileMb), sessions: N });
+    line('seed_seconds', round(seedS), null, null, { rows: counts, ...seeded.extra });
+    const size = await seeded.size();
+    line(size.metric, round((size.mb / N) * 1e6), null, null, { ...size.extra, sessions: N });
 
     // The sweeper's tick on this database, in this process (the server is not running): nothing is due, as between bursts.
     const deps = { clock: systemClock, ids: randomIds, outbox: createOutbox() };
-    await sweep(opened.db, deps);
+    await sweep(seeded.db, deps);
     const ticks: number[] = [];
     for (let i = 0; i < 20; i++) {
       const s0 = performance.now();
-      await sweep(opened.db, deps);
+      await sweep(seeded.db, deps);
       ticks.push(performance.now() - s0);
     }
     ticks.sort((a, b) => a - b);
     line('sweeper_tick_ms_max', round(ticks.at(-1)!), 5, ticks.at(-1)! <= 5, { median_ms: round(ticks[10]!) });
-    const deep = opened.sqlite.prepare(`SELECT id, created_at FROM checkout_sessions WHERE merchant_id = ? ORDER BY created_at DESC, id DESC LIMIT 1 OFFSET ?`).get(created.merchant_id, Math.floor(N * 0.8)) as { id: string; created_at: string };
+    const deep = await seeded.sessionAt(created.merchant_id, Math.floor(N * 0.8));
     const someoneLast4 = String(4242).padStart(4, '0');
-    await opened.close();
+    await seeded.close();
 
-    server = await spawnServer(dir, serverEnv, nodeArgs);
+    server = await spawnServer(dir, env, nodeArgs);
     const full = await measureApi(`${N} sessions`);
     line('session_create_p99_ratio', round(full.create / Math.max(empty.create, 1)), 1.5, full.create <= 1.5 * Math.max(empty.create, 1), { empty_ms: empty.create, full_ms: full.create });
     line('session_get_p99_ratio', round(full.get / Math.max(empty.get, 1)), 1.5, full.get <= 1.5 * Math.max(empty.get, 1), { empty_ms: empty.get, full_ms: full.get });
@@ -215,6 +218,7 @@ async function main(): Promise<void> {
     }
   } finally {
     await server?.stop(2_000);
+    await engine?.dispose();
     rmSync(dir, { recursive: true, force: true });
   }
 }

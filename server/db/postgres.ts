@@ -140,7 +140,16 @@ export function openPostgres(connectionString: string, opts: { poolSize?: number
   // Nor one that is checked out, between two statements of a transaction, when its backend is
   // terminated: pg emits that on the client, which has no listener while checked out. The next
   // query on it fails (503 at the error handler) and the pool drops it when it is released.
-  pool.on('connect', (client) => client.on('error', () => undefined));
+  pool.on('connect', (client) => {
+    client.on('error', () => undefined);
+    // No JIT compilation (issue 18, measured with `npm run bench:volume -- --engine postgres`): at
+    // a million sessions the planner's estimate of the invoice summary (correlated subqueries over
+    // a 100,000-session invoice) passes jit_optimize_above_cost and PostgreSQL spent 3.9 s of
+    // 4.7 s compiling it; without JIT the same query runs in 0.3-0.4 s. Short OLTP queries never
+    // gain from it. A SET, not the `options` startup parameter, which PgBouncer refuses; pg runs
+    // a client's queries in order, so this one goes before any query of the app.
+    client.query('SET jit = off').catch(() => undefined);
+  });
   const db = new SerializableKysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [watch] });
   return {
     db,

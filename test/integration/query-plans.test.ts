@@ -91,6 +91,21 @@ async function fullScans(db: Db, q: { sql: string; parameters: readonly unknown[
   return { plan, scans };
 }
 
+describe.runIf(onPostgres)('PostgreSQL connections of the app (issue 18)', () => {
+  it('run without JIT compilation, which cost seconds per query at volume', async () => {
+    const t = await createTestApp();
+    try {
+      // Every pooled connection, not just the first: hold several at once.
+      const settings = await Promise.all(
+        Array.from({ length: 3 }, () => t.database.db.connection().execute(async (conn) => (await sql<{ jit: string }>`show jit`.execute(conn)).rows[0]!.jit)),
+      );
+      expect(settings).toEqual(['off', 'off', 'off']);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
 describe('every periodic, list and search query uses an index (issue 18)', () => {
   let t: TestContext;
   let recorder: SqlRecorder;

@@ -4,6 +4,7 @@ import SQLite from 'better-sqlite3';
 import { CompiledQuery, Kysely, Migrator, SqliteDialect, SqliteDriver, type DatabaseConnection, type Driver, type MigrationProvider } from 'kysely';
 import { migrations } from './migrations/index';
 import { mayTouchCredentials } from './credential-writes';
+import { registerDirectSqlite } from './direct-sqlite';
 import { openPostgres } from './postgres';
 import { refusalOf, schemaStatus } from './schema-version';
 import type { Database } from './schema';
@@ -160,7 +161,10 @@ export function openDatabase(file: string): OpenedDatabase {
   const onWrite = (sql: string) => {
     if (mayTouchCredentials(sql)) writes++;
   };
-  const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite, onWrite) }) });
+  const statements = withStatementCache(sqlite, onWrite);
+  const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: statements }) });
+  // The compiled hot-path statements run on the connection directly (server/db/precompiled.ts).
+  registerDirectSqlite(db.getExecutor().adapter, { prepare: (sql) => statements.prepare(sql), inTransaction: () => sqlite.inTransaction });
   const dataVersion = sqlite.prepare('PRAGMA data_version').pluck();
   changeStamps.set(db, () => `${dataVersion.get() as number}:${writes}`);
   return {

@@ -123,10 +123,11 @@ export function postgresUrlOf(db: Db): string | undefined {
 }
 
 /**
- * A stamp that changes whenever merchants, integrations or API keys may have changed: a
- * write statement of this process that may touch them (one whose target table cannot be
- * read off counts too) or a commit by another connection (`PRAGMA data_version`, e.g. the
- * operator CLI revoking a key). The API-key cache stays valid while it is unchanged.
+ * A stamp that changes whenever merchants, integrations, API keys or fee rules may have changed:
+ * a write statement of this process that may touch them (one whose target table cannot be
+ * read off counts too; server/db/credential-writes.ts) or a commit by another connection
+ * (`PRAGMA data_version`, e.g. the operator CLI revoking a key). The API-key cache and the
+ * quote's fee rules (server/modules/payments/quote-inputs.ts) stay valid while it is unchanged.
  * Unknown handles get a fresh stamp every call (no caching).
  */
 export function changeStamp(db: Db): string {

@@ -24,8 +24,8 @@ const MARK = '\u0000param:';
  *   the statement goes through Kysely, which waits for that transaction to end, so it neither
  *   reads the transaction's uncommitted rows nor joins it.
  * On PostgreSQL it runs through `executeQuery`, so plugins' transformQuery sees the query only at
- * compile time: do not use this for writes to credential tables (the PostgreSQL change stamp
- * counts those per query, server/db/postgres.ts).
+ * compile time: do not use this for writes to the tables of CREDENTIAL_TABLES (the PostgreSQL
+ * change stamp counts those per query, server/db/postgres.ts).
  */
 export function precompiled<P extends object, R>(build: (db: Kysely<Database>, p: P) => { compile(): CompiledQuery<R> }) {
   const byEngine: { sqlite?: Compiled<R>; postgres?: Compiled<R> } = {};

@@ -36,8 +36,9 @@ const tags = ['Hosted checkout'];
 export async function checkoutRoutes(app: FastifyInstance, deps: PaymentsDeps & { quoteInputs: QuoteInputMemory }): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
   // The payer's browser may hold a cached page; these answers are always live.
-  app.addHook('onSend', async (_req, reply) => {
+  app.addHook('onSend', (_req, reply, payload, done) => {
     reply.header('cache-control', 'no-store');
+    done(null, payload);
   });
   r.get('/options', { schema: { tags, summary: 'Payment methods, banks and branches', response: { 200: PublicCheckoutOptions, ...errors } } }, async () =>
     checkoutOptions(deps.db),

@@ -6,7 +6,7 @@ import { OPERATOR_LABELS, RAIL_PAYER_LABELS } from '../../../shared/labels';
 import { computeFee } from '../../domain/fees';
 import { expireIfDue } from '../../domain/session-transitions';
 import { findSession } from './payments.repository';
-import { quoteFeeRules, type QuoteInputMemory } from './quote-inputs';
+import { findSessionForQuote, quoteFeeRules, type QuoteInputMemory } from './quote-inputs';
 import { loadFresh, notPayable, payableRails, type PaymentsDeps } from './rails';
 import { fullInstructions } from './attempts';
 import { payerExtras } from './payer-view';
@@ -95,14 +95,17 @@ export async function publicSession(deps: PaymentsDeps, sessionId: string): Prom
  * per-process cache (quote-inputs.ts). What a payment is charged is computed again when it starts.
  */
 export async function quoteSession(deps: PaymentsDeps & { quoteInputs: QuoteInputMemory }, sessionId: string): Promise<PublicCheckoutQuote> {
-  let s = await findSession(deps.db, sessionId);
+  const read = await findSessionForQuote(deps.db, sessionId);
+  let s = read.session;
+  let dataVersion = read.dataVersion;
   if (s.status === 'open' && s.expires_at <= deps.clock.now().toISOString()) {
     await deps.db.transaction().execute((trx) => expireIfDue(trx, deps, sessionId));
     s = await findSession(deps.db, sessionId);
+    dataVersion = undefined; // read again with the stamp
   }
   if (s.status !== 'open') throw notPayable(s.status);
   const rails = payableRails(deps, s);
-  const ruleOf = await quoteFeeRules(deps, s.integration_id);
+  const ruleOf = await quoteFeeRules(deps, s.integration_id, dataVersion);
   const surcharges: PublicCheckoutQuote['surcharges'] = {};
   for (const rail of rails) surcharges[rail] = computeFee(s.amount_minor, s.currency, ruleOf(rail));
   return { id: s.id, status: s.status, base_minor: s.amount_minor, currency: s.currency, expires_at: s.expires_at, allowed_rails: rails, surcharges };

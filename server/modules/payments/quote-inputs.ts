@@ -1,5 +1,9 @@
-import { changeStamp, type Db } from '../../db/database';
+import { sql } from 'kysely';
+import { changeStamp, DATA_VERSION_SQL, type Db } from '../../db/database';
+import { isPostgres } from '../../db/engine';
 import { precompiled } from '../../db/precompiled';
+import { notFound } from '../../lib/errors';
+import type { SessionWithOwner } from './payments.repository';
 import { DEFAULT_FEE_RULES, type FeeRule } from '../../domain/fees';
 import type { Rail } from '../../../shared/schemas/common';
 
@@ -25,9 +29,32 @@ const feeRulesOfIntegration = precompiled((db, p: { integrationId: string }) =>
   db.selectFrom('fee_rules').select(['rail', 'percent_bps', 'fixed_minor', 'cap_minor', 'bearer']).where('integration_id', '=', p.integrationId),
 );
 
-/** The integration's rule for each rail (its own, else the default): one query per change of the stamp. */
-export async function quoteFeeRules(deps: { db: Db; quoteInputs: QuoteInputMemory }, integrationId: string): Promise<(rail: Rail) => FeeRule> {
-  const stamp = changeStamp(deps.db);
+// findSession's query (payments.repository.ts), with SQLite's data_version in the same statement.
+const sessionForQuote = precompiled((db, p: { id: string }) => {
+  const q = db
+    .selectFrom('checkout_sessions as s')
+    .innerJoin('integrations as i', 'i.id', 's.integration_id')
+    .innerJoin('merchants as m', 'm.id', 's.merchant_id')
+    .selectAll('s')
+    .select(['m.name as merchant_name', 'i.allowed_rails', 'i.card_collection_mode', 'i.mode'])
+    .where('s.id', '=', p.id);
+  return isPostgres(db) ? q : q.select(sql<number>`${sql.raw(DATA_VERSION_SQL)}`.as('data_version'));
+});
+
+/** The session with its owner's rails, as findSession, and the data version read with it (SQLite). */
+export async function findSessionForQuote(db: Db, id: string): Promise<{ session: SessionWithOwner; dataVersion: number | undefined }> {
+  const [row] = await sessionForQuote(db, { id });
+  if (!row) throw notFound(`session ${id}`);
+  const { data_version: dataVersion, ...session } = row as SessionWithOwner & { data_version?: number };
+  return { session, dataVersion };
+}
+
+/**
+ * The integration's rule for each rail (its own, else the default): one query per change of the
+ * stamp. `dataVersion`: SQLite's, when the caller has just read it (findSessionForQuote).
+ */
+export async function quoteFeeRules(deps: { db: Db; quoteInputs: QuoteInputMemory }, integrationId: string, dataVersion?: number): Promise<(rail: Rail) => FeeRule> {
+  const stamp = changeStamp(deps.db, dataVersion);
   const cache = deps.quoteInputs.feeRules;
   let hit = cache.get(integrationId);
   if (!hit || hit.stamp !== stamp) {

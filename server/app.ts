@@ -44,11 +44,14 @@ export type BuildDeps = ComposeInput;
 /** Builds the Fastify instance with every plugin and route; never listens. */
 export async function build(given: BuildDeps): Promise<FastifyInstance> {
   const input = composeDeps(given);
+  // Request ids only correlate log lines: a random prefix per app and a counter, not a CSPRNG call per request (issue 16).
+  const reqIdPrefix = `${input.ids.token('req', 10)}.`;
+  let reqCount = 0;
   const app: FastifyInstance = Fastify({
     ...(input.logger ? { loggerInstance: withSafeRequestLog(input.logger) } : { logger: false }),
     bodyLimit: input.config.bodyLimitBytes,
     requestIdHeader: 'x-request-id',
-    genReqId: () => input.ids.token('req', 16),
+    genReqId: () => `${reqIdPrefix}${(++reqCount).toString(36)}`,
     // TRUST_PROXY (docs/deployment.md): off by default, so X-Forwarded-For cannot pick a client IP.
     trustProxy: input.config.trustProxy === false ? false : [...input.config.trustProxy],
     return503OnClosing: false, // answered in the envelope by registerShutdownGate instead
@@ -82,13 +85,14 @@ export async function build(given: BuildDeps): Promise<FastifyInstance> {
   app.removeContentTypeParser('text/plain');
   await app.register(formbody, { parser: parseUrlEncoded, bodyLimit: input.config.bodyLimitBytes });
   registerBodyParsers(app, input.config.bodyLimitBytes); // JSON (depth-limited) and multipart, both byte-counted
-  app.addHook('preValidation', async (req) => {
-    const type = req.headers['content-type'] ?? '';
-    const isForm = /^multipart\/form-data/i.test(type) || /^application\/x-www-form-urlencoded/i.test(type);
-    if (!isForm || !req.body || typeof req.body !== 'object') return;
+  app.addHook('preValidation', (req, _reply, done) => {
+    const type = req.headers['content-type'];
+    const isForm = type !== undefined && (/^multipart\/form-data/i.test(type) || /^application\/x-www-form-urlencoded/i.test(type));
+    if (!isForm || !req.body || typeof req.body !== 'object') return done();
     req.formEncoded = true;
     const nested = /^multipart/i.test(type) ? nestFormFields(req.body as Record<string, unknown>) : (req.body as Record<string, unknown>);
     req.body = coerceToSchema(req.routeOptions.schema?.body, nested);
+    done();
   });
   registerNulGuard(app); // after the form nesting above, so a refused field is named as the JSON one would be
 

@@ -1,17 +1,18 @@
 import type { AppDeps } from './deps';
 import { createApiKeyMemory } from './modules/auth/merchant-auth';
+import { createQuoteInputMemory } from './modules/payments/quote-inputs';
 import { createOutbox } from './modules/webhooks/outbox';
 import { sandboxProviders } from './providers/index';
 
 /** What a caller must give; the rest has a default. `baseUrl` is left to build(), which knows the bound port. */
-type Defaulted = 'baseUrl' | 'providers' | 'liveProviders' | 'backgroundJobs' | 'outbox' | 'apiKeys';
+type Defaulted = 'baseUrl' | 'providers' | 'liveProviders' | 'backgroundJobs' | 'outbox' | 'apiKeys' | 'quoteInputs';
 export type ComposeInput = Omit<AppDeps, Defaulted> & Partial<Pick<AppDeps, Defaulted>>;
 
 export type ComposedDeps = Omit<AppDeps, 'baseUrl'> & Partial<Pick<AppDeps, 'baseUrl'>>;
 
 /**
  * The one composition root: the app (`build()`), the CLI and the bench get their Deps here,
- * so each process has exactly one outbox and one API-key memory, and no event hook or cache
+ * so each process has exactly one outbox, one API-key memory and one quote-input memory, and no event hook or cache
  * lives in module state.
  */
 export function composeDeps(input: ComposeInput): ComposedDeps {
@@ -22,5 +23,6 @@ export function composeDeps(input: ComposeInput): ComposedDeps {
     backgroundJobs: input.backgroundJobs ?? false,
     outbox: input.outbox ?? createOutbox(),
     apiKeys: input.apiKeys ?? createApiKeyMemory(),
+    quoteInputs: input.quoteInputs ?? createQuoteInputMemory(),
   };
 }

@@ -4,6 +4,7 @@ import type { Db } from './db/database';
 import type { Clock } from './lib/clock';
 import type { IdGenerator } from './lib/ids';
 import type { ApiKeyMemory } from './modules/auth/merchant-auth';
+import type { QuoteInputMemory } from './modules/payments/quote-inputs';
 import type { Outbox } from './modules/webhooks/outbox';
 import type { ProviderRegistry } from './providers/types';
 
@@ -33,4 +34,6 @@ export interface AppDeps {
   outbox: Outbox;
   /** Resolved API keys and their last-use writes (server/modules/auth/merchant-auth.ts): this process's, not module state. */
   apiKeys: ApiKeyMemory;
+  /** The payer quote's fee rules, kept under the same change stamp (server/modules/payments/quote-inputs.ts). */
+  quoteInputs: QuoteInputMemory;
 }

@@ -1,10 +1,15 @@
 /**
- * Which SQL statements may change who an API key belongs to: the API-key cache
- * (server/modules/auth/merchant-auth.ts) is dropped when one runs in this process.
+ * Which SQL statements may change what the per-process caches keyed by the change stamp hold
+ * (server/db/database.ts changeStamp): the API-key cache (server/modules/auth/merchant-auth.ts)
+ * and the quote's fee rules (server/modules/payments/quote-inputs.ts) are dropped when one runs
+ * in this process.
  */
 
-/** Tables whose rows decide who a credential belongs to. */
-export const CREDENTIAL_TABLES = new Set(['merchants', 'integrations', 'api_keys']);
+/**
+ * Tables whose rows decide who a credential belongs to (merchants, integrations, api_keys), and
+ * the fee rules the quote caches (fee_rules; integrations also hold its allowed rails).
+ */
+export const CREDENTIAL_TABLES = new Set(['merchants', 'integrations', 'api_keys', 'fee_rules']);
 const WRITE_TARGET = /^\s*(?:insert\s+(?:or\s+\w+\s+)?into|update|delete\s+from|replace\s+into)\s+"?([A-Za-z_][A-Za-z0-9_]*)"?/i;
 const TRANSACTION_CONTROL = /^\s*(?:begin|commit|end|rollback|savepoint|release)\b/i;
 const touchesCredentials = new Map<string, boolean>();

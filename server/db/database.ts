@@ -4,6 +4,7 @@ import SQLite from 'better-sqlite3';
 import { CompiledQuery, Kysely, Migrator, SqliteDialect, SqliteDriver, type DatabaseConnection, type Driver, type MigrationProvider } from 'kysely';
 import { migrations } from './migrations/index';
 import { mayTouchCredentials } from './credential-writes';
+import { registerDirectSqlite } from './direct-sqlite';
 import { openPostgres } from './postgres';
 import { refusalOf, schemaStatus } from './schema-version';
 import type { Database } from './schema';
@@ -109,7 +110,7 @@ class ImmediateSqliteDialect extends SqliteDialect {
   }
 }
 
-const changeStamps = new WeakMap<Db, () => string>();
+const changeStamps = new WeakMap<Db, (dataVersion?: number) => string>();
 const postgresUrls = new WeakMap<Db, string>();
 
 /**
@@ -122,16 +123,25 @@ export function postgresUrlOf(db: Db): string | undefined {
 }
 
 /**
- * A stamp that changes whenever merchants, integrations or API keys may have changed: a
- * write statement of this process that may touch them (one whose target table cannot be
- * read off counts too) or a commit by another connection (`PRAGMA data_version`, e.g. the
- * operator CLI revoking a key). The API-key cache stays valid while it is unchanged.
+ * A stamp that changes whenever merchants, integrations, API keys or fee rules may have changed:
+ * a write statement of this process that may touch them (one whose target table cannot be
+ * read off counts too; server/db/credential-writes.ts) or a commit by another connection
+ * (`PRAGMA data_version`, e.g. the operator CLI revoking a key). The API-key cache and the
+ * quote's fee rules (server/modules/payments/quote-inputs.ts) stay valid while it is unchanged.
  * Unknown handles get a fresh stamp every call (no caching).
  */
-export function changeStamp(db: Db): string {
+export function changeStamp(db: Db, dataVersion?: number): string {
   const stamp = changeStamps.get(db);
-  return stamp ? stamp() : `nocache:${Math.random()}`;
+  return stamp ? stamp(dataVersion) : `nocache:${Math.random()}`;
 }
+
+/**
+ * On SQLite a separate `PRAGMA data_version` is a read transaction of its own (~4 µs: WAL lock
+ * calls), about as much as a lookup by primary key. A hot read can select it in the same
+ * statement instead (this expression as a column, `undefined` on PostgreSQL) and pass it to
+ * changeStamp: the stamp is then as of that statement.
+ */
+export const DATA_VERSION_SQL = '(select data_version from pragma_data_version())';
 
 /**
  * The database holds webhook secrets and payers' personal data: its folder is created 0700 and
@@ -160,9 +170,12 @@ export function openDatabase(file: string): OpenedDatabase {
   const onWrite = (sql: string) => {
     if (mayTouchCredentials(sql)) writes++;
   };
-  const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite, onWrite) }) });
+  const statements = withStatementCache(sqlite, onWrite);
+  const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: statements }) });
+  // The compiled hot-path statements run on the connection directly (server/db/precompiled.ts).
+  registerDirectSqlite(db.getExecutor().adapter, { prepare: (sql) => statements.prepare(sql), inTransaction: () => sqlite.inTransaction });
   const dataVersion = sqlite.prepare('PRAGMA data_version').pluck();
-  changeStamps.set(db, () => `${dataVersion.get() as number}:${writes}`);
+  changeStamps.set(db, (known) => `${known ?? (dataVersion.get() as number)}:${writes}`);
   return {
     db,
     engine: 'sqlite',

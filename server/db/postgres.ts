@@ -29,7 +29,7 @@ import type { Database } from './schema';
  * after the commit goes through `afterCommit` (server/db/after-commit.ts), run once, after it.
  */
 
-/** How long a revoked API key may still be accepted by another instance's key cache. */
+/** How long a revoked API key may still be accepted, or a changed fee rule still quoted, by another instance's cache. */
 export const CREDENTIAL_CACHE_TTL_MS = 2_000;
 export const MAX_TRANSACTION_ATTEMPTS = 30;
 /** Waiting for a new connection (docs/deployment.md, failover). */
@@ -103,7 +103,7 @@ function targetTable(node: OperationNode): string | undefined {
 
 export interface OpenedPostgres {
   db: Kysely<Database>;
-  /** Changes when this process may have written a credential row, and every CREDENTIAL_CACHE_TTL_MS. */
+  /** Changes when this process may have written a credential or fee-rule row (credential-writes.ts), and every CREDENTIAL_CACHE_TTL_MS. */
   changeStamp(): string;
 }
 

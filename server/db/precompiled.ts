@@ -1,4 +1,5 @@
 import type { CompiledQuery, Kysely } from 'kysely';
+import { directSqliteOf } from './direct-sqlite';
 import { isPostgres } from './engine';
 import type { Database } from './schema';
 
@@ -12,29 +13,55 @@ const MARK = '\u0000param:';
  * never in JS logic, in `in` lists or in values Kysely transforms. The same SQL text each call
  * also lets SQLite reuse its prepared statement (server/db/database.ts) without rehashing.
  *
- * Runs through `executeQuery`, so plugins' transformQuery sees the query only at compile time:
- * do not use this for writes to credential tables (the PostgreSQL change stamp counts those per
- * query, server/db/postgres.ts).
+ * On SQLite the statement runs on the connection directly (better-sqlite3's `all`/`run`, through
+ * the same statement cache, so writes still count for the change stamp): Kysely's executor, its
+ * connection mutex and the promises around them were most of what a session lookup cost besides
+ * SQLite itself. That is safe because the connection is single and better-sqlite3 synchronous:
+ * - `db` is a transaction: it holds the connection, so the statement runs inside it, as through Kysely;
+ * - `db` is not, and no transaction is open on the connection: the statement runs alone, as an
+ *   autocommit statement through Kysely would;
+ * - `db` is not, but another request's transaction is open (it awaits between its statements):
+ *   the statement goes through Kysely, which waits for that transaction to end, so it neither
+ *   reads the transaction's uncommitted rows nor joins it.
+ * On PostgreSQL it runs through `executeQuery`, so plugins' transformQuery sees the query only at
+ * compile time: do not use this for writes to the tables of CREDENTIAL_TABLES (the PostgreSQL
+ * change stamp counts those per query, server/db/postgres.ts).
  */
 export function precompiled<P extends object, R>(build: (db: Kysely<Database>, p: P) => { compile(): CompiledQuery<R> }) {
-  const byEngine: { sqlite?: CompiledQuery<R>; postgres?: CompiledQuery<R> } = {};
+  const byEngine: { sqlite?: Compiled<R>; postgres?: Compiled<R> } = {};
   const placeholders = new Proxy({} as P, { get: (_, name) => `${MARK}${String(name)}` });
-  const compiledFor = (db: Kysely<Database>): CompiledQuery<R> => {
-    const engine = isPostgres(db) ? 'postgres' : 'sqlite';
+  const compiledFor = (db: Kysely<Database>, engine: 'sqlite' | 'postgres'): Compiled<R> => {
     const hit = byEngine[engine];
     if (hit) return hit;
-    const compiled = build(db, placeholders).compile();
+    const query = build(db, placeholders).compile();
+    // Where each parameter comes from: a property of the call's params, or a constant the builder
+    // wrote itself (a literal state name), which stays as compiled.
+    const slots = query.parameters.map((v) => (typeof v === 'string' && v.startsWith(MARK) ? { name: v.slice(MARK.length) } : { value: v }));
+    const compiled = { query, slots };
     byEngine[engine] = compiled;
     return compiled;
   };
   return async (db: Kysely<Database>, params: P): Promise<R[]> => {
-    const compiled = compiledFor(db);
-    // A constant the builder wrote itself (a literal state name) stays as compiled.
-    const parameters = compiled.parameters.map((v) => (typeof v === 'string' && v.startsWith(MARK) ? (params as Record<string, unknown>)[v.slice(MARK.length)] : v));
-    const result = await db.executeQuery<R>({ ...compiled, parameters });
+    const executor = db.getExecutor();
+    const direct = directSqliteOf(executor.adapter);
+    const { query, slots } = compiledFor(db, direct ? 'sqlite' : isPostgres(db) ? 'postgres' : 'sqlite');
+    const values = params as Record<string, unknown>;
+    const parameters = slots.map((s) => ('name' in s ? values[s.name] : s.value));
+    // A handle with plugins (a test's recorder) keeps Kysely's path, so their transformResult runs.
+    if (direct && executor.plugins.length === 0 && (db.isTransaction || !direct.inTransaction())) {
+      const stmt = direct.prepare(query.sql);
+      if (!stmt.reader) {
+        stmt.run(parameters);
+        return [];
+      }
+      return stmt.all(parameters) as R[];
+    }
+    const result = await db.executeQuery<R>({ ...query, parameters });
     return result.rows;
   };
 }
+
+type Compiled<R> = { query: CompiledQuery<R>; slots: Array<{ name: string } | { value: unknown }> };
 
 /**
  * The `values` of a precompiled insert of a whole row: every column of `columns` taken from `p`.

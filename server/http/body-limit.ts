@@ -8,10 +8,11 @@ import { AppError } from '../lib/errors';
  * multipart: body-parsers.ts) reads through Fastify's byte-counting reader with the same limit.
  */
 export function registerBodyLimit(app: FastifyInstance, limitBytes: number): void {
-  app.addHook('onRequest', async (req) => {
+  app.addHook('onRequest', (req, _reply, done) => {
     const declared = req.headers['content-length'];
     if (declared !== undefined && Number(declared) > limitBytes) {
       throw new AppError('PAYLOAD_TOO_LARGE', `request body is larger than the ${limitBytes === 1_048_576 ? '1 MiB' : `${limitBytes}-byte`} limit`);
     }
+    done();
   });
 }

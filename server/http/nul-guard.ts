@@ -31,8 +31,9 @@ function findNul(value: unknown, path: string, depth: number): string | null {
 }
 
 export function registerNulGuard(app: FastifyInstance): void {
-  app.addHook('preValidation', async (req) => {
+  app.addHook('preValidation', (req, _reply, done) => {
     const at = findNul(req.params, '', 0) ?? findNul(req.query, '', 0) ?? findNul(req.body, '', 0);
     if (at !== null) throw invalid(at, 'must not contain a NUL character (U+0000)');
+    done();
   });
 }

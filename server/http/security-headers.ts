@@ -25,7 +25,7 @@ export const DOCS_CSP = [
  * set their own, in pages.ts).
  */
 export function registerSecurityHeaders(app: FastifyInstance): void {
-  app.addHook('onSend', async (req, reply) => {
+  app.addHook('onSend', (req, reply, payload, done) => {
     reply.header('x-content-type-options', 'nosniff');
     const route = req.routeOptions.url;
     if (route === '/docs' || route?.startsWith('/docs/')) {
@@ -33,5 +33,6 @@ export function registerSecurityHeaders(app: FastifyInstance): void {
       reply.header('x-frame-options', 'DENY');
       reply.header('referrer-policy', 'no-referrer');
     }
+    done(null, payload);
   });
 }

@@ -1,3 +1,4 @@
+import { Agent, request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { changeStamp, connectDatabase } from '../../server/db/database';
 import { CREDENTIAL_CACHE_TTL_MS } from '../../server/db/postgres';
@@ -71,5 +72,40 @@ describe('API key lookups and revocation', () => {
     expect(changeStamp(t.database.db)).toBe(before);
     await revokeApiKey(t.database.db, systemClock, m.api_key);
     expect(changeStamp(t.database.db)).not.toBe(before);
+  });
+
+  it('on one keep-alive connection, each request is the key it sends (the hash kept per connection follows the key)', async () => {
+    const base = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const sockets = new Set<unknown>();
+    const send = (key: string, path: string) =>
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const req = request(`${base}${path}`, { agent, headers: { authorization: `Bearer ${key}` } }, (res) => {
+          let body = '';
+          res.on('data', (c: Buffer) => (body += c.toString()));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+        });
+        req.on('socket', (s) => sockets.add(s));
+        req.on('error', reject);
+        req.end();
+      });
+    try {
+      const a = await t.merchant();
+      const b = await t.merchant();
+      const created = await t.app.inject({ method: 'POST', url: '/api/v1/sessions', headers: { ...bearer(a.api_key), 'idempotency-key': `ka-${Date.now()}` }, payload: { amount_minor: 100, invoice_ref: 'INV-KA' } });
+      const id = created.json().id as string;
+      expect((await send(a.api_key, `/api/v1/sessions/${id}`)).status).toBe(200);
+      expect((await send(a.api_key, `/api/v1/sessions/${id}`)).status).toBe(200);
+      // Another merchant's key on the same connection: its own merchant, so A's session is not found.
+      expect((await send(b.api_key, `/api/v1/sessions/${id}`)).status).toBe(404);
+      expect((await send(a.api_key, `/api/v1/sessions/${id}`)).status).toBe(200);
+      const madeUp = `${a.api_key.slice(0, -4)}zzzz`;
+      expect((await send(madeUp, `/api/v1/sessions/${id}`)).status).toBe(401);
+      await revokeApiKey(t.database.db, systemClock, a.api_key);
+      expect((await send(a.api_key, `/api/v1/sessions/${id}`)).status).toBe(401);
+      expect(sockets.size).toBe(1);
+    } finally {
+      agent.destroy();
+    }
   });
 });

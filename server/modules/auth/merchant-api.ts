@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ErrorEnvelope } from '../../../shared/schemas/common';
 import type { Clock } from '../../lib/clock';
-import { authenticateMerchant, noteApiKeyUse, type MerchantAuthDeps, type MerchantContext } from './merchant-auth';
+import { apiKeyUseDue, authenticateMerchantFast, noteApiKeyUse, type MerchantAuthDeps, type MerchantContext } from './merchant-auth';
 
 /** What every merchant route (`/api/v1/...`, Bearer API key) declares besides its own shapes. */
 export const merchantErrors = { 400: ErrorEnvelope, 401: ErrorEnvelope, 404: ErrorEnvelope, 409: ErrorEnvelope, 422: ErrorEnvelope, 429: ErrorEnvelope };
@@ -14,9 +14,19 @@ export const merchantSecurity = [{ apiKey: [] }];
  * The limiter may already have resolved the key. The key's "last used" is noted here too.
  */
 export function requireMerchantKey(app: FastifyInstance, deps: MerchantAuthDeps & { clock: Clock }): void {
-  app.addHook('preParsing', async (req) => {
-    req.merchant ??= await authenticateMerchant(deps, req);
-    await noteApiKeyUse(deps, req.merchant.apiKeyId);
+  // Callback style: a key the cache holds, whose use was noted this minute, costs no promise (issue 16).
+  app.addHook('preParsing', (req, _reply, _payload, done) => {
+    const known = req.merchant ?? authenticateMerchantFast(deps, req);
+    if (!(known instanceof Promise) && !apiKeyUseDue(deps, known.apiKeyId)) {
+      req.merchant = known;
+      return done();
+    }
+    Promise.resolve(known)
+      .then(async (ctx) => {
+        req.merchant = ctx;
+        await noteApiKeyUse(deps, ctx.apiKeyId);
+      })
+      .then(() => done(), done);
   });
 }
 

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { changeStamp, type Db } from '../../db/database';
 import { AppError } from '../../lib/errors';
-import { sha256Hex } from '../../lib/hash';
+import { safeEqual, sha256Hex } from '../../lib/hash';
 import type { Clock } from '../../lib/clock';
 
 export interface MerchantContext {
@@ -38,13 +38,17 @@ const unauthorized = () => new AppError('UNAUTHORIZED', 'invalid API key: send A
  *   them all, so a revoked key is refused from the next request on. Only successful lookups
  *   are kept.
  * - `usageWritten`: when each key's "last used" was last written (see noteApiKeyUse).
+ * - `hashBySocket`: the last key a connection sent and its hash, so a keep-alive connection
+ *   sending the same key again is not hashed again (issue 16: sha256 per request was ~4 % of a
+ *   session lookup). Weak: it goes with the connection, which holds the key in its requests anyway.
  */
 export interface ApiKeyMemory {
   resolved: Map<string, { stamp: string; ctx: MerchantContext }>;
   usageWritten: Map<string, number>;
+  hashBySocket: WeakMap<object, { token: string; hash: string }>;
 }
 
-export const createApiKeyMemory = (): ApiKeyMemory => ({ resolved: new Map(), usageWritten: new Map() });
+export const createApiKeyMemory = (): ApiKeyMemory => ({ resolved: new Map(), usageWritten: new Map(), hashBySocket: new WeakMap() });
 
 export interface MerchantAuthDeps {
   db: Db;
@@ -53,16 +57,47 @@ export interface MerchantAuthDeps {
 
 const KEY_CACHE_MAX = 1000;
 
-/** Resolves the API key to its integration and merchant; every failure is the same 401. */
-export async function authenticateMerchant(deps: MerchantAuthDeps, req: FastifyRequest): Promise<MerchantContext> {
-  const { db } = deps;
+function keyHash(memory: ApiKeyMemory, req: FastifyRequest, token: string): string {
+  const socket = req.raw.socket as object | undefined;
+  const seen = socket ? memory.hashBySocket.get(socket) : undefined;
+  // Compared in constant time: behind a proxy one connection carries several clients' keys.
+  if (seen && safeEqual(seen.token, token)) return seen.hash;
+  const hash = sha256Hex(token);
+  if (socket) memory.hashBySocket.set(socket, { token, hash });
+  return hash;
+}
+
+/**
+ * The request's key resolved from the cache, without a query: its context while the change
+ * stamp is unchanged, else `stale` with what authenticateMerchant needs to look it up.
+ */
+function fromCache(deps: MerchantAuthDeps, req: FastifyRequest): MerchantContext | { stale: { hash: string; stamp: string } } {
   const token = bearerToken(req);
   if (!token || !KEY_SHAPE.test(token)) throw unauthorized();
-  const hash = sha256Hex(token);
-  const stamp = changeStamp(db);
-  const keyCache = deps.apiKeys.resolved;
-  const cached = keyCache.get(hash);
+  const hash = keyHash(deps.apiKeys, req, token);
+  const stamp = changeStamp(deps.db);
+  const cached = deps.apiKeys.resolved.get(hash);
   if (cached && cached.stamp === stamp) return cached.ctx;
+  return { stale: { hash, stamp } };
+}
+
+/** Resolves the API key to its integration and merchant; every failure is the same 401. */
+export async function authenticateMerchant(deps: MerchantAuthDeps, req: FastifyRequest): Promise<MerchantContext> {
+  return authenticateMerchantFast(deps, req);
+}
+
+/**
+ * authenticateMerchant for a hook that can finish synchronously: the context when the cache
+ * holds the key, else a promise of the lookup. Throws (or rejects) the same 401.
+ */
+export function authenticateMerchantFast(deps: MerchantAuthDeps, req: FastifyRequest): MerchantContext | Promise<MerchantContext> {
+  const known = fromCache(deps, req);
+  return 'stale' in known ? lookUpKey(deps, known.stale.hash, known.stale.stamp) : known;
+}
+
+async function lookUpKey(deps: MerchantAuthDeps, hash: string, stamp: string): Promise<MerchantContext> {
+  const { db } = deps;
+  const keyCache = deps.apiKeys.resolved;
   const row = await db
     .selectFrom('api_keys as k')
     .innerJoin('integrations as i', 'i.id', 'k.integration_id')
@@ -96,11 +131,20 @@ const USAGE_RESOLUTION_MS = 60_000;
  * api_key_usage, not api_keys, so it never invalidates the resolved-key cache above.
  */
 export async function noteApiKeyUse(deps: MerchantAuthDeps & { clock: Clock }, apiKeyId: string): Promise<void> {
+  if (!apiKeyUseDue(deps, apiKeyId)) return;
+  await writeApiKeyUse(deps, apiKeyId);
+}
+
+/** Whether this key's "last used" is due to be written (no write in the last minute); no query. */
+export function apiKeyUseDue(deps: MerchantAuthDeps & { clock: Clock }, apiKeyId: string): boolean {
+  const last = deps.apiKeys.usageWritten.get(apiKeyId);
+  return last === undefined || deps.clock.now().getTime() - last >= USAGE_RESOLUTION_MS;
+}
+
+/** Writes the key's "last used" now (noteApiKeyUse once apiKeyUseDue). */
+export async function writeApiKeyUse(deps: MerchantAuthDeps & { clock: Clock }, apiKeyId: string): Promise<void> {
   const now = deps.clock.now();
-  const written = deps.apiKeys.usageWritten;
-  const last = written.get(apiKeyId);
-  if (last !== undefined && now.getTime() - last < USAGE_RESOLUTION_MS) return;
-  written.set(apiKeyId, now.getTime());
+  deps.apiKeys.usageWritten.set(apiKeyId, now.getTime());
   const at = now.toISOString();
   await deps.db
     .insertInto('api_key_usage')

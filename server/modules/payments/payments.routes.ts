@@ -27,16 +27,18 @@ import {
   type PaymentsDeps,
 } from './payments.service';
 import { cashSlipRoutes } from '../cash/cash.routes';
+import type { QuoteInputMemory } from './quote-inputs';
 
 const errors = { 400: ErrorEnvelope, 404: ErrorEnvelope, 409: ErrorEnvelope, 429: ErrorEnvelope, 503: ErrorEnvelope };
 const tags = ['Hosted checkout'];
 
 /** Public hosted-checkout API (`/api/v1/checkout/...`): no credential, addressed by session reference. */
-export async function checkoutRoutes(app: FastifyInstance, deps: PaymentsDeps): Promise<void> {
+export async function checkoutRoutes(app: FastifyInstance, deps: PaymentsDeps & { quoteInputs: QuoteInputMemory }): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
   // The payer's browser may hold a cached page; these answers are always live.
-  app.addHook('onSend', async (_req, reply) => {
+  app.addHook('onSend', (_req, reply, payload, done) => {
     reply.header('cache-control', 'no-store');
+    done(null, payload);
   });
   r.get('/options', { schema: { tags, summary: 'Payment methods, banks and branches', response: { 200: PublicCheckoutOptions, ...errors } } }, async () =>
     checkoutOptions(deps.db),

@@ -3,8 +3,11 @@ import { MOMO_OPERATORS } from '../../../shared/schemas/checkout';
 import type { PublicCheckoutOptions, PublicCheckoutQuote, PublicCheckoutSession } from '../../../shared/schemas/checkout';
 import { RAILS, type Rail } from '../../../shared/schemas/common';
 import { OPERATOR_LABELS, RAIL_PAYER_LABELS } from '../../../shared/labels';
-import { quoteRail } from './payments.repository';
-import { loadFresh, expireDue, notPayable, payableRails, type PaymentsDeps } from './rails';
+import { computeFee } from '../../domain/fees';
+import { expireIfDue } from '../../domain/session-transitions';
+import { findSession } from './payments.repository';
+import { findSessionForQuote, quoteFeeRules, type QuoteInputMemory } from './quote-inputs';
+import { loadFresh, notPayable, payableRails, type PaymentsDeps } from './rails';
 import { fullInstructions } from './attempts';
 import { payerExtras } from './payer-view';
 
@@ -85,15 +88,25 @@ export async function publicSession(deps: PaymentsDeps, sessionId: string): Prom
   });
 }
 
-export async function quoteSession(deps: PaymentsDeps, sessionId: string): Promise<PublicCheckoutQuote> {
-  await expireDue(deps, sessionId);
-  return deps.db.transaction().execute(async (trx) => {
-    const s = await loadFresh(trx, deps, sessionId);
-    if (s.status !== 'open') throw notPayable(s.status);
-    const rails = payableRails(deps, s);
-    const surcharges: PublicCheckoutQuote['surcharges'] = {};
-    for (const rail of rails) surcharges[rail] = await quoteRail(trx, s, rail);
-    return { id: s.id, status: s.status, base_minor: s.amount_minor, currency: s.currency, expires_at: s.expires_at, allowed_rails: rails, surcharges };
-  });
+/**
+ * The payer's totals per rail. No transaction (issue 16: on SQLite every transaction takes the
+ * write lock): the session with its integration's rails is one statement, the lazy expiry runs
+ * in a transaction of its own only for a session past its time, and the fee rules come from the
+ * per-process cache (quote-inputs.ts). What a payment is charged is computed again when it starts.
+ */
+export async function quoteSession(deps: PaymentsDeps & { quoteInputs: QuoteInputMemory }, sessionId: string): Promise<PublicCheckoutQuote> {
+  const read = await findSessionForQuote(deps.db, sessionId);
+  let s = read.session;
+  let dataVersion = read.dataVersion;
+  if (s.status === 'open' && s.expires_at <= deps.clock.now().toISOString()) {
+    await deps.db.transaction().execute((trx) => expireIfDue(trx, deps, sessionId));
+    s = await findSession(deps.db, sessionId);
+    dataVersion = undefined; // read again with the stamp
+  }
+  if (s.status !== 'open') throw notPayable(s.status);
+  const rails = payableRails(deps, s);
+  const ruleOf = await quoteFeeRules(deps, s.integration_id, dataVersion);
+  const surcharges: PublicCheckoutQuote['surcharges'] = {};
+  for (const rail of rails) surcharges[rail] = computeFee(s.amount_minor, s.currency, ruleOf(rail));
+  return { id: s.id, status: s.status, base_minor: s.amount_minor, currency: s.currency, expires_at: s.expires_at, allowed_rails: rails, surcharges };
 }
-

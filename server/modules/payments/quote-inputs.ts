@@ -1,0 +1,69 @@
+import { sql } from 'kysely';
+import { changeStamp, DATA_VERSION_SQL, type Db } from '../../db/database';
+import { isPostgres } from '../../db/engine';
+import { precompiled } from '../../db/precompiled';
+import { notFound } from '../../lib/errors';
+import type { SessionWithOwner } from './payments.repository';
+import { DEFAULT_FEE_RULES, type FeeRule } from '../../domain/fees';
+import type { Rail } from '../../../shared/schemas/common';
+
+/**
+ * The fee rules the payer's quote reads, per integration, kept while the database's change stamp
+ * (server/db/database.ts) is unchanged, as the API-key cache is (ApiKeyMemory,
+ * server/modules/auth/merchant-auth.ts): a fee-rule, integration or merchant write in this process
+ * drops them at once; so does, on SQLite, a commit by another connection (the CLI, a second
+ * process: `PRAGMA data_version`). On PostgreSQL another instance's change is seen within
+ * CREDENTIAL_CACHE_TTL_MS (2 s), the same bound as a key revocation. Only the quote reads it: an
+ * attempt start or a cash slip reads the rule in its own transaction, so what is charged is never
+ * stale. One per composed Deps (server/compose.ts), never module state.
+ */
+export interface QuoteInputMemory {
+  feeRules: Map<string, { stamp: string; rules: Partial<Record<Rail, FeeRule>> }>;
+}
+
+export const createQuoteInputMemory = (): QuoteInputMemory => ({ feeRules: new Map() });
+
+const CACHE_MAX = 1000;
+
+const feeRulesOfIntegration = precompiled((db, p: { integrationId: string }) =>
+  db.selectFrom('fee_rules').select(['rail', 'percent_bps', 'fixed_minor', 'cap_minor', 'bearer']).where('integration_id', '=', p.integrationId),
+);
+
+// findSession's query (payments.repository.ts), with SQLite's data_version in the same statement.
+const sessionForQuote = precompiled((db, p: { id: string }) => {
+  const q = db
+    .selectFrom('checkout_sessions as s')
+    .innerJoin('integrations as i', 'i.id', 's.integration_id')
+    .innerJoin('merchants as m', 'm.id', 's.merchant_id')
+    .selectAll('s')
+    .select(['m.name as merchant_name', 'i.allowed_rails', 'i.card_collection_mode', 'i.mode'])
+    .where('s.id', '=', p.id);
+  return isPostgres(db) ? q : q.select(sql<number>`${sql.raw(DATA_VERSION_SQL)}`.as('data_version'));
+});
+
+/** The session with its owner's rails, as findSession, and the data version read with it (SQLite). */
+export async function findSessionForQuote(db: Db, id: string): Promise<{ session: SessionWithOwner; dataVersion: number | undefined }> {
+  const [row] = await sessionForQuote(db, { id });
+  if (!row) throw notFound(`session ${id}`);
+  const { data_version: dataVersion, ...session } = row as SessionWithOwner & { data_version?: number };
+  return { session, dataVersion };
+}
+
+/**
+ * The integration's rule for each rail (its own, else the default): one query per change of the
+ * stamp. `dataVersion`: SQLite's, when the caller has just read it (findSessionForQuote).
+ */
+export async function quoteFeeRules(deps: { db: Db; quoteInputs: QuoteInputMemory }, integrationId: string, dataVersion?: number): Promise<(rail: Rail) => FeeRule> {
+  const stamp = changeStamp(deps.db, dataVersion);
+  const cache = deps.quoteInputs.feeRules;
+  let hit = cache.get(integrationId);
+  if (!hit || hit.stamp !== stamp) {
+    const rules: Partial<Record<Rail, FeeRule>> = {};
+    for (const { rail, ...rule } of await feeRulesOfIntegration(deps.db, { integrationId })) rules[rail] = rule;
+    if (!cache.has(integrationId) && cache.size >= CACHE_MAX) cache.delete(cache.keys().next().value as string);
+    hit = { stamp, rules };
+    cache.set(integrationId, hit);
+  }
+  const { rules } = hit;
+  return (rail) => rules[rail] ?? DEFAULT_FEE_RULES[rail];
+}

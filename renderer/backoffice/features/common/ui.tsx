@@ -131,6 +131,10 @@ export interface SortState {
 /** Server-side pages: the API's total and the current limit/offset. */
 export interface PageState {
   total: number;
+  /** The API's `total_capped`: it stopped counting at `total`, there are more (shown "10,000+"). */
+  capped?: boolean;
+  /** Rows on this page: past a capped total, a short page is the last one. */
+  rows?: number;
   limit: number;
   offset: number;
   onChange: (offset: number) => void;
@@ -270,19 +274,25 @@ export function DataTable<T>({
   );
 }
 
-export function Pagination({ total, limit, offset, onChange }: PageState) {
+/** A list's total as the API gives it: "10,000+" when it stopped counting at the cap (total_capped). */
+export const totalLabel = (total: number, capped?: boolean): string => (capped ? `${total.toLocaleString('en')}+` : String(total));
+
+export function Pagination({ total, capped = false, rows, limit, offset, onChange }: PageState) {
+  // A capped total is a lower bound: the page's own rows say where it ends and whether another follows.
+  const shown = rows ?? limit;
   const from = total === 0 ? 0 : offset + 1;
-  const to = Math.min(total, offset + limit);
+  const to = capped ? offset + shown : Math.min(total, offset + limit);
+  const last = capped ? shown < limit : offset + limit >= total;
   return (
     // A group, not a landmark: a screen may hold several paged tables, and landmarks must be unique.
     <div className="bo-pagination" role="group" aria-label="Pages">
       <span className="bo-pagination__count">
-        {from}–{to} of {total}
+        {from}–{to} of {totalLabel(total, capped)}
       </span>
       <button type="button" className="bo-btn bo-btn--secondary bo-btn--sm" disabled={offset === 0} onClick={() => onChange(Math.max(0, offset - limit))}>
         Previous
       </button>
-      <button type="button" className="bo-btn bo-btn--secondary bo-btn--sm" disabled={offset + limit >= total} onClick={() => onChange(offset + limit)}>
+      <button type="button" className="bo-btn bo-btn--secondary bo-btn--sm" disabled={last} onClick={() => onChange(offset + limit)}>
         Next
       </button>
     </div>

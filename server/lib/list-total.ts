@@ -16,11 +16,15 @@ export interface ListTotal {
 }
 
 /**
- * `q` is the list's own query with its filters (its select list and order are dropped):
- * `SELECT COUNT(*) FROM (SELECT 1 FROM … WHERE … LIMIT cap + 1)`, which stops reading at cap + 1 rows.
+ * `q` is the list's own query with its filters (its select list is dropped, and its order unless
+ * `keepOrder`): `SELECT COUNT(*) FROM (SELECT 1 FROM … WHERE … LIMIT cap + 1)`, which stops
+ * reading at cap + 1 rows. `keepOrder` is for a filter no index serves: the count then walks the
+ * rows in the page's own order (a rowid walk) and stops where the page would, instead of letting
+ * the planner scan the whole table from another side.
  */
-export async function boundedTotal<DB, TB extends keyof DB, O>(db: Db, q: SelectQueryBuilder<DB, TB, O>, cap: number): Promise<ListTotal> {
-  const probe = q.clearSelect().clearOrderBy().select(sql<number>`1`.as('one')).limit(cap + 1);
+export async function boundedTotal<DB, TB extends keyof DB, O>(db: Db, q: SelectQueryBuilder<DB, TB, O>, cap: number, opts: { keepOrder?: boolean } = {}): Promise<ListTotal> {
+  const picked = q.clearSelect().select(sql<number>`1`.as('one'));
+  const probe = (opts.keepOrder ? picked : picked.clearOrderBy()).limit(cap + 1);
   const r = await sql<{ n: number | string }>`SELECT COUNT(*) AS n FROM (${probe}) AS matching`.execute(db);
   const n = Number(r.rows[0]?.n ?? 0);
   return n > cap ? { total: cap, total_capped: true } : { total: n, total_capped: false };

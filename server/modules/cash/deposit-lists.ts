@@ -75,13 +75,12 @@ export async function listDeposits(
   }
   // The page's ids first (a walk of cash_deposits_created; an offset skips index entries, not
   // joined rows), then their joins. Ties (same millisecond) follow the id in the same direction.
-  const ids = own.select('d.id').orderBy('d.created_at', dir).orderBy('d.id', dir).limit(filter.limit + 1).offset(filter.offset);
-  const found = await depositQuery(db).where('d.id', 'in', ids).execute();
-  const sign = dir === 'desc' ? -1 : 1;
-  found.sort((a, b) => sign * (a.created_at === b.created_at ? (a.id < b.id ? -1 : 1) : a.created_at < b.created_at ? -1 : 1));
-  const page = found.slice(0, filter.limit);
+  // The rows come back in the ids' order (the database's collation orders the ids, not JavaScript).
+  const ids = (await own.select('d.id').orderBy('d.created_at', dir).orderBy('d.id', dir).limit(filter.limit + 1).offset(filter.offset).execute()).map((r) => r.id);
+  const byId = new Map(ids.length === 0 ? [] : (await depositQuery(db).where('d.id', 'in', ids.slice(0, filter.limit)).execute()).map((r) => [r.id, r]));
+  const page = ids.slice(0, filter.limit).flatMap((id) => byId.get(id) ?? []);
   const last = page.at(-1);
-  return { deposits: page.map(toDeposit), ...total, next_cursor: found.length > filter.limit && last ? encodeCursor('created_at', dir, last.created_at, last.id) : null };
+  return { deposits: page.map(toDeposit), ...total, next_cursor: ids.length > filter.limit && last ? encodeCursor('created_at', dir, last.created_at, last.id) : null };
 }
 
 export async function getDeposit(db: Db, staff: StaffContext, id: string): Promise<CashDeposit> {

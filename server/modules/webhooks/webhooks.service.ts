@@ -115,7 +115,10 @@ export async function listAttempts(db: Db, query: AttemptListQuery, scope: Webho
     q = q.where(column, op, value);
     count = count.where(column, op, value);
   }
-  const total = onDelivery ? await boundedTotal(db, q, cap) : await boundedTotal(db, count, cap);
+  // Outcome, kind, event type and status have no index: those counts walk the attempts newest
+  // first, as the page does, and stop at the cap (the planner would otherwise scan every delivery).
+  const unindexed = Boolean(f.outcome || f.kind || f.event_type || f.status);
+  const total = onDelivery ? await boundedTotal(db, unindexed ? q.orderBy('a.seq', 'desc') : q, cap, { keepOrder: unindexed }) : await boundedTotal(db, unindexed ? count.orderBy('a.seq', 'desc') : count, cap, { keepOrder: unindexed });
   if (f.sort !== undefined || f.offset !== undefined) {
     if (f.cursor) throw invalid('cursor', 'cannot be combined with sort or offset; page with offset');
     const sort = f.sort ?? 'started_at';

@@ -287,8 +287,7 @@ export async function listSessions(deps: FinanceDeps, merchantId: string, f: Ses
     const due = await trx
       .selectFrom('checkout_sessions')
       .select('id')
-      // `merchant_id || ''` keeps SQLite (no statistics) off the merchant's index, which would read
-      // every session the merchant has; the partial index of open sessions by expiry finds the few due.
+      // `|| ''`: not the merchant's index (every session it has) but the partial one of open sessions by expiry.
       .where(sql<string>`merchant_id || ''`, '=', merchantId)
       .where('status', '=', 'open')
       .where('expires_at', '<=', deps.clock.now().toISOString())

@@ -1,6 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import { errorMessage } from './api';
 import { formatMoney } from './format';
+import { pageSpan, type PageSpan } from './paging';
 import './features.css';
 import './office.css';
 export { InputField, SelectField } from './fields';
@@ -128,15 +129,8 @@ export interface SortState {
   dir: 'asc' | 'desc';
 }
 
-/** Server-side pages: the API's total and the current limit/offset. */
-export interface PageState {
-  total: number;
-  /** The API's `total_capped`: it stopped counting at `total`, there are more (shown "10,000+"). */
-  capped?: boolean;
-  /** Rows on this page: past a capped total, a short page is the last one. */
-  rows?: number;
-  limit: number;
-  offset: number;
+/** Server-side pages: the API's total (and `total_capped`: paging.ts), the page's rows and the current limit/offset. */
+export interface PageState extends PageSpan {
   onChange: (offset: number) => void;
 }
 
@@ -274,22 +268,16 @@ export function DataTable<T>({
   );
 }
 
-/** A list's total as the API gives it: "10,000+" when it stopped counting at the cap (total_capped). */
-export const totalLabel = (total: number, capped?: boolean): string => (capped ? `${total.toLocaleString('en')}+` : String(total));
-
-export function Pagination({ total, capped = false, rows, limit, offset, onChange }: PageState) {
-  // A capped total is a lower bound: the page's own rows say where it ends and whether another follows.
-  const shown = rows ?? limit;
-  const from = total === 0 ? 0 : offset + 1;
-  const to = capped ? offset + shown : Math.min(total, offset + limit);
-  const last = capped ? shown < limit : offset + limit >= total;
+export function Pagination({ onChange, ...page }: PageState) {
+  const { from, to, of, first, last } = pageSpan(page);
+  const { limit, offset } = page;
   return (
     // A group, not a landmark: a screen may hold several paged tables, and landmarks must be unique.
     <div className="bo-pagination" role="group" aria-label="Pages">
       <span className="bo-pagination__count">
-        {from}–{to} of {totalLabel(total, capped)}
+        {from}–{to} of {of}
       </span>
-      <button type="button" className="bo-btn bo-btn--secondary bo-btn--sm" disabled={offset === 0} onClick={() => onChange(Math.max(0, offset - limit))}>
+      <button type="button" className="bo-btn bo-btn--secondary bo-btn--sm" disabled={first} onClick={() => onChange(Math.max(0, offset - limit))}>
         Previous
       </button>
       <button type="button" className="bo-btn bo-btn--secondary bo-btn--sm" disabled={last} onClick={() => onChange(offset + limit)}>

@@ -35,6 +35,8 @@ export interface Seeded {
   size(): Promise<{ metric: string; mb: number; extra: Record<string, unknown> }>;
   /** The merchant's session at `offset` in the list's order (created_at desc, id desc). */
   sessionAt(merchantId: string, offset: number): Promise<{ id: string; created_at: string }>;
+  /** The first row of a query written with `?` placeholders (the cursor positions of deep pages). */
+  first<T>(query: string, params: unknown[]): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -74,6 +76,7 @@ export function sqliteEngine(dir: string): VolumeEngine {
         },
         sessionAt: async (merchantId, offset) =>
           opened.sqlite.prepare('SELECT id, created_at FROM checkout_sessions WHERE merchant_id = ? ORDER BY created_at DESC, id DESC LIMIT 1 OFFSET ?').get(merchantId, offset) as { id: string; created_at: string },
+        first: async <T>(query: string, params: unknown[]) => opened.sqlite.prepare(query).get(...params) as T,
         close: () => opened.close(),
       };
     },
@@ -117,6 +120,10 @@ export async function postgresEngine(keep: boolean, note: (msg: string) => void)
             return { metric: 'database_mb_per_million_sessions', mb, extra: { database_mb: Math.round(mb * 100) / 100, tables_mb: Object.fromEntries(tables.map((r) => [r.t, Math.round(Number(r.b) / 1e5) / 10])) } };
           },
           sessionAt: async (merchantId, offset) => (await one('SELECT id, created_at FROM checkout_sessions WHERE merchant_id = $1 ORDER BY created_at DESC, id DESC LIMIT 1 OFFSET $2', [merchantId, offset])) as { id: string; created_at: string },
+          first: async <T>(query: string, params: unknown[]) => {
+            let n = 0;
+            return (await one(query.replace(/\?/g, () => `$${++n}`), params)) as T;
+          },
           close: async () => {
             await opened.close();
             await client.end();

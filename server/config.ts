@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { LIST_TOTAL_CAP } from './lib/list-total';
 
 export const DEFAULT_RETRY_DELAYS_S = [5, 300, 1800, 7200, 18000, 36000, 36000];
 /** Bank-transfer instructions stay valid one hour by default (docs/lifecycle.md says why). */
@@ -59,6 +60,13 @@ const EnvSchema = z.object({
   WEBHOOK_BODY_RETENTION_DAYS: retentionDays(30, 1),
   SESSION_HISTORY_RETENTION_DAYS: retentionDays(400, 30),
   AUDIT_RETENTION_DAYS: retentionDays(2557, 365),
+  // Back-office lists count at most this many matching rows; past it `total_capped` is true (server/lib/list-total.ts).
+  LIST_TOTAL_CAP: z.coerce
+    .number({ error: 'must be a whole number of rows' })
+    .int({ error: 'must be a whole number of rows' })
+    .min(1, { error: 'must be at least 1' })
+    .max(1_000_000, { error: 'must be at most 1000000' })
+    .default(LIST_TOTAL_CAP),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -122,6 +130,8 @@ export interface Config {
   readonly bodyLimitBytes: number;
   /** How long an Idempotency-Key is remembered (IDEMPOTENCY_RETENTION_S). */
   readonly idempotencyRetentionSeconds: number;
+  /** LIST_TOTAL_CAP: the most matching rows a back-office list counts; past it the list says `total_capped: true` (10,000 by default). */
+  readonly listTotalCap: number;
   /** Days each kind of history is kept before `db:prune` removes it (docs/operations.md). */
   readonly retention: Retention;
 }
@@ -169,6 +179,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     bankTransferWindowS: e.BANK_TRANSFER_WINDOW_S,
     bodyLimitBytes: BODY_LIMIT_BYTES,
     idempotencyRetentionSeconds: e.IDEMPOTENCY_RETENTION_S,
+    listTotalCap: e.LIST_TOTAL_CAP,
     retention: {
       webhookAttemptLogDays: e.WEBHOOK_ATTEMPT_LOG_RETENTION_DAYS,
       webhookBodyDays: e.WEBHOOK_BODY_RETENTION_DAYS,

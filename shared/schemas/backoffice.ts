@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CashDepositSlipResponse } from './checkout';
-import { AmountMinor, IsoDateTime, QueryBoolean, Rail, requiredOr, SessionStatus } from './common';
+import { AmountMinor, IsoDateTime, ListTotal, MAX_PAGE_SIZE, QueryBoolean, Rail, requiredOr, SessionStatus } from './common';
 
 /**
  * Back-office API (`/api/backoffice/v1`, CONTRACT §3): request and response shapes shared by
@@ -164,10 +164,14 @@ export const DepositListQuery = z.object({
   /** Default: the review queue (`status=under_review`) oldest first, otherwise newest first. */
   sort: z.enum(DEPOSIT_SORTS).optional(),
   dir: z.enum(['asc', 'desc']).optional(),
-  limit: z.coerce.number().int().min(1).max(200).default(50),
+  limit: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(50),
+  /** Costs what it skips (the rows are read and dropped); deep pages go by `cursor`. */
   offset: z.coerce.number().int().min(0).default(0),
+  /** `next_cursor` of the previous page (sort by `created_at` only, same `dir`, not with offset). */
+  cursor: z.string().max(400).optional(),
 });
-export const DepositList = z.object({ deposits: z.array(CashDeposit), total: z.number().int() });
+/** `next_cursor`: the page after this one by `cursor` (null on the last page, and for sorts other than `created_at`). */
+export const DepositList = z.object({ deposits: z.array(CashDeposit), ...ListTotal, next_cursor: z.string().nullable() });
 export type DepositList = z.infer<typeof DepositList>;
 
 /** The values the review queue's filters offer: tellers and branches that have recorded deposits. */
@@ -273,7 +277,8 @@ export const SessionListQuery = MerchantScopeQuery.extend({
   to: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time' }).optional(),
   sort: z.enum(SESSION_SORTS).default('created_at'),
   dir: z.enum(['asc', 'desc']).default('desc'),
-  limit: z.coerce.number().int().min(1).max(200).default(25),
+  limit: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(25),
+  /** Costs what it skips (the rows are read and dropped); deep pages go by `cursor`. */
   offset: z.coerce.number().int().min(0).default(0),
   /** `next_cursor` of the previous page, with the same sort and dir (not with offset): deep pages without counting past rows. */
   cursor: z.string().max(400).optional(),
@@ -300,7 +305,7 @@ export const SessionRow = z.object({
 });
 export type SessionRow = z.infer<typeof SessionRow>;
 /** `next_cursor`: pass as `cursor` for the page after this one (null on the last page). */
-export const SessionList = z.object({ sessions: z.array(SessionRow), total: z.number().int(), next_cursor: z.string().nullable().optional() });
+export const SessionList = z.object({ sessions: z.array(SessionRow), ...ListTotal, next_cursor: z.string().nullable().optional() });
 export type SessionList = z.infer<typeof SessionList>;
 export const SessionIdParams = z.object({ session_id: z.string().min(1).max(80) });
 
@@ -369,8 +374,12 @@ export const AuditFilter = z.object({
 export const AuditQuery = AuditFilter.extend({
   sort: z.enum(AUDIT_SORTS).default('at'),
   dir: z.enum(['asc', 'desc']).default('desc'),
-  limit: z.coerce.number().int().min(1).max(200).default(50),
+  limit: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(50),
+  /** Costs what it skips (the rows are read and dropped); deep pages go by `cursor`. */
   offset: z.coerce.number().int().min(0).default(0),
+  /** `next_cursor` of the previous page (sort by `at` only, same `dir`, not with offset). */
+  cursor: z.string().max(400).optional(),
 });
-export const AuditList = z.object({ entries: z.array(AuditEntry), total: z.number().int() });
+/** `next_cursor`: the page after this one by `cursor` (null on the last page, and for sorts other than `at`). */
+export const AuditList = z.object({ entries: z.array(AuditEntry), ...ListTotal, next_cursor: z.string().nullable() });
 export type AuditList = z.infer<typeof AuditList>;

@@ -70,3 +70,17 @@ export const ErrorEnvelope = z
   })
   .meta({ id: 'ErrorEnvelope', description: 'Every error answer: { "error": { "code", "message" } }' });
 export type ErrorEnvelope = z.infer<typeof ErrorEnvelope>;
+
+/**
+ * Bounded list totals (issue 18): a back-office list counts at most LIST_TOTAL_CAP matching rows
+ * (10,000 by default); `total_capped: true` says there are more and `total` (the cap) is a lower
+ * bound, shown as "10,000+". Spread into each list's response shape.
+ */
+export const ListTotal = {
+  /** Matching rows over all pages, counted up to the cap. */
+  total: z.number().int(),
+  /** True when counting stopped at the cap: there are more than `total`. */
+  total_capped: z.boolean(),
+};
+/** Largest `limit` of a back-office list page (every list; docs/backoffice.md, "Pages and totals"). */
+export const MAX_PAGE_SIZE = 200;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ListTotal, MAX_PAGE_SIZE } from './common';
 
 /**
  * Shapes of the webhook back-office calls (server/modules/webhooks/webhooks.routes.ts), ready for
@@ -12,7 +13,7 @@ export const AttemptKind = z.enum(['initial', 'automatic_retry', 'manual']);
 export const AttemptOutcome = z.enum(['succeeded', 'failed']);
 export const WebhookEventType = z.enum(['checkout.session.completed', 'checkout.session.failed', 'checkout.session.expired']);
 
-const Limit = z.coerce.number().int().min(1).max(200).default(50);
+const Limit = z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(50);
 
 export const ATTEMPT_SORTS = ['started_at', 'event_type', 'attempt_number', 'status_code', 'latency_ms', 'outcome'] as const;
 
@@ -37,7 +38,7 @@ export const AttemptListQuery = DeliveryFilters.extend({
   limit: Limit,
   /** `next_cursor` of the previous page (newest-first order only: not with `sort` or `offset`). */
   cursor: z.string().max(40).optional(),
-  /** Another order than newest first; pages then go by `offset`. */
+  /** Another order than newest first; pages then go by `offset` (which costs what it skips). */
   sort: z.enum(ATTEMPT_SORTS).optional(),
   dir: z.enum(['asc', 'desc']).default('desc'),
   offset: z.coerce.number().int().min(0).max(1_000_000).optional(),
@@ -98,8 +99,8 @@ export type WebhookDelivery = z.infer<typeof WebhookDelivery>;
 export const AttemptList = z.object({
   object: z.literal('list'),
   attempts: z.array(WebhookAttempt),
-  /** Attempts matching the filters, over all pages. */
-  total: z.number().int(),
+  /** Attempts matching the filters, over all pages, counted up to the cap (`total_capped`: there are more). */
+  ...ListTotal,
   /** Newest-first order only (no `sort`, no `offset`); null on the last page. */
   next_cursor: z.string().nullable(),
 });

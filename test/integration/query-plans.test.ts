@@ -129,9 +129,12 @@ describe('every periodic, list and search query uses an index (issue 18)', () =>
     paidSessionId = paid.id;
     await payByCard(t, paid.id, '4242424242424242');
     await openSession(t, m, { invoice_ref: 'PLAN-1' }); // a second page of the invoice's sessions
-    const slip = await sessionWithSlip(t, m, 5_000, 'PLAN-2');
     const teller = await staff(t, 'teller');
-    await call(t, teller, 'POST', `/cash-slips/${slip.slip_token}/deposits`, { amount_minor: slip.amount_minor });
+    // Two deposits (and their audit entries), so that those lists have a second page by cursor.
+    for (const ref of ['PLAN-2', 'PLAN-3']) {
+      const slip = await sessionWithSlip(t, m, 5_000, ref);
+      await call(t, teller, 'POST', `/cash-slips/${slip.slip_token}/deposits`, { amount_minor: slip.amount_minor });
+    }
   });
   afterAll(async () => {
     await t?.close();
@@ -188,20 +191,36 @@ describe('every periodic, list and search query uses an index (issue 18)', () =>
       const first = await call(t, admin, 'GET', `/invoices/${invoiceRef}?${mq}&limit=1`);
       await get(`/invoices/${invoiceRef}?${mq}&limit=1&cursor=${(first.json() as { next_cursor: string }).next_cursor}`);
     });
+    /** The page after the first by `next_cursor` (a list of at least two rows). */
+    const second = async (url: string) => {
+      const first = await call(t, admin, 'GET', `${url}${url.includes('?') ? '&' : '?'}limit=1`);
+      const cursor = (first.json() as { next_cursor: string | null }).next_cursor;
+      expect(cursor, url).toEqual(expect.any(String));
+      await get(`${url}${url.includes('?') ? '&' : '?'}limit=1&cursor=${cursor}`);
+    };
     await record('deposits list', async () => {
       await get('/deposits');
       await get('/deposits?status=under_review');
       await get('/deposits?offset=50');
+      await second('/deposits?dir=desc');
+      await second('/deposits?dir=asc');
     });
     await record('audit list', async () => {
       await get('/audit');
       await get('/audit?offset=50');
       await get(`/audit?target_id=${paidSessionId}`);
+      await second('/audit');
+      await second('/audit?dir=asc');
     });
     await record('webhook deliveries', async () => {
       await get('/webhooks/deliveries');
       await get('/webhooks/deliveries?offset=50');
       await get('/webhooks/attempts');
+      await get(`/webhooks/attempts?merchant_id=${m.merchant_id}`);
+      await get('/webhooks/attempts?outcome=succeeded&kind=initial');
+      await get('/webhooks/attempts?event_type=checkout.session.completed');
+      await get(`/webhooks/attempts?session_id=${paidSessionId}`);
+      await get('/webhooks/attempts?since=2020-01-01T00:00:00Z');
     });
     await record('exceptions', () => get(`/exceptions?${mq}`));
     await record('payments export', () => get(`/reports/payments.csv?${mq}&from=${new Date(Date.now() - 86_400_000).toISOString()}&to=${new Date(Date.now() + 86_400_000).toISOString()}`));

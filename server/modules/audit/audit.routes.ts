@@ -17,7 +17,7 @@ export async function auditRoutes(app: FastifyInstance, deps: AppDeps): Promise<
       preValidation: allow('admin', 'supervisor'),
       schema: { tags: ['Back office: audit'], summary: 'The audit trail of staff actions, newest first (read-only)', querystring: AuditQuery, response: { 200: AuditList, ...errors } },
     },
-    async (req) => listAudit(deps.db, req.query),
+    async (req) => listAudit(deps.db, req.query, deps.config.listTotalCap),
   );
   r.get(
     '/audit/export.csv',

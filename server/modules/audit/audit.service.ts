@@ -3,6 +3,8 @@ import type { Db } from '../../db/database';
 import type { AuditLogTable, Database } from '../../db/schema';
 import { csvText } from '../../lib/csv';
 import { invalid } from '../../lib/errors';
+import { boundedTotal } from '../../lib/list-total';
+import { decodeCursor, encodeCursor } from '../finance/finance-paging';
 import { auditActionLabel } from '../../../shared/labels';
 import { targetNames } from './audit-targets';
 import { iso } from '../../lib/iso-param';
@@ -87,18 +89,39 @@ function filtered(db: Db, filter: AuditFilter) {
   return q;
 }
 
+/**
+ * GET /audit. `total` counts at most `cap` entries (server/lib/list-total.ts). In `at` order (the
+ * default) pages go by cursor: the next page starts after the last entry's (at, id), an index walk
+ * on `audit_log_at` whatever the depth; `offset` still works and reads every row it skips. Other
+ * sorts page by offset only.
+ */
 export async function listAudit(
   db: Db,
-  filter: AuditFilter & { sort?: AuditSort | undefined; dir?: 'asc' | 'desc' | undefined; limit: number; offset: number },
+  filter: AuditFilter & { sort?: AuditSort | undefined; dir?: 'asc' | 'desc' | undefined; limit: number; offset: number; cursor?: string | undefined },
+  cap: number,
 ): Promise<AuditList> {
-  const q = filtered(db, filter);
-  const total = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  let q = filtered(db, filter);
+  const total = await boundedTotal(db, q, cap);
   const dir = filter.dir ?? 'desc';
-  let ordered = q.selectAll().orderBy(AUDIT_SORT_COLUMNS[filter.sort ?? 'at'], dir);
-  // Ties (same action, same staff member) read newest first; the id keeps pages stable.
-  if (filter.sort && filter.sort !== 'at') ordered = ordered.orderBy('at', 'desc');
-  const rows = await ordered.orderBy('id').limit(filter.limit).offset(filter.offset).execute();
-  return { total: Number(total.n), entries: await toEntries(db, rows) };
+  const sort = filter.sort ?? 'at';
+  if (sort !== 'at') {
+    if (filter.cursor) throw invalid('cursor', `pages sort=at only; page sort=${sort} with offset`);
+    // Ties (same action, same staff member) read newest first; the id keeps pages stable.
+    const rows = await q.selectAll().orderBy(AUDIT_SORT_COLUMNS[sort], dir).orderBy('at', 'desc').orderBy('id').limit(filter.limit).offset(filter.offset).execute();
+    return { ...total, entries: await toEntries(db, rows), next_cursor: null };
+  }
+  if (filter.cursor) {
+    if (filter.offset > 0) throw invalid('cursor', 'cannot be combined with offset');
+    const c = decodeCursor(filter.cursor, 'at', dir);
+    const [inclusive, strict] = dir === 'desc' ? (['<=', '<'] as const) : (['>=', '>'] as const);
+    const at = String(c.value);
+    q = q.where((eb) => eb.and([eb('at', inclusive, at), eb.or([eb('at', strict, at), eb('id', strict, c.id)])]));
+  }
+  // Ties (same millisecond) follow the id in the same direction: one walk of the index on `at`.
+  const rows = await q.selectAll().orderBy('at', dir).orderBy('id', dir).limit(filter.limit + 1).offset(filter.offset).execute();
+  const page = rows.slice(0, filter.limit);
+  const last = page.at(-1);
+  return { ...total, entries: await toEntries(db, page), next_cursor: rows.length > filter.limit && last ? encodeCursor('at', dir, last.at, last.id) : null };
 }
 
 async function toEntries(db: Db, rows: Array<Selectable<AuditLogTable>>): Promise<AuditEntry[]> {

@@ -69,7 +69,7 @@ export async function cashDeskRoutes(app: FastifyInstance, deps: AppDeps): Promi
         response: { 200: DepositList, ...errors },
       },
     },
-    async (req) => listDeposits(deps.db, requireStaff(req), req.query),
+    async (req) => listDeposits(deps.db, requireStaff(req), req.query, deps.config.listTotalCap),
   );
   r.get(
     '/deposits/facets',

@@ -1,5 +1,7 @@
 import type { Db } from '../../db/database';
-import { notFound } from '../../lib/errors';
+import { invalid, notFound } from '../../lib/errors';
+import { boundedTotal } from '../../lib/list-total';
+import { decodeCursor, encodeCursor } from '../finance/finance-paging';
 import { dayBounds, localDay, serverTimeZone } from '../../lib/local-day';
 import type { CashDeposit, DEPOSIT_SORTS, DepositFacets, DepositList, DepositStatus, ShiftTotal } from '../../../shared/schemas/backoffice';
 import type { StaffContext } from '../auth/staff-auth';
@@ -18,7 +20,13 @@ const DEPOSIT_SORT_COLUMNS = {
   reviewed_by: 'rev.username',
 } as const satisfies Record<DepositSort, string>;
 
-/** GET /deposits: supervisors and admins see every deposit; a teller sees the ones they recorded. */
+/**
+ * GET /deposits: supervisors and admins see every deposit; a teller sees the ones they recorded.
+ * `total` counts at most `cap` deposits (server/lib/list-total.ts). In `created_at` order (the
+ * default) pages go by cursor: the next page starts after the last row's (created_at, id), an
+ * index walk on `cash_deposits_created` whatever the depth; `offset` still works and reads every
+ * row it skips. Other sorts page by offset only.
+ */
 export async function listDeposits(
   db: Db,
   staff: StaffContext,
@@ -32,7 +40,9 @@ export async function listDeposits(
     dir?: 'asc' | 'desc' | undefined;
     limit: number;
     offset: number;
+    cursor?: string | undefined;
   },
+  cap: number,
 ): Promise<DepositList> {
   const conds: Array<['d.status' | 'd.recorded_by' | 'd.branch_id' | 'd.created_at', '=' | '>=' | '<', string]> = [];
   if (filter.status) conds.push(['d.status', '=', filter.status]);
@@ -41,21 +51,36 @@ export async function listDeposits(
   if (filter.from) conds.push(['d.created_at', '>=', dayBounds(filter.from).from.toISOString()]);
   if (filter.to) conds.push(['d.created_at', '<', dayBounds(filter.to).to.toISOString()]);
   if (staff.role === 'teller') conds.push(['d.recorded_by', '=', staff.id]);
-  let q = depositQuery(db);
-  // Counted on cash_deposits alone: every join of depositQuery follows a NOT NULL foreign key (or
-  // is a left join), so it never drops a row, and the count can run on an index (issue 18).
-  let count = db.selectFrom('cash_deposits as d').select((eb) => eb.fn.countAll<number>().as('n'));
-  for (const [column, op, value] of conds) {
-    q = q.where(column, op, value);
-    count = count.where(column, op, value);
-  }
-  const total = await count.executeTakeFirstOrThrow();
+  // Counted, and paged in `created_at` order, on cash_deposits alone: every join of depositQuery
+  // follows a NOT NULL foreign key (or is a left join), so it never drops a row (issue 18).
+  let own = db.selectFrom('cash_deposits as d');
+  for (const [column, op, value] of conds) own = own.where(column, op, value);
+  const total = await boundedTotal(db, own, cap);
   // The review queue is worked oldest first; history reads newest first.
   const dir = filter.dir ?? (filter.status === 'under_review' && !filter.sort ? 'asc' : 'desc');
-  let ordered = q.orderBy(DEPOSIT_SORT_COLUMNS[filter.sort ?? 'created_at'], dir);
-  if (filter.sort && filter.sort !== 'created_at') ordered = ordered.orderBy('d.created_at', 'desc');
-  const rows = await ordered.orderBy('d.id').limit(filter.limit).offset(filter.offset).execute();
-  return { deposits: rows.map(toDeposit), total: Number(total.n) };
+  const sort = filter.sort ?? 'created_at';
+  if (sort !== 'created_at') {
+    if (filter.cursor) throw invalid('cursor', `pages sort=created_at only; page sort=${sort} with offset`);
+    let q = depositQuery(db);
+    for (const [column, op, value] of conds) q = q.where(column, op, value);
+    const rows = await q.orderBy(DEPOSIT_SORT_COLUMNS[sort], dir).orderBy('d.created_at', 'desc').orderBy('d.id').limit(filter.limit).offset(filter.offset).execute();
+    return { deposits: rows.map(toDeposit), ...total, next_cursor: null };
+  }
+  if (filter.cursor) {
+    if (filter.offset > 0) throw invalid('cursor', 'cannot be combined with offset');
+    const c = decodeCursor(filter.cursor, 'created_at', dir);
+    const [inclusive, strict] = dir === 'desc' ? (['<=', '<'] as const) : (['>=', '>'] as const);
+    const at = String(c.value);
+    own = own.where((eb) => eb.and([eb('d.created_at', inclusive, at), eb.or([eb('d.created_at', strict, at), eb('d.id', strict, c.id)])]));
+  }
+  // The page's ids first (a walk of cash_deposits_created; an offset skips index entries, not
+  // joined rows), then their joins. Ties (same millisecond) follow the id in the same direction.
+  // The rows come back in the ids' order (the database's collation orders the ids, not JavaScript).
+  const ids = (await own.select('d.id').orderBy('d.created_at', dir).orderBy('d.id', dir).limit(filter.limit + 1).offset(filter.offset).execute()).map((r) => r.id);
+  const byId = new Map(ids.length === 0 ? [] : (await depositQuery(db).where('d.id', 'in', ids.slice(0, filter.limit)).execute()).map((r) => [r.id, r]));
+  const page = ids.slice(0, filter.limit).flatMap((id) => byId.get(id) ?? []);
+  const last = page.at(-1);
+  return { deposits: page.map(toDeposit), ...total, next_cursor: ids.length > filter.limit && last ? encodeCursor('created_at', dir, last.created_at, last.id) : null };
 }
 
 export async function getDeposit(db: Db, staff: StaffContext, id: string): Promise<CashDeposit> {

@@ -70,7 +70,7 @@ export async function financeRoutes(app: FastifyInstance, deps: AppDeps): Promis
   r.get(
     '/sessions',
     { preValidation: finance, schema: { tags, summary: 'Checkout sessions with filters, sorted and paginated', querystring: SessionListQuery, response: { 200: SessionList, ...errors } } },
-    async (req) => listSessions(deps, await merchantScope(deps.db, requireStaff(req), req.query.merchant_id), req.query),
+    async (req) => listSessions(deps, await merchantScope(deps.db, requireStaff(req), req.query.merchant_id), req.query, deps.config.listTotalCap),
   );
   r.get(
     '/sessions/:session_id',

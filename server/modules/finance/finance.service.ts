@@ -4,6 +4,7 @@ import type { Db } from '../../db/database';
 import type { CheckoutSessionsTable } from '../../db/schema';
 import { expireIfDue, NO_STATUS, type TransitionDeps } from '../../domain/session-transitions';
 import { invalid, notFound } from '../../lib/errors';
+import { boundedTotal } from '../../lib/list-total';
 import { sessionMode } from '../../lib/ids';
 import type {
   InvoiceDetail,
@@ -278,15 +279,16 @@ export interface SessionFilter {
  * Sessions of one merchant. `rail` matches the rail that paid, or any rail tried (an attempt,
  * or a cash slip); `invoice_ref` matches anywhere in the ref; `q` is the free search of
  * finance-search.ts; `amount_minor` the base or collected amount; `from`/`to` bound
- * `created_at` (to exclusive).
+ * `created_at` (to exclusive). `total` counts at most `cap` sessions (server/lib/list-total.ts).
  */
-export async function listSessions(deps: FinanceDeps, merchantId: string, f: SessionFilter): Promise<SessionList> {
+export async function listSessions(deps: FinanceDeps, merchantId: string, f: SessionFilter, cap: number): Promise<SessionList> {
   // Sessions past their time read as expired here too, as on every other read.
   await deps.db.transaction().execute(async (trx) => {
     const due = await trx
       .selectFrom('checkout_sessions')
       .select('id')
-      .where('merchant_id', '=', merchantId)
+      // `|| ''`: not the merchant's index (every session it has) but the partial one of open sessions by expiry.
+      .where(sql<string>`merchant_id || ''`, '=', merchantId)
       .where('status', '=', 'open')
       .where('expires_at', '<=', deps.clock.now().toISOString())
       .limit(500)
@@ -317,7 +319,7 @@ export async function listSessions(deps: FinanceDeps, merchantId: string, f: Ses
       ]),
     );
   }
-  const total = await q.clearSelect().select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const total = await boundedTotal(deps.db, q, cap);
   if (f.cursor) {
     if (f.offset > 0) throw invalid('cursor', 'cannot be combined with offset');
     const c = decodeCursor(f.cursor, f.sort, f.dir);
@@ -327,7 +329,7 @@ export async function listSessions(deps: FinanceDeps, merchantId: string, f: Ses
   const page = rows.slice(0, f.limit);
   const last = page.at(-1);
   const next = rows.length > f.limit && last ? encodeCursor(f.sort, f.dir, last[f.sort], last.id) : null;
-  return { sessions: await withSettlements(deps.db, page), total: Number(total.n), next_cursor: next };
+  return { sessions: await withSettlements(deps.db, page), ...total, next_cursor: next };
 }
 
 

@@ -69,7 +69,7 @@ export async function webhookRoutes(app: FastifyInstance, deps: AppDeps): Promis
     { preValidation: readers, schema: { tags, summary: 'The delivery log: every attempt, newest first', querystring: AttemptListQuery.extend(Scope.shape), response: { 200: AttemptList, ...errors } } },
     async (req) => {
       const { merchant_id, ...q } = req.query;
-      return listAttempts(deps.db, q, await scopeOf(deps, requireStaff(req), merchant_id));
+      return listAttempts(deps.db, q, await scopeOf(deps, requireStaff(req), merchant_id), deps.config.listTotalCap);
     },
   );
   r.get(

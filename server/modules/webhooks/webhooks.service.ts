@@ -1,5 +1,6 @@
 import type { Db } from '../../db/database';
 import { invalid, notFound } from '../../lib/errors';
+import { boundedTotal, LIST_TOTAL_CAP } from '../../lib/list-total';
 import { deliveryStatusSql, type WebhookScope } from './scope';
 import { ATTEMPT_SORT_COLUMNS, attemptsQuery, attemptView, deliveriesQuery } from './webhooks.repository';
 import { AttemptListQuery, DeliveryListQuery, type AttemptList, type DeliveryDetail, type DeliveryList, type WebhookDelivery } from '../../../shared/schemas/webhooks';
@@ -17,7 +18,8 @@ import { AttemptListQuery, DeliveryListQuery, type AttemptList, type DeliveryDet
  *       The delivery log, newest first. query (AttemptListQuery): endpoint_id, integration_id,
  *       event_id, event_type, session_id, status (of the delivery: pending|held|succeeded|failed),
  *       outcome (of the attempt: succeeded|failed), kind (initial|automatic_retry|manual),
- *       since/until (ISO, on started_at), limit (1–200, 50), cursor (next_cursor).
+ *       since/until (ISO, on started_at), limit (1–200, 50), cursor (next_cursor). `total`
+ *       counts at most `cap` attempts (server/lib/list-total.ts); `offset` reads what it skips.
  *   listDeliveries(db, query, scope): DeliveryList
  *       One row per event × endpoint with its current state; same filters (no outcome/kind).
  *   getDelivery(db, deliveryId, scope): DeliveryDetail        delivery + payload + attempts
@@ -85,20 +87,38 @@ export async function listDeliveries(db: Db, query: DeliveryListQuery, scope: We
   return { object: 'list', deliveries: page, next_cursor: rows.length > f.limit && last ? encodeCursor([last.created_at, last.id]) : null };
 }
 
-export async function listAttempts(db: Db, query: AttemptListQuery, scope: WebhookScope): Promise<AttemptList> {
+export async function listAttempts(db: Db, query: AttemptListQuery, scope: WebhookScope, cap: number = LIST_TOTAL_CAP): Promise<AttemptList> {
   const f = AttemptListQuery.parse(query);
+  // Conditions on the attempt itself, applied to the page and to the count.
+  const own: Array<['a.endpoint_id' | 'a.event_id' | 'a.outcome' | 'a.kind' | 'a.started_at', '=' | '>=' | '<', string]> = [];
+  if (f.endpoint_id) own.push(['a.endpoint_id', '=', f.endpoint_id]);
+  if (f.event_id) own.push(['a.event_id', '=', f.event_id]);
+  if (f.outcome) own.push(['a.outcome', '=', f.outcome]);
+  if (f.kind) own.push(['a.kind', '=', f.kind]);
+  if (f.since) own.push(['a.started_at', '>=', new Date(f.since).toISOString()]);
+  if (f.until) own.push(['a.started_at', '<', new Date(f.until).toISOString()]);
   let q = attemptsQuery(db, scope);
-  if (f.endpoint_id) q = q.where('a.endpoint_id', '=', f.endpoint_id);
   if (f.integration_id) q = q.where('d.integration_id', '=', f.integration_id);
-  if (f.event_id) q = q.where('a.event_id', '=', f.event_id);
   if (f.event_type) q = q.where('d.event_type', '=', f.event_type);
   if (f.session_id) q = q.where('d.session_id', '=', f.session_id);
   if (f.status) q = q.where(deliveryStatusSql, '=', f.status);
-  if (f.outcome) q = q.where('a.outcome', '=', f.outcome);
-  if (f.kind) q = q.where('a.kind', '=', f.kind);
-  if (f.since) q = q.where('a.started_at', '>=', new Date(f.since).toISOString());
-  if (f.until) q = q.where('a.started_at', '<', new Date(f.until).toISOString());
-  const total = Number((await q.clearSelect().select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+  // Without a filter on the delivery, the count reads the attempts alone (issue 18): each one has
+  // its delivery (NOT NULL foreign key), and the merchant scope is the attempt's endpoint, so the
+  // joins of the page, which fetch every delivery row, would not change it.
+  const onDelivery = Boolean(f.integration_id || f.event_type || f.session_id || f.status);
+  let count = db.selectFrom('webhook_delivery_attempts as a');
+  if (scope.merchantId !== null) {
+    const endpoints = db.selectFrom('webhook_endpoints as w').innerJoin('integrations as i', 'i.id', 'w.integration_id').select('w.id').where('i.merchant_id', '=', scope.merchantId);
+    count = count.where('a.endpoint_id', 'in', endpoints);
+  }
+  for (const [column, op, value] of own) {
+    q = q.where(column, op, value);
+    count = count.where(column, op, value);
+  }
+  // Outcome, kind, event type and status have no index: those counts walk the attempts newest
+  // first, as the page does, and stop at the cap (the planner would otherwise scan every delivery).
+  const unindexed = Boolean(f.outcome || f.kind || f.event_type || f.status);
+  const total = onDelivery ? await boundedTotal(db, unindexed ? q.orderBy('a.seq', 'desc') : q, cap, { keepOrder: unindexed }) : await boundedTotal(db, unindexed ? count.orderBy('a.seq', 'desc') : count, cap, { keepOrder: unindexed });
   if (f.sort !== undefined || f.offset !== undefined) {
     if (f.cursor) throw invalid('cursor', 'cannot be combined with sort or offset; page with offset');
     const sort = f.sort ?? 'started_at';
@@ -109,7 +129,7 @@ export async function listAttempts(db: Db, query: AttemptListQuery, scope: Webho
       .limit(f.limit)
       .offset(f.offset ?? 0)
       .execute();
-    return { object: 'list', attempts: rows.map(attemptView), total, next_cursor: null };
+    return { object: 'list', attempts: rows.map(attemptView), ...total, next_cursor: null };
   }
   if (f.cursor) {
     const [seq] = decodeCursor(f.cursor, 1);
@@ -119,7 +139,7 @@ export async function listAttempts(db: Db, query: AttemptListQuery, scope: Webho
   const rows = await q.orderBy('a.seq', 'desc').limit(f.limit + 1).execute();
   const page = rows.slice(0, f.limit);
   const last = page.at(-1);
-  return { object: 'list', attempts: page.map(attemptView), total, next_cursor: rows.length > f.limit && last ? encodeCursor([String(last.seq)]) : null };
+  return { object: 'list', attempts: page.map(attemptView), ...total, next_cursor: rows.length > f.limit && last ? encodeCursor([String(last.seq)]) : null };
 }
 
 export async function getDelivery(db: Db, deliveryId: string, scope: WebhookScope): Promise<DeliveryDetail> {

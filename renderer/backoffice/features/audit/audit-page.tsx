@@ -76,7 +76,7 @@ export function AuditPage() {
                 setSort(s);
                 setOffset(0);
               }}
-              page={{ total: d.total, limit, offset, onChange: setOffset }}
+              page={{ total: d.total, capped: d.total_capped, rows: d.entries.length, limit, offset, onChange: setOffset }}
               columns={[
                 { key: 'at', header: 'When', sortKey: 'at', nowrap: true, render: (e) => <time dateTime={e.at}>{formatDateTime(e.at, { seconds: true })}</time> },
                 {

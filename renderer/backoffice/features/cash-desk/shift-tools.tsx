@@ -30,7 +30,7 @@ export function RecentDeposits({ onReprint }: { onReprint: (d: CashDeposit) => v
               setSort(s);
               setOffset(0);
             }}
-            page={d.total > 8 ? { total: d.total, limit: 8, offset, onChange: setOffset } : undefined}
+            page={d.total > 8 ? { total: d.total, capped: d.total_capped, rows: d.deposits.length, limit: 8, offset, onChange: setOffset } : undefined}
             columns={[
               {
                 // Time first (what a teller asks "which one was it?" by), the slip reference under it: the column fits beside the desk.

@@ -1,6 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import { errorMessage } from './api';
 import { formatMoney } from './format';
+import { pageSpan, type PageSpan } from './paging';
 import './features.css';
 import './office.css';
 export { InputField, SelectField } from './fields';
@@ -128,11 +129,8 @@ export interface SortState {
   dir: 'asc' | 'desc';
 }
 
-/** Server-side pages: the API's total and the current limit/offset. */
-export interface PageState {
-  total: number;
-  limit: number;
-  offset: number;
+/** Server-side pages: the API's total (and `total_capped`: paging.ts), the page's rows and the current limit/offset. */
+export interface PageState extends PageSpan {
   onChange: (offset: number) => void;
 }
 
@@ -270,19 +268,19 @@ export function DataTable<T>({
   );
 }
 
-export function Pagination({ total, limit, offset, onChange }: PageState) {
-  const from = total === 0 ? 0 : offset + 1;
-  const to = Math.min(total, offset + limit);
+export function Pagination({ onChange, ...page }: PageState) {
+  const { from, to, of, first, last } = pageSpan(page);
+  const { limit, offset } = page;
   return (
     // A group, not a landmark: a screen may hold several paged tables, and landmarks must be unique.
     <div className="bo-pagination" role="group" aria-label="Pages">
       <span className="bo-pagination__count">
-        {from}–{to} of {total}
+        {from}–{to} of {of}
       </span>
-      <button type="button" className="bo-btn bo-btn--secondary bo-btn--sm" disabled={offset === 0} onClick={() => onChange(Math.max(0, offset - limit))}>
+      <button type="button" className="bo-btn bo-btn--secondary bo-btn--sm" disabled={first} onClick={() => onChange(Math.max(0, offset - limit))}>
         Previous
       </button>
-      <button type="button" className="bo-btn bo-btn--secondary bo-btn--sm" disabled={offset + limit >= total} onClick={() => onChange(offset + limit)}>
+      <button type="button" className="bo-btn bo-btn--secondary bo-btn--sm" disabled={last} onClick={() => onChange(offset + limit)}>
         Next
       </button>
     </div>

@@ -106,7 +106,7 @@ export function SessionsView({ merchantId }: { merchantId: string | undefined })
                 { key: 'id', header: 'Session', render: (r) => <ShortId value={r.id} /> },
               ]}
             />
-            <Pagination total={d.total} limit={limit} offset={offset} onChange={setOffset} />
+            <Pagination total={d.total} capped={d.total_capped} rows={d.sessions.length} limit={limit} offset={offset} onChange={setOffset} />
           </>
         )}
       </QueryState>

@@ -5,6 +5,7 @@ import { useSession } from '../auth/session';
 import { useApi } from '../common/api';
 import { formatDateTime, formatRelative } from '../common/format';
 import { Card, DataTable, Empty, InputField, Money, Mono, PageTitle, QueryState, SelectField, StatusBadge, type SortState } from '../common/ui';
+import { totalLabel } from '../common/paging';
 import { Link, useRouter } from '../../router';
 import { ROUTES } from '../../routes';
 import { depositQueries, type DepositFilter } from './deposits.queries';
@@ -98,7 +99,7 @@ function ReviewLists({ flash, onFlash }: { flash: Flash | null; onFlash: (f: Fla
         </div>
       )}
       <Filters filter={filter} onChange={changeFilter} />
-      <Card title={`Waiting for review${count ? ` (${count})` : ''}`} className="bo-card--flush" testId="review-queue">
+      <Card title={`Waiting for review${count ? ` (${totalLabel(count, queue.data?.total_capped)})` : ''}`} className="bo-card--flush" testId="review-queue">
         <QueryState
           query={queue}
           isEmpty={(d) => d.deposits.length === 0}
@@ -115,7 +116,7 @@ function ReviewLists({ flash, onFlash }: { flash: Flash | null; onFlash: (f: Fla
                 setQueueSort(s);
                 setQueueOffset(0);
               }}
-              page={{ total: d.total, limit: queueLimit, offset: queueOffset, onChange: setQueueOffset }}
+              page={{ total: d.total, capped: d.total_capped, rows: d.deposits.length, limit: queueLimit, offset: queueOffset, onChange: setQueueOffset }}
               columns={[
                 {
                   key: 'when',
@@ -205,7 +206,7 @@ function ReviewLists({ flash, onFlash }: { flash: Flash | null; onFlash: (f: Fla
                 setHistorySort(s);
                 setHistoryOffset(0);
               }}
-              page={{ total: d.total, limit: 10, offset: historyOffset, onChange: setHistoryOffset }}
+              page={{ total: d.total, capped: d.total_capped, rows: d.deposits.length, limit: 10, offset: historyOffset, onChange: setHistoryOffset }}
               columns={[
                 { key: 'when', header: 'Recorded', sortKey: 'created_at', nowrap: true, render: (r) => formatDateTime(r.created_at) },
                 { key: 'merchant', header: 'Merchant', sortKey: 'merchant_name', render: (r) => r.merchant_name },

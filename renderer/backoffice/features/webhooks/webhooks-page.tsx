@@ -88,7 +88,7 @@ export function WebhooksPage() {
                   rowKey={(a) => a.id}
                   sort={sort}
                   onSort={reset(setSort)}
-                  page={{ total: d.total, limit: ATTEMPTS_PAGE, offset, onChange: setOffset }}
+                  page={{ total: d.total, capped: d.total_capped, rows: d.attempts.length, limit: ATTEMPTS_PAGE, offset, onChange: setOffset }}
                   onRowClick={(a) => {
                     navigate(`${BASE}/deliveries/${encodeURIComponent(a.delivery_id)}`);
                     requestAnimationFrame(() => document.querySelector('[data-testid="delivery-detail"]')?.scrollIntoView({ block: 'start' }));

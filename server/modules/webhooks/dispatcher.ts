@@ -100,7 +100,6 @@ export function createDispatcher(opts: DispatcherOptions): Dispatcher {
   const leases = createLeases({ db, clock, onWake: () => wake(), log: opts.log });
   const owner = leases.owner;
   const shutdown = new AbortController();
-  const controllers = new Set<AbortController>();
   const client = createWebhookHttpClient();
   const { writeSuccesses, writeOutcome } = createOutcomeWriter({ clock, delaysS: opts.retryDelaysS, owner });
   const own = opts.ownAddresses ?? (() => []);
@@ -175,6 +174,8 @@ export function createDispatcher(opts: DispatcherOptions): Dispatcher {
   /** Sleeps until the next due retry, or the poll interval, whichever is sooner. */
   async function arm(): Promise<void> {
     if (stopping) return;
+    // Every slot busy: each attempt that ends wakes the loop, so only the poll is armed.
+    if (inFlight.size >= concurrency) return armIn(pollMs);
     const next = await db
       .selectFrom('webhook_deliveries')
       .select((eb) => eb.fn.min('next_attempt_at').as('at'))
@@ -274,18 +275,12 @@ export function createDispatcher(opts: DispatcherOptions): Dispatcher {
     let excerpt: string | null = null;
     let retryAfter: string | null = null;
     let responseHeaders: string | null = null;
-    // One controller per attempt; stop() aborts every live one.
-    const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(new DOMException(`timed out after ${timeoutMs} ms`, 'TimeoutError')), timeoutMs);
-    controllers.add(controller);
     try {
-      const res = await client.post(job.endpoint.url, headers, job.event.payload, { mode: job.endpoint.mode, own: own() }, controller.signal);
+      // Bounded by timeoutMs; stop() cuts every attempt still in flight (client.abortAll).
+      const res = await client.post(job.endpoint.url, headers, job.event.payload, { mode: job.endpoint.mode, own: own() }, timeoutMs);
       ({ statusCode, retryAfter, responseHeaders, excerpt } = res);
     } catch (err) {
-      error = describeAttemptError(err, controller.signal.aborted ? controller.signal.reason : undefined, timeoutMs);
-    } finally {
-      clearTimeout(timer);
-      controllers.delete(controller);
+      error = describeAttemptError(err, timeoutMs);
     }
     return {
       job,
@@ -352,7 +347,7 @@ export function createDispatcher(opts: DispatcherOptions): Dispatcher {
       if (!inTime) {
         opts.log?.warn({ inFlight: inFlight.size }, 'webhook attempts still in flight at shutdown: aborting them (they will be sent again)');
         shutdown.abort();
-        for (const c of controllers) c.abort(new DOMException('server shutting down', 'AbortError'));
+        client.abortAll();
         await Promise.allSettled([...inFlight.values()]);
       }
       await flushing;

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { SERVER_NODE_FLAGS } from '../scripts/server-node-flags.mjs';
 
 /** Repository root (bench/ sits directly under it). */
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -104,11 +105,12 @@ export async function spawnNode(
 }
 
 /**
- * Starts the server the way `npm run serve` does (scripts/serve.mjs: the prebuilt bundle from
- * `npm run build`, or the source through tsx when the bundle is stale) on a free loopback port.
+ * Starts the server the way `npm run serve` does (scripts/serve.mjs with SERVER_NODE_FLAGS: the
+ * prebuilt bundle from `npm run build`, or the source through tsx when the bundle is stale) on a
+ * free loopback port. `nodeArgs` come after those flags, so they can override them.
  */
 export function spawnServer(dataDir: string, env: Record<string, string> = {}, nodeArgs: string[] = []): Promise<Child> {
-  return spawnNode('scripts/serve.mjs', ['serve'], { DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', RATE_LIMIT_PER_MIN: '0', LOG_LEVEL: 'warn', ...env }, { nodeArgs, loader: false });
+  return spawnNode('scripts/serve.mjs', ['serve'], { DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', RATE_LIMIT_PER_MIN: '0', LOG_LEVEL: 'warn', ...env }, { nodeArgs: [...SERVER_NODE_FLAGS, ...nodeArgs], loader: false });
 }
 
 /** Runs the operator CLI (`npm run admin -- …`) and returns its parsed `--json` output. */

@@ -13,6 +13,7 @@ import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { SERVER_NODE_FLAGS } from './server-node-flags.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(join(root, 'package.json'));
@@ -105,7 +106,7 @@ function runHeadless(reason) {
   ensureBuilt(['out/renderer/backoffice/index.html', 'out/server/main.mjs']);
   const env = { ...process.env, DATA_DIR: process.env.DATA_DIR || join(root, '.paydesk') };
   // What `npm run serve` runs: the prebuilt server bundle, or the source through tsx when stale.
-  const child = spawn(process.execPath, [join(root, 'scripts/serve.mjs'), 'serve'], { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, join(root, 'scripts/serve.mjs'), 'serve'], { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit'] });
   child.on('error', (err) => {
     say(`could not start the server: ${err.message}`);
     process.exit(1);

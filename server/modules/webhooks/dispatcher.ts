@@ -1,11 +1,10 @@
-import { isPostgres } from '../../db/engine';
 import { performance } from 'node:perf_hooks';
 import type { Db } from '../../db/database';
-import { sql } from 'kysely';
 import type { Clock } from '../../lib/clock';
 import { createWebhookHttpClient, describeAttemptError } from './http-attempt';
 import { createLeases, ORPHAN_CHECK_MS } from './leases';
 import type { Outbox } from './outbox';
+import { claimDue } from './claim';
 import { bodyPastRetention, createOutcomeWriter, isSuccess, type AttemptResult, type Job, type Outcome } from './outcomes';
 import { activeSecrets, deliveryHeaders } from './signing';
 import type { OwnAddress } from './url-policy';
@@ -100,7 +99,6 @@ export function createDispatcher(opts: DispatcherOptions): Dispatcher {
   const leases = createLeases({ db, clock, onWake: () => wake(), log: opts.log });
   const owner = leases.owner;
   const shutdown = new AbortController();
-  const controllers = new Set<AbortController>();
   const client = createWebhookHttpClient();
   const { writeSuccesses, writeOutcome } = createOutcomeWriter({ clock, delaysS: opts.retryDelaysS, owner });
   const own = opts.ownAddresses ?? (() => []);
@@ -146,7 +144,7 @@ export function createDispatcher(opts: DispatcherOptions): Dispatcher {
           tickAgain = false;
           while (!stopping && inFlight.size < concurrency) {
             const want = Math.min(batchSize, concurrency - inFlight.size);
-            const jobs = await claimDue(want);
+            const jobs = await claim(want);
             for (const job of jobs) launch(job);
             if (jobs.length < want) break;
           }
@@ -175,6 +173,8 @@ export function createDispatcher(opts: DispatcherOptions): Dispatcher {
   /** Sleeps until the next due retry, or the poll interval, whichever is sooner. */
   async function arm(): Promise<void> {
     if (stopping) return;
+    // Every slot busy: each attempt that ends wakes the loop, so only the poll is armed.
+    if (inFlight.size >= concurrency) return armIn(pollMs);
     const next = await db
       .selectFrom('webhook_deliveries')
       .select((eb) => eb.fn.min('next_attempt_at').as('at'))
@@ -184,60 +184,10 @@ export function createDispatcher(opts: DispatcherOptions): Dispatcher {
     armIn(Math.max(5, Math.min(pollMs, at)));
   }
 
-  const onPostgres = isPostgres(db);
-
-  async function claimDue(limit: number): Promise<Job[]> {
+  function claim(limit: number): Promise<Job[]> {
     const now = clock.now();
-    const nowIso = now.toISOString();
     const lease = new Date(now.getTime() + timeoutMs + LEASE_MARGIN_MS).toISOString();
-    const busy = [...inFlight.keys()];
-    const claimed = await db
-      .updateTable('webhook_deliveries')
-      .set({ claimed_by: owner, locked_until: lease })
-      .where('id', 'in', (eb) => {
-        let q = eb
-          .selectFrom('webhook_deliveries as c')
-          .select('c.id')
-          .where('c.status', '=', 'pending')
-          .where('c.next_attempt_at', '<=', nowIso)
-          .where((w) => w.or([w('c.locked_until', 'is', null), w('c.locked_until', '<=', nowIso)]))
-          // Released from hold: only the oldest of its endpoint (in event order, one at a time).
-          .where((w) =>
-            w.or([
-              w('c.held_at', 'is', null),
-              w.not(
-                w.exists(
-                  w
-                    .selectFrom('webhook_deliveries as p')
-                    .select('p.id')
-                    .whereRef('p.endpoint_id', '=', 'c.endpoint_id')
-                    .where('p.status', '=', 'pending')
-                    .where('p.held_at', 'is not', null)
-                    .where('p.next_attempt_at', 'is not', null)
-                    // Event order: creation time, then insertion order (rowid) for events of the same millisecond.
-                    .where(sql<boolean>`(p.created_at < c.created_at or (p.created_at = c.created_at and p.rowid < c.rowid))`),
-                ),
-              ),
-            ]),
-          );
-        if (busy.length > 0) q = q.where('c.id', 'not in', busy);
-        const due = q.orderBy('c.next_attempt_at').orderBy('c.created_at').orderBy(sql`c.rowid`).limit(limit);
-        // Several instances claim from one PostgreSQL table: rows another instance is claiming
-        // right now are skipped, not waited for (SQLite has one writer, so there is no such race).
-        return onPostgres ? due.forUpdate().skipLocked() : due;
-      })
-      .returning(['id', 'event_id', 'endpoint_id', 'attempt_count', 'schedule_step', 'manual_requested_at'])
-      .execute();
-    if (claimed.length === 0) return [];
-    const eventIds = [...new Set(claimed.map((c) => c.event_id))];
-    const endpointIds = [...new Set(claimed.map((c) => c.endpoint_id))];
-    const [events, endpoints] = await Promise.all([
-      db.selectFrom('events').select(['id', 'type', 'payload']).where('id', 'in', eventIds).execute(),
-      db.selectFrom('webhook_endpoints as w').innerJoin('integrations as i', 'i.id', 'w.integration_id').selectAll('w').select('i.mode').where('w.id', 'in', endpointIds).execute(),
-    ]);
-    const eventById = new Map(events.map((e) => [e.id, e]));
-    const endpointById = new Map(endpoints.map((e) => [e.id, e]));
-    return claimed.map((c) => ({ ...c, event: eventById.get(c.event_id)!, endpoint: endpointById.get(c.endpoint_id)! }));
+    return claimDue(db, { owner, now: now.toISOString(), lease, limit, busy: [...inFlight.keys()] });
   }
 
   function launch(job: Job): void {
@@ -274,18 +224,12 @@ export function createDispatcher(opts: DispatcherOptions): Dispatcher {
     let excerpt: string | null = null;
     let retryAfter: string | null = null;
     let responseHeaders: string | null = null;
-    // One controller per attempt; stop() aborts every live one.
-    const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(new DOMException(`timed out after ${timeoutMs} ms`, 'TimeoutError')), timeoutMs);
-    controllers.add(controller);
     try {
-      const res = await client.post(job.endpoint.url, headers, job.event.payload, { mode: job.endpoint.mode, own: own() }, controller.signal);
+      // Bounded by timeoutMs; stop() cuts every attempt still in flight (client.abortAll).
+      const res = await client.post(job.endpoint.url, headers, job.event.payload, { mode: job.endpoint.mode, own: own() }, timeoutMs);
       ({ statusCode, retryAfter, responseHeaders, excerpt } = res);
     } catch (err) {
-      error = describeAttemptError(err, controller.signal.aborted ? controller.signal.reason : undefined, timeoutMs);
-    } finally {
-      clearTimeout(timer);
-      controllers.delete(controller);
+      error = describeAttemptError(err, timeoutMs);
     }
     return {
       job,
@@ -317,7 +261,10 @@ export function createDispatcher(opts: DispatcherOptions): Dispatcher {
         await db.transaction().execute(async (trx) => {
           // The common case, a 2xx, is written for the whole batch in two statements.
           const ok = batch.map((b) => b.outcome).filter((o): o is Extract<Outcome, { type: 'attempt' }> => o.type === 'attempt' && isSuccess(o.result));
-          for (let i = 0; i < ok.length; i += 60) await writeSuccesses(trx, ok.slice(i, i + 60).map((o) => o.result));
+          await writeSuccesses(
+            trx,
+            ok.map((o) => o.result),
+          );
           for (const { outcome } of batch) if (!(outcome.type === 'attempt' && isSuccess(outcome.result))) await writeOutcome(trx, outcome);
         });
       } catch (err) {
@@ -352,7 +299,7 @@ export function createDispatcher(opts: DispatcherOptions): Dispatcher {
       if (!inTime) {
         opts.log?.warn({ inFlight: inFlight.size }, 'webhook attempts still in flight at shutdown: aborting them (they will be sent again)');
         shutdown.abort();
-        for (const c of controllers) c.abort(new DOMException('server shutting down', 'AbortError'));
+        client.abortAll();
         await Promise.allSettled([...inFlight.values()]);
       }
       await flushing;

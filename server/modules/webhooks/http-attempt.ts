@@ -30,9 +30,20 @@ export interface PostResult {
 }
 
 export interface WebhookHttpClient {
-  post(url: string, headers: Record<string, string>, body: string, policy: UrlPolicy, signal: AbortSignal): Promise<PostResult>;
+  /**
+   * POSTs `body`; rejects with a `TimeoutError` when connect + answer + excerpt take longer than
+   * `timeoutMs`, with an `AbortError` when `abortAll()` cut it.
+   */
+  post(url: string, headers: Record<string, string>, body: string, policy: UrlPolicy, timeoutMs: number): Promise<PostResult>;
+  /** Cuts every request in flight (shutdown): each rejects with an `AbortError`. */
+  abortAll(): void;
   close(): void;
 }
+
+const named = (name: 'TimeoutError' | 'AbortError', message: string) => Object.assign(new Error(message), { name });
+
+/** Parsed endpoint URLs (the URL rules are still applied on every attempt). */
+const PARSED_URLS_MAX = 1_000;
 
 const blocked = (message: string) => Object.assign(new Error(message), { code: BLOCKED_CODE });
 
@@ -98,12 +109,23 @@ export function createWebhookHttpClient(): WebhookHttpClient {
     test: { http: new http.Agent(agentOptions), https: new https.Agent(agentOptions) },
     live: { http: new http.Agent(agentOptions), https: new https.Agent(agentOptions) },
   };
+  const live = new Set<http.ClientRequest>();
+  const parsed = new Map<string, URL>();
+  const parse = (url: string): URL => {
+    let target = parsed.get(url);
+    if (!target) {
+      target = new URL(url);
+      if (parsed.size >= PARSED_URLS_MAX) parsed.clear();
+      parsed.set(url, target);
+    }
+    return target;
+  };
   return {
-    post(url, headers, body, policy, signal) {
+    post(url, headers, body, policy, timeoutMs) {
       return new Promise<PostResult>((resolve, reject) => {
         let target: URL;
         try {
-          target = new URL(url);
+          target = parse(url);
         } catch {
           return reject(blocked('the endpoint URL is not a valid URL'));
         }
@@ -118,18 +140,34 @@ export function createWebhookHttpClient(): WebhookHttpClient {
             headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
             agent: agents[policy.mode][secure ? 'https' : 'http'],
             lookup: guardedLookup(policy, port),
-            signal,
           },
           (res) => {
             const statusCode = res.statusCode ?? 0;
             const retryAfter = typeof res.headers['retry-after'] === 'string' ? res.headers['retry-after'] : null;
             const responseHeaders = allowedHeadersJson(res.headers);
-            void readExcerpt(res, RESPONSE_EXCERPT_BYTES).then((excerpt) => resolve({ statusCode, retryAfter, responseHeaders, excerpt }));
+            void readExcerpt(res, RESPONSE_EXCERPT_BYTES).then((excerpt) => {
+              done();
+              resolve({ statusCode, retryAfter, responseHeaders, excerpt });
+            });
           },
         );
-        request.on('error', reject);
+        // One timer per attempt, no AbortController: destroying the request ends the wait for
+        // the answer or, once it started, the excerpt (readExcerpt keeps what came).
+        const timer = setTimeout(() => request.destroy(named('TimeoutError', `timed out after ${timeoutMs} ms`)), timeoutMs);
+        const done = () => {
+          clearTimeout(timer);
+          live.delete(request);
+        };
+        live.add(request);
+        request.on('error', (err) => {
+          done();
+          reject(err);
+        });
         request.end(body);
       });
+    },
+    abortAll() {
+      for (const request of live) request.destroy(named('AbortError', 'server shutting down'));
     },
     close() {
       for (const mode of Object.values(agents)) {
@@ -141,8 +179,8 @@ export function createWebhookHttpClient(): WebhookHttpClient {
 }
 
 /** A readable cause for a failed attempt: timeout, refused, reset, DNS, refused by the URL rules, … */
-export function describeAttemptError(err: unknown, reason: unknown, timeoutMs: number): string {
-  const r = reason as { name?: string } | undefined;
+export function describeAttemptError(err: unknown, timeoutMs: number): string {
+  const r = err as { name?: string } | undefined;
   if (r?.name === 'TimeoutError') return `timed out after ${timeoutMs} ms`;
   if (r?.name === 'AbortError') return 'aborted: server shutting down';
   const e = err as { name?: string; message?: string; code?: string; cause?: { code?: string; message?: string } };

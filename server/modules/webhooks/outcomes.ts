@@ -3,6 +3,8 @@ import type { Database, EventsTable, IntegrationsTable, WebhookDeliveriesTable, 
 import type { Clock } from '../../lib/clock';
 import { randomBase62 } from '../../lib/ids';
 import { holdPendingDeliveries } from './hold';
+import { columnList } from '../../db/precompiled';
+import { padded, powerOfTwoChunks, precompiledBySize } from './batch-sql';
 import { isSuccessStatus, nextDeliveryState } from './retry-policy';
 
 /**
@@ -73,16 +75,48 @@ function attemptRow(r: AttemptResult, next: string | null, error: string | null)
   };
 }
 
+/** Every column of an attempt row (checked against `attemptRow` by the type). */
+const ATTEMPT_COLUMNS = columnList<ReturnType<typeof attemptRow>>()([
+  'id',
+  'delivery_id',
+  'event_id',
+  'endpoint_id',
+  'attempt_number',
+  'kind',
+  'url',
+  'started_at',
+  'latency_ms',
+  'outcome',
+  'status_code',
+  'error',
+  'response_excerpt',
+  'request_headers',
+  'response_headers',
+  'next_attempt_at',
+]);
+
+/** `n` attempt rows in one insert (a power-of-two chunk: few shapes, each compiled once; inserts are not in query-plans.test.ts). */
+const insertAttempts = precompiledBySize((db, p, n) =>
+  db.insertInto('webhook_delivery_attempts').values(
+    Array.from({ length: n }, (_, i) => Object.fromEntries(ATTEMPT_COLUMNS.map((c) => [c, p[`${c}${i}`]])) as unknown as ReturnType<typeof attemptRow>),
+  ),
+);
+
 export function createOutcomeWriter(opts: { clock: Clock; delaysS: readonly number[]; owner: string }) {
   const { clock, owner } = opts;
   const delays = opts.delaysS;
   return {
     async writeSuccesses(trx: Transaction<Database>, results: AttemptResult[]): Promise<void> {
+      if (results.length === 0) return;
+      for (const chunk of powerOfTwoChunks(results)) {
+        const params: Record<string, unknown> = {};
+        chunk.forEach((r, i) => {
+          const row = attemptRow(r, null, r.error);
+          for (const column of ATTEMPT_COLUMNS) params[`${column}${i}`] = row[column];
+        });
+        await insertAttempts(trx, chunk.length, params);
+      }
       const nowIso = clock.now().toISOString();
-      await trx
-        .insertInto('webhook_delivery_attempts')
-        .values(results.map((r) => attemptRow(r, null, r.error)))
-        .execute();
       // last_attempt_at / last_status_code come from the attempt rows just written.
       await trx
         .updateTable('webhook_deliveries as d')
@@ -103,7 +137,7 @@ export function createOutcomeWriter(opts: { clock: Clock; delaysS: readonly numb
         .where(
           'd.id',
           'in',
-          results.map((r) => r.job.id),
+          padded(results.map((r) => r.job.id)),
         )
         .where('d.claimed_by', '=', owner)
         .execute();

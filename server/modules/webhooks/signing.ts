@@ -31,8 +31,22 @@ export function standardWebhooksKey(secret: string): Buffer {
   return Buffer.from(secret.startsWith('whsec_') ? secret.slice('whsec_'.length) : secret, 'base64');
 }
 
+/** Decoded keys of the secrets in use (a handful per endpoint), dropped all at once when full. */
+const decodedKeys = new Map<string, Buffer>();
+const DECODED_KEYS_MAX = 1_000;
+
+function cachedStandardKey(secret: string): Buffer {
+  let key = decodedKeys.get(secret);
+  if (!key) {
+    key = standardWebhooksKey(secret);
+    if (decodedKeys.size >= DECODED_KEYS_MAX) decodedKeys.clear();
+    decodedKeys.set(secret, key);
+  }
+  return key;
+}
+
 export function standardSignature(secret: string, eventId: string, t: number, body: string): string {
-  return createHmac('sha256', standardWebhooksKey(secret)).update(`${eventId}.${t}.`).update(body).digest('base64');
+  return createHmac('sha256', cachedStandardKey(secret)).update(`${eventId}.${t}.`).update(body).digest('base64');
 }
 
 /** The secrets an endpoint signs with at `now`: the previous one only until its overlap ends. */

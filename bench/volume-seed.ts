@@ -1,5 +1,6 @@
 import type SQLite from 'better-sqlite3';
 import { randomBase62 } from '../server/lib/ids';
+import { invoiceSummaryRebuildSql } from '../server/domain/invoice-summary';
 
 /**
  * Seeds a migrated SQLite database with `n` sessions of one merchant and the rows a year of
@@ -8,7 +9,8 @@ import { randomBase62 } from '../server/lib/ids';
  * 2 expired-or-open (open only in the last 1%, as a live system has); paid by Mobile Money (4 in
  * 10), card (2), bank transfer (2) or cash at a branch (2: slip, approved deposit, two audit rows).
  * Each final session has its history (2 rows), one event, one delivered webhook delivery and its
- * attempt log. The first `sharedInvoice` sessions share the invoice ref `DONATION`.
+ * attempt log. The first `sharedInvoice` sessions share the invoice ref `DONATION`. The invoice
+ * summaries (migration 0017) are then filled from the seeded rows, as `invoices:rebuild` does.
  */
 export interface SeedInput {
   sqlite: SQLite.Database;
@@ -132,5 +134,9 @@ export function seedVolume(s: SeedInput): Record<string, number> {
     for (const ix of indexes) s.sqlite.exec(ix.sql);
     s.sqlite.pragma('foreign_keys = ON');
   }
+  // The invoice summaries the app keeps in its own transactions (migration 0017), filled from
+  // the seeded rows by the statement `invoices:rebuild` runs.
+  s.sqlite.exec('DELETE FROM invoice_summaries');
+  s.sqlite.exec(invoiceSummaryRebuildSql(false));
   return Object.fromEntries(Object.entries(t).map(([k, b]) => [k, b.total]));
 }

@@ -73,18 +73,16 @@ export async function invoiceDetail(
   const summary = await db.selectFrom('invoice_summaries').selectAll().where('merchant_id', '=', merchantId).where('invoice_ref', '=', invoiceRef).executeTakeFirst();
   if (!summary) throw notFound(`invoice ${invoiceRef}`);
   const lines = await invoiceLines(db, { merchantId, mode: null, invoiceRef });
-  let q = db
-    .selectFrom('checkout_sessions as s')
-    .innerJoin('merchants as m', 'm.id', 's.merchant_id')
-    .selectAll('s')
-    .select('m.name as merchant_name')
-    .where('s.merchant_id', '=', merchantId)
-    .where('s.invoice_ref', '=', invoiceRef);
+  // The merchant's name is read once, not joined: with the join SQLite walks the (one-row)
+  // merchants table first and then sorts every session of the invoice (100,000 for a popular one)
+  // instead of reading the newest 51 from (merchant_id, invoice_ref, created_at).
+  const merchant = await db.selectFrom('merchants').select('name').where('id', '=', merchantId).executeTakeFirstOrThrow();
+  let q = db.selectFrom('checkout_sessions as s').selectAll('s').where('s.merchant_id', '=', merchantId).where('s.invoice_ref', '=', invoiceRef);
   if (page.cursor) {
     const c = decodeCursor(page.cursor, 'created_at', 'desc');
     q = q.where((eb) => afterCursor(eb, 'created_at', 'desc', c));
   }
-  const found = await q.orderBy('s.created_at', 'desc').orderBy('s.id', 'desc').limit(page.limit + 1).execute();
+  const found = (await q.orderBy('s.created_at', 'desc').orderBy('s.id', 'desc').limit(page.limit + 1).execute()).map((r) => ({ ...r, merchant_name: merchant.name }));
   const sessions = found.slice(0, page.limit);
   const last = sessions.at(-1);
   return {

@@ -102,7 +102,7 @@ function invoiceExceptions(out: Found[], invoiceRef: string, lines: { currency: 
   const collected = sessions.reduce((n, s) => n + s.amount_minor, 0);
   const m = (minor: number) => money(minor, currency);
   const involvedBefore = (i: number) => [...sessions.slice(Math.max(0, i + 1 - MAX_EXCEPTION_SESSIONS), i), sessions[i]!];
-  const found = (kind: ExceptionKind, i: number, before: number, involved: () => PaidSession[], summary: string): Found => {
+  const found = (kind: ExceptionKind, i: number, before: number, involved: () => PaidSession[], summary: () => string): Found => {
     const trigger = sessions[i]!;
     const detectedAt = trigger.finalized_at ?? trigger.created_at;
     return {
@@ -121,7 +121,7 @@ function invoiceExceptions(out: Found[], invoiceRef: string, lines: { currency: 
         difference_minor: collected - billedMinor,
         session_id: trigger.id,
         detected_at: detectedAt,
-        summary,
+        summary: summary(),
         sessions: involved().map((s) => ({ id: s.id, status: s.status, amount_minor: s.amount_minor, paid_rail: s.paid_rail, created_at: s.created_at, finalized_at: s.finalized_at, trigger: s.id === trigger.id })),
       }),
     };
@@ -134,21 +134,23 @@ function invoiceExceptions(out: Found[], invoiceRef: string, lines: { currency: 
     const at = s.finalized_at ?? s.created_at;
     if (fullyPaidAt !== null) {
       const concurrent = s.created_at < fullyPaidAt;
-      const what = billedMinor > 0 ? `${m(billedMinor)} billed, ${m(before)} already collected` : `already paid by ${i} earlier session${i === 1 ? '' : 's'}`;
+      const collectedBefore = before;
+      const what = () => (billedMinor > 0 ? `${m(billedMinor)} billed, ${m(collectedBefore)} already collected` : `already paid by ${i} earlier session${i === 1 ? '' : 's'}`);
       out.push(
         concurrent
-          ? found('concurrent_sessions_paid', i, before, () => involvedBefore(i), `Session was open while an earlier session completed the invoice, and was paid too: ${m(s.amount_minor)} more (${what}).`)
-          : found('paid_twice', i, before, () => involvedBefore(i), `Paid ${m(s.amount_minor)} again after the invoice was fully paid (${what}).`),
+          ? found('concurrent_sessions_paid', i, before, () => involvedBefore(i), () => `Session was open while an earlier session completed the invoice, and was paid too: ${m(s.amount_minor)} more (${what()}).`)
+          : found('paid_twice', i, before, () => involvedBefore(i), () => `Paid ${m(s.amount_minor)} again after the invoice was fully paid (${what()}).`),
       );
     } else if (billedMinor > 0 && s.amount_minor < billedMinor - before) {
       const left = billedMinor - before - s.amount_minor;
-      out.push(found('amount_differs', i, before, () => involvedBefore(i), `Paid ${m(s.amount_minor)} of ${m(billedMinor - before)} due on a ${m(billedMinor)} invoice; ${m(left)} still outstanding.`));
+      const due = billedMinor - before;
+      out.push(found('amount_differs', i, before, () => involvedBefore(i), () => `Paid ${m(s.amount_minor)} of ${m(due)} due on a ${m(billedMinor)} invoice; ${m(left)} still outstanding.`));
     }
     before += s.amount_minor;
     if (billedMinor > 0 && !crossed && before > billedMinor) {
       crossed = true;
       const everyOne = () => (sessions.length <= MAX_EXCEPTION_SESSIONS ? sessions : i < MAX_EXCEPTION_SESSIONS ? sessions.slice(0, MAX_EXCEPTION_SESSIONS) : [...sessions.slice(0, MAX_EXCEPTION_SESSIONS - 1), s]);
-      out.push(found('overpaid', i, before - s.amount_minor, everyOne, `Invoice billed ${m(billedMinor)} has collected ${m(collected)}: ${m(collected - billedMinor)} over-paid across ${sessions.length} payment${sessions.length === 1 ? '' : 's'}.`));
+      out.push(found('overpaid', i, before - s.amount_minor, everyOne, () => `Invoice billed ${m(billedMinor)} has collected ${m(collected)}: ${m(collected - billedMinor)} over-paid across ${sessions.length} payment${sessions.length === 1 ? '' : 's'}.`));
     }
     if (fullyPaidAt === null && (billedMinor > 0 ? before >= billedMinor : true)) fullyPaidAt = at;
   }

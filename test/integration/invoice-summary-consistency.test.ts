@@ -156,6 +156,22 @@ describe('invoice summaries equal the base tables after any sequence of writes (
     expect(paid).toBeGreaterThan(20);
   }, 300_000);
 
+  it('concurrent creations and payments on one invoice reference all land in its summary row (one hot row: on PostgreSQL the losers are retried)', async () => {
+    const m = await t.merchant('Hot invoice');
+    const created = await Promise.all(
+      Array.from({ length: 20 }, () => post(t.app, '/api/v1/sessions', { amount_minor: 500, invoice_ref: 'HOT' }, { key: m.api_key })),
+    );
+    expect(created.map((r) => r.statusCode)).toEqual(Array(20).fill(201));
+    const ids = created.map((r) => (r.json() as { id: string }).id);
+    const paid = await Promise.all(
+      ids.slice(0, 10).map(async (id) => post(t.app, `${sessionUrl(id)}/card-payments`, { amount_minor: (await quote(id, 'card')) ?? 0, card_number: '4242424242424242', expiry_month: 12, expiry_year: 2099, cvc: '123' })),
+    );
+    expect(paid.map((r) => r.statusCode)).toEqual(Array(10).fill(201));
+    const [row] = await storedSummaries(t.database.db, m.merchant_id);
+    expect(row).toMatchObject({ session_count: 20, success_count: 10, paid_minor: 5_000 });
+    expect(await storedSummaries(t.database.db, m.merchant_id)).toEqual(await summariesFromBase(t.database.db, m.merchant_id));
+  });
+
   it('invoices:rebuild recomputes the same rows from the base tables', async () => {
     const before = await t.database.db.selectFrom('invoice_summaries').selectAll().orderBy('merchant_id').orderBy('invoice_ref').execute();
     expect(before.length).toBeGreaterThan(0);

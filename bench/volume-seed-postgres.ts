@@ -1,3 +1,4 @@
+import { invoiceSummaryRebuildSql } from '../server/domain/invoice-summary';
 import type pg from 'pg';
 import { CURRENCY, DESCRIPTION, REQUEST_HEADERS, RESPONSE_EXCERPT, RESPONSE_HEADERS, SEEDED_TABLES, WEBHOOK_URL, isoSql, sessionShapeSql } from './volume-shapes';
 
@@ -114,6 +115,11 @@ export async function seedVolumePostgres(s: PgSeedInput): Promise<{ counts: Reco
       for (const ix of indexes) await c.query(ix.def);
     });
   }
+  // The invoice summaries (migration 0017) from the seeded rows, as `invoices:rebuild` does.
+  await timed('invoice summaries', async () => {
+    await c.query('DELETE FROM invoice_summaries');
+    await c.query(invoiceSummaryRebuildSql(true));
+  });
   await timed('vacuum analyze', () => c.query('VACUUM ANALYZE'));
   return { counts, phases };
 }

@@ -1,12 +1,14 @@
 import type SQLite from 'better-sqlite3';
 import { randomBase62 } from '../server/lib/ids';
+import { invoiceSummaryRebuildSql } from '../server/domain/invoice-summary';
 import { CURRENCY, DESCRIPTION, REQUEST_HEADERS, RESPONSE_EXCERPT, RESPONSE_HEADERS, SEEDED_TABLES, WEBHOOK_URL, sessionShape } from './volume-shapes';
 
 /**
  * Seeds a migrated SQLite database with `n` sessions of one merchant and the rows a year of
  * traffic leaves with them (issue 18; what each session gets: bench/volume-shapes.ts, shared with
  * the PostgreSQL seed), through better-sqlite3 directly: multi-row INSERTs of 100 rows, 20,000
- * sessions per transaction, secondary indexes built once at the end.
+ * sessions per transaction, secondary indexes built once at the end. The invoice summaries
+ * (migration 0017) are then filled from the seeded rows, as `invoices:rebuild` does.
  */
 export interface SeedInput {
   sqlite: SQLite.Database;
@@ -118,5 +120,9 @@ export function seedVolume(s: SeedInput): Record<string, number> {
     for (const ix of indexes) s.sqlite.exec(ix.sql);
     s.sqlite.pragma('foreign_keys = ON');
   }
+  // The invoice summaries the app keeps in its own transactions (migration 0017), filled from
+  // the seeded rows by the statement `invoices:rebuild` runs.
+  s.sqlite.exec('DELETE FROM invoice_summaries');
+  s.sqlite.exec(invoiceSummaryRebuildSql(false));
   return Object.fromEntries(Object.entries(t).map(([k, b]) => [k, b.total]));
 }

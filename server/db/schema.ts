@@ -98,6 +98,29 @@ export interface InvoiceLinesTable {
   updated_at: string;
 }
 
+/** One row per (merchant_id, invoice_ref): what the invoice list and detail show (migration 0017, domain/invoice-summary.ts). */
+export interface InvoiceSummariesTable {
+  merchant_id: string;
+  invoice_ref: string;
+  line_currency: string | null;
+  line_count: number;
+  billed_minor: number;
+  lines_remitted_at: string | null;
+  lines_updated_at: string | null;
+  session_count: number;
+  success_count: number;
+  paid_minor: number;
+  first_success_at: string | null;
+  sessions_updated_at: string | null;
+  latest_session_id: string | null;
+  latest_session_created_at: string | null;
+  latest_session_status: CheckoutSessionsTable['status'] | null;
+  latest_session_currency: string | null;
+  remitted: number;
+  remitted_at: string | null;
+  updated_at: string;
+}
+
 export interface CheckoutSessionsTable {
   id: string;
   merchant_id: string;
@@ -373,6 +396,7 @@ export interface Database {
   revenue_line_syncs: RevenueLineSyncsTable;
   invoice_lines: InvoiceLinesTable;
   checkout_sessions: CheckoutSessionsTable;
+  invoice_summaries: InvoiceSummariesTable;
   idempotency_keys: IdempotencyKeysTable;
   banks: BanksTable;
   branches: BranchesTable;

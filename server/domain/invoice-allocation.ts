@@ -70,13 +70,15 @@ export function orderedLines(q: Q, merchantId: string, mode: Mode, invoiceRef: s
  * Re-applies the rule after a payment or an ingest: lines now covered become remitted (stamped
  * `now`). Collected money only grows and remitted lines are frozen, so a covered line never
  * becomes uncovered at run time; only migration 0007 (recomputing old data) un-remits.
+ * Returns true when lines were remitted (the caller refreshes the invoice summary, invoice-summary.ts).
  */
-export async function reallocateInvoice(trx: Q, merchantId: string, mode: Mode, invoiceRef: string, now: string): Promise<void> {
+export async function reallocateInvoice(trx: Q, merchantId: string, mode: Mode, invoiceRef: string, now: string): Promise<boolean> {
   const lines = await orderedLines(trx, merchantId, mode, invoiceRef);
-  if (lines.length === 0) return;
+  if (lines.length === 0) return false;
   const collected = await collectedMinor(trx, merchantId, mode, invoiceRef, lines[0]!.currency);
   const covered = allocate(lines, collected);
   const newly = lines.filter((l, i) => covered[i]!.covered && l.remitted === 0).map((l) => l.id);
-  if (newly.length === 0) return;
+  if (newly.length === 0) return false;
   await trx.updateTable('invoice_lines').set({ remitted: 1, remitted_at: now, updated_at: now }).where('id', 'in', newly).where('remitted', '=', 0).execute();
+  return true;
 }

@@ -9,6 +9,7 @@ import { MAX_DECLINED_ATTEMPTS } from '../../shared/schemas/checkout';
 import { reallocateInvoice } from './invoice-allocation';
 import { expireSessionAttempts } from './attempt-transitions';
 import { voidSessionSlips } from './slip-transitions';
+import { summaryOnLinesChanged, summaryOnSessionCreated, summaryOnSessionMoved } from './invoice-summary';
 
 /**
  * The session state machine (docs/lifecycle.md prints it with every cause). Every move is a conditional update
@@ -83,6 +84,7 @@ const insertCreatedHistory = precompiled((db, p: { id: string; sessionId: string
 export async function openSession(trx: Trx, deps: Pick<TransitionDeps, 'ids'>, row: CheckoutSessionsTable & { status: 'open' }): Promise<void> {
   await insertSession(trx, row);
   await insertCreatedHistory(trx, { id: deps.ids.uuid(), sessionId: row.id, at: row.created_at });
+  await summaryOnSessionCreated(trx, row);
 }
 
 /**
@@ -117,8 +119,11 @@ export async function applyTransition(
     .values({ id: deps.ids.uuid(), session_id: sessionId, from_status: before.status, to_status: to, cause: t.cause, at: now })
     .execute();
   if (event) await recordTerminalEvent(trx, deps, updated, event);
+  await summaryOnSessionMoved(trx, updated);
   // The invoice's lines are remitted as far as its collected money covers them (invoice-allocation.ts).
-  if (t.kind === 'payment_confirmed') await reallocateInvoice(trx, updated.merchant_id, sessionMode(updated.id), updated.invoice_ref, now);
+  if (t.kind === 'payment_confirmed' && (await reallocateInvoice(trx, updated.merchant_id, sessionMode(updated.id), updated.invoice_ref, now))) {
+    await summaryOnLinesChanged(trx, updated.merchant_id, updated.invoice_ref);
+  }
   if (event) await settleLeftovers(trx, sessionId, now);
   return updated;
 }

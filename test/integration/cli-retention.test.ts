@@ -3,9 +3,10 @@ import { createTestApp, type TestContext } from '../support/app';
 import { runAdmin, type CliResult } from '../support/cli';
 import { openSession } from '../support/checkout';
 import { randomIds } from '../../server/lib/ids';
+import { storedSummaries, summariesFromBase } from '../support/invoice-summaries';
 import type { CreatedIntegration } from '../../server/modules/integrations/integrations.service';
 
-/** Issue 18: `db:stats` and `db:prune` (retention by the documented defaults). */
+/** Issue 18: `db:stats` and `db:prune` (retention by the documented defaults), and `invoices:rebuild`. */
 function json<T>(r: CliResult): T {
   expect(r.code, r.stderr).toBe(0);
   return JSON.parse(r.stdout.trim()) as T;
@@ -128,5 +129,17 @@ describe('db:stats and db:prune', { timeout: 120_000 }, () => {
     expect(again.stderr).toMatch(/webhook body retention/);
     // A second run finds nothing more.
     expect(Object.values(rows(json<Out>(await runAdmin(t.dataDir, ['db:prune', '--json']))))).toEqual([0, 0, 0, 0, 0]);
+  });
+
+  it('invoices:rebuild recomputes the invoice summaries from lines and sessions (after a manual change of the table)', async () => {
+    await openSession(t, merchant, { invoice_ref: 'REBUILD-1' });
+    await t.database.db.updateTable('invoice_summaries').set({ session_count: 99, paid_minor: 5 }).execute();
+    await t.database.db.deleteFrom('invoice_summaries').where('invoice_ref', '=', 'REBUILD-1').execute();
+    expect(await storedSummaries(t.database.db)).not.toEqual(await summariesFromBase(t.database.db));
+    const out = json<{ invoices: number }>(await runAdmin(t.dataDir, ['invoices:rebuild', '--json']));
+    const expected = await summariesFromBase(t.database.db);
+    expect(out.invoices).toBe(expected.length);
+    expect(expected.map((r) => r.invoice_ref)).toContain('REBUILD-1');
+    expect(await storedSummaries(t.database.db)).toEqual(expected);
   });
 });

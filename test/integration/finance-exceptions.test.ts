@@ -131,4 +131,20 @@ describe('finance exceptions', () => {
     expect((await call(t, teller, 'GET', '/reports/exceptions.csv')).statusCode).toBe(403);
     expect(errorCode(await call(t, finance, 'GET', '/exceptions?kind=bogus'))).toBe('INVALID_ARGUMENT');
   });
+
+  it('a reference paid 52 times: 51 paid_twice rows, each listing at most 50 sessions (the trigger and the nearest earlier payments)', async () => {
+    const ref = uniqueInvoice('MANY');
+    const paid: string[] = [];
+    for (let i = 0; i < 52; i++) paid.push(await pay(ref, 100));
+    const rows = await forInvoice(ref);
+    expect(rows.map((e) => e.kind)).toEqual(Array(51).fill('paid_twice'));
+    expect(rows.map((e) => e.session_id)).toEqual(paid.slice(1).reverse()); // newest first
+    expect(rows[0]!.sessions.map((x) => x.id)).toEqual(paid.slice(2)); // 49 earlier + the trigger
+    expect(rows[0]!.summary).toContain('already paid by 51 earlier sessions');
+    expect(rows.at(-1)!.sessions.map((x) => [x.id, x.trigger])).toEqual([[paid[0], false], [paid[1], true]]);
+    const csv = (await call(t, finance, 'GET', '/reports/exceptions.csv?kind=paid_twice')).body.trimEnd().split('\r\n');
+    const newest = csv.find((r) => r.includes(`,${paid[51]},`))!;
+    expect(newest).toContain(paid.slice(2, 51).join(' '));
+    expect(newest).not.toContain(paid[1]!);
+  }, 120_000);
 });

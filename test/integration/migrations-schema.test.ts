@@ -5,6 +5,7 @@ import SQLite from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { migrate, openDatabase } from '../../server/db/database';
 import { onPostgres } from '../support/database';
+import { storedSummaries, summariesFromBase } from '../support/invoice-summaries';
 
 /**
  * The migrations are written with Kysely's schema builder so they run on both engines
@@ -83,5 +84,18 @@ describe.skipIf(onPostgres)('the schema-builder migrations build the same SQLite
     expect(checks(fresh.sqlite)).toEqual(checks(upgraded.sqlite));
     const triggers = (d: SQLite.Database) => (d.prepare(`SELECT name, tbl_name FROM sqlite_master WHERE type = 'trigger' ORDER BY name`).all());
     expect(triggers(fresh.sqlite)).toEqual(triggers(upgraded.sqlite));
+    expect(shape(fresh.sqlite).invoice_summaries?.indexes.map((i) => (i as { name: string }).name).sort()).toEqual([
+      '(constraint)',
+      'invoice_summaries_billed',
+      'invoice_summaries_line_count',
+      'invoice_summaries_paid_again',
+      'invoice_summaries_paid_differs',
+      'invoice_summaries_remitted_updated',
+      'invoice_summaries_updated',
+    ]);
+    // Migration 0017 backfilled the dump's invoices (lines and sessions) from the base tables.
+    const summaries = await storedSummaries(upgraded.db);
+    expect(summaries.length).toBeGreaterThan(0);
+    expect(summaries).toEqual(await summariesFromBase(upgraded.db));
   });
 });

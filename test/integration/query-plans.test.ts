@@ -5,6 +5,7 @@ import { createTestApp, type TestContext } from '../support/app';
 import { onPostgres } from '../support/database';
 import { call, sessionWithSlip, staff, type Staff } from '../support/backoffice';
 import { openSession, payByCard } from '../support/checkout';
+import { post } from '../support/http';
 import { sweep } from '../../server/domain/sweeper';
 import { randomIds } from '../../server/lib/ids';
 import { reconcileStuckAttempts } from '../../server/modules/payments/reconcile';
@@ -33,6 +34,7 @@ const GROWING = new Set([
   'session_history',
   'idempotency_keys',
   'invoice_lines',
+  'invoice_summaries',
 ]);
 
 class SqlRecorder implements KyselyPlugin {
@@ -186,6 +188,19 @@ describe('every periodic, list and search query uses an index (issue 18)', () =>
     await record('invoices list', async () => {
       await get(`/invoices?${mq}`);
       await get(`/invoices?${mq}&q=PLAN&offset=50`);
+      await get(`/invoices?${mq}&offset=1`);
+      await get(`/invoices?${mq}&remitted=true`);
+      await get(`/invoices?${mq}&remitted=false&offset=1`);
+      await get(`/invoices?${mq}&sort=billed_minor&dir=asc`);
+      await get(`/invoices?${mq}&sort=line_count`);
+      await get(`/invoices?${mq}&sort=invoice_ref&dir=asc&offset=1`);
+    });
+    // The invoice summary's writers (domain/invoice-summary.ts): a line ingest, a session created and paid.
+    await record('invoice summary writes', async () => {
+      expect((await post(t.app, '/api/v1/revenue-lines', { lines: [{ code: 'PLANW', name: 'Water' }] }, { key: m.api_key })).statusCode).toBe(200);
+      expect((await post(t.app, '/api/v1/invoice-lines', { invoice_ref: 'PLAN-3', currency: 'GHS', lines: [{ code: 'PLANW', amount_minor: 10_000 }] }, { key: m.api_key })).statusCode).toBe(200);
+      const s = await openSession(t, m, { invoice_ref: 'PLAN-3' });
+      expect((await payByCard(t, s.id, '4242424242424242')).statusCode).toBe(201);
     });
     await record('invoice detail', async () => {
       const first = await call(t, admin, 'GET', `/invoices/${invoiceRef}?${mq}&limit=1`);
@@ -227,7 +242,7 @@ describe('every periodic, list and search query uses an index (issue 18)', () =>
 
     const labels = new Set([...recorder.seen.values()].map((q) => q.label));
     // The recorder saw each area (a route that stopped querying would make this test vacuous).
-    for (const l of ['sweeper', 'reconcile', 'idempotency purge', 'dispatcher claim', 'sessions list', 'sessions search', 'invoices list', 'invoice detail', 'deposits list', 'audit list', 'webhook deliveries', 'payments export']) {
+    for (const l of ['sweeper', 'reconcile', 'idempotency purge', 'dispatcher claim', 'sessions list', 'sessions search', 'invoices list', 'invoice summary writes', 'invoice detail', 'deposits list', 'audit list', 'webhook deliveries', 'payments export']) {
       expect(labels, l).toContain(l);
     }
     const failures: string[] = [];

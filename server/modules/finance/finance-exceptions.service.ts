@@ -15,6 +15,19 @@ interface PaidSession {
   finalized_at: string | null;
 }
 
+/** At most this many sessions are listed per exception: the trigger and the payments nearest before it. */
+export const MAX_EXCEPTION_SESSIONS = 50;
+/** Candidate invoices per sessions query (an IN list well below both engines' parameter limits). */
+const REFS_PER_QUERY = 500;
+
+/** An exception before its session list is built: sorting and counting need only these. */
+interface Found {
+  id: string;
+  kind: ExceptionKind;
+  detected_at: string;
+  build(): FinanceException;
+}
+
 /**
  * Payments that do not reconcile with their invoice, derived from the merchant's successful
  * sessions and its invoice lines (nothing is stored, so the list is always current). Each
@@ -29,87 +42,131 @@ interface PaidSession {
  *   part-payment: the amount differs from the billed total and leaves a balance).
  * - `overpaid`: the invoice collected more than its billed total; one per invoice, raised by the
  *   payment that crossed the total, listing every payment.
+ *
+ * Bounded (issue 18): only invoices that can hold an exception are read, found in
+ * `invoice_summaries` (migration 0017) through two partial indexes: two payments or more, or
+ * one that differs from a billed total (one payment of exactly the billed total, or on an
+ * invoice without lines, is never an exception). Each exception lists at most
+ * MAX_EXCEPTION_SESSIONS sessions (the trigger and the payments nearest before it; `overpaid`
+ * the first ones and the trigger), and session lists are built only for what is returned.
  */
-export async function financeExceptions(db: Db, merchantId: string): Promise<FinanceException[]> {
-  const paid = (await db
-    .selectFrom('checkout_sessions')
-    .select(['id', 'invoice_ref', 'status', 'amount_minor', 'currency', 'paid_rail', 'created_at', 'finalized_at'])
-    .where('merchant_id', '=', merchantId)
-    .where('status', '=', 'success')
-    .orderBy('invoice_ref')
-    .orderBy('finalized_at')
-    .orderBy('id')
-    .execute()) as PaidSession[];
-  const billedRows = await db
-    .selectFrom('invoice_lines')
-    .select((eb) => ['invoice_ref', 'currency', eb.fn.sum<number>('amount_minor').as('billed')])
-    .where('merchant_id', '=', merchantId)
-    .groupBy(['invoice_ref', 'currency'])
-    .execute();
-  const billed = new Map(billedRows.map((r) => [r.invoice_ref, { currency: r.currency, billed: Number(r.billed) }]));
-
-  const byInvoice = new Map<string, PaidSession[]>();
-  for (const s of paid) byInvoice.set(s.invoice_ref, [...(byInvoice.get(s.invoice_ref) ?? []), s]);
-
-  const out: FinanceException[] = [];
-  for (const [invoiceRef, all] of byInvoice) {
-    const lines = billed.get(invoiceRef);
-    const currency = lines?.currency ?? all[0]!.currency;
-    const sessions = all.filter((s) => s.currency === currency); // other currencies are refused at creation once lines exist
-    const billedMinor = lines?.billed ?? 0;
-    const collected = sessions.reduce((n, s) => n + s.amount_minor, 0);
-    const m = (minor: number) => money(minor, currency);
-    const row = (kind: ExceptionKind, trigger: PaidSession, before: number, involved: PaidSession[], summary: string): FinanceException => ({
-      id: `${kind}:${trigger.id}`,
-      kind,
-      invoice_ref: invoiceRef,
-      currency,
-      billed_minor: billedMinor,
-      collected_before_minor: before,
-      amount_minor: trigger.amount_minor,
-      collected_minor: collected,
-      difference_minor: collected - billedMinor,
-      session_id: trigger.id,
-      detected_at: trigger.finalized_at ?? trigger.created_at,
-      summary,
-      sessions: involved.map((s) => ({ id: s.id, status: s.status, amount_minor: s.amount_minor, paid_rail: s.paid_rail, created_at: s.created_at, finalized_at: s.finalized_at, trigger: s.id === trigger.id })),
-    });
-
-    let before = 0;
-    let fullyPaidAt: string | null = null;
-    let crossed = false;
-    for (const [i, s] of sessions.entries()) {
-      const earlier = sessions.slice(0, i);
-      const at = s.finalized_at ?? s.created_at;
-      if (fullyPaidAt !== null) {
-        const concurrent = s.created_at < fullyPaidAt;
-        const what = billedMinor > 0 ? `${m(billedMinor)} billed, ${m(before)} already collected` : `already paid by ${earlier.length} earlier session${earlier.length === 1 ? '' : 's'}`;
-        out.push(
-          concurrent
-            ? row('concurrent_sessions_paid', s, before, [...earlier, s], `Session was open while an earlier session completed the invoice, and was paid too: ${m(s.amount_minor)} more (${what}).`)
-            : row('paid_twice', s, before, [...earlier, s], `Paid ${m(s.amount_minor)} again after the invoice was fully paid (${what}).`),
-        );
-      } else if (billedMinor > 0 && s.amount_minor < billedMinor - before) {
-        const left = billedMinor - before - s.amount_minor;
-        out.push(row('amount_differs', s, before, [...earlier, s], `Paid ${m(s.amount_minor)} of ${m(billedMinor - before)} due on a ${m(billedMinor)} invoice; ${m(left)} still outstanding.`));
-      }
-      before += s.amount_minor;
-      if (billedMinor > 0 && !crossed && before > billedMinor) {
-        crossed = true;
-        out.push(row('overpaid', s, before - s.amount_minor, sessions, `Invoice billed ${m(billedMinor)} has collected ${m(collected)}: ${m(collected - billedMinor)} over-paid across ${sessions.length} payment${sessions.length === 1 ? '' : 's'}.`));
-      }
-      if (fullyPaidAt === null && (billedMinor > 0 ? before >= billedMinor : true)) fullyPaidAt = at;
+export async function findExceptions(db: Db, merchantId: string): Promise<Found[]> {
+  const candidates = (
+    await db
+      .selectFrom('invoice_summaries')
+      .select(['invoice_ref', 'line_count', 'billed_minor', 'line_currency'])
+      .where('merchant_id', '=', merchantId)
+      .where('success_count', '>', 1)
+      .unionAll((eb) =>
+        eb
+          .selectFrom('invoice_summaries')
+          .select(['invoice_ref', 'line_count', 'billed_minor', 'line_currency'])
+          .where('merchant_id', '=', merchantId)
+          .where('success_count', '=', 1)
+          .where('line_count', '>', 0)
+          .whereRef('paid_minor', '<>', 'billed_minor'),
+      )
+      .execute()
+  ).sort((a, b) => (a.invoice_ref < b.invoice_ref ? -1 : 1));
+  const out: Found[] = [];
+  for (let i = 0; i < candidates.length; i += REFS_PER_QUERY) {
+    const chunk = candidates.slice(i, i + REFS_PER_QUERY);
+    const paid = (await db
+      .selectFrom('checkout_sessions')
+      .select(['id', 'invoice_ref', 'status', 'amount_minor', 'currency', 'paid_rail', 'created_at', 'finalized_at'])
+      .where('merchant_id', '=', merchantId)
+      .where('invoice_ref', 'in', chunk.map((c) => c.invoice_ref))
+      .where('status', '=', 'success')
+      .execute()) as PaidSession[];
+    const byInvoice = new Map<string, PaidSession[]>();
+    for (const s of paid) {
+      const list = byInvoice.get(s.invoice_ref);
+      if (list) list.push(s);
+      else byInvoice.set(s.invoice_ref, [s]);
+    }
+    for (const c of chunk) {
+      const all = (byInvoice.get(c.invoice_ref) ?? []).sort((a, b) => cmp(a.finalized_at ?? '', b.finalized_at ?? '') || cmp(a.id, b.id));
+      if (all.length > 0) invoiceExceptions(out, c.invoice_ref, Number(c.line_count) > 0 ? { currency: c.line_currency ?? all[0]!.currency, billed: Number(c.billed_minor) } : undefined, all);
     }
   }
   out.sort((a, b) => (a.detected_at === b.detected_at ? (a.id < b.id ? -1 : 1) : a.detected_at < b.detected_at ? 1 : -1));
   return out;
 }
 
+const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+function invoiceExceptions(out: Found[], invoiceRef: string, lines: { currency: string; billed: number } | undefined, all: PaidSession[]): void {
+  const currency = lines?.currency ?? all[0]!.currency;
+  const sessions = all.filter((s) => s.currency === currency); // other currencies are refused at creation once lines exist
+  const billedMinor = lines?.billed ?? 0;
+  const collected = sessions.reduce((n, s) => n + s.amount_minor, 0);
+  const m = (minor: number) => money(minor, currency);
+  const involvedBefore = (i: number) => [...sessions.slice(Math.max(0, i + 1 - MAX_EXCEPTION_SESSIONS), i), sessions[i]!];
+  const found = (kind: ExceptionKind, i: number, before: number, involved: () => PaidSession[], summary: () => string): Found => {
+    const trigger = sessions[i]!;
+    const detectedAt = trigger.finalized_at ?? trigger.created_at;
+    return {
+      id: `${kind}:${trigger.id}`,
+      kind,
+      detected_at: detectedAt,
+      build: () => ({
+        id: `${kind}:${trigger.id}`,
+        kind,
+        invoice_ref: invoiceRef,
+        currency,
+        billed_minor: billedMinor,
+        collected_before_minor: before,
+        amount_minor: trigger.amount_minor,
+        collected_minor: collected,
+        difference_minor: collected - billedMinor,
+        session_id: trigger.id,
+        detected_at: detectedAt,
+        summary: summary(),
+        sessions: involved().map((s) => ({ id: s.id, status: s.status, amount_minor: s.amount_minor, paid_rail: s.paid_rail, created_at: s.created_at, finalized_at: s.finalized_at, trigger: s.id === trigger.id })),
+      }),
+    };
+  };
+
+  let before = 0;
+  let fullyPaidAt: string | null = null;
+  let crossed = false;
+  for (const [i, s] of sessions.entries()) {
+    const at = s.finalized_at ?? s.created_at;
+    if (fullyPaidAt !== null) {
+      const concurrent = s.created_at < fullyPaidAt;
+      const collectedBefore = before;
+      const what = () => (billedMinor > 0 ? `${m(billedMinor)} billed, ${m(collectedBefore)} already collected` : `already paid by ${i} earlier session${i === 1 ? '' : 's'}`);
+      out.push(
+        concurrent
+          ? found('concurrent_sessions_paid', i, before, () => involvedBefore(i), () => `Session was open while an earlier session completed the invoice, and was paid too: ${m(s.amount_minor)} more (${what()}).`)
+          : found('paid_twice', i, before, () => involvedBefore(i), () => `Paid ${m(s.amount_minor)} again after the invoice was fully paid (${what()}).`),
+      );
+    } else if (billedMinor > 0 && s.amount_minor < billedMinor - before) {
+      const left = billedMinor - before - s.amount_minor;
+      const due = billedMinor - before;
+      out.push(found('amount_differs', i, before, () => involvedBefore(i), () => `Paid ${m(s.amount_minor)} of ${m(due)} due on a ${m(billedMinor)} invoice; ${m(left)} still outstanding.`));
+    }
+    before += s.amount_minor;
+    if (billedMinor > 0 && !crossed && before > billedMinor) {
+      crossed = true;
+      const everyOne = () => (sessions.length <= MAX_EXCEPTION_SESSIONS ? sessions : i < MAX_EXCEPTION_SESSIONS ? sessions.slice(0, MAX_EXCEPTION_SESSIONS) : [...sessions.slice(0, MAX_EXCEPTION_SESSIONS - 1), s]);
+      out.push(found('overpaid', i, before - s.amount_minor, everyOne, () => `Invoice billed ${m(billedMinor)} has collected ${m(collected)}: ${m(collected - billedMinor)} over-paid across ${sessions.length} payment${sessions.length === 1 ? '' : 's'}.`));
+    }
+    if (fullyPaidAt === null && (billedMinor > 0 ? before >= billedMinor : true)) fullyPaidAt = at;
+  }
+}
+
+/** Every exception of the merchant, newest first (tests and callers that need them all). */
+export async function financeExceptions(db: Db, merchantId: string): Promise<FinanceException[]> {
+  return (await findExceptions(db, merchantId)).map((f) => f.build());
+}
+
 export async function listFinanceExceptions(db: Db, merchantId: string, f: { kind?: ExceptionKind | undefined; limit: number; offset: number }): Promise<ExceptionList> {
-  const all = await financeExceptions(db, merchantId);
-  const counts = Object.fromEntries(EXCEPTION_KINDS.map((k) => [k, all.filter((e) => e.kind === k).length])) as Record<ExceptionKind, number>;
+  const all = await findExceptions(db, merchantId);
+  const counts = Object.fromEntries(EXCEPTION_KINDS.map((k) => [k, 0])) as Record<ExceptionKind, number>;
+  for (const e of all) counts[e.kind]++;
   const matching = f.kind ? all.filter((e) => e.kind === f.kind) : all;
-  return { exceptions: matching.slice(f.offset, f.offset + f.limit), total: matching.length, counts };
+  return { exceptions: matching.slice(f.offset, f.offset + f.limit).map((e) => e.build()), total: matching.length, counts };
 }
 
 export const EXCEPTION_CSV_COLUMNS = [
@@ -130,10 +187,11 @@ export const EXCEPTION_CSV_COLUMNS = [
 
 /** The exceptions list as CSV (same cell rules as the payments export: formulas neutralised). */
 export async function exceptionsCsv(db: Db, merchantId: string, kind: ExceptionKind | undefined): Promise<string> {
-  const all = await financeExceptions(db, merchantId);
+  const all = await findExceptions(db, merchantId);
   const lines = [EXCEPTION_CSV_COLUMNS.join(',')];
-  for (const e of all) {
-    if (kind && e.kind !== kind) continue;
+  for (const found of all) {
+    if (kind && found.kind !== kind) continue;
+    const e = found.build();
     const trigger = e.sessions.find((s) => s.trigger);
     const others = e.sessions.filter((s) => !s.trigger).map((s) => s.id).join(' ');
     const row = [e.detected_at, e.kind, e.invoice_ref, e.currency, e.billed_minor, e.collected_before_minor, e.amount_minor, e.collected_minor, e.difference_minor, e.session_id, trigger?.paid_rail ?? null, others, e.summary];

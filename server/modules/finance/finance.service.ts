@@ -1,4 +1,3 @@
-import { isPostgres } from '../../db/engine';
 import { sql } from 'kysely';
 import type { Db } from '../../db/database';
 import type { CheckoutSessionsTable } from '../../db/schema';
@@ -8,8 +7,6 @@ import { boundedTotal } from '../../lib/list-total';
 import { sessionMode } from '../../lib/ids';
 import type {
   InvoiceDetail,
-  InvoiceList,
-  InvoiceSummary,
   MerchantSummary,
   RevenueLinesView,
   SessionDetail,
@@ -28,6 +25,7 @@ import { settlements, type Settlement } from './finance-settlement';
 import { likeEscape, sessionAmount, sessionSearch } from './finance-search';
 import { afterCursor, decodeCursor, encodeCursor } from './finance-paging';
 import { deliveryEntries } from './session-deliveries';
+import { invoiceDetail as invoiceDetailOf } from './finance-invoices';
 
 export type FinanceDeps = TransitionDeps & { db: Db };
 
@@ -120,114 +118,10 @@ export async function setRevenueLineActive(deps: FinanceDeps, staff: StaffContex
 
 // ---------------------------------------------------------------- invoices
 
-interface InvoiceAgg {
-  invoice_ref: string;
-  currency: string | null;
-  line_count: number;
-  billed_minor: number;
-  paid_minor: number;
-  remitted_at: string | null;
-  latest_session_status: SessionStatus | null;
-  updated_at: string;
-}
-
-/**
- * An invoice is an `invoice_ref` of the merchant with lines or sessions. Rule (docs/backoffice.md):
- * `paid_minor` is what its successful sessions collected; it is remitted (fully paid) once every
- * line is remitted (domain/invoice-allocation.ts covers lines in order), or, with no lines,
- * once a session succeeded.
- */
-function invoiceAggregate(db: Db, merchantId: string) {
-  // MIN(COALESCE(finalized_at, '')), not MIN(finalized_at): a bare MIN lets SQLite walk the
-  // merchant's every paid session in finalized_at order (checkout_sessions_success_finalized)
-  // for each invoice ref, instead of reading the ref's own sessions (success sessions always have it).
-  // The larger of two values: MAX(a, b) on SQLite, GREATEST(a, b) on PostgreSQL.
-  const greatest = sql.raw(isPostgres(db) ? 'GREATEST' : 'MAX');
-  return sql<InvoiceAgg>`
-    WITH refs AS (
-      SELECT invoice_ref FROM invoice_lines WHERE merchant_id = ${merchantId}
-      UNION SELECT invoice_ref FROM checkout_sessions WHERE merchant_id = ${merchantId}
-    )
-    SELECT r.invoice_ref AS invoice_ref,
-      COALESCE(
-        (SELECT currency FROM invoice_lines l WHERE l.merchant_id = ${merchantId} AND l.invoice_ref = r.invoice_ref LIMIT 1),
-        (SELECT currency FROM checkout_sessions s WHERE s.merchant_id = ${merchantId} AND s.invoice_ref = r.invoice_ref ORDER BY created_at DESC LIMIT 1)
-      ) AS currency,
-      (SELECT COUNT(*) FROM invoice_lines l WHERE l.merchant_id = ${merchantId} AND l.invoice_ref = r.invoice_ref) AS line_count,
-      COALESCE((SELECT SUM(amount_minor) FROM invoice_lines l WHERE l.merchant_id = ${merchantId} AND l.invoice_ref = r.invoice_ref), 0) AS billed_minor,
-      COALESCE((SELECT SUM(amount_minor) FROM checkout_sessions s WHERE s.merchant_id = ${merchantId} AND s.invoice_ref = r.invoice_ref AND s.status = 'success'), 0) AS paid_minor,
-      CASE WHEN EXISTS (SELECT 1 FROM invoice_lines l WHERE l.merchant_id = ${merchantId} AND l.invoice_ref = r.invoice_ref)
-        THEN (SELECT CASE WHEN MIN(remitted) = 1 THEN MAX(remitted_at) END FROM invoice_lines l WHERE l.merchant_id = ${merchantId} AND l.invoice_ref = r.invoice_ref)
-        ELSE (SELECT MIN(COALESCE(finalized_at, '')) FROM checkout_sessions s WHERE s.merchant_id = ${merchantId} AND s.invoice_ref = r.invoice_ref AND s.status = 'success')
-      END AS remitted_at,
-      (SELECT status FROM checkout_sessions s WHERE s.merchant_id = ${merchantId} AND s.invoice_ref = r.invoice_ref ORDER BY created_at DESC, id DESC LIMIT 1) AS latest_session_status,
-      ${greatest}(
-        COALESCE((SELECT MAX(updated_at) FROM invoice_lines l WHERE l.merchant_id = ${merchantId} AND l.invoice_ref = r.invoice_ref), ''),
-        COALESCE((SELECT MAX(updated_at) FROM checkout_sessions s WHERE s.merchant_id = ${merchantId} AND s.invoice_ref = r.invoice_ref), '')
-      ) AS updated_at
-    FROM refs r`;
-}
-
-const toInvoice = (r: InvoiceAgg): InvoiceSummary => ({
-  invoice_ref: r.invoice_ref,
-  currency: r.currency ?? 'GHS',
-  line_count: Number(r.line_count),
-  billed_minor: Number(r.billed_minor),
-  paid_minor: Number(r.paid_minor),
-  outstanding_minor: Math.max(0, Number(r.billed_minor) - Number(r.paid_minor)),
-  remitted: r.remitted_at !== null,
-  remitted_at: r.remitted_at,
-  latest_session_status: r.latest_session_status,
-  updated_at: r.updated_at,
-});
-
-
-export async function listInvoices(
-  db: Db,
-  merchantId: string,
-  f: {
-    q?: string | undefined;
-    remitted?: boolean | undefined;
-    sort?: 'updated_at' | 'invoice_ref' | 'billed_minor' | 'line_count';
-    dir?: 'asc' | 'desc';
-    limit: number;
-    offset: number;
-  },
-): Promise<InvoiceList> {
-  const where = [sql`1 = 1`];
-  if (f.q) where.push(sql`lower(invoice_ref) LIKE lower(${`%${likeEscape(f.q)}%`}) ESCAPE '\\'`);
-  if (f.remitted !== undefined) where.push(f.remitted ? sql`remitted_at IS NOT NULL` : sql`remitted_at IS NULL`);
-  const cond = sql.join(where, sql` AND `);
-  const base = invoiceAggregate(db, merchantId);
-  const total = await sql<{ n: number }>`SELECT COUNT(*) AS n FROM (${base}) AS agg WHERE ${cond}`.execute(db);
-  // Column and direction come from closed enums (validated), never from free text.
-  const order = sql.raw(`${f.sort ?? 'updated_at'} ${f.dir === 'asc' ? 'ASC' : 'DESC'}, invoice_ref ASC`);
-  const rows = await sql<InvoiceAgg>`SELECT * FROM (${base}) AS agg WHERE ${cond} ORDER BY ${order} LIMIT ${f.limit} OFFSET ${f.offset}`.execute(db);
-  return { invoices: rows.rows.map(toInvoice), total: Number(total.rows[0]?.n ?? 0) };
-}
+export { listInvoices } from './finance-invoices';
 
 export async function invoiceDetail(db: Db, merchantId: string, invoiceRef: string, page: { limit: number; cursor?: string | undefined } = { limit: 50 }): Promise<InvoiceDetail> {
-  const rows = await sql<InvoiceAgg>`SELECT * FROM (${invoiceAggregate(db, merchantId)}) AS agg WHERE invoice_ref = ${invoiceRef}`.execute(db);
-  const agg = rows.rows[0];
-  if (!agg) throw notFound(`invoice ${invoiceRef}`);
-  const lines = await invoiceLines(db, { merchantId, mode: null, invoiceRef });
-  const all = sessionBase(db).where('s.merchant_id', '=', merchantId).where('s.invoice_ref', '=', invoiceRef);
-  const total = await all.clearSelect().select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-  let q = all;
-  if (page.cursor) {
-    const c = decodeCursor(page.cursor, 'created_at', 'desc');
-    q = q.where((eb) => afterCursor(eb, 'created_at', 'desc', c));
-  }
-  const found = await q.orderBy('s.created_at', 'desc').orderBy('s.id', 'desc').limit(page.limit + 1).execute();
-  const sessions = found.slice(0, page.limit);
-  const last = sessions.at(-1);
-  return {
-    invoice: toInvoice(agg),
-    lines,
-    sessions: await withSettlements(db, sessions),
-    sessions_total: Number(total.n),
-    next_cursor: found.length > page.limit && last ? encodeCursor('created_at', 'desc', last.created_at, last.id) : null,
-  };
+  return invoiceDetailOf(db, merchantId, invoiceRef, page, (rows) => withSettlements(db, rows));
 }
 
 // ---------------------------------------------------------------- sessions

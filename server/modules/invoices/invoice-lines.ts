@@ -6,6 +6,7 @@ import { AppError, formatPath, notFound } from '../../lib/errors';
 import { uuidV7 } from '../../lib/ids';
 import { coerceToSchema } from '../../http/form-body';
 import { reallocateInvoice } from '../../domain/invoice-allocation';
+import { summaryOnLinesChanged } from '../../domain/invoice-summary';
 import { invoiceLines } from './invoices.repository';
 import type { LineError } from '../../../shared/schemas/common';
 import { InvoiceLineInput, type InvoiceLineIngestResponse, type InvoiceLineListResponse } from '../../../shared/schemas/merchant';
@@ -127,7 +128,9 @@ export async function ingestInvoiceLines(
     billed += line.amount_minor;
   }
   await upsertLines(trx, rows);
-  await reallocateInvoice(trx, input.merchantId, input.mode, input.invoiceRef, now);
+  const newlyRemitted = await reallocateInvoice(trx, input.merchantId, input.mode, input.invoiceRef, now);
+  // The back office's invoice summary, in this transaction (domain/invoice-summary.ts).
+  if (rows.length > 0 || newlyRemitted) await summaryOnLinesChanged(trx, input.merchantId, input.invoiceRef);
   return { object: 'invoice.line_items', invoice_ref: input.invoiceRef, ingested, billed_minor: billed, errors };
 }
 

@@ -2,11 +2,14 @@ import { withDb } from '../../cli/with-db';
 import { systemClock } from '../../lib/clock';
 import { randomIds } from '../../lib/ids';
 import { dbStats, prune } from './retention.service';
+import { rebuildInvoiceSummaries } from '../../domain/invoice-summary';
 
 /**
  * `npm run admin -- db:stats [--json]` (table sizes and row counts) and
  * `db:prune [--dry-run] [--json]` (removes what the retention settings say is past keeping,
- * in batches: safe beside a running server). Merged into server/cli/admin.ts's command table.
+ * in batches: safe beside a running server), and `invoices:rebuild [--json]` (recomputes the
+ * invoice summaries from lines and sessions in one transaction: after a restore or a manual
+ * change of those tables). Merged into server/cli/admin.ts's command table.
  */
 type Flags = Record<string, string | boolean | undefined>;
 type Command = { usage: string; options: Record<string, { type: 'string' | 'boolean' }>; run: (f: Flags) => Promise<{ json: unknown; text: string }> };
@@ -15,6 +18,14 @@ type Command = { usage: string; options: Record<string, { type: 'string' | 'bool
 const mb = (bytes: number | null) => (bytes === null ? '-' : `${(bytes / 1e6).toFixed(1)} MB`);
 
 export const dbCommands: Record<string, Command> = {
+  'invoices:rebuild': {
+    usage: 'invoices:rebuild [--json]',
+    options: {},
+    run: async () => {
+      const rows = await withDb((db) => rebuildInvoiceSummaries(db));
+      return { json: { invoices: rows }, text: `invoice summaries rebuilt: ${rows} invoices` };
+    },
+  },
   'db:stats': {
     usage: 'db:stats [--json]',
     options: {},

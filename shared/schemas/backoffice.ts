@@ -259,7 +259,7 @@ export const InvoiceListQuery = MerchantScopeQuery.extend({
   limit: z.coerce.number().int().min(1).max(200).default(50),
   offset: z.coerce.number().int().min(0).default(0),
 });
-export const InvoiceList = z.object({ invoices: z.array(InvoiceSummary), total: z.number().int() });
+export const InvoiceList = z.object({ invoices: z.array(InvoiceSummary), ...ListTotal });
 export type InvoiceList = z.infer<typeof InvoiceList>;
 export const InvoiceRefParams = z.object({ invoice_ref: z.string().min(1).max(120) });
 

@@ -94,6 +94,19 @@ describe('bounded list totals and keyset pages', () => {
     expect(await page(finA, `/sessions?q=${paidA[0]}`)).toMatchObject({ total: 1, total_capped: false });
   });
 
+  it('the invoice list stops counting at the cap too, and every page past it is still served', async () => {
+    const first = await page(finA, '/invoices?limit=4');
+    expect(first).toMatchObject({ total: 5, total_capped: true });
+    const refs = new Set<string>();
+    for (let offset = 0; offset < 40; offset += 4) {
+      const p = (await page(finA, `/invoices?limit=4&offset=${offset}`)) as { invoices: Array<{ invoice_ref: string }> };
+      for (const inv of p.invoices) refs.add(inv.invoice_ref);
+      if (p.invoices.length < 4) break;
+    }
+    expect(refs.size).toBeGreaterThan(5);
+    expect(await page(finB, '/invoices')).toMatchObject({ total: 2, total_capped: false });
+  });
+
   it('deposits: capped total, a cursor walk in the order offset pages give, every deposit once', async () => {
     const first = await page(sup, '/deposits?limit=50');
     expect(first).toMatchObject({ total: 5, total_capped: true, next_cursor: null });

@@ -1,3 +1,4 @@
+import { boundedTotal } from '../../lib/list-total';
 import { sql } from 'kysely';
 import type { Db } from '../../db/database';
 import type { InvoiceSummariesTable } from '../../db/schema';
@@ -47,18 +48,19 @@ export async function listInvoices(
     limit: number;
     offset: number;
   },
+  cap: number,
 ): Promise<InvoiceList> {
   const sort = f.sort ?? 'updated_at';
   const dir = f.dir === 'asc' ? 'asc' : 'desc';
   let base = db.selectFrom('invoice_summaries').where('merchant_id', '=', merchantId);
   if (f.q) base = base.where(sql<boolean>`lower(invoice_ref) LIKE lower(${`%${likeEscape(f.q)}%`}) ESCAPE '\\'`);
   if (f.remitted !== undefined) base = base.where('remitted', '=', f.remitted ? 1 : 0);
-  const total = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const total = await boundedTotal(db, base.selectAll(), cap);
   const ordered = <Q extends { orderBy: (c: 'updated_at' | 'invoice_ref' | 'billed_minor' | 'line_count', d: 'asc' | 'desc') => Q }>(q: Q): Q =>
     sort === 'invoice_ref' ? q.orderBy('invoice_ref', dir) : q.orderBy(sort, dir).orderBy('invoice_ref', dir);
   const refs = ordered(base.select('invoice_ref')).limit(f.limit).offset(f.offset);
   const rows = await ordered(db.selectFrom('invoice_summaries').selectAll().where('merchant_id', '=', merchantId).where('invoice_ref', 'in', refs)).execute();
-  return { invoices: rows.map(toInvoice), total: Number(total.n) };
+  return { invoices: rows.map(toInvoice), ...total };
 }
 
 type SessionWithMerchant = CheckoutSessionsTable & { merchant_name: string };

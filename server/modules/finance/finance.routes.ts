@@ -59,7 +59,7 @@ export async function financeRoutes(app: FastifyInstance, deps: AppDeps): Promis
   r.get(
     '/invoices',
     { preValidation: finance, schema: { tags, summary: 'Invoices with billed amount and remitted state', querystring: InvoiceListQuery, response: { 200: InvoiceList, ...errors } } },
-    async (req) => listInvoices(deps.db, await merchantScope(deps.db, requireStaff(req), req.query.merchant_id), req.query),
+    async (req) => listInvoices(deps.db, await merchantScope(deps.db, requireStaff(req), req.query.merchant_id), req.query, deps.config.listTotalCap),
   );
   r.get(
     '/invoices/:invoice_ref',

@@ -57,7 +57,7 @@ export function InvoicesView({ merchantId }: { merchantId: string | undefined })
                 { key: 'updated', header: 'Updated', sortKey: 'updated_at', nowrap: true, render: (r) => formatDateTime(r.updated_at) },
               ]}
             />
-            <Pagination total={d.total} limit={limit} offset={offset} onChange={setOffset} />
+            <Pagination total={d.total} capped={d.total_capped} rows={d.invoices.length} limit={limit} offset={offset} onChange={setOffset} />
           </>
         )}
       </QueryState>

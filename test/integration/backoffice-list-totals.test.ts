@@ -99,7 +99,7 @@ describe('bounded list totals and keyset pages', () => {
     expect(first).toMatchObject({ total: 5, total_capped: true });
     const refs = new Set<string>();
     for (let offset = 0; offset < 40; offset += 4) {
-      const p = (await page(finA, `/invoices?limit=4&offset=${offset}`)) as { invoices: Array<{ invoice_ref: string }> };
+      const p = (await page(finA, `/invoices?limit=4&offset=${offset}`)) as unknown as { invoices: Array<{ invoice_ref: string }> };
       for (const inv of p.invoices) refs.add(inv.invoice_ref);
       if (p.invoices.length < 4) break;
     }

@@ -72,6 +72,37 @@ export async function recordProgress(trx: Trx, attemptId: string, set: Partial<P
   return won(await q.executeTakeFirst());
 }
 
+/** What a provider's answer to `initiate` records on its attempt (recordInitiation). */
+export type InitiationProgress = Pick<PaymentAttemptsTable, 'provider' | 'provider_reference' | 'scenario' | 'raw_status' | 'payment_reference' | 'prompt_expires_at' | 'updated_at'>;
+
+const initiationRecorded = precompiled((db, p: InitiationProgress & { id: string; whileRawStatus: string }) =>
+  db
+    .updateTable('payment_attempts')
+    .set({
+      provider: p.provider,
+      provider_reference: p.provider_reference,
+      scenario: p.scenario,
+      raw_status: p.raw_status,
+      payment_reference: p.payment_reference,
+      prompt_expires_at: p.prompt_expires_at,
+      updated_at: p.updated_at,
+    })
+    .where('id', '=', p.id)
+    .where('status', '=', 'pending')
+    .where('raw_status', '=', p.whileRawStatus)
+    .returningAll(),
+);
+
+/**
+ * pending → pending, the provider's answer to `initiate` recorded while the attempt still shows
+ * the in-flight status `whileRawStatus`: the attempt as it is now, or undefined when another
+ * call settled or claimed it meanwhile. One statement (compiled once: momo_attempt_create runs
+ * it), so `q` may be the database itself when nothing else is written with it.
+ */
+export async function recordInitiation(q: Db | Trx, attemptId: string, set: InitiationProgress, whileRawStatus: string): Promise<PaymentAttemptsTable | undefined> {
+  return (await initiationRecorded(q, { ...set, id: attemptId, whileRawStatus }))[0];
+}
+
 async function settle(trx: Trx, attemptId: string, status: 'succeeded' | 'declined' | 'expired', rawStatus: string, declineReason: string | null, now: string): Promise<boolean> {
   return won(
     await trx

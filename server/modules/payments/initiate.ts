@@ -30,8 +30,11 @@ export async function createProviderAttempt(
     const phone = body.rail === 'momo' && body.phone ? normalisePhone(body.phone) : null;
     const operator = body.rail === 'momo' ? (body.operator ?? null) : null;
 
-    // A retry of the same request while its attempt is pending replays it, whatever the session status.
-    const [same] = await samePendingAttempt(trx, { sessionId: s.id, rail: body.rail, amount: body.amount_minor, operator, phone });
+    // A retry of the same request while its attempt is pending replays it, whatever the session
+    // status. An open session has no pending attempt (starting one moves it to pending, and every
+    // move back to open settles or discards the attempt first; test/drills/fuzz.test.ts checks
+    // it), so the lookup is skipped for the common case, a first attempt on an open session.
+    const [same] = s.status === 'open' ? [] : await samePendingAttempt(trx, { sessionId: s.id, rail: body.rail, amount: body.amount_minor, operator, phone });
     if (same) return { replay: initiationBody(same, { mode: fullInstructions(same, s).mode, rail: same.rail }, true) };
 
     if (s.status !== 'open') throw notPayable(s.status);

@@ -1,4 +1,4 @@
-import type { Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Db } from '../db/database';
 import { columnList, precompiled, rowOf } from '../db/precompiled';
 import type { Database, PaymentAttemptsTable } from '../db/schema';
@@ -70,6 +70,43 @@ export async function recordProgress(trx: Trx, attemptId: string, set: Partial<P
   let q = trx.updateTable('payment_attempts').set(set).where('id', '=', attemptId).where('status', '=', 'pending');
   if (whileRawStatus !== undefined) q = q.where('raw_status', '=', whileRawStatus);
   return won(await q.executeTakeFirst());
+}
+
+/** What a provider's answer to `initiate` records on its attempt (recordInitiation). */
+export type InitiationProgress = Pick<PaymentAttemptsTable, 'provider' | 'provider_reference' | 'scenario' | 'raw_status' | 'payment_reference' | 'prompt_expires_at' | 'updated_at'>;
+
+type InitiationParams = InitiationProgress & { id: string; whileRawStatus: string };
+const recordInitiationQuery = (db: Kysely<Database>, p: InitiationParams, withPaymentReference: boolean) =>
+  db
+    .updateTable('payment_attempts')
+    .set({
+      provider: p.provider,
+      provider_reference: p.provider_reference,
+      scenario: p.scenario,
+      raw_status: p.raw_status,
+      ...(withPaymentReference ? { payment_reference: p.payment_reference } : {}),
+      prompt_expires_at: p.prompt_expires_at,
+      updated_at: p.updated_at,
+    })
+    .where('id', '=', p.id)
+    .where('status', '=', 'pending')
+    .where('raw_status', '=', p.whileRawStatus)
+    .returningAll();
+const initiationRecorded = precompiled((db, p: InitiationParams) => recordInitiationQuery(db, p, true));
+// A column in the SET list rewrites its index entries even when its value stays: an answer with no
+// payment reference (Mobile Money) leaves the inserted NULL and its unique index alone.
+const initiationRecordedNoReference = precompiled((db, p: InitiationParams) => recordInitiationQuery(db, p, false));
+
+/**
+ * pending → pending, the provider's answer to `initiate` recorded while the attempt still shows
+ * the in-flight status `whileRawStatus`: the attempt as it is now, or undefined when another
+ * call settled or claimed it meanwhile. One statement (compiled once: momo_attempt_create runs
+ * it), so `q` may be the database itself when nothing else is written with it.
+ */
+export async function recordInitiation(q: Db | Trx, attemptId: string, set: InitiationProgress, whileRawStatus: string): Promise<PaymentAttemptsTable | undefined> {
+  // Every attempt is inserted with no payment reference (pendingRow): only one the answer brings is written.
+  const statement = set.payment_reference === null ? initiationRecordedNoReference : initiationRecorded;
+  return (await statement(q, { ...set, id: attemptId, whileRawStatus }))[0];
 }
 
 async function settle(trx: Trx, attemptId: string, status: 'succeeded' | 'declined' | 'expired', rawStatus: string, declineReason: string | null, now: string): Promise<boolean> {

@@ -35,7 +35,7 @@ export async function endDueTransferWindows(db: Db, deps: TransitionDeps, deadli
   const now = deps.clock.now().toISOString();
   return drain(
     deadline,
-    // payment_attempts_pending (prompt_expires_at) WHERE status = 'pending': a range of the due rows only.
+    // payment_attempts_pending (prompt_expires_at) WHERE status = 'pending' AND prompt_expires_at IS NOT NULL: a range of the due rows only.
     (limit) => db.selectFrom('payment_attempts').select('id').where('status', '=', 'pending').where('prompt_expires_at', '<=', now).where('rail', '=', 'bank_transfer').limit(limit).execute(),
     (a) => db.transaction().execute((trx) => endTransferWindowIfDue(trx, deps, a.id)),
   );

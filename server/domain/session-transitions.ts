@@ -81,6 +81,15 @@ const insertCreatedHistory = precompiled((db, p: { id: string; sessionId: string
   db.insertInto('session_history').values({ id: p.id, session_id: p.sessionId, from_status: NO_STATUS, to_status: 'open', cause: 'created', at: p.at }),
 );
 
+// A move with one from-state and no event (open → pending, pending → open: every payment
+// attempt's start and most of its ends), and every move's history row, compiled once.
+const moveQuietly = precompiled((db, p: { id: string; from: SessionStatus; to: SessionStatus; at: string }) =>
+  db.updateTable('checkout_sessions').set({ status: p.to, updated_at: p.at }).where('id', '=', p.id).where('status', '=', p.from).returningAll(),
+);
+const insertHistory = precompiled((db, p: { id: string; sessionId: string; from: string; to: SessionStatus; cause: string; at: string }) =>
+  db.insertInto('session_history').values({ id: p.id, session_id: p.sessionId, from_status: p.from, to_status: p.to, cause: p.cause, at: p.at }),
+);
+
 export async function openSession(trx: Trx, deps: Pick<TransitionDeps, 'ids'>, row: CheckoutSessionsTable & { status: 'open' }): Promise<void> {
   await insertSession(trx, row);
   await insertCreatedHistory(trx, { id: deps.ids.uuid(), sessionId: row.id, at: row.created_at });
@@ -99,25 +108,33 @@ export async function applyTransition(
 ): Promise<CheckoutSessionsTable | null> {
   const { from, to, event } = plan(t);
   const now = deps.clock.now().toISOString();
-  const before = await trx.selectFrom('checkout_sessions').select('status').where('id', '=', sessionId).executeTakeFirst();
-  if (!before || !from.includes(before.status)) return null;
-  const updated = await trx
-    .updateTable('checkout_sessions')
-    .set({
-      status: to,
-      updated_at: now,
-      ...(event ? { finalized_at: now } : {}),
-      ...(t.kind === 'payment_confirmed' ? { paid_rail: t.rail } : {}),
-    })
-    .where('id', '=', sessionId)
-    .where('status', 'in', from)
-    .returningAll()
-    .executeTakeFirst();
+  // With one from-state, a conditional update that wins says what the status was: no read first.
+  const only = from.length === 1 ? from[0] : undefined;
+  let before: SessionStatus;
+  if (only !== undefined) {
+    before = only;
+  } else {
+    const read = await trx.selectFrom('checkout_sessions').select('status').where('id', '=', sessionId).executeTakeFirst();
+    if (!read || !from.includes(read.status)) return null;
+    before = read.status;
+  }
+  const updated =
+    only !== undefined && !event && t.kind !== 'payment_confirmed'
+      ? (await moveQuietly(trx, { id: sessionId, from: only, to, at: now }))[0]
+      : await trx
+          .updateTable('checkout_sessions')
+          .set({
+            status: to,
+            updated_at: now,
+            ...(event ? { finalized_at: now } : {}),
+            ...(t.kind === 'payment_confirmed' ? { paid_rail: t.rail } : {}),
+          })
+          .where('id', '=', sessionId)
+          .where('status', 'in', from)
+          .returningAll()
+          .executeTakeFirst();
   if (!updated) return null;
-  await trx
-    .insertInto('session_history')
-    .values({ id: deps.ids.uuid(), session_id: sessionId, from_status: before.status, to_status: to, cause: t.cause, at: now })
-    .execute();
+  await insertHistory(trx, { id: deps.ids.uuid(), sessionId, from: before, to, cause: t.cause, at: now });
   if (event) await recordTerminalEvent(trx, deps, updated, event);
   await summaryOnSessionMoved(trx, updated);
   // The invoice's lines are remitted as far as its collected money covers them (invoice-allocation.ts).

@@ -8,7 +8,7 @@ import type { CreatedIntegration } from '../../server/modules/integrations/integ
  * Property-based fuzzing of every merchant and public endpoint: arbitrary bodies, query strings
  * and path segments never give a 5xx, the server keeps answering, and nothing is left
  * half-written (no idempotency key stuck in flight, no terminal session without its event,
- * no pending session without something pending on it).
+ * no pending session without something pending on it, no pending attempt on a session that is not pending).
  */
 describe('drill: fuzzing every endpoint', () => {
   let t: TestContext;
@@ -115,5 +115,10 @@ describe('drill: fuzzing every endpoint', () => {
       )
       .get() as { n: number };
     expect(pendingWithoutCause.n).toBe(0);
+    // The converse: a pending attempt only on a pending session (attempt start skips its replay lookup on an open one).
+    const pendingAttemptElsewhere = db
+      .prepare("SELECT count(*) AS n FROM payment_attempts a JOIN checkout_sessions s ON s.id = a.session_id WHERE a.status = 'pending' AND s.status <> 'pending'")
+      .get() as { n: number };
+    expect(pendingAttemptElsewhere.n).toBe(0);
   });
 });

@@ -15,6 +15,7 @@ import * as m0013 from './0013_periodic_query_indexes';
 import * as m0014 from './0014_retention';
 import * as m0015 from './0015_audit_truncate_guard';
 import * as m0017 from './0017_invoice_summaries';
+import * as m0019 from './0019_attempt_write_indexes';
 
 /**
  * Every migration, in order. Append only: the runner refuses to start when the applied
@@ -37,4 +38,5 @@ export const migrations: Record<string, Migration> = {
   '0014_retention': m0014,
   '0015_audit_truncate_guard': m0015,
   '0017_invoice_summaries': m0017,
+  '0019_attempt_write_indexes': m0019,
 };

@@ -102,6 +102,12 @@ export async function reserveIdempotencyKey(
   trx: Transaction<Database>,
   { clock, config }: Pick<AppDeps, 'clock' | 'config'>,
   k: IdempotencyKey,
+  /**
+   * The response, when the write's is known before it runs (a create whose ids and times are
+   * drawn first): the key is stored completed with it at once, and completeIdempotencyKey is not
+   * called. It is only ever committed with the write (one transaction, which a failed write rolls back).
+   */
+  known?: { status: number; body: unknown },
 ): Promise<{ kind: 'reserved' } | { kind: 'replay'; status: number; body: unknown }> {
   const fingerprint = fingerprintOf(k);
   const now = clock.now();
@@ -113,9 +119,9 @@ export async function reserveIdempotencyKey(
     method: k.method,
     path: k.path,
     fingerprint,
-    state: 'in_flight',
-    response_status: null,
-    response_body: null,
+    state: known ? 'completed' : 'in_flight',
+    response_status: known ? known.status : null,
+    response_body: known ? JSON.stringify(known.body) : null,
     created_at: nowIso,
     expires_at: new Date(now.getTime() + config.idempotencyRetentionSeconds * 1000).toISOString(),
     now: nowIso,

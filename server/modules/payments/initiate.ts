@@ -1,12 +1,12 @@
 import type { PaymentAttemptsTable } from '../../db/schema';
 import { AppError, invalid } from '../../lib/errors';
 import { transferWindowEnd } from '../../domain/bank-transfer-window';
-import { recordProgress } from '../../domain/attempt-transitions';
+import { recordInitiation } from '../../domain/attempt-transitions';
 import { callProvider } from '../../providers/call';
 import { IN_FLIGHT } from '../../providers/types';
 import { MOMO_OPERATORS, type ProviderPaymentInitiate, type ProviderPaymentInitiationResponse } from '../../../shared/schemas/checkout';
-import { findAttempt, quoteRail } from './payments.repository';
-import { expireDue, loadFresh, notPayable, railProvider, requireRail, type PaymentsDeps } from './rails';
+import { findAttempt, quoteRail, samePendingAttempt } from './payments.repository';
+import { inFreshSession, notPayable, railProvider, requireRail, type PaymentsDeps } from './rails';
 import { applyOutcome, beginAttempt, discardRefused, fullInstructions, initiationBody, lostRace, pendingRow } from './attempts';
 
 /** POST …/provider-attempts: a Mobile Money prompt or bank-transfer instructions, in the three steps of attempts.ts. */
@@ -20,9 +20,7 @@ export async function createProviderAttempt(
   if (body.rail === 'card' || body.rail === 'cash') {
     throw new AppError('PROVIDER_RAIL_UNSUPPORTED', `rail: ${body.rail} is not paid through provider attempts (use the ${body.rail === 'cash' ? 'cash-slips' : 'card-payments'} endpoint)`);
   }
-  await expireDue(deps, sessionId);
-  const begun = await deps.db.transaction().execute(async (trx) => {
-    const s = await loadFresh(trx, deps, sessionId);
+  const begun = await inFreshSession(deps, sessionId, async (trx, s) => {
     const provider = railProvider(deps, body.rail, s.mode);
     requireRail(deps, s, body.rail);
     if (body.rail === 'momo') {
@@ -32,18 +30,11 @@ export async function createProviderAttempt(
     const phone = body.rail === 'momo' && body.phone ? normalisePhone(body.phone) : null;
     const operator = body.rail === 'momo' ? (body.operator ?? null) : null;
 
-    // A retry of the same request while its attempt is pending replays it, whatever the session status.
-    const same = await trx
-      .selectFrom('payment_attempts')
-      .selectAll()
-      .where('session_id', '=', s.id)
-      .where('status', '=', 'pending')
-      .where('rail', '=', body.rail)
-      .where('amount_charged_minor', '=', body.amount_minor)
-      .where('operator', 'is not distinct from', operator)
-      .where('phone', 'is not distinct from', phone)
-      .orderBy('created_at', 'desc')
-      .executeTakeFirst();
+    // A retry of the same request while its attempt is pending replays it, whatever the session
+    // status. An open session has no pending attempt (starting one moves it to pending, and every
+    // move back to open settles or discards the attempt first; test/drills/fuzz.test.ts checks
+    // it), so the lookup is skipped for the common case, a first attempt on an open session.
+    const [same] = s.status === 'open' ? [] : await samePendingAttempt(trx, { sessionId: s.id, rail: body.rail, amount: body.amount_minor, operator, phone });
     if (same) return { replay: initiationBody(same, { mode: fullInstructions(same, s).mode, rail: same.rail }, true) };
 
     if (s.status !== 'open') throw notPayable(s.status);
@@ -88,26 +79,27 @@ export async function createProviderAttempt(
       now: new Date(row.created_at),
     }),
   ).catch((err: unknown) => discardRefused(deps, row, err));
+  const progress = {
+    provider: started.provider,
+    provider_reference: started.providerReference,
+    scenario: started.scenario,
+    raw_status: started.rawStatus,
+    payment_reference: started.paymentReference ?? null,
+    prompt_expires_at: started.promptExpiresAt ?? row.prompt_expires_at,
+    updated_at: deps.clock.now().toISOString(),
+  };
+  if (started.status === 'pending') {
+    // The common answer (a prompt sent, instructions issued) moves nothing else: one conditional
+    // update, which returns the attempt as it now is.
+    const after = await recordInitiation(deps.db, row.id, progress, IN_FLIGHT.initiating);
+    if (!after) throw lostRace();
+    return { status: 201 as const, body: initiationBody(after, fullInstructions(after, s), false) };
+  }
   return deps.db.transaction().execute(async (trx) => {
-    const moved = await recordProgress(
-      trx,
-      row.id,
-      {
-        provider: started.provider,
-        provider_reference: started.providerReference,
-        scenario: started.scenario,
-        raw_status: started.rawStatus,
-        payment_reference: started.paymentReference ?? null,
-        prompt_expires_at: started.promptExpiresAt ?? row.prompt_expires_at,
-        updated_at: deps.clock.now().toISOString(),
-      },
-      IN_FLIGHT.initiating,
-    );
-    if (!moved) throw lostRace();
-    const a = await findAttempt(trx, s.id, row.id);
-    if (started.status !== 'pending') await applyOutcome(trx, deps, a, started, `${a.rail} attempt ${a.id} ${started.status} at initiation`);
+    const a = await recordInitiation(trx, row.id, progress, IN_FLIGHT.initiating);
+    if (!a) throw lostRace();
+    await applyOutcome(trx, deps, a, started, `${a.rail} attempt ${a.id} ${started.status} at initiation`);
     const after = await findAttempt(trx, s.id, row.id);
     return { status: 201 as const, body: initiationBody(after, fullInstructions(after, s), false) };
   });
 }
-

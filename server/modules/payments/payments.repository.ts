@@ -58,3 +58,18 @@ export async function findAttempt(q: Q, sessionId: string, attemptId: string): P
   if (!row) throw notFound(`payment attempt ${attemptId}`);
   return row;
 }
+
+/** A pending attempt of the same request (rail, amount, operator, phone), newest first: attempt start replays it. Compiled once. */
+export const samePendingAttempt = precompiled((db, p: { sessionId: string; rail: Rail; amount: number; operator: string | null; phone: string | null }) =>
+  db
+    .selectFrom('payment_attempts')
+    .selectAll()
+    .where('session_id', '=', p.sessionId)
+    .where('status', '=', 'pending')
+    .where('rail', '=', p.rail)
+    .where('amount_charged_minor', '=', p.amount)
+    .where('operator', 'is not distinct from', p.operator)
+    .where('phone', 'is not distinct from', p.phone)
+    .orderBy('created_at', 'desc')
+    .limit(1),
+);

@@ -47,6 +47,30 @@ export async function expireDue(deps: PaymentsDeps, sessionId: string): Promise<
   await deps.db.transaction().execute((trx) => expireIfDue(trx, deps, sessionId));
 }
 
+/** Thrown inside a transaction that found its session past its time, before it wrote anything. */
+class SessionDue extends Error {}
+
+/**
+ * `work` in one write transaction on the session as loaded there (`loadFresh`), with the lazy
+ * expiry of `expireDue` without its separate read in the common case: the session row the
+ * transaction loads anyway says whether it is due. A due one is not expired inside `work`'s
+ * transaction (a request that then fails must not roll the expiry back): that transaction is
+ * abandoned before any write, the expiry commits in its own, and `work` runs once more.
+ */
+export async function inFreshSession<T>(deps: PaymentsDeps, sessionId: string, work: (trx: Trx, s: SessionWithOwner) => Promise<T>): Promise<T> {
+  try {
+    return await deps.db.transaction().execute(async (trx) => {
+      const s = await findSession(trx, sessionId);
+      if (s.status === 'open' && s.expires_at <= deps.clock.now().toISOString()) throw new SessionDue('session due for expiry');
+      return work(trx, s);
+    });
+  } catch (err) {
+    if (!(err instanceof SessionDue)) throw err;
+  }
+  await expireDue(deps, sessionId);
+  return deps.db.transaction().execute(async (trx) => work(trx, await loadFresh(trx, deps, sessionId)));
+}
+
 /** Loads a session inside the transaction, expiring it first when its time has passed. */
 export async function loadFresh(trx: Trx, deps: PaymentsDeps, sessionId: string): Promise<SessionWithOwner> {
   const s = await findSession(trx, sessionId);

@@ -26,7 +26,7 @@ export async function sessionsRoutes(app: FastifyInstance, deps: AppDeps): Promi
     // session is a fresh row, and the invoice-currency read races only invoice uploads, which
     // never read sessions, so every interleaving equals "this session first".
     async (req, reply) =>
-      sendIdempotent(req, reply, deps, 201, (trx) => createSession(trx, deps, merchantOf(req), req.body), { isolation: 'read committed' }),
+      sendIdempotent(req, reply, deps, 201, createSession(deps, merchantOf(req), req.body), { isolation: 'read committed' }),
   );
 
   r.get(

@@ -6,6 +6,7 @@ import { AppError, notFound } from '../../lib/errors';
 import { sessionMode } from '../../lib/ids';
 import { invoiceCurrency } from '../invoices/invoices.repository';
 import { findMerchantSession } from './sessions.repository';
+import type { KnownWrite } from '../idempotency/idempotent-reply';
 import {
   DEFAULT_SESSION_LIFETIME_SECONDS,
   type CheckoutSessionCreate,
@@ -49,17 +50,15 @@ export function toMerchantSession(row: CheckoutSessionsTable, baseUrl: string): 
  * refused a new session: the API does not make payment policy for the merchant (a staging
  * instance reuses invoice references freely), and fulfilment is guarded by the receiver rules
  * (event id, amount, currency, invoice_ref); its remitted lines stay frozen.
+ *
+ * The row and the response are drawn first and written by `write` (sendIdempotent's KnownWrite:
+ * the Idempotency-Key is stored with the response in its reservation, one statement fewer).
  */
-export async function createSession(
-  trx: Transaction<Database>,
+export function createSession(
   { clock, ids, baseUrl }: Pick<AppDeps, 'clock' | 'ids' | 'baseUrl'>,
   owner: SessionOwner,
   input: CheckoutSessionCreate,
-): Promise<CheckoutSessionResponse> {
-  const lineCurrency = await invoiceCurrency(trx, { merchantId: owner.merchantId, mode: owner.mode, invoiceRef: input.invoice_ref });
-  if (lineCurrency !== undefined && lineCurrency !== input.currency) {
-    throw new AppError('INVOICE_CURRENCY_MISMATCH', `currency: invoice ${input.invoice_ref} is billed in ${lineCurrency}, not ${input.currency}`);
-  }
+): KnownWrite<CheckoutSessionResponse> {
   const now = clock.now();
   const lifetime = input.expires_in_seconds ?? DEFAULT_SESSION_LIFETIME_SECONDS;
   const row: CheckoutSessionsTable & { status: 'open' } = {
@@ -81,8 +80,16 @@ export async function createSession(
     updated_at: now.toISOString(),
     finalized_at: null,
   };
-  await openSession(trx, { ids }, row);
-  return toMerchantSession(row, baseUrl());
+  return {
+    body: toMerchantSession(row, baseUrl()),
+    write: async (trx: Transaction<Database>) => {
+      const lineCurrency = await invoiceCurrency(trx, { merchantId: owner.merchantId, mode: owner.mode, invoiceRef: input.invoice_ref });
+      if (lineCurrency !== undefined && lineCurrency !== input.currency) {
+        throw new AppError('INVOICE_CURRENCY_MISMATCH', `currency: invoice ${input.invoice_ref} is billed in ${lineCurrency}, not ${input.currency}`);
+      }
+      await openSession(trx, { ids }, row);
+    },
+  };
 }
 
 /** A session of this merchant and this key's mode: a test key never sees a live session (404, as for another merchant's). */

@@ -113,6 +113,10 @@ export async function build(given: BuildDeps): Promise<FastifyInstance> {
   await app.register(async (scope) => checkoutRoutes(scope, deps), { prefix: '/api/v1/checkout' });
   await app.register(async (scope) => backofficeRoutes(scope, deps), { prefix: '/api/backoffice/v1' });
 
+  // The report worker (if one started) ends with the app; a report still streaming fails.
+  app.decorate('reports', deps.reports);
+  app.addHook('onClose', async () => deps.reports.close());
+
   // Delivery rows are written beside every event (deps.outbox), whether or not this process sends them.
   if (deps.backgroundJobs) {
     const dispatcher = createDispatcher({

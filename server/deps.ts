@@ -5,6 +5,7 @@ import type { Clock } from './lib/clock';
 import type { IdGenerator } from './lib/ids';
 import type { ApiKeyMemory } from './modules/auth/merchant-auth';
 import type { Outbox } from './modules/webhooks/outbox';
+import type { ReportRunner } from './modules/reports/report-runner';
 import type { ProviderRegistry } from './providers/types';
 
 /**
@@ -33,4 +34,6 @@ export interface AppDeps {
   outbox: Outbox;
   /** Resolved API keys and their last-use writes (server/modules/auth/merchant-auth.ts): this process's, not module state. */
   apiKeys: ApiKeyMemory;
+  /** Exports and reports, off the event loop (a worker thread on SQLite: server/modules/reports/report-runner.ts). */
+  reports: ReportRunner;
 }

@@ -23,7 +23,7 @@ export interface ReportRunner {
    * its first byte rejects here (an error answer) rather than cutting a response short; a later
    * failure rejects `next()`. `return()` (the HTTP response closed early) stops the job.
    */
-  open<K extends ReportJob>(job: K, args: ReportJobs[K]): Promise<AsyncIterableIterator<string>>;
+  open<K extends ReportJob>(job: K, args: ReportJobs[K]): Promise<AsyncIterableIterator<Chunk>>;
   /** The whole output of a job as one string (a report that answers JSON). */
   text<K extends ReportJob>(job: K, args: ReportJobs[K]): Promise<string>;
   /** Counters of the jobs run so far. */
@@ -56,7 +56,10 @@ function workerScript(): { url: URL; entry?: string } | null {
   return null;
 }
 
-const done = (): IteratorResult<string> => ({ value: undefined, done: true });
+/** A piece of a report: text (in-process) or its UTF-8 bytes (from the worker). */
+export type Chunk = string | Buffer;
+
+const done = (): IteratorResult<Chunk> => ({ value: undefined, done: true });
 
 function failure(m: Extract<ToRunner, { t: 'error' }>): Error {
   // The worker's AppErrors (a 400 for a too-wide audit range) keep their code; anything else is a fault.
@@ -79,14 +82,14 @@ export interface ReportStats {
 }
 
 /** One job in the worker, read as an async iterator. */
-class WorkerJob implements AsyncIterableIterator<string> {
-  private readonly queue: string[] = [];
+class WorkerJob implements AsyncIterableIterator<Chunk> {
+  private readonly queue: Buffer[] = [];
   /** The worker has stopped this job (its end, its error, its cancel confirmed, or the worker is gone). */
   private settled = false;
   /** The reader is done with it (return()): later chunks are dropped. */
   private closed = false;
   private failed: Error | null = null;
-  private waiting: { resolve: (r: IteratorResult<string>) => void; reject: (e: Error) => void } | null = null;
+  private waiting: { resolve: (r: IteratorResult<Chunk>) => void; reject: (e: Error) => void } | null = null;
   /** A credit is out (the start message carries the first). */
   private asked = true;
 
@@ -100,7 +103,7 @@ class WorkerJob implements AsyncIterableIterator<string> {
   receive(m: ToRunner): void {
     if (m.t === 'chunk') {
       this.asked = false;
-      if (!this.closed) this.queue.push(m.data);
+      if (!this.closed) this.queue.push(Buffer.from(m.data.buffer, m.data.byteOffset, m.data.byteLength));
     } else if (m.t === 'end') {
       if (m.cancelled) this.stats.cancelled++;
       else this.stats.completed++;
@@ -157,7 +160,7 @@ class WorkerJob implements AsyncIterableIterator<string> {
     }
   }
 
-  next(): Promise<IteratorResult<string>> {
+  next(): Promise<IteratorResult<Chunk>> {
     if (this.queue.length > 0) {
       this.stats.chunks++;
       const value = this.queue.shift()!;
@@ -170,7 +173,7 @@ class WorkerJob implements AsyncIterableIterator<string> {
     return new Promise((resolve, reject) => (this.waiting = { resolve, reject }));
   }
 
-  async return(): Promise<IteratorResult<string>> {
+  async return(): Promise<IteratorResult<Chunk>> {
     if (!this.closed && !this.settled) this.post({ t: 'cancel', id: this.id });
     this.closed = true;
     this.queue.length = 0;
@@ -180,15 +183,15 @@ class WorkerJob implements AsyncIterableIterator<string> {
     return done();
   }
 
-  [Symbol.asyncIterator](): AsyncIterableIterator<string> {
+  [Symbol.asyncIterator](): AsyncIterableIterator<Chunk> {
     return this;
   }
 }
 
 /** An iterator whose first result was read already (so that a failure before the first byte shows at once). */
-async function primed(it: AsyncIterator<string>): Promise<AsyncIterableIterator<string>> {
-  let first: IteratorResult<string> | null = await it.next();
-  const self: AsyncIterableIterator<string> = {
+async function primed(it: AsyncIterator<Chunk>): Promise<AsyncIterableIterator<Chunk>> {
+  let first: IteratorResult<Chunk> | null = await it.next();
+  const self: AsyncIterableIterator<Chunk> = {
     next: () => {
       const r = first;
       first = null;
@@ -237,7 +240,9 @@ export function createReportRunner(db: Db, logger: FastifyBaseLogger | false = f
   };
 
   const start = (): { w: Worker; ready: Promise<boolean> } => {
-    const w = new Worker(script!.url, { workerData: { file, entry: script!.entry }, stdout: false, stderr: false });
+    // A small young generation: the worker's garbage (rows, CSV text) is collected often, in its
+    // own thread, instead of growing the process RSS by tens of MB during a long export.
+    const w = new Worker(script!.url, { workerData: { file, entry: script!.entry }, stdout: false, stderr: false, resourceLimits: { maxYoungGenerationSizeMb: 4 } });
     w.unref(); // an idle report worker never keeps the process alive
     let up = false;
     const ready = new Promise<boolean>((resolve) => {
@@ -304,9 +309,10 @@ export function createReportRunner(db: Db, logger: FastifyBaseLogger | false = f
       return primed(it);
     },
     async text(job, args) {
+      const decoder = new TextDecoder();
       let out = '';
-      for await (const chunk of await runner.open(job, args)) out += chunk;
-      return out;
+      for await (const chunk of await runner.open(job, args)) out += typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true });
+      return out + decoder.decode();
     },
     async close() {
       if (idle) clearTimeout(idle);

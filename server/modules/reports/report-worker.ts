@@ -23,6 +23,7 @@ interface Running {
 }
 const running = new Map<number, Running>();
 const post = (m: ToRunner) => port.postMessage(m);
+const encoder = new TextEncoder();
 
 async function run(id: number, job: keyof ReportJobs, args: unknown): Promise<void> {
   const state: Running = { credits: 1, cancelled: false, wake: null };
@@ -34,7 +35,9 @@ async function run(id: number, job: keyof ReportJobs, args: unknown): Promise<vo
       while (state.credits === 0 && !state.cancelled) await new Promise<void>((resolve) => (state.wake = resolve));
       if (state.cancelled) break;
       state.credits--;
-      post({ t: 'chunk', id, data });
+      // As UTF-8 bytes, moved rather than copied: the main thread writes them to the socket as they are.
+      const bytes = encoder.encode(data);
+      port!.postMessage({ t: 'chunk', id, data: bytes } satisfies ToRunner, [bytes.buffer]);
     }
     post({ t: 'end', id, cancelled: state.cancelled });
   } catch (err) {

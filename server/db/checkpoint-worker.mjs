@@ -5,6 +5,7 @@
 // PASSIVE: never waits for, nor blocks, the writer or a reader; frames a reader still needs are
 // left for the next round. Plain JavaScript (no TypeScript loader needed from source or bundle).
 import { parentPort, workerData } from 'node:worker_threads';
+import { clearInterval, setInterval } from 'node:timers';
 import SQLite from 'better-sqlite3';
 
 const { file, intervalMs } = workerData;

@@ -8,8 +8,7 @@ export type ToWorker =
 
 export type ToRunner =
   | { t: 'ready' }
-  /** UTF-8 bytes of the next piece of text (its buffer transferred, not copied). */
-  | { t: 'chunk'; id: number; data: Uint8Array }
+  | { t: 'chunk'; id: number; data: string }
   /** The job stopped: at its end, or (cancelled) at a cancel. */
   | { t: 'end'; id: number; cancelled?: boolean }
   | { t: 'error'; id: number; code: string; message: string; status?: number };

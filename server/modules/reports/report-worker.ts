@@ -23,7 +23,6 @@ interface Running {
 }
 const running = new Map<number, Running>();
 const post = (m: ToRunner) => port.postMessage(m);
-const encoder = new TextEncoder();
 
 async function run(id: number, job: keyof ReportJobs, args: unknown): Promise<void> {
   const state: Running = { credits: 1, cancelled: false, wake: null };
@@ -35,9 +34,10 @@ async function run(id: number, job: keyof ReportJobs, args: unknown): Promise<vo
       while (state.credits === 0 && !state.cancelled) await new Promise<void>((resolve) => (state.wake = resolve));
       if (state.cancelled) break;
       state.credits--;
-      // As UTF-8 bytes, moved rather than copied: the main thread writes them to the socket as they are.
-      const bytes = encoder.encode(data);
-      port!.postMessage({ t: 'chunk', id, data: bytes } satisfies ToRunner, [bytes.buffer]);
+      // As a string: it lands in the main thread's young generation and is collected within
+      // moments of being written. Transferred UTF-8 bytes measured worse (+71 MB RSS over the
+      // 24 MB bench export against +58 MB): their external memory waits for a main-thread GC.
+      post({ t: 'chunk', id, data });
     }
     post({ t: 'end', id, cancelled: state.cancelled });
   } catch (err) {

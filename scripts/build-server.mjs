@@ -10,7 +10,15 @@ import { build } from 'esbuild';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
 await build({
-  entryPoints: { main: join(root, 'server/main.ts'), admin: join(root, 'server/cli/admin.ts') },
+  // report-worker: the worker thread exports and reports run in on SQLite (server/modules/reports/),
+  // found beside main.mjs (and from the desktop app's out/main/) by report-runner.ts.
+  entryPoints: {
+    main: join(root, 'server/main.ts'),
+    admin: join(root, 'server/cli/admin.ts'),
+    'report-worker': join(root, 'server/modules/reports/report-worker.ts'),
+    // The WAL checkpointer's worker thread (server/db/checkpointer.ts).
+    'checkpoint-worker': join(root, 'server/db/checkpoint-worker.mjs'),
+  },
   outdir: join(root, 'out/server'),
   outExtension: { '.js': '.mjs' },
   bundle: true,
@@ -21,4 +29,4 @@ await build({
   sourcemap: 'linked',
   logLevel: 'warning',
 });
-process.stdout.write('built out/server/main.mjs and out/server/admin.mjs\n');
+process.stdout.write('built out/server/main.mjs, admin.mjs, report-worker.mjs and checkpoint-worker.mjs\n');

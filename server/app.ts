@@ -25,6 +25,7 @@ import { checkoutRoutes } from './modules/payments/payments.routes';
 import { reconcileStuckAttempts } from './modules/payments/reconcile';
 import { backofficeRoutes } from './modules/backoffice/backoffice.routes';
 import { startSweeper, type Sweeper } from './domain/sweeper';
+import { startCheckpointer, type Checkpointer } from './db/checkpointer';
 import { createDispatcher } from './modules/webhooks/dispatcher';
 import { ownAddresses } from './modules/webhooks/url-policy';
 import { composeDeps, type ComposeInput } from './compose';
@@ -117,6 +118,10 @@ export async function build(given: BuildDeps): Promise<FastifyInstance> {
   await app.register(async (scope) => checkoutRoutes(scope, deps), { prefix: '/api/v1/checkout' });
   await app.register(async (scope) => backofficeRoutes(scope, deps), { prefix: '/api/backoffice/v1' });
 
+  // The report worker (if one started) ends with the app; a report still streaming fails.
+  app.decorate('reports', deps.reports);
+  app.addHook('onClose', async () => deps.reports.close());
+
   // Delivery rows are written beside every event (deps.outbox), whether or not this process sends them.
   if (deps.backgroundJobs) {
     const dispatcher = createDispatcher({
@@ -134,6 +139,12 @@ export async function build(given: BuildDeps): Promise<FastifyInstance> {
     app.addHook('onClose', async () => dispatcher.stop());
   }
   if (deps.backgroundJobs) {
+    // SQLite: WAL checkpoints in a worker thread, never inside a commit on the event loop (server/db/checkpointer.ts).
+    let checkpointer: Checkpointer | null = null;
+    app.addHook('onReady', async () => {
+      checkpointer = await startCheckpointer(deps.db, app.log);
+    });
+    app.addHook('onClose', async () => checkpointer?.stop());
     let sweeper: Sweeper | undefined;
     app.addHook('onReady', async () => {
       sweeper = startSweeper(deps.db, deps, 1000, (err) => app.log.error({ err }, 'sweeper failed'), [() => reconcileStuckAttempts(deps)]);

@@ -2,10 +2,11 @@ import type { AppDeps } from './deps';
 import { createApiKeyMemory } from './modules/auth/merchant-auth';
 import { createQuoteInputMemory } from './modules/payments/quote-inputs';
 import { createOutbox } from './modules/webhooks/outbox';
+import { createReportRunner } from './modules/reports/report-runner';
 import { sandboxProviders } from './providers/index';
 
 /** What a caller must give; the rest has a default. `baseUrl` is left to build(), which knows the bound port. */
-type Defaulted = 'baseUrl' | 'providers' | 'liveProviders' | 'backgroundJobs' | 'outbox' | 'apiKeys' | 'quoteInputs';
+type Defaulted = 'baseUrl' | 'providers' | 'liveProviders' | 'backgroundJobs' | 'outbox' | 'apiKeys' | 'quoteInputs' | 'reports';
 export type ComposeInput = Omit<AppDeps, Defaulted> & Partial<Pick<AppDeps, Defaulted>>;
 
 export type ComposedDeps = Omit<AppDeps, 'baseUrl'> & Partial<Pick<AppDeps, 'baseUrl'>>;
@@ -24,5 +25,6 @@ export function composeDeps(input: ComposeInput): ComposedDeps {
     outbox: input.outbox ?? createOutbox(),
     apiKeys: input.apiKeys ?? createApiKeyMemory(),
     quoteInputs: input.quoteInputs ?? createQuoteInputMemory(),
+    reports: input.reports ?? createReportRunner(input.db, input.logger),
   };
 }

@@ -5,6 +5,7 @@ import { CompiledQuery, Kysely, Migrator, SqliteDialect, SqliteDriver, type Data
 import { migrations } from './migrations/index';
 import { mayTouchCredentials } from './credential-writes';
 import { registerDirectSqlite } from './direct-sqlite';
+import { withStatementCache } from './statement-cache';
 import { openPostgres } from './postgres';
 import { refusalOf, schemaStatus } from './schema-version';
 import type { Database } from './schema';
@@ -55,39 +56,6 @@ export function describeDatabase(config: { databaseUrl: string | null; databaseF
   }
 }
 
-/** Prepared statements kept per connection; Kysely's queries are a bounded set of SQL texts. */
-const STATEMENT_CACHE_SIZE = 500;
-
-/**
- * Kysely's SQLite driver calls `prepare(sql)` for every query, and preparing was the largest
- * server-side cost in the benchmark profile (docs/performance.md). Statements are reused by
- * SQL text instead. Safe because Kysely runs one query at a time on the connection and
- * `all`/`run` finish synchronously; a statement being iterated (`.stream()`) is not reused.
- */
-function withStatementCache(sqlite: SQLite.Database, onWrite: (sql: string) => void): Pick<SQLite.Database, 'prepare' | 'close'> {
-  const cache = new Map<string, SQLite.Statement>();
-  return {
-    prepare: ((sql: string) => {
-      const hit = cache.get(sql);
-      if (hit && !hit.busy) {
-        if (!hit.readonly) onWrite(sql);
-        return hit;
-      }
-      const stmt = sqlite.prepare(sql);
-      if (!stmt.readonly) onWrite(sql);
-      if (!hit) {
-        if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
-        cache.set(sql, stmt);
-      }
-      return stmt;
-    }) as SQLite.Database['prepare'],
-    close: () => {
-      cache.clear();
-      return sqlite.close();
-    },
-  };
-}
-
 /**
  * Transactions start with BEGIN IMMEDIATE: they take the write lock up front, so when the
  * CLI (or a second process) writes at the same time, SQLite's busy timeout makes one wait
@@ -111,6 +79,7 @@ class ImmediateSqliteDialect extends SqliteDialect {
 }
 
 const changeStamps = new WeakMap<Db, (dataVersion?: number) => string>();
+const sqliteFiles = new WeakMap<Db, string>();
 const postgresUrls = new WeakMap<Db, string>();
 
 /**
@@ -120,6 +89,16 @@ const postgresUrls = new WeakMap<Db, string>();
  */
 export function postgresUrlOf(db: Db): string | undefined {
   return postgresUrls.get(db);
+}
+
+/**
+ * The SQLite file this handle was opened on (openDatabase), for a second, read-only connection
+ * on it in a worker thread (server/modules/reports/report-runner.ts); undefined on PostgreSQL,
+ * in memory, and for a handle derived from it (`withPlugin`: a test's SQL recorder), which then
+ * keeps every query on itself.
+ */
+export function sqliteFileOf(db: Db): string | undefined {
+  return sqliteFiles.get(db);
 }
 
 /**
@@ -176,6 +155,7 @@ export function openDatabase(file: string): OpenedDatabase {
   registerDirectSqlite(db.getExecutor().adapter, { prepare: (sql) => statements.prepare(sql), inTransaction: () => sqlite.inTransaction });
   const dataVersion = sqlite.prepare('PRAGMA data_version').pluck();
   changeStamps.set(db, (known) => `${known ?? (dataVersion.get() as number)}:${writes}`);
+  if (file !== ':memory:') sqliteFiles.set(db, file);
   return {
     db,
     engine: 'sqlite',

@@ -1,9 +1,10 @@
+import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppDeps } from '../../deps';
 import { ErrorEnvelope } from '../../../shared/schemas/common';
 import { ExceptionList, ExceptionListQuery, ExceptionsExportQuery } from '../../../shared/schemas/finance-exceptions';
-import { exceptionsCsv, listFinanceExceptions } from './finance-exceptions.service';
+import type { ExceptionList as ExceptionListBody } from '../../../shared/schemas/finance-exceptions';
 import { merchantScope } from './merchant-scope';
 import { allow, requireStaff } from '../auth/staff-auth';
 
@@ -17,14 +18,19 @@ export async function financeExceptionRoutes(app: FastifyInstance, deps: AppDeps
   r.get(
     '/exceptions',
     { preValidation: finance, schema: { tags, summary: 'Payments that do not reconcile with their invoice (over-paid, paid twice, part-payments)', querystring: ExceptionListQuery, response: { 200: ExceptionList, ...errors } } },
-    async (req) => listFinanceExceptions(deps.db, await merchantScope(deps.db, requireStaff(req), req.query.merchant_id), req.query),
+    // Derived from every paid session of the merchant: computed in the report worker on SQLite.
+    async (req) => {
+      const merchantId = await merchantScope(deps.db, requireStaff(req), req.query.merchant_id);
+      const { kind, limit, offset } = req.query;
+      return JSON.parse(await deps.reports.text('exceptionsList', { merchantId, kind, limit, offset })) as ExceptionListBody;
+    },
   );
   r.get(
     '/reports/exceptions.csv',
     { preValidation: finance, schema: { tags, summary: 'The finance exceptions list as CSV', querystring: ExceptionsExportQuery } },
     async (req, reply) => {
       const merchantId = await merchantScope(deps.db, requireStaff(req), req.query.merchant_id);
-      const csv = await exceptionsCsv(deps.db, merchantId, req.query.kind);
+      const csv = Readable.from(await deps.reports.open('exceptionsCsv', { merchantId, kind: req.query.kind }));
       const day = deps.clock.now().toISOString().slice(0, 10);
       return reply.type('text/csv; charset=utf-8').header('content-disposition', `attachment; filename="exceptions-${day}.csv"`).send(csv);
     },

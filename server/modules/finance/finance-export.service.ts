@@ -45,24 +45,44 @@ export const EXPORT_BATCH = 200;
  * rows already written.
  */
 export function paymentsCsvStream(db: Db, merchantId: string, fromRaw: string, toRaw: string, batch = EXPORT_BATCH): AsyncGenerator<string> {
+  return paymentsCsvBatches(db, paymentsExportRange(merchantId, fromRaw, toRaw), batch);
+}
+
+export interface PaymentsExport {
+  merchantId: string;
+  from: string;
+  to: string;
+}
+
+/** The export's range, checked: a bad one is a 400 before any byte (and before any worker is asked). */
+export function paymentsExportRange(merchantId: string, fromRaw: string, toRaw: string): PaymentsExport {
   const from = iso('from', fromRaw)!;
   const to = iso('to', toRaw)!;
   if (from >= to) throw invalid('to', 'must be after from');
   if (Date.parse(to) - Date.parse(from) > 367 * 86_400_000) throw new AppError('INVALID_ARGUMENT', 'to: the range may span at most one year');
-  return batches(db, merchantId, from, to, batch);
+  return { merchantId, from, to };
+}
+
+/** The CSV of a checked range (paymentsExportRange), batch by batch. */
+export function paymentsCsvBatches(db: Db, range: PaymentsExport, batch = EXPORT_BATCH): AsyncGenerator<string> {
+  return batches(db, range.merchantId, range.from, range.to, batch);
 }
 
 async function* batches(db: Db, merchantId: string, from: string, to: string, batch: number): AsyncGenerator<string> {
-  yield csvText(PAYMENT_CSV_COLUMNS, []);
+  const header = csvText(PAYMENT_CSV_COLUMNS, []);
   let after: { at: string; id: string } | null = null;
-  for (;;) {
+  for (let first = true; ; first = false) {
     let q = sessionBase(db).where('s.merchant_id', '=', merchantId).where('s.status', '=', 'success').where('s.finalized_at', '<', to);
     const last = after;
     q = last
       ? q.where('s.finalized_at', '>=', last.at).where((eb) => eb.or([eb('s.finalized_at', '>', last.at), eb('s.id', '>', last.id)]))
       : q.where('s.finalized_at', '>=', from);
     const sessions = await q.orderBy('s.finalized_at').orderBy('s.id').limit(batch).execute();
-    if (sessions.length === 0) return;
+    // The header goes out with the first batch: a failing first read is then an error answer, not a cut file.
+    if (sessions.length === 0) {
+      if (first) yield header;
+      return;
+    }
     const paid = await settlements(
       db,
       sessions.map((s) => s.id),
@@ -92,7 +112,8 @@ async function* batches(db: Db, merchantId: string, from: string, to: string, ba
       ];
       return row;
     });
-    yield csvText(PAYMENT_CSV_COLUMNS, rows).slice(PAYMENT_CSV_COLUMNS.join(',').length + 2);
+    const text = csvText(PAYMENT_CSV_COLUMNS, rows);
+    yield first ? text : text.slice(header.length);
     const tail = sessions.at(-1)!;
     after = { at: tail.finalized_at ?? from, id: tail.id };
     if (sessions.length < batch) return;

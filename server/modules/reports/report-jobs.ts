@@ -1,0 +1,44 @@
+import type { Db } from '../../db/database';
+import type { ExceptionKind } from '../../../shared/schemas/finance-exceptions';
+import { auditCsv, type AuditFilter } from '../audit/audit.service';
+import { paymentsCsvBatches, type PaymentsExport } from '../finance/finance-export.service';
+import { exceptionsCsv, listFinanceExceptions } from '../finance/finance-exceptions.service';
+
+/**
+ * The long reads of the back office (exports and reports), each a generator of text chunks over
+ * a database handle. They run in the report worker on SQLite (report-runner.ts) and in-process
+ * otherwise: the same code either way, so the output is the same bytes. Arguments are plain
+ * data, already validated by the route (they cross a thread boundary).
+ */
+export interface ReportJobs {
+  /** The payments CSV of a checked range, EXPORT_BATCH sessions per chunk (finance-export.service.ts). */
+  payments: PaymentsExport & { batch?: number };
+  /** The finance exceptions as CSV. */
+  exceptionsCsv: { merchantId: string; kind?: ExceptionKind | undefined };
+  /** One page of the finance exceptions list, as its JSON text. */
+  exceptionsList: { merchantId: string; kind?: ExceptionKind | undefined; limit: number; offset: number };
+  /** The filtered audit trail as CSV. */
+  auditCsv: AuditFilter;
+}
+
+export type ReportJob = keyof ReportJobs;
+
+/** Chunks of at most this many characters: a report built whole is still sent (and paced) piece by piece. */
+const SLICE = 256 * 1024;
+
+async function* slices(text: Promise<string>): AsyncGenerator<string> {
+  const all = await text;
+  if (all.length === 0) yield '';
+  for (let i = 0; i < all.length; i += SLICE) yield all.slice(i, i + SLICE);
+}
+
+export const reportJobs: { [K in ReportJob]: (db: Db, args: ReportJobs[K]) => AsyncGenerator<string> } = {
+  payments: (db, args) => paymentsCsvBatches(db, args, args.batch),
+  exceptionsCsv: (db, args) => slices(exceptionsCsv(db, args.merchantId, args.kind)),
+  exceptionsList: (db, args) => slices(listFinanceExceptions(db, args.merchantId, args).then((list) => JSON.stringify(list))),
+  auditCsv: (db, args) => slices(auditCsv(db, args)),
+};
+
+export function isReportJob(name: unknown): name is ReportJob {
+  return typeof name === 'string' && Object.hasOwn(reportJobs, name);
+}

@@ -1,0 +1,14 @@
+/** Messages between the report runner (main thread) and the report worker. */
+export type ToWorker =
+  | { t: 'start'; id: number; job: string; args: unknown }
+  /** One more chunk may be sent. */
+  | { t: 'more'; id: number }
+  /** The client went away: stop. */
+  | { t: 'cancel'; id: number };
+
+export type ToRunner =
+  | { t: 'ready' }
+  | { t: 'chunk'; id: number; data: string }
+  /** The job stopped: at its end, or (cancelled) at a cancel. */
+  | { t: 'end'; id: number; cancelled?: boolean }
+  | { t: 'error'; id: number; code: string; message: string; status?: number };

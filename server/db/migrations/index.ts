@@ -14,6 +14,7 @@ import * as m0012 from './0012_insertion_order';
 import * as m0013 from './0013_periodic_query_indexes';
 import * as m0014 from './0014_retention';
 import * as m0015 from './0015_audit_truncate_guard';
+import * as m0016 from './0016_session_search_trigrams';
 
 /**
  * Every migration, in order. Append only: the runner refuses to start when the applied
@@ -35,4 +36,5 @@ export const migrations: Record<string, Migration> = {
   '0013_periodic_query_indexes': m0013,
   '0014_retention': m0014,
   '0015_audit_truncate_guard': m0015,
+  '0016_session_search_trigrams': m0016,
 };

@@ -24,7 +24,7 @@ import { invoiceLines } from '../invoices/invoices.repository';
 import { formatMoney as money } from '../../../shared/money';
 import { railLabel } from '../../../shared/labels';
 import { settlements, type Settlement } from './finance-settlement';
-import { likeEscape, sessionAmount, sessionSearch } from './finance-search';
+import { invoiceRefSearch, likeEscape, merchantScope, sessionAmount, sessionSearch } from './finance-search';
 import { afterCursor, decodeCursor, encodeCursor } from './finance-paging';
 import { deliveryEntries } from './session-deliveries';
 
@@ -296,14 +296,16 @@ export async function listSessions(deps: FinanceDeps, merchantId: string, f: Ses
   const from = iso('from', f.from);
   const to = iso('to', f.to);
   if (from && to && from >= to) throw invalid('to', 'must be after from');
-  let q = sessionBase(deps.db).where('s.merchant_id', '=', merchantId);
-  if (f.status) q = q.where('s.status', '=', f.status);
-  if (f.invoice_ref) q = q.where(sql<boolean>`lower(s.invoice_ref) LIKE lower(${`%${likeEscape(f.invoice_ref)}%`}) ESCAPE '\\'`);
+  const scope = { merchantId, pg: isPostgres(deps.db) };
+  const ref = f.invoice_ref;
   const text = f.q?.trim();
-  if (text) q = q.where((eb) => sessionSearch(eb, text));
+  let q = sessionBase(deps.db).where(merchantScope(Boolean(ref || text || f.amount_minor !== undefined)), '=', merchantId);
+  if (f.status) q = q.where('s.status', '=', f.status);
+  if (ref) q = q.where((eb) => invoiceRefSearch(eb, ref, scope));
+  if (text) q = q.where((eb) => sessionSearch(eb, text, scope));
   if (f.amount_minor !== undefined) {
     const amount = f.amount_minor;
-    q = q.where((eb) => sessionAmount(eb, amount));
+    q = q.where((eb) => sessionAmount(eb, amount, scope));
   }
   if (from) q = q.where('s.created_at', '>=', from);
   if (to) q = q.where('s.created_at', '<', to);

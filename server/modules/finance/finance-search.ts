@@ -1,4 +1,4 @@
-import { sql, type ExpressionBuilder } from 'kysely';
+import { sql, type Expression, type ExpressionBuilder, type Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
 import { slipReferenceKey } from '../../lib/slip-reference';
 
@@ -47,48 +47,82 @@ export interface SearchScope {
  */
 export const merchantScope = (searching: boolean) => (searching ? sql<string>`(s.merchant_id || '')` : sql.ref<string>('s.merchant_id'));
 
-/** Ids of the sessions whose name or invoice ref (or only invoice ref) contains `q` (3+ characters), through the trigram index. */
+/**
+ * What the search's parts return and the list is matched on: the session's rowid on SQLite (the
+ * FTS5 index's own key, and a lookup without an index in between), its id on PostgreSQL (no
+ * rowid there).
+ */
+const key = (pg: boolean, alias: 'h') => (pg ? sql.ref<string>(`${alias}.id`) : sql<string>`${sql.ref(alias)}.rowid`);
+
+/** The sessions whose name or invoice ref (or only invoice ref) contains `q` (3+ characters), through the trigram index. */
 function containing(eb: SessionEb, q: string, pg: boolean, only?: 'invoice_ref') {
-  const h = eb.selectFrom('checkout_sessions as h').select('h.id as id');
   if (pg) {
     const pattern = `%${likeEscape(q)}%`;
+    const h = eb.selectFrom('checkout_sessions as h').select(key(pg, 'h').as('k'));
     return only ? h.where(sql<boolean>`h.invoice_ref ILIKE ${pattern}`) : h.where(sql<boolean>`h.customer_name ILIKE ${pattern} OR h.invoice_ref ILIKE ${pattern}`);
   }
   const match = only ? `${only} : ${ftsPhrase(q)}` : ftsPhrase(q);
-  return h.where(sql<boolean>`h.rowid IN (SELECT rowid FROM checkout_sessions_search WHERE checkout_sessions_search MATCH ${match})`);
+  return sql<{ k: string }>`SELECT rowid AS k FROM checkout_sessions_search WHERE checkout_sessions_search MATCH ${match}`;
 }
 
 /** The merchant's sessions of exactly this invoice ref (a text too short for the trigram index). */
-const sameRef = (eb: SessionEb, q: string, merchantId: string) =>
-  eb.selectFrom('checkout_sessions as h').select('h.id as id').where('h.merchant_id', '=', merchantId).where('h.invoice_ref', '=', q);
+const sameRef = (eb: SessionEb, q: string, scope: SearchScope) =>
+  eb.selectFrom('checkout_sessions as h').select(key(scope.pg, 'h').as('k')).where('h.merchant_id', '=', scope.merchantId).where('h.invoice_ref', '=', q);
+
+/** The list's rows whose key is among `hits`. */
+const among = (eb: SessionEb, pg: boolean, hits: Expression<{ k: string }>) => (pg ? eb('s.id', 'in', hits as never) : eb(sql<number>`s.rowid`, 'in', hits as never));
 
 export function sessionSearch(eb: SessionEb, text: string, scope: SearchScope) {
   const q = text.trim();
+  const { pg } = scope;
   const slip = slipReferenceKey(q);
-  let hits = eb
-    .selectFrom('checkout_sessions as h')
-    .select('h.id as id')
-    .where('h.id', '=', q)
-    .union(
-      eb
-        .selectFrom('payment_attempts as a')
-        .select('a.session_id as id')
-        .where((a) => a.or([a('a.provider_reference', '=', q), a('a.payment_reference', '=', q), ...(/^\d{4}$/.test(q) ? [a('a.phone_last4', '=', q)] : [])])),
-    );
+  const parts: Array<Expression<{ k: string }>> = [];
+  const attempts = eb.selectFrom('payment_attempts as a').where((a) => a.or([a('a.provider_reference', '=', q), a('a.payment_reference', '=', q), ...(/^\d{4}$/.test(q) ? [a('a.phone_last4', '=', q)] : [])]));
+  parts.push(pg ? attempts.select('a.session_id as k') : eb.selectFrom('checkout_sessions as h').select(key(pg, 'h').as('k')).where('h.id', 'in', attempts.select('a.session_id')));
   // The printed slip reference as a teller would type it (any case, dashes or not, O/0, I/1).
-  if (slip) hits = hits.union(eb.selectFrom('cash_slips as c').select('c.session_id as id').where('c.reference_key', '=', slip));
-  if (q.length >= 6) {
-    const prefix = eb.selectFrom('checkout_sessions as h').select('h.id as id');
-    // Ids are ASCII: on SQLite (binary collation) every id starting with q sorts in [q, q + U+10FFFF).
-    hits = hits.union(scope.pg ? prefix.where(sql<boolean>`h.id LIKE ${`${likeEscape(q)}%`}`) : prefix.where('h.id', '>=', q).where('h.id', '<', `${q}\u{10FFFF}`));
+  if (slip) {
+    const slips = eb.selectFrom('cash_slips as c').where('c.reference_key', '=', slip);
+    parts.push(pg ? slips.select('c.session_id as k') : eb.selectFrom('checkout_sessions as h').select(key(pg, 'h').as('k')).where('h.id', 'in', slips.select('c.session_id')));
   }
-  hits = hits.union(q.length >= MIN_CONTAINS ? containing(eb, q, scope.pg) : sameRef(eb, q, scope.merchantId));
-  return eb('s.id', 'in', hits);
+  if (q.length >= 6) {
+    const prefix = eb.selectFrom('checkout_sessions as h').select(key(pg, 'h').as('k'));
+    // Ids are ASCII: on SQLite (binary collation) every id starting with q sorts in [q, q + U+10FFFF).
+    parts.push(pg ? prefix.where(sql<boolean>`h.id LIKE ${`${likeEscape(q)}%`}`) : prefix.where('h.id', '>=', q).where('h.id', '<', `${q}\u{10FFFF}`));
+  }
+  parts.push(q.length >= MIN_CONTAINS ? containing(eb, q, pg) : sameRef(eb, q, scope));
+  let hits = eb.selectFrom('checkout_sessions as h').select(key(pg, 'h').as('k')).where('h.id', '=', q);
+  for (const part of parts) hits = hits.union(part);
+  return among(eb, pg, hits);
+}
+
+/**
+ * Texts found in at least this many sessions are "broad" (a common name: "Mensah", "Payer 1").
+ * Their page is then read by walking the merchant's sessions in the page's order, each tested
+ * against the (materialised) set the index found, which stops after a page: one in 20 or more
+ * of the sessions match, so that is a few hundred rows; driven by the matches instead, every
+ * one of them would be read and sorted for one page. The count stays driven by the matches.
+ */
+export const BROAD = 5_000;
+
+/** Whether a "contains" text (3+ characters) is in BROAD sessions or more: the trigram index, read up to BROAD rows. */
+export async function isBroad(db: Kysely<Database>, texts: Array<string | undefined>, pg: boolean): Promise<boolean> {
+  for (const text of texts) {
+    const q = text?.trim() ?? '';
+    if (q.length < MIN_CONTAINS) continue;
+    const found = pg
+      ? sql<{ n: string }>`SELECT count(*) AS n FROM (SELECT 1 FROM checkout_sessions h WHERE h.customer_name ILIKE ${`%${likeEscape(q)}%`} OR h.invoice_ref ILIKE ${`%${likeEscape(q)}%`} LIMIT ${BROAD}) x`
+      : sql<{ n: number }>`SELECT count(*) AS n FROM (SELECT rowid FROM checkout_sessions_search WHERE checkout_sessions_search MATCH ${ftsPhrase(q)} LIMIT ${BROAD})`;
+    if (Number((await found.execute(db)).rows[0]?.n ?? 0) >= BROAD) return true;
+  }
+  return false;
 }
 
 /** The `invoice_ref` filter: contains (any case) from 3 characters, the exact ref below that. */
 export function invoiceRefSearch(eb: SessionEb, text: string, scope: SearchScope) {
-  return eb('s.id', 'in', text.length >= MIN_CONTAINS ? containing(eb, text, scope.pg, 'invoice_ref') : sameRef(eb, text, scope.merchantId));
+  if (text.length < MIN_CONTAINS) return among(eb, scope.pg, sameRef(eb, text, scope));
+  const hits = containing(eb, text, scope.pg, 'invoice_ref');
+  // SQLite's is raw SQL, which a subquery position does not parenthesise by itself.
+  return scope.pg ? among(eb, true, hits) : sql<boolean>`s.rowid IN (${hits})`;
 }
 
 /**

@@ -24,7 +24,7 @@ import { invoiceLines } from '../invoices/invoices.repository';
 import { formatMoney as money } from '../../../shared/money';
 import { railLabel } from '../../../shared/labels';
 import { settlements, type Settlement } from './finance-settlement';
-import { invoiceRefSearch, likeEscape, merchantScope, sessionAmount, sessionSearch } from './finance-search';
+import { invoiceRefSearch, isBroad, likeEscape, merchantScope, sessionAmount, sessionSearch } from './finance-search';
 import { afterCursor, decodeCursor, encodeCursor } from './finance-paging';
 import { deliveryEntries } from './session-deliveries';
 
@@ -320,6 +320,8 @@ export async function listSessions(deps: FinanceDeps, merchantId: string, f: Ses
     );
   }
   const total = await q.clearSelect().select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  // A broad text's page walks the merchant's sessions in order instead (finance-search.ts BROAD).
+  if (await isBroad(deps.db, [text, ref], scope.pg)) q = q.where('s.merchant_id', '=', merchantId);
   if (f.cursor) {
     if (f.offset > 0) throw invalid('cursor', 'cannot be combined with offset');
     const c = decodeCursor(f.cursor, f.sort, f.dir);

@@ -59,7 +59,9 @@ class SqlRecorder implements KyselyPlugin {
   transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
     if (this.label !== null) {
       const c = this.compile(args.node, args.queryId);
-      if (/^\s*(with|select|update|delete)\b/i.test(c.sql) && !this.seen.has(c.sql)) this.seen.set(c.sql, { sql: c.sql, parameters: c.parameters, label: this.label });
+      // Per label: a statement a search runs is held to the search's rules even when a list ran it first.
+      const key = `${this.label}\n${c.sql}`;
+      if (/^\s*(with|select|update|delete)\b/i.test(c.sql) && !this.seen.has(key)) this.seen.set(key, { sql: c.sql, parameters: c.parameters, label: this.label });
     }
     return args.node;
   }

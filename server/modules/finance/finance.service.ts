@@ -281,14 +281,16 @@ export interface SessionFilter {
  * `created_at` (to exclusive).
  */
 export async function listSessions(deps: FinanceDeps, merchantId: string, f: SessionFilter): Promise<SessionList> {
-  // Sessions past their time read as expired here too, as on every other read.
+  // Sessions past their time read as expired here too, as on every other read. Found on the
+  // partial index of open sessions by expiry (0013): the merchant is a filter (merchantScope),
+  // or SQLite would walk every session of the merchant for them (0.4 s at 200k sessions).
   await deps.db.transaction().execute(async (trx) => {
     const due = await trx
-      .selectFrom('checkout_sessions')
-      .select('id')
-      .where('merchant_id', '=', merchantId)
-      .where('status', '=', 'open')
-      .where('expires_at', '<=', deps.clock.now().toISOString())
+      .selectFrom('checkout_sessions as s')
+      .select('s.id')
+      .where(merchantScope(true), '=', merchantId)
+      .where('s.status', '=', 'open')
+      .where('s.expires_at', '<=', deps.clock.now().toISOString())
       .limit(500)
       .execute();
     for (const s of due) await expireIfDue(trx, deps, s.id);

@@ -281,9 +281,8 @@ export interface SessionFilter {
  * `created_at` (to exclusive).
  */
 export async function listSessions(deps: FinanceDeps, merchantId: string, f: SessionFilter): Promise<SessionList> {
-  // Sessions past their time read as expired here too, as on every other read. Found on the
-  // partial index of open sessions by expiry (0013): the merchant is a filter (merchantScope),
-  // or SQLite would walk every session of the merchant for them (0.4 s at 200k sessions).
+  // Sessions past their time read as expired here too, as on every other read: found on the open sessions' expiry
+  // index (0013), the merchant a filter (merchantScope), or SQLite walks every session of the merchant (0.4 s at 200k).
   await deps.db.transaction().execute(async (trx) => {
     const due = await trx
       .selectFrom('checkout_sessions as s')
@@ -298,9 +297,7 @@ export async function listSessions(deps: FinanceDeps, merchantId: string, f: Ses
   const from = iso('from', f.from);
   const to = iso('to', f.to);
   if (from && to && from >= to) throw invalid('to', 'must be after from');
-  const scope = { merchantId, pg: isPostgres(deps.db) };
-  const ref = f.invoice_ref;
-  const text = f.q?.trim();
+  const [scope, ref, text] = [{ merchantId, pg: isPostgres(deps.db) }, f.invoice_ref, f.q?.trim()];
   let q = sessionBase(deps.db).where(merchantScope(Boolean(ref || text || f.amount_minor !== undefined)), '=', merchantId);
   if (f.status) q = q.where('s.status', '=', f.status);
   if (ref) q = q.where((eb) => invoiceRefSearch(eb, ref, scope));

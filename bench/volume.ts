@@ -182,6 +182,12 @@ async function main(): Promise<void> {
       ['sessions_deep_cursor', `/sessions?${m}&cursor=${cursor}`, 50],
       ['sessions_deep_offset', `/sessions?${m}&offset=${deepOffset}`, null],
       ['search_name', `/sessions?${m}&q=${encodeURIComponent(`Payer ${N - 7}`)}`, 50],
+      // 111 sessions ("Payer 9999", "Payer 99990"…, "Payer 999900"… at a million): the last page of them.
+      ['search_name_deep', `/sessions?${m}&q=${encodeURIComponent(`Payer ${Math.floor((N - 1) / 100)}`)}&offset=100`, 50],
+      // Shorter than a trigram: the exact invoice ref only (finance-search.ts).
+      ['search_short', `/sessions?${m}&q=Pa`, 50],
+      // A broad text: "Payer 1" is in 1 name of 9 — the cost is that of every session found (sorted, counted).
+      ['search_broad', `/sessions?${m}&q=${encodeURIComponent('Payer 1')}`, 50],
       ['search_phone_last4', `/sessions?${m}&q=${someoneLast4}`, 50],
       ['search_session_id', `/sessions?${m}&q=${deep.id}`, 50],
       ['search_amount', `/sessions?${m}&amount_minor=25000`, 50],

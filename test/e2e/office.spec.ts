@@ -107,7 +107,12 @@ test.describe.serial('finance, audit, webhooks and administration screens', () =
     await expect(page.getByText('Type an amount like 125.45')).toBeVisible();
     await page.getByLabel('Amount').fill((paid.total / 100).toFixed(2));
     await expect(list.locator('tbody tr')).toHaveCount(1);
+    // Under 3 characters the search takes whole invoice refs only, and the box says so.
+    await page.getByLabel('Search').fill('as');
+    await expect(page.getByText('Type at least 3 characters to search names (shorter: a whole invoice ref)')).toBeVisible();
+    await expect(list).toContainText('Nothing matches these filters');
     await page.getByLabel('Search').fill('no such payer anywhere');
+    await expect(page.getByText('Type at least 3 characters to search names')).toHaveCount(0);
     await expect(list).toContainText('Nothing matches these filters');
     await page.getByRole('button', { name: 'Clear filters' }).click();
 

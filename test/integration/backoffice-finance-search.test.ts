@@ -62,6 +62,36 @@ describe('finance search the way a caller describes a payment, and one set of am
     expect(await search('q=%25')).toEqual([]);
   });
 
+  it('"contains" runs on the trigram index: any case, any characters taken literally, kept up to date; under 3 characters the exact invoice ref only', async () => {
+    // Characters that mean something to LIKE (% _ \\) or to an FTS5 query (" * : ( ) NEAR OR) are plain text.
+    const odd = await openSession(t, a, { amount_minor: 700, invoice_ref: 'Q7', customer: { name: 'Esi "50%_off" \\ (NEAR) Ofori*' } });
+    expect(await search('q=ENSA')).toEqual([paid.session_id]);
+    expect(await search('q=lec-7')).toEqual([momoSession]);
+    expect(await search(`q=${encodeURIComponent('"50%_off"')}`)).toEqual([odd.id]);
+    expect(await search(`q=${encodeURIComponent('50%_')}`)).toEqual([odd.id]);
+    expect(await search(`q=${encodeURIComponent('\\ (NEAR) Ofori*')}`)).toEqual([odd.id]);
+    expect(await search(`q=${encodeURIComponent('50%x')}`)).toEqual([]);
+    expect(await search(`q=${encodeURIComponent('0_o')}`)).toEqual([]);
+    for (const hostile of ['"', '""', '" OR "a', 'a* NOT b', 'NEAR(a b)', 'customer_name : x', '%%%', '___', '\\\\', "'; --", '^Esi', '{invoice_ref}:Q']) {
+      const res = await call(t, fin, 'GET', `/sessions?q=${encodeURIComponent(hostile)}`);
+      expect(res.statusCode, hostile).toBe(200);
+    }
+    // Under 3 characters: the exact invoice ref, never a name or a part of a ref.
+    expect(await search('q=Q7')).toEqual([odd.id]);
+    expect(await search('q=Es')).toEqual([]);
+    expect(await search('q=EL')).toEqual([]);
+    // The invoice_ref filter: contains (any case, the ref only), exact under 3 characters.
+    expect(await search('invoice_ref=lec-')).toEqual([momoSession]);
+    expect(await search('invoice_ref=ofori')).toEqual([]);
+    expect(await search('invoice_ref=Q7')).toEqual([odd.id]);
+    expect(await search('invoice_ref=7')).toEqual([]);
+    // The index follows a change of the searched columns (triggers on SQLite, the table itself on PostgreSQL).
+    await t.database.db.updateTable('checkout_sessions').set({ customer_name: 'Yaw Asante', invoice_ref: 'Q8-RENAMED' }).where('id', '=', odd.id).execute();
+    expect(await search('q=Ofori')).toEqual([]);
+    expect(await search('q=asante')).toEqual([odd.id]);
+    expect(await search('q=renamed')).toEqual([odd.id]);
+  });
+
   it('refuses a bad search with 400 naming the field', async () => {
     for (const [qs, field] of [
       [`q=${'x'.repeat(121)}`, 'q'],

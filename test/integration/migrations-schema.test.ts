@@ -65,7 +65,7 @@ describe.skipIf(onPostgres)('the schema-builder migrations build the same SQLite
     for (const f of cleanup.splice(0).reverse()) await f();
   });
 
-  it('a fresh database equals the 0006 dump upgraded: tables, STRICT, columns, defaults, keys, indexes, checks, triggers', async () => {
+  it('a fresh database equals the 0006 dump upgraded: tables, STRICT, columns, defaults, keys, indexes, checks, triggers, the search index', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'paydesk-schema-'));
     cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
     const oldFile = join(dir, 'old.sqlite');
@@ -97,5 +97,17 @@ describe.skipIf(onPostgres)('the schema-builder migrations build the same SQLite
     const summaries = await storedSummaries(upgraded.db);
     expect(summaries.length).toBeGreaterThan(0);
     expect(summaries).toEqual(await summariesFromBase(upgraded.db));
+    // 0016: the session search's FTS5 trigram table over checkout_sessions, and the triggers that keep it.
+    const virtual = (d: SQLite.Database) => d.prepare(`SELECT name, sql FROM sqlite_master WHERE type = 'table' AND sql LIKE 'CREATE VIRTUAL TABLE%' ORDER BY name`).all() as Array<{ name: string; sql: string }>;
+    expect(virtual(fresh.sqlite)).toEqual(virtual(upgraded.sqlite));
+    expect(virtual(fresh.sqlite).map((v) => v.name)).toEqual(['checkout_sessions_search']);
+    expect(virtual(fresh.sqlite)[0]!.sql).toMatch(/fts5\(\s*customer_name, invoice_ref,\s*content='checkout_sessions', content_rowid='rowid',\s*tokenize='trigram case_sensitive 0'\s*\)/);
+    expect(triggers(fresh.sqlite)).toEqual(expect.arrayContaining(['insert', 'delete', 'update'].map((op) => ({ name: `checkout_sessions_search_${op}`, tbl_name: 'checkout_sessions' }))));
+    // The release's sessions were indexed by the migration: the index agrees with the table, and finds them.
+    expect(() => upgraded.sqlite.prepare(`INSERT INTO checkout_sessions_search (checkout_sessions_search, rank) VALUES ('integrity-check', 1)`).run()).not.toThrow();
+    const found = (q: string) => (upgraded.sqlite.prepare(`SELECT s.invoice_ref FROM checkout_sessions s WHERE s.rowid IN (SELECT rowid FROM checkout_sessions_search WHERE checkout_sessions_search MATCH ?) ORDER BY 1`).all(q) as Array<{ invoice_ref: string }>).map((r) => r.invoice_ref);
+    expect(found('"mensa"')).toEqual((upgraded.sqlite.prepare(`SELECT invoice_ref FROM checkout_sessions WHERE customer_name LIKE '%mensa%' ORDER BY 1`).all() as Array<{ invoice_ref: string }>).map((r) => r.invoice_ref));
+    expect(found('"mensa"').length).toBeGreaterThan(0);
+    expect(found('"fix-"').length).toBe((upgraded.sqlite.prepare(`SELECT count(*) AS n FROM checkout_sessions WHERE invoice_ref LIKE '%fix-%'`).get() as { n: number }).n);
   });
 });

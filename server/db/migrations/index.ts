@@ -14,6 +14,7 @@ import * as m0012 from './0012_insertion_order';
 import * as m0013 from './0013_periodic_query_indexes';
 import * as m0014 from './0014_retention';
 import * as m0015 from './0015_audit_truncate_guard';
+import * as m0016 from './0016_session_search_trigrams';
 import * as m0017 from './0017_invoice_summaries';
 import * as m0019 from './0019_attempt_write_indexes';
 
@@ -37,6 +38,7 @@ export const migrations: Record<string, Migration> = {
   '0013_periodic_query_indexes': m0013,
   '0014_retention': m0014,
   '0015_audit_truncate_guard': m0015,
+  '0016_session_search_trigrams': m0016,
   '0017_invoice_summaries': m0017,
   '0019_attempt_write_indexes': m0019,
 };

@@ -156,7 +156,8 @@ export async function dbStats(db: Db): Promise<{ engine: 'sqlite' | 'postgres'; 
     total = Number((await sql<{ n: string }>`SELECT pg_database_size(current_database())::text AS n`.execute(db)).rows[0]?.n ?? 0);
   } else {
     // dbstat names each index's pages by the index: folded into its table through sqlite_master.
-    const rows = await sql<{ tbl: string; bytes: number }>`SELECT m.tbl_name AS tbl, SUM(s.pgsize) AS bytes FROM dbstat s JOIN sqlite_master m ON m.name = s.name GROUP BY m.tbl_name`.execute(db);
+    // The session search's FTS5 index (0016) is stored in tables of its own (checkout_sessions_search_data, …): checkout_sessions' too.
+    const rows = await sql<{ tbl: string; bytes: number }>`SELECT CASE WHEN m.tbl_name GLOB 'checkout_sessions_search*' THEN 'checkout_sessions' ELSE m.tbl_name END AS tbl, SUM(s.pgsize) AS bytes FROM dbstat s JOIN sqlite_master m ON m.name = s.name GROUP BY 1`.execute(db);
     sizes = new Map(rows.rows.map((r) => [r.tbl, Number(r.bytes)]));
     const pages = await sql<{ n: number }>`SELECT page_count * page_size AS n FROM pragma_page_count(), pragma_page_size()`.execute(db);
     total = Number(pages.rows[0]?.n ?? 0);

@@ -38,6 +38,7 @@ export function InputField({
   wide,
   inputMode,
   error,
+  hint,
 }: {
   label: string;
   value: string;
@@ -49,8 +50,11 @@ export function InputField({
   inputMode?: 'decimal' | 'numeric' | 'text';
   /** Shown under the field and tied to it (aria-describedby). */
   error?: string | undefined;
+  /** Guidance under the field, tied to it like an error but not one (the field is valid). */
+  hint?: string | undefined;
 }) {
   const id = useId();
+  const note = error ? `${id}-error` : hint ? `${id}-hint` : undefined;
   return (
     <div className={`bo-filter${wide ? ' bo-filter--wide' : ''}`}>
       <label htmlFor={id} className="bo-filter__label">
@@ -64,12 +68,17 @@ export function InputField({
         placeholder={placeholder}
         inputMode={inputMode}
         aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `${id}-error` : undefined}
+        aria-describedby={note}
         onChange={(e) => onChange(e.target.value)}
       />
       {error && (
         <span id={`${id}-error`} className="bo-filter__error">
           {error}
+        </span>
+      )}
+      {!error && hint && (
+        <span id={`${id}-hint`} className="bo-filter__hint">
+          {hint}
         </span>
       )}
     </div>

@@ -52,7 +52,15 @@ export function SessionsView({ merchantId }: { merchantId: string | undefined })
       <div className="bo-filters">
         <SelectField label="Status" value={status} onChange={change(setStatus)} options={STATUS_OPTIONS} />
         <SelectField label="Method" value={rail} onChange={change(setRail)} options={RAIL_OPTIONS} />
-        <InputField label="Search" value={search} onChange={change(setSearch)} placeholder="Payer, phone last 4, session, invoice, slip or bank ref" wide />
+        <InputField
+          label="Search"
+          value={search}
+          onChange={change(setSearch)}
+          placeholder="Payer, phone last 4, session, invoice, slip or bank ref"
+          wide
+          // The server's trigram index needs 3 characters (finance-search.ts): shorter text matches a whole invoice ref only.
+          hint={search.trim().length > 0 && search.trim().length < 3 ? 'Type at least 3 characters to search names (shorter: a whole invoice ref)' : undefined}
+        />
         <InputField label="Amount" value={amount} onChange={change(setAmount)} placeholder="125.45" inputMode="decimal" error={amount.trim() && amountMinor === null ? 'Type an amount like 125.45' : undefined} />
         <InputField label="From" type="date" value={fromDay} onChange={change(setFromDay)} />
         <InputField label="To" type="date" value={toDay} onChange={change(setToDay)} />

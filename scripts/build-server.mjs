@@ -16,8 +16,6 @@ await build({
     main: join(root, 'server/main.ts'),
     admin: join(root, 'server/cli/admin.ts'),
     'report-worker': join(root, 'server/modules/reports/report-worker.ts'),
-    // The WAL checkpointer's worker thread (server/db/checkpointer.ts).
-    'checkpoint-worker': join(root, 'server/db/checkpoint-worker.mjs'),
   },
   outdir: join(root, 'out/server'),
   outExtension: { '.js': '.mjs' },
@@ -29,4 +27,4 @@ await build({
   sourcemap: 'linked',
   logLevel: 'warning',
 });
-process.stdout.write('built out/server/main.mjs, admin.mjs, report-worker.mjs and checkpoint-worker.mjs\n');
+process.stdout.write('built out/server/main.mjs, admin.mjs and report-worker.mjs\n');

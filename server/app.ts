@@ -25,7 +25,6 @@ import { checkoutRoutes } from './modules/payments/payments.routes';
 import { reconcileStuckAttempts } from './modules/payments/reconcile';
 import { backofficeRoutes } from './modules/backoffice/backoffice.routes';
 import { startSweeper, type Sweeper } from './domain/sweeper';
-import { startCheckpointer, type Checkpointer } from './db/checkpointer';
 import { createDispatcher } from './modules/webhooks/dispatcher';
 import { ownAddresses } from './modules/webhooks/url-policy';
 import { composeDeps, type ComposeInput } from './compose';
@@ -139,12 +138,6 @@ export async function build(given: BuildDeps): Promise<FastifyInstance> {
     app.addHook('onClose', async () => dispatcher.stop());
   }
   if (deps.backgroundJobs) {
-    // SQLite: WAL checkpoints in a worker thread, never inside a commit on the event loop (server/db/checkpointer.ts).
-    let checkpointer: Checkpointer | null = null;
-    app.addHook('onReady', async () => {
-      checkpointer = await startCheckpointer(deps.db, app.log);
-    });
-    app.addHook('onClose', async () => checkpointer?.stop());
     let sweeper: Sweeper | undefined;
     app.addHook('onReady', async () => {
       sweeper = startSweeper(deps.db, deps, 1000, (err) => app.log.error({ err }, 'sweeper failed'), [() => reconcileStuckAttempts(deps)]);

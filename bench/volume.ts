@@ -236,7 +236,8 @@ async function main(): Promise<void> {
   } finally {
     await server?.stop(2_000);
     await engine?.dispose();
-    rmSync(dir, { recursive: true, force: true });
+    if (KEEP && ENGINE === 'sqlite') note(`kept: DATA_DIR=${dir}`);
+    else rmSync(dir, { recursive: true, force: true });
   }
 }
 

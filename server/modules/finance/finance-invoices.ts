@@ -58,8 +58,15 @@ export async function listInvoices(
   const total = await boundedTotal(db, base.selectAll(), cap);
   const ordered = <Q extends { orderBy: (c: 'updated_at' | 'invoice_ref' | 'billed_minor' | 'line_count', d: 'asc' | 'desc') => Q }>(q: Q): Q =>
     sort === 'invoice_ref' ? q.orderBy('invoice_ref', dir) : q.orderBy(sort, dir).orderBy('invoice_ref', dir);
-  const refs = ordered(base.select('invoice_ref')).limit(f.limit).offset(f.offset);
-  const rows = await ordered(db.selectFrom('invoice_summaries').selectAll().where('merchant_id', '=', merchantId).where('invoice_ref', 'in', refs)).execute();
+  // Two steps: the page's refs from the sort index alone, then those rows by primary key. As one
+  // statement (`invoice_ref IN (subquery)`), SQLite walked the merchant's whole sort index with a
+  // Bloom filter on the list: 145–190 ms at 900,000 invoices, against 0.03 ms for the refs.
+  const refs = (await ordered(base.select('invoice_ref')).limit(f.limit).offset(f.offset).execute()).map((r) => r.invoice_ref);
+  // No ORDER BY here (with one, SQLite still preferred the sort index to the primary key): the
+  // rows are put in the refs' order.
+  const found = refs.length === 0 ? [] : await db.selectFrom('invoice_summaries').selectAll().where('merchant_id', '=', merchantId).where('invoice_ref', 'in', refs).execute();
+  const byRef = new Map(found.map((r) => [r.invoice_ref, r]));
+  const rows = refs.flatMap((ref) => byRef.get(ref) ?? []);
   return { invoices: rows.map(toInvoice), ...total };
 }
 

@@ -6,7 +6,7 @@ import { randomIds } from '../server/lib/ids';
 import { startTestServer, withDatabase, type TestServer } from './postgres-cluster';
 import { seedVolume } from './volume-seed';
 import { seedVolumePostgres } from './volume-seed-postgres';
-import { SEEDED_TABLES } from './volume-shapes';
+import { SEEDED_TABLES, type SeedContext } from './volume-shapes';
 
 /**
  * The engine half of `npm run bench:volume` (bench/volume.ts): where the data lives, how it is
@@ -15,16 +15,7 @@ import { SEEDED_TABLES } from './volume-shapes';
  * 127.0.0.1:5432 or a throwaway cluster (bench/postgres-cluster.ts), migrated with the project's
  * migrations; dropped at the end unless `--keep-database`.
  */
-export interface SeedContext {
-  n: number;
-  merchantId: string;
-  integrationId: string;
-  staffId: string;
-  staffUsername: string;
-  sharedInvoice: number;
-  now: Date;
-  note(msg: string): void;
-}
+export type { SeedContext } from './volume-shapes';
 
 export interface Seeded {
   counts: Record<string, number>;

@@ -1,6 +1,6 @@
 import { invoiceSummaryRebuildSql } from '../server/domain/invoice-summary';
 import type pg from 'pg';
-import { CURRENCY, DESCRIPTION, REQUEST_HEADERS, RESPONSE_EXCERPT, RESPONSE_HEADERS, SEEDED_TABLES, WEBHOOK_URL, isoSql, sessionShapeSql } from './volume-shapes';
+import { CURRENCY, DESCRIPTION, REQUEST_HEADERS, RESPONSE_EXCERPT, RESPONSE_HEADERS, SEEDED_TABLES, WEBHOOK_URL, isoSql, sessionShapeSql, type SeedContext } from './volume-shapes';
 
 /**
  * Seeds a migrated PostgreSQL database with the rows bench/volume-seed.ts writes on SQLite (the
@@ -12,18 +12,10 @@ import { CURRENCY, DESCRIPTION, REQUEST_HEADERS, RESPONSE_EXCERPT, RESPONSE_HEAD
  * has been vacuumed and analysed by autovacuum. Needs a superuser connection (the bench's own
  * server or throwaway cluster).
  */
-export interface PgSeedInput {
+export interface PgSeedInput extends SeedContext {
   client: pg.Client;
-  n: number;
-  merchantId: string;
-  integrationId: string;
   endpointId: string;
-  staffId: string;
-  staffUsername: string;
   branchId: string;
-  sharedInvoice: number;
-  now: Date;
-  note(msg: string): void;
 }
 
 const lit = (v: string) => `'${v.replace(/'/g, "''")}'`;

@@ -1,7 +1,7 @@
 import type SQLite from 'better-sqlite3';
 import { randomBase62 } from '../server/lib/ids';
 import { invoiceSummaryRebuildSql } from '../server/domain/invoice-summary';
-import { CURRENCY, DESCRIPTION, REQUEST_HEADERS, RESPONSE_EXCERPT, RESPONSE_HEADERS, SEEDED_TABLES, WEBHOOK_URL, sessionShape } from './volume-shapes';
+import { CURRENCY, DESCRIPTION, REQUEST_HEADERS, RESPONSE_EXCERPT, RESPONSE_HEADERS, SEEDED_TABLES, WEBHOOK_URL, sessionShape, type SeedContext } from './volume-shapes';
 
 /**
  * Seeds a migrated SQLite database with `n` sessions of one merchant and the rows a year of
@@ -10,18 +10,10 @@ import { CURRENCY, DESCRIPTION, REQUEST_HEADERS, RESPONSE_EXCERPT, RESPONSE_HEAD
  * sessions per transaction, secondary indexes built once at the end. The invoice summaries
  * (migration 0017) are then filled from the seeded rows, as `invoices:rebuild` does.
  */
-export interface SeedInput {
+export interface SeedInput extends Omit<SeedContext, 'note'> {
   sqlite: SQLite.Database;
-  n: number;
-  merchantId: string;
-  integrationId: string;
   endpointId: string;
-  staffId: string;
-  staffUsername: string;
   branchId: string;
-  sharedInvoice: number;
-  /** Sessions are spread over the year before this instant. */
-  now: Date;
 }
 
 const ROWS_PER_INSERT = 100;

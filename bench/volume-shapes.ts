@@ -19,6 +19,19 @@ export const RESPONSE_EXCERPT = '{"received":true}';
 export const RESPONSE_HEADERS = '{"content-type":"application/json"}';
 export const REQUEST_HEADERS = JSON.stringify({ 'content-type': 'application/json', 'user-agent': 'Paydesk-Webhooks/1', 'webhook-id': 'evt_x', 'webhook-timestamp': '1700000000', 'webhook-signature': `v1,${'x'.repeat(44)}` });
 /** Tables the seed writes (their secondary indexes are dropped while seeding and built again after). */
+/** What both engines' seeds take (bench/volume-seed.ts, bench/volume-seed-postgres.ts): whose rows, how many, and when. */
+export interface SeedContext {
+  n: number;
+  merchantId: string;
+  integrationId: string;
+  staffId: string;
+  staffUsername: string;
+  sharedInvoice: number;
+  /** Sessions are spread over the year before this instant. */
+  now: Date;
+  note(msg: string): void;
+}
+
 export const SEEDED_TABLES = ['checkout_sessions', 'session_history', 'payment_attempts', 'cash_slips', 'cash_deposits', 'events', 'webhook_deliveries', 'webhook_delivery_attempts', 'audit_log'];
 
 export type Rail = 'momo' | 'card' | 'bank_transfer' | 'cash';

@@ -1,31 +1,12 @@
 import type { Db } from '../../server/db/database';
+import type { InvoiceSummariesTable } from '../../server/db/schema';
 
 /**
  * The rows `invoice_summaries` (migration 0017) must hold, recomputed here in JS from
  * invoice_lines and checkout_sessions (of one merchant, or all), and the stored rows in the
  * same shape (numbers as numbers, sorted by merchant then ref).
  */
-export interface ExpectedSummary {
-  merchant_id: string;
-  invoice_ref: string;
-  line_currency: string | null;
-  line_count: number;
-  billed_minor: number;
-  lines_remitted_at: string | null;
-  lines_updated_at: string | null;
-  session_count: number;
-  success_count: number;
-  paid_minor: number;
-  first_success_at: string | null;
-  sessions_updated_at: string | null;
-  latest_session_id: string | null;
-  latest_session_created_at: string | null;
-  latest_session_status: string | null;
-  latest_session_currency: string | null;
-  remitted: number;
-  remitted_at: string | null;
-  updated_at: string;
-}
+export type ExpectedSummary = InvoiceSummariesTable;
 
 const maxOf = (xs: Array<string | null>) => xs.reduce<string | null>((a, b) => (b !== null && (a === null || b > a) ? b : a), null);
 const minOf = (xs: Array<string | null>) => xs.reduce<string | null>((a, b) => (b !== null && (a === null || b < a) ? b : a), null);

@@ -90,7 +90,7 @@ export async function foldBatch(db: Db, limit = FOLD_BATCH): Promise<number> {
     for (const d of deltas) accumulate(refs, d);
     // One order for every fold, so two transactions never wait on each other's rows in turn.
     const ordered = [...refs.values()].sort((a, b) => (a.merchantId === b.merchantId ? (a.invoiceRef < b.invoiceRef ? -1 : 1) : a.merchantId < b.merchantId ? -1 : 1));
-    for (const acc of ordered) await foldRef(trx, acc);
+    if (ordered.length > 0) await foldRefs(trx, ordered);
     return deltas.length;
   });
 }
@@ -119,43 +119,76 @@ const COLUMNS = [
   'sessions_updated_at', 'latest_session_id', 'latest_session_created_at', 'latest_session_status', 'latest_session_currency', 'remitted', 'remitted_at', 'updated_at',
 ] as const;
 
-async function foldRef(trx: Trx, acc: Acc): Promise<void> {
-  const { merchantId, invoiceRef } = acc;
-  const stored = await trx.selectFrom('invoice_summaries').selectAll().where('merchant_id', '=', merchantId).where('invoice_ref', '=', invoiceRef).executeTakeFirst();
-  const row: InvoiceSummariesTable = stored
-    ? { ...stored, line_count: Number(stored.line_count), billed_minor: Number(stored.billed_minor), session_count: Number(stored.session_count), success_count: Number(stored.success_count), paid_minor: Number(stored.paid_minor) }
-    : {
-        merchant_id: merchantId, invoice_ref: invoiceRef, line_currency: null, line_count: 0, billed_minor: 0, lines_remitted_at: null, lines_updated_at: null,
-        session_count: 0, success_count: 0, paid_minor: 0, first_success_at: null, sessions_updated_at: null,
-        latest_session_id: null, latest_session_created_at: null, latest_session_status: null, latest_session_currency: null, remitted: 0, remitted_at: null, updated_at: '',
-      };
-  if (acc.lines) await foldLines(trx, row);
-  row.session_count += acc.sessions;
-  row.success_count += acc.successes;
-  row.paid_minor += acc.paid;
-  row.first_success_at = minOf(row.first_success_at, acc.firstSuccessAt);
-  row.sessions_updated_at = maxOf(row.sessions_updated_at, acc.sessionsUpdatedAt);
-  const current = row.latest_session_id !== null && row.latest_session_created_at !== null ? { id: row.latest_session_id, createdAt: row.latest_session_created_at } : null;
-  if (acc.latest && later(current, acc.latest)) {
-    row.latest_session_id = acc.latest.id;
-    row.latest_session_created_at = acc.latest.createdAt;
-  }
-  // A session of the ref was created or moved: the latest one's status (and currency) as it is now.
-  if (acc.latest && row.latest_session_id !== null) {
-    const s = await trx.selectFrom('checkout_sessions').select(['status', 'currency']).where('id', '=', row.latest_session_id).executeTakeFirst();
-    if (s) {
-      row.latest_session_status = s.status;
-      row.latest_session_currency = s.currency;
+const empty = (merchantId: string, invoiceRef: string): InvoiceSummariesTable => ({
+  merchant_id: merchantId, invoice_ref: invoiceRef, line_currency: null, line_count: 0, billed_minor: 0, lines_remitted_at: null, lines_updated_at: null,
+  session_count: 0, success_count: 0, paid_minor: 0, first_success_at: null, sessions_updated_at: null,
+  latest_session_id: null, latest_session_created_at: null, latest_session_status: null, latest_session_currency: null, remitted: 0, remitted_at: null, updated_at: '',
+});
+
+/** Rows per multi-row upsert (19 parameters each: far below either engine's limit). */
+const UPSERT_CHUNK = 100;
+
+/**
+ * The batch's refs (sorted) folded with a few set statements, not a few per ref: their stored
+ * rows by primary key (one IN list per merchant), the latest sessions' status by id (one IN
+ * list), the line part of the refs whose lines changed, and one multi-row upsert per chunk.
+ */
+async function foldRefs(trx: Trx, accs: Acc[]): Promise<void> {
+  const rows = new Map<string, InvoiceSummariesTable>();
+  const key = (merchantId: string, invoiceRef: string) => `${merchantId}\u0000${invoiceRef}`;
+  const byMerchant = new Map<string, string[]>();
+  for (const a of accs) byMerchant.set(a.merchantId, [...(byMerchant.get(a.merchantId) ?? []), a.invoiceRef]);
+  for (const [merchantId, refs] of byMerchant) {
+    const stored = await trx.selectFrom('invoice_summaries').selectAll().where('merchant_id', '=', merchantId).where('invoice_ref', 'in', refs).execute();
+    for (const r of stored) {
+      rows.set(key(r.merchant_id, r.invoice_ref), {
+        ...r, line_count: Number(r.line_count), billed_minor: Number(r.billed_minor), session_count: Number(r.session_count), success_count: Number(r.success_count), paid_minor: Number(r.paid_minor),
+      });
     }
   }
-  row.remitted_at = row.line_count > 0 ? row.lines_remitted_at : row.first_success_at;
-  row.remitted = row.remitted_at === null ? 0 : 1;
-  row.updated_at = maxOf(row.lines_updated_at ?? '', row.sessions_updated_at ?? '') ?? '';
-  await trx
-    .insertInto('invoice_summaries')
-    .values(row)
-    .onConflict((oc) => oc.columns(['merchant_id', 'invoice_ref']).doUpdateSet(Object.fromEntries(COLUMNS.map((c) => [c, sql.ref(`excluded.${c}`)]))))
-    .execute();
+  const out: InvoiceSummariesTable[] = [];
+  const statusOf: InvoiceSummariesTable[] = [];
+  for (const acc of accs) {
+    const row = rows.get(key(acc.merchantId, acc.invoiceRef)) ?? empty(acc.merchantId, acc.invoiceRef);
+    if (acc.lines) await foldLines(trx, row);
+    row.session_count += acc.sessions;
+    row.success_count += acc.successes;
+    row.paid_minor += acc.paid;
+    row.first_success_at = minOf(row.first_success_at, acc.firstSuccessAt);
+    row.sessions_updated_at = maxOf(row.sessions_updated_at, acc.sessionsUpdatedAt);
+    const current = row.latest_session_id !== null && row.latest_session_created_at !== null ? { id: row.latest_session_id, createdAt: row.latest_session_created_at } : null;
+    if (acc.latest && later(current, acc.latest)) {
+      row.latest_session_id = acc.latest.id;
+      row.latest_session_created_at = acc.latest.createdAt;
+    }
+    // A session of the ref was created or moved: the latest one's status (and currency) as it is now, read below.
+    if (acc.latest && row.latest_session_id !== null) statusOf.push(row);
+    row.remitted_at = row.line_count > 0 ? row.lines_remitted_at : row.first_success_at;
+    row.remitted = row.remitted_at === null ? 0 : 1;
+    row.updated_at = maxOf(row.lines_updated_at ?? '', row.sessions_updated_at ?? '') ?? '';
+    out.push(row);
+  }
+  if (statusOf.length > 0) {
+    const ids = statusOf.map((r) => r.latest_session_id ?? '');
+    const found = new Map<string, { status: InvoiceSummariesTable['latest_session_status']; currency: string }>();
+    for (let i = 0; i < ids.length; i += UPSERT_CHUNK) {
+      for (const s of await trx.selectFrom('checkout_sessions').select(['id', 'status', 'currency']).where('id', 'in', ids.slice(i, i + UPSERT_CHUNK)).execute()) found.set(s.id, s);
+    }
+    for (const row of statusOf) {
+      const s = found.get(row.latest_session_id ?? '');
+      if (s) {
+        row.latest_session_status = s.status;
+        row.latest_session_currency = s.currency;
+      }
+    }
+  }
+  for (let i = 0; i < out.length; i += UPSERT_CHUNK) {
+    await trx
+      .insertInto('invoice_summaries')
+      .values(out.slice(i, i + UPSERT_CHUNK))
+      .onConflict((oc) => oc.columns(['merchant_id', 'invoice_ref']).doUpdateSet(Object.fromEntries(COLUMNS.map((c) => [c, sql.ref(`excluded.${c}`)]))))
+      .execute();
+  }
 }
 
 /** The line part from the ref's lines (lines are never deleted: none now means none ever, and the part stays empty). */

@@ -39,6 +39,8 @@ export const STATEMENT_TIMEOUT_MS = 30_000;
 /** No transaction waits on anything outside the database; one left open this long is a bug or a hung process. */
 export const IDLE_IN_TRANSACTION_TIMEOUT_MS = 15_000;
 const RETRYABLE = new Set(['40001', '40P01']);
+/** Transactions of this process re-run after a serialization failure or deadlock (tests assert where none should be). */
+export const transactionRetries = { count: 0 };
 
 export function isRetryableTransactionError(err: unknown): boolean {
   const code = (err as { code?: unknown } | null)?.code;
@@ -66,6 +68,7 @@ function retrying<DB>(builder: TransactionBuilder<DB>): TransactionBuilder<DB> {
               return value;
             } catch (err) {
               if (!isRetryableTransactionError(err) || attempt >= MAX_TRANSACTION_ATTEMPTS) throw err;
+              transactionRetries.count++;
               // Jittered backoff: 1, 2, 4 … 64 ms ceilings, so racing retries spread out.
               await sleep(Math.random() * Math.min(64, 2 ** (attempt - 1)));
             }

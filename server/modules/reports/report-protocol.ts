@@ -1,3 +1,6 @@
+/** The database the report worker opens its own connection on (workerData). */
+export type ReportSource = { file: string; url?: undefined } | { url: string; file?: undefined };
+
 /** Messages between the report runner (main thread) and the report worker. */
 export type ToWorker =
   | { t: 'start'; id: number; job: string; args: unknown }

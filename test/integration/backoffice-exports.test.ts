@@ -7,7 +7,8 @@ import { paymentsCsv } from '../../server/modules/finance/finance-export.service
 import { exceptionsCsv, listFinanceExceptions } from '../../server/modules/finance/finance-exceptions.service';
 import { auditCsv } from '../../server/modules/audit/audit.service';
 import { createReportRunner } from '../../server/modules/reports/report-runner';
-import { postgresUrlOf } from '../../server/db/database';
+import { connectDatabase, postgresUrlOf } from '../../server/db/database';
+import { isDatabaseUnavailable } from '../../server/db/connection-errors';
 import { openPostgresReader } from '../../server/db/postgres-reader';
 import { createTestApp, type TestContext } from '../support/app';
 import { onPostgres } from '../support/database';
@@ -105,7 +106,7 @@ describe('back-office exports off the event loop', () => {
     } finally {
       await runner.close();
     }
-  });
+  }, 90_000); // three whole exports (one in 120 batches), each starting a worker from source: slow on a loaded machine
 
   it.runIf(onPostgres)('on PostgreSQL the worker reads on a connection of its own, which cannot write', async () => {
     expect((await call(t, fin, 'GET', exportUrl())).statusCode).toBe(200);
@@ -206,6 +207,25 @@ describe('back-office exports off the event loop', () => {
     const res = await call(t, fin, 'GET', exportUrl());
     expect(res.statusCode).toBe(200);
     expect(res.body.trimEnd().split('\r\n')).toHaveLength(1 + CLONES + 5);
+  });
+
+  it('a PostgreSQL report worker that cannot reach its database fails the job as the database being unavailable (a 503), not a fault', async () => {
+    // Nothing listens on port 1: the worker's connect is refused (the pool connects lazily, so opening the handle succeeds).
+    const unreachable = connectDatabase({ databaseUrl: 'postgres://paydesk@127.0.0.1:1/paydesk', databaseFile: '' });
+    const runner = createReportRunner(unreachable.db);
+    try {
+      expect(runner.mode).toBe('worker');
+      const err = await runner.open('payments', { merchantId: m.merchant_id, from, to }).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(err).toBeInstanceOf(Error);
+      expect(isDatabaseUnavailable(err)).toBe(true);
+      expect(runner.stats().failed).toBe(1);
+    } finally {
+      await runner.close();
+      await unreachable.close();
+    }
   });
 
   it('a bad range is a 400 naming the field before any worker is asked', async () => {

@@ -14,4 +14,5 @@ export type ToRunner =
   | { t: 'chunk'; id: number; data: string }
   /** The job stopped: at its end, or (cancelled) at a cancel. */
   | { t: 'end'; id: number; cancelled?: boolean }
-  | { t: 'error'; id: number; code: string; message: string; status?: number };
+  /** `unavailable`: the database connection failed (server/db/connection-errors.ts): a 503, as in-process. */
+  | { t: 'error'; id: number; code: string; message: string; status?: number; unavailable?: boolean };

@@ -65,7 +65,9 @@ const done = (): IteratorResult<Chunk> => ({ value: undefined, done: true });
 function failure(m: Extract<ToRunner, { t: 'error' }>): Error {
   // The worker's AppErrors (a 400 for a too-wide audit range) keep their code; anything else is a fault.
   if (m.code !== 'INTERNAL_ERROR' && Object.hasOwn(ERROR_CODES, m.code)) return new AppError(m.code as ErrorCode, m.message);
-  return new Error(`report job failed in the report worker: ${m.message}`);
+  // A lost database connection stays one (a 503 with retry_after_seconds: server/http/errors.ts).
+  const cause = m.unavailable ? Object.assign(new Error(m.message), { code: '08006' }) : undefined;
+  return new Error(`report job failed in the report worker: ${m.message}`, { cause });
 }
 
 /** Counters of the jobs this runner ran (tests, diagnostics). */

@@ -1,4 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads';
+import { isDatabaseUnavailable } from '../../db/connection-errors';
 import { openPostgresReader } from '../../db/postgres-reader';
 import { openSqliteReader } from '../../db/sqlite-reader';
 import { AppError } from '../../lib/errors';
@@ -44,7 +45,7 @@ async function run(id: number, job: keyof ReportJobs, args: unknown): Promise<vo
     post({ t: 'end', id, cancelled: state.cancelled });
   } catch (err) {
     if (err instanceof AppError) post({ t: 'error', id, code: err.code, message: err.message, status: err.status });
-    else post({ t: 'error', id, code: 'INTERNAL_ERROR', message: err instanceof Error ? err.message : String(err) });
+    else post({ t: 'error', id, code: 'INTERNAL_ERROR', message: err instanceof Error ? err.message : String(err), unavailable: isDatabaseUnavailable(err) });
   } finally {
     running.delete(id);
   }

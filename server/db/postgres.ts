@@ -50,7 +50,7 @@ export function isRetryableTransactionError(err: unknown): boolean {
 /** int8 (counts, money) and numeric (sums, averages) come back as JS numbers, as on SQLite. */
 const INT8 = 20;
 const NUMERIC = 1700;
-const types = {
+export const pgTypes = {
   getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
     oid === INT8 || oid === NUMERIC ? (v: string) => (v === null ? null : Number(v)) : pg.types.getTypeParser(oid, format ?? 'text')) as typeof pg.types.getTypeParser,
 };
@@ -128,7 +128,7 @@ export function openPostgres(connectionString: string, opts: { poolSize?: number
   const pool = new pg.Pool({
     connectionString,
     max: opts.poolSize ?? 10,
-    types,
+    types: pgTypes,
     application_name: 'paydesk',
     // docs/deployment.md "When the database fails over": a connect that hangs (a dead primary's
     // address dropping packets) fails after this and the request answers 503, not after the OS's

@@ -19,7 +19,7 @@ export async function financeExceptionRoutes(app: FastifyInstance, deps: AppDeps
   r.get(
     '/exceptions',
     { preValidation: finance, schema: { tags, summary: 'Payments that do not reconcile with their invoice (over-paid, paid twice, part-payments)', querystring: ExceptionListQuery, response: { 200: ExceptionList, ...errors } } },
-    // Derived from every paid session of the merchant: computed in the report worker on SQLite.
+    // Derived from every paid session of the merchant: computed in the report worker (server/modules/reports/).
     async (req) => {
       const merchantId = await merchantScope(deps.db, requireStaff(req), req.query.merchant_id);
       await catchUpInvoiceSummaries(deps.db); // the worker reads invoice_summaries: the pending deltas first

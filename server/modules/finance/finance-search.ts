@@ -79,7 +79,8 @@ export function sessionSearch(eb: SessionEb, text: string, scope: SearchScope) {
   const { pg } = scope;
   const slip = slipReferenceKey(q);
   const parts: Array<Expression<{ k: string }>> = [];
-  const attempts = eb.selectFrom('payment_attempts as a').where((a) => a.or([a('a.provider_reference', '=', q), a('a.payment_reference', '=', q), ...(/^\d{4}$/.test(q) ? [a('a.phone_last4', '=', q)] : [])]));
+  // `<> ''`: the reference index leaves out attempts still waiting for their provider's (migration 0023).
+  const attempts = eb.selectFrom('payment_attempts as a').where((a) => a.or([a.and([a('a.provider_reference', '=', q), a('a.provider_reference', '<>', sql.lit(''))]), a('a.payment_reference', '=', q), ...(/^\d{4}$/.test(q) ? [a('a.phone_last4', '=', q)] : [])]));
   parts.push(pg ? attempts.select('a.session_id as k') : eb.selectFrom('checkout_sessions as h').select(key(pg, 'h').as('k')).where('h.id', 'in', attempts.select('a.session_id')));
   // The printed slip reference as a teller would type it (any case, dashes or not, O/0, I/1).
   if (slip) {

@@ -10,6 +10,7 @@ import { sweep } from '../../server/domain/sweeper';
 import { foldInvoiceSummaries } from '../../server/domain/invoice-summary-fold';
 import { randomIds } from '../../server/lib/ids';
 import { reconcileStuckAttempts } from '../../server/modules/payments/reconcile';
+import { indexSearchBacklog } from '../../server/modules/finance/search-index';
 import { purgeExpiredIdempotencyKeys } from '../../server/modules/idempotency/idempotency.service';
 import { createDispatcher } from '../../server/modules/webhooks/dispatcher';
 import { sandboxProviders } from '../../server/providers/index';
@@ -190,6 +191,14 @@ describe('every periodic, list and search query uses an index (issue 18)', () =>
     const wrapped = t.database.db.withPlugin(recorder);
     const deps = { clock: t.clock, ids: randomIds, outbox: t.outbox };
     await record('sweeper', () => sweep(wrapped, deps));
+    // The session search's index job (SQLite; a no-op on PostgreSQL) with a backlog to index and segments to merge.
+    await record('search index', async () => {
+      for (let i = 0; i < 5; i++) {
+        await openSession(t, m, { invoice_ref: `PLAN-IDX-${i}` });
+        await indexSearchBacklog(wrapped, { merge: true });
+      }
+    });
+    await openSession(t, m, { invoice_ref: 'PLAN-IDX-LAST' }); // the search's catch-up has one to index
     await record('reconcile', () => reconcileStuckAttempts({ ...deps, db: wrapped, providers: sandboxProviders }));
     await record('idempotency purge', () => purgeExpiredIdempotencyKeys(wrapped, t.clock));
     await record('dispatcher claim', async () => {
@@ -283,7 +292,7 @@ describe('every periodic, list and search query uses an index (issue 18)', () =>
 
     const labels = new Set([...recorder.seen.values()].map((q) => q.label));
     // The recorder saw each area (a route that stopped querying would make this test vacuous).
-    for (const l of ['sweeper', 'reconcile', 'idempotency purge', 'dispatcher claim', 'sessions list', 'sessions search', 'sessions amount', 'invoices list', 'invoice summary writes', 'invoice summary fold', 'invoice detail', 'deposits list', 'audit list', 'webhook deliveries', 'payments export']) {
+    for (const l of ['sweeper', ...(onPostgres ? [] : ['search index']), 'reconcile', 'idempotency purge', 'dispatcher claim', 'sessions list', 'sessions search', 'sessions amount', 'invoices list', 'invoice summary writes', 'invoice summary fold', 'invoice detail', 'deposits list', 'audit list', 'webhook deliveries', 'payments export']) {
       expect(labels, l).toContain(l);
     }
     // Statistics, as autovacuum keeps them on a live database: without any, every table looks

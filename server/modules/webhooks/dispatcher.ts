@@ -19,7 +19,7 @@ import type { OwnAddress } from './url-policy';
  *   All scheduling decisions read the injected clock, so tests move time.
  * - Claims a batch of due deliveries with one `UPDATE … RETURNING` (a lease: claimed_by +
  *   locked_until), loads their events and endpoints in two queries, and runs at most
- *   `concurrency` HTTP attempts at once over node:http(s) with keep-alive agents, each
+ *   `concurrency` HTTP attempts at once over undici with keep-alive pools per origin, each
  *   connected only where the URL rules allow (http-attempt.ts, url-policy.ts).
  * - Each attempt is bounded by `attemptTimeoutMs` (10 s), covering connect, headers and
  *   the response excerpt. Outcomes are written in batches (one transaction per batch):

@@ -102,6 +102,35 @@ const insertAttempts = precompiledBySize((db, p, n) =>
   ),
 );
 
+/**
+ * `n` claimed deliveries (a padded id list) marked succeeded, compiled once per size;
+ * last_attempt_at / last_status_code come from the attempt rows just written.
+ */
+const markSucceeded = precompiledBySize((db, p, n) =>
+  db
+    .updateTable('webhook_deliveries as d')
+    .set((eb) => ({
+      status: 'succeeded',
+      held_at: null,
+      attempt_count: eb('d.attempt_count', '+', 1),
+      next_attempt_at: null,
+      manual_requested_at: null,
+      claimed_by: null,
+      locked_until: null,
+      last_attempt_at: eb.selectFrom('webhook_delivery_attempts as a').select('a.started_at').whereRef('a.delivery_id', '=', 'd.id').orderBy('a.seq', 'desc').limit(1),
+      last_status_code: eb.selectFrom('webhook_delivery_attempts as a').select('a.status_code').whereRef('a.delivery_id', '=', 'd.id').orderBy('a.seq', 'desc').limit(1),
+      last_error: null,
+      delivered_at: p.now as string,
+      updated_at: p.now as string,
+    }))
+    .where(
+      'd.id',
+      'in',
+      Array.from({ length: n }, (_, i) => p[`id${i}`] as string),
+    )
+    .where('d.claimed_by', '=', p.owner as string),
+);
+
 export function createOutcomeWriter(opts: { clock: Clock; delaysS: readonly number[]; owner: string }) {
   const { clock, owner } = opts;
   const delays = opts.delaysS;
@@ -117,30 +146,10 @@ export function createOutcomeWriter(opts: { clock: Clock; delaysS: readonly numb
         await insertAttempts(trx, chunk.length, params);
       }
       const nowIso = clock.now().toISOString();
-      // last_attempt_at / last_status_code come from the attempt rows just written.
-      await trx
-        .updateTable('webhook_deliveries as d')
-        .set((eb) => ({
-          status: 'succeeded',
-          held_at: null,
-          attempt_count: eb('d.attempt_count', '+', 1),
-          next_attempt_at: null,
-          manual_requested_at: null,
-          claimed_by: null,
-          locked_until: null,
-          last_attempt_at: eb.selectFrom('webhook_delivery_attempts as a').select('a.started_at').whereRef('a.delivery_id', '=', 'd.id').orderBy('a.seq', 'desc').limit(1),
-          last_status_code: eb.selectFrom('webhook_delivery_attempts as a').select('a.status_code').whereRef('a.delivery_id', '=', 'd.id').orderBy('a.seq', 'desc').limit(1),
-          last_error: null,
-          delivered_at: nowIso,
-          updated_at: nowIso,
-        }))
-        .where(
-          'd.id',
-          'in',
-          padded(results.map((r) => r.job.id)),
-        )
-        .where('d.claimed_by', '=', owner)
-        .execute();
+      const ids = padded(results.map((r) => r.job.id));
+      const params: Record<string, unknown> = { owner, now: nowIso };
+      ids.forEach((id, i) => (params[`id${i}`] = id));
+      await markSucceeded(trx, ids.length, params);
     },
 
     async writeOutcome(trx: Transaction<Database>, outcome: Outcome): Promise<void> {

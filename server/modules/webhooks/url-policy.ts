@@ -102,15 +102,35 @@ function isOwn(host: string, port: number, own: readonly OwnAddress[]): boolean 
   });
 }
 
+type AddressClass = 'metadata' | 'unroutable' | 'loopback' | 'private' | 'public';
+
+/**
+ * Which fixed list an address is in, remembered per address string (the lists never change; a
+ * BlockList check builds a SocketAddress each time: issue 16, every attempt checks its address).
+ */
+const classes = new Map<string, AddressClass>();
+const CLASSES_MAX = 1_000;
+
+function classify(ip: string): AddressClass {
+  let c = classes.get(ip);
+  if (c === undefined) {
+    const f = family(ip);
+    c = METADATA.check(ip, f) ? 'metadata' : UNROUTABLE.check(ip, f) ? 'unroutable' : LOOPBACK.check(ip, f) ? 'loopback' : PRIVATE.check(ip, f) ? 'private' : 'public';
+    if (classes.size >= CLASSES_MAX) classes.clear();
+    classes.set(ip, c);
+  }
+  return c;
+}
+
 /** Why webhooks may not go to this IP address and port, or null when they may. */
 export function refusedAddress(ip: string, port: number, policy: UrlPolicy): string | null {
-  const f = family(ip);
-  if (METADATA.check(ip, f)) return `${ip} is a link-local or cloud metadata address`;
-  if (UNROUTABLE.check(ip, f)) return `${ip} is not a unicast address a receiver can listen on`;
+  const c = classify(ip);
+  if (c === 'metadata') return `${ip} is a link-local or cloud metadata address`;
+  if (c === 'unroutable') return `${ip} is not a unicast address a receiver can listen on`;
   if (isOwn(ip, port, policy.own)) return `${ip}:${port} is Paydesk's own address`;
   if (policy.mode === 'live') {
-    if (LOOPBACK.check(ip, f)) return `${ip} is a loopback address, allowed for test integrations only`;
-    if (PRIVATE.check(ip, f)) return `${ip} is a private-network address, allowed for test integrations only`;
+    if (c === 'loopback') return `${ip} is a loopback address, allowed for test integrations only`;
+    if (c === 'private') return `${ip} is a private-network address, allowed for test integrations only`;
   }
   return null;
 }

@@ -107,6 +107,31 @@ describe('bounded list totals and keyset pages', () => {
     expect(await page(finB, '/invoices')).toMatchObject({ total: 2, total_capped: false });
   });
 
+  it('invoices: a cursor walk in every sort gives the order offset pages give, every invoice once', async () => {
+    const refsOf = (p: Page) => (p.invoices as Array<{ invoice_ref: string }>).map((r) => r.invoice_ref);
+    for (const order of ['', '&dir=asc', '&sort=invoice_ref&dir=asc', '&sort=invoice_ref', '&sort=billed_minor&dir=asc', '&sort=billed_minor', '&sort=line_count', '&remitted=true']) {
+      const all = refsOf(await page(finA, `/invoices?limit=200${order}`));
+      expect(all.length, order).toBeGreaterThan(5);
+      const seen: string[] = [];
+      let cursor: string | null | undefined = null;
+      do {
+        const p = await page(finA, `/invoices?limit=3${order}${cursor ? `&cursor=${cursor}` : ''}`);
+        expect(p).toMatchObject({ total: 5, total_capped: true });
+        expect(refsOf(p).length).toBeLessThanOrEqual(3);
+        seen.push(...refsOf(p));
+        cursor = p.next_cursor;
+      } while (cursor);
+      expect(seen, order).toEqual(all);
+    }
+    const first = await page(finA, '/invoices?limit=2');
+    for (const url of [`/invoices?sort=billed_minor&cursor=${first.next_cursor}`, `/invoices?dir=asc&cursor=${first.next_cursor}`, `/invoices?offset=2&cursor=${first.next_cursor}`, '/invoices?cursor=bm90LWEtY3Vyc29y']) {
+      const res = await call(t, finA, 'GET', url);
+      expect(res.statusCode, url).toBe(400);
+      expect(errorCode(res), url).toBe('INVALID_ARGUMENT');
+      expect(res.body, url).toContain('cursor');
+    }
+  });
+
   it('deposits: capped total, a cursor walk in the order offset pages give, every deposit once', async () => {
     const first = await page(sup, '/deposits?limit=50');
     expect(first).toMatchObject({ total: 5, total_capped: true, next_cursor: null });

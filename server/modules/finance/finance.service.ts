@@ -23,7 +23,7 @@ import { invoiceLines } from '../invoices/invoices.repository';
 import { formatMoney as money } from '../../../shared/money';
 import { railLabel } from '../../../shared/labels';
 import { settlements, type Settlement } from './finance-settlement';
-import { invoiceRefSearch, isBroad, merchantScope, sessionAmount, sessionSearch } from './finance-search';
+import { amongHits, merchantScope, searchHits, sessionAmount } from './finance-search';
 import { afterCursor, decodeCursor, encodeCursor } from './finance-paging';
 import { deliveryEntries } from './session-deliveries';
 import { invoiceDetail as invoiceDetailOf } from './finance-invoices';
@@ -193,11 +193,17 @@ export async function listSessions(deps: FinanceDeps, merchantId: string, f: Ses
   const from = iso('from', f.from);
   const to = iso('to', f.to);
   if (from && to && from >= to) throw invalid('to', 'must be after from');
-  const [scope, ref, text] = [{ merchantId, pg: isPostgres(deps.db) }, f.invoice_ref, f.q?.trim()];
+  const [scope, ref, text] = [{ merchantId, pg: isPostgres(deps.db), cap }, f.invoice_ref, f.q?.trim()];
   let q = sessionBase(deps.db).where(merchantScope(Boolean(ref || text || f.amount_minor !== undefined)), '=', merchantId);
   if (f.status) q = q.where('s.status', '=', f.status);
-  if (ref) q = q.where((eb) => invoiceRefSearch(eb, ref, scope));
-  if (text) q = q.where((eb) => sessionSearch(eb, text, scope));
+  // The texts' sessions are found once (at most `cap` each, the newest), then count and page read among them.
+  let capped = false;
+  for (const [t, only] of [[ref, 'invoice_ref'], [text, undefined]] as const) {
+    if (!t) continue;
+    const hits = await searchHits(deps.db, t, scope, only);
+    capped ||= hits.capped;
+    q = q.where((eb) => amongHits(eb, scope.pg, hits));
+  }
   if (f.amount_minor !== undefined) {
     const amount = f.amount_minor;
     q = q.where((eb) => sessionAmount(eb, amount, scope));
@@ -214,9 +220,9 @@ export async function listSessions(deps: FinanceDeps, merchantId: string, f: Ses
       ]),
     );
   }
-  const total = await boundedTotal(deps.db, q, cap);
-  // A broad text's page walks the merchant's sessions in order instead (finance-search.ts BROAD).
-  if (await isBroad(deps.db, [text, ref], scope.pg)) q = q.where('s.merchant_id', '=', merchantId);
+  const counted = await boundedTotal(deps.db, q, cap);
+  // A search that kept only its newest `cap` sessions may have left older ones out: `total` is then a lower bound.
+  const total = capped ? { ...counted, total_capped: true } : counted;
   if (f.cursor) {
     if (f.offset > 0) throw invalid('cursor', 'cannot be combined with offset');
     const c = decodeCursor(f.cursor, f.sort, f.dir);

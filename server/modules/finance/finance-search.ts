@@ -1,6 +1,7 @@
 import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
 import { slipReferenceKey } from '../../lib/slip-reference';
+import { indexWord } from './search-words';
 
 /**
  * Finance search the way a caller describes a payment: one text matched against the payer's
@@ -46,6 +47,8 @@ export interface SearchScope {
   pg: boolean;
   /** At most this many sessions per part (the newest): LIST_TOTAL_CAP. */
   cap: number;
+  /** The injected clock's now, in ms (search-words.ts refreshes its sample by it). */
+  now: number;
 }
 
 /**
@@ -75,14 +78,17 @@ export interface SearchHits {
  * The merchant's newest sessions whose name or invoice ref (or only invoice ref) contains `q`
  * (3+ characters, the trigram index), or, shorter, whose invoice ref is `q`: at most cap + 1.
  */
-function newestContaining(db: Kysely<Database>, q: string, scope: SearchScope, only?: 'invoice_ref') {
+function newestContaining(q: string, scope: SearchScope, word: string | null, only?: 'invoice_ref') {
   const { pg, merchantId, cap } = scope;
   if (q.length < MIN_CONTAINS) {
     return sql<{ k: Key }>`SELECT ${key(pg)} AS k FROM checkout_sessions h WHERE h.merchant_id = ${merchantId} AND h.invoice_ref = ${q} ORDER BY h.created_at DESC LIMIT ${cap + 1}`;
   }
   if (pg) {
     const p = `%${likeEscape(q)}%`;
-    const match = only ? sql`h.invoice_ref ILIKE ${p}` : sql`(h.customer_name ILIKE ${p} OR h.invoice_ref ILIKE ${p})`;
+    // With a rare word (search-words.ts) the index is asked for it alone, and `|| ''` keeps the whole text out of the index condition.
+    const w = word === null ? null : `%${likeEscape(word)}%`;
+    const has = (col: 'customer_name' | 'invoice_ref') => (w === null ? sql`h.${sql.ref(col)} ILIKE ${p}` : sql`(h.${sql.ref(col)} ILIKE ${w} AND (h.${sql.ref(col)} || '') ILIKE ${p})`);
+    const match = only ? has('invoice_ref') : sql`(${has('customer_name')} OR ${has('invoice_ref')})`;
     // The merchant as `|| ''`: a filter on the rows the trigram index found, not a second index to combine.
     return sql<{ k: Key }>`SELECT h.id AS k FROM checkout_sessions h WHERE ${match} AND (h.merchant_id || '') = ${merchantId} ORDER BY h.created_at DESC LIMIT ${cap + 1}`;
   }
@@ -119,7 +125,8 @@ function exactly(db: Kysely<Database>, q: string, scope: SearchScope) {
  */
 export async function searchHits(db: Kysely<Database>, text: string, scope: SearchScope, only?: 'invoice_ref'): Promise<SearchHits> {
   const q = text.trim();
-  const parts = only ? [newestContaining(db, q, scope, only)] : [exactly(db, q, scope), newestContaining(db, q, scope)];
+  const word = scope.pg && q.length >= MIN_CONTAINS ? await indexWord(db, q, scope.now) : null;
+  const parts = only ? [newestContaining(q, scope, word, only)] : [exactly(db, q, scope), newestContaining(q, scope, word)];
   const keys = new Set<Key>();
   let capped = false;
   for (const part of parts) {

@@ -193,7 +193,7 @@ export async function listSessions(deps: FinanceDeps, merchantId: string, f: Ses
   const from = iso('from', f.from);
   const to = iso('to', f.to);
   if (from && to && from >= to) throw invalid('to', 'must be after from');
-  const [scope, ref, text] = [{ merchantId, pg: isPostgres(deps.db), cap }, f.invoice_ref, f.q?.trim()];
+  const [scope, ref, text] = [{ merchantId, pg: isPostgres(deps.db), cap, now: deps.clock.now().getTime() }, f.invoice_ref, f.q?.trim()];
   let q = sessionBase(deps.db).where(merchantScope(Boolean(ref || text || f.amount_minor !== undefined)), '=', merchantId);
   if (f.status) q = q.where('s.status', '=', f.status);
   // The texts' sessions are found once (at most `cap` each, the newest), then count and page read among them.

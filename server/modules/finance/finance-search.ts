@@ -72,6 +72,8 @@ const key = (pg: boolean) => (pg ? sql<Key>`h.id` : sql<Key>`h.rowid`);
 export interface SearchHits {
   keys: Key[];
   capped: boolean;
+  /** The merchant has more than `cap` sessions of the "contains" (or short ref) part alone. */
+  full: boolean;
 }
 
 /**
@@ -128,13 +130,13 @@ export async function searchHits(db: Kysely<Database>, text: string, scope: Sear
   const word = scope.pg && q.length >= MIN_CONTAINS ? await indexWord(db, q, scope.now) : null;
   const parts = only ? [newestContaining(q, scope, word, only)] : [exactly(db, q, scope), newestContaining(q, scope, word)];
   const keys = new Set<Key>();
-  let capped = false;
-  for (const part of parts) {
+  let [capped, full] = [false, false];
+  for (const [i, part] of parts.entries()) {
     const rows = (await part.execute(db)).rows;
-    if (rows.length > scope.cap) capped = true;
+    if (rows.length > scope.cap) [capped, full] = [true, full || i === parts.length - 1];
     for (const r of rows.slice(0, scope.cap)) keys.add(r.k);
   }
-  return { keys: [...keys], capped };
+  return { keys: [...keys], capped, full };
 }
 
 /** The list's rows among the sessions found: one bound parameter (a JSON array on SQLite, a text[] on PostgreSQL). */

@@ -197,13 +197,15 @@ export async function listSessions(deps: FinanceDeps, merchantId: string, f: Ses
   let q = sessionBase(deps.db).where(merchantScope(Boolean(ref || text || f.amount_minor !== undefined)), '=', merchantId);
   if (f.status) q = q.where('s.status', '=', f.status);
   // The texts' sessions are found once (at most `cap` each, the newest), then count and page read among them.
-  let capped = false;
+  let [capped, full] = [false, false];
   for (const [t, only] of [[ref, 'invoice_ref'], [text, undefined]] as const) {
     if (!t) continue;
     const hits = await searchHits(deps.db, t, scope, only);
-    capped ||= hits.capped;
+    [capped, full] = [capped || hits.capped, hits.full && !(ref && text)];
     q = q.where((eb) => amongHits(eb, scope.pg, hits));
   }
+  // More than `cap` of the merchant's sessions match one text and nothing else narrows them: the count is the cap.
+  full &&= !f.status && !f.rail && f.amount_minor === undefined && !from && !to;
   if (f.amount_minor !== undefined) {
     const amount = f.amount_minor;
     q = q.where((eb) => sessionAmount(eb, amount, scope));
@@ -220,7 +222,7 @@ export async function listSessions(deps: FinanceDeps, merchantId: string, f: Ses
       ]),
     );
   }
-  const counted = await boundedTotal(deps.db, q, cap);
+  const counted = full ? { total: cap, total_capped: true } : await boundedTotal(deps.db, q, cap);
   // A search that kept only its newest `cap` sessions may have left older ones out: `total` is then a lower bound.
   const total = capped ? { ...counted, total_capped: true } : counted;
   if (f.cursor) {

@@ -107,8 +107,10 @@ export async function seedVolumePostgres(s: PgSeedInput): Promise<{ counts: Reco
       for (const ix of indexes) await c.query(ix.def);
     });
   }
-  // The invoice summaries (migration 0017) from the seeded rows, as `invoices:rebuild` does.
+  // The invoice summaries (migration 0017) from the seeded rows, as `invoices:rebuild` does, with
+  // no delta left to fold (0021).
   await timed('invoice summaries', async () => {
+    await c.query('DELETE FROM invoice_summary_deltas');
     await c.query('DELETE FROM invoice_summaries');
     await c.query(invoiceSummaryRebuildSql(true));
   });

@@ -1,6 +1,7 @@
 import type SQLite from 'better-sqlite3';
 import { randomBase62 } from '../server/lib/ids';
 import { invoiceSummaryRebuildSql } from '../server/domain/invoice-summary';
+import { SEARCH_INDEX_REBUILD_SQL } from '../server/modules/finance/search-index';
 import { CURRENCY, DESCRIPTION, REQUEST_HEADERS, RESPONSE_EXCERPT, RESPONSE_HEADERS, SEEDED_TABLES, WEBHOOK_URL, sessionShape, type SeedContext } from './volume-shapes';
 
 /**
@@ -8,7 +9,9 @@ import { CURRENCY, DESCRIPTION, REQUEST_HEADERS, RESPONSE_EXCERPT, RESPONSE_HEAD
  * traffic leaves with them (issue 18; what each session gets: bench/volume-shapes.ts, shared with
  * the PostgreSQL seed), through better-sqlite3 directly: multi-row INSERTs of 100 rows, 20,000
  * sessions per transaction, secondary indexes built once at the end. The invoice summaries
- * (migration 0017) are then filled from the seeded rows, as `invoices:rebuild` does.
+ * (migration 0017) are then filled from the seeded rows, as `invoices:rebuild` does, and the
+ * session search's FTS5 index (0016, 0020: written by the server's background job, not by a
+ * trigger) is rebuilt and merged, its mark set to the last session, as an operator would.
  */
 export interface SeedInput extends Omit<SeedContext, 'note'> {
   sqlite: SQLite.Database;
@@ -113,8 +116,13 @@ export function seedVolume(s: SeedInput): Record<string, number> {
     s.sqlite.pragma('foreign_keys = ON');
   }
   // The invoice summaries the app keeps in its own transactions (migration 0017), filled from
-  // the seeded rows by the statement `invoices:rebuild` runs.
+  // the seeded rows by the statement `invoices:rebuild` runs; no delta is left to fold (0021:
+  // the seed writes no deltas, and the rebuild covers any written before it).
+  s.sqlite.exec('DELETE FROM invoice_summary_deltas');
   s.sqlite.exec('DELETE FROM invoice_summaries');
   s.sqlite.exec(invoiceSummaryRebuildSql(false));
+  s.sqlite.transaction(() => {
+    for (const stmt of SEARCH_INDEX_REBUILD_SQL) s.sqlite.exec(stmt);
+  })();
   return Object.fromEntries(Object.entries(t).map(([k, b]) => [k, b.total]));
 }

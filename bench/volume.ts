@@ -22,6 +22,8 @@ import { postgresEngine, sqliteEngine, type VolumeEngine } from './volume-engine
  * pg_database_size; `--keep-database` leaves it there (for EXPLAIN) and prints its URL.
  * Event-loop stall: perf_hooks.monitorEventLoopDelay inside the server process, preloaded by
  * bench/loop-monitor.mjs (no server code). Loopback only; a fresh temp DATA_DIR; stops by itself.
+ * Extra node flags for the server from BENCH_SERVER_NODE_ARGS (as `npm run bench`), e.g.
+ * `--cpu-prof --cpu-prof-dir=/tmp/prof`: a profile per server run, written when it stops.
  */
 const argv = process.argv.slice(2);
 const flag = (name: string) => {
@@ -81,7 +83,7 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'paydesk-volume-'));
   const loopFile = join(dir, 'loop.json');
   const serverEnv = { PAYDESK_LOOP_MONITOR_FILE: loopFile };
-  const nodeArgs = ['--import', join(ROOT, 'bench/loop-monitor.mjs')];
+  const nodeArgs = ['--import', join(ROOT, 'bench/loop-monitor.mjs'), ...(process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean)];
   let server: Child | null = null;
   let engine: VolumeEngine | null = null;
   try {

@@ -10,7 +10,7 @@ import { build } from 'esbuild';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
 await build({
-  // report-worker: the worker thread exports and reports run in on SQLite (server/modules/reports/),
+  // report-worker: the worker thread exports and reports run in (server/modules/reports/),
   // found beside main.mjs (and from the desktop app's out/main/) by report-runner.ts.
   entryPoints: {
     main: join(root, 'server/main.ts'),

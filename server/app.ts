@@ -23,8 +23,10 @@ import { invoicesRoutes } from './modules/invoices/invoices.routes';
 import { sessionsRoutes } from './modules/sessions/sessions.routes';
 import { checkoutRoutes } from './modules/payments/payments.routes';
 import { reconcileStuckAttempts } from './modules/payments/reconcile';
+import { searchIndexJob } from './modules/finance/search-index';
 import { backofficeRoutes } from './modules/backoffice/backoffice.routes';
 import { startSweeper, type Sweeper } from './domain/sweeper';
+import { foldInvoiceSummaries } from './domain/invoice-summary-fold';
 import { createDispatcher } from './modules/webhooks/dispatcher';
 import { ownAddresses } from './modules/webhooks/url-policy';
 import { composeDeps, type ComposeInput } from './compose';
@@ -140,7 +142,7 @@ export async function build(given: BuildDeps): Promise<FastifyInstance> {
   if (deps.backgroundJobs) {
     let sweeper: Sweeper | undefined;
     app.addHook('onReady', async () => {
-      sweeper = startSweeper(deps.db, deps, 1000, (err) => app.log.error({ err }, 'sweeper failed'), [() => reconcileStuckAttempts(deps)]);
+      sweeper = startSweeper(deps.db, deps, 1000, (err) => app.log.error({ err }, 'sweeper failed'), [() => reconcileStuckAttempts(deps), () => foldInvoiceSummaries(deps.db), searchIndexJob(deps.db)]);
     });
     app.addHook('onClose', async () => sweeper?.stop());
   }

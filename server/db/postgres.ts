@@ -39,6 +39,8 @@ export const STATEMENT_TIMEOUT_MS = 30_000;
 /** No transaction waits on anything outside the database; one left open this long is a bug or a hung process. */
 export const IDLE_IN_TRANSACTION_TIMEOUT_MS = 15_000;
 const RETRYABLE = new Set(['40001', '40P01']);
+/** Transactions of this process re-run after a serialization failure or deadlock (tests assert where none should be). */
+export const transactionRetries = { count: 0 };
 
 export function isRetryableTransactionError(err: unknown): boolean {
   const code = (err as { code?: unknown } | null)?.code;
@@ -48,7 +50,7 @@ export function isRetryableTransactionError(err: unknown): boolean {
 /** int8 (counts, money) and numeric (sums, averages) come back as JS numbers, as on SQLite. */
 const INT8 = 20;
 const NUMERIC = 1700;
-const types = {
+export const pgTypes = {
   getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
     oid === INT8 || oid === NUMERIC ? (v: string) => (v === null ? null : Number(v)) : pg.types.getTypeParser(oid, format ?? 'text')) as typeof pg.types.getTypeParser,
 };
@@ -66,6 +68,7 @@ function retrying<DB>(builder: TransactionBuilder<DB>): TransactionBuilder<DB> {
               return value;
             } catch (err) {
               if (!isRetryableTransactionError(err) || attempt >= MAX_TRANSACTION_ATTEMPTS) throw err;
+              transactionRetries.count++;
               // Jittered backoff: 1, 2, 4 … 64 ms ceilings, so racing retries spread out.
               await sleep(Math.random() * Math.min(64, 2 ** (attempt - 1)));
             }
@@ -125,7 +128,7 @@ export function openPostgres(connectionString: string, opts: { poolSize?: number
   const pool = new pg.Pool({
     connectionString,
     max: opts.poolSize ?? 10,
-    types,
+    types: pgTypes,
     application_name: 'paydesk',
     // docs/deployment.md "When the database fails over": a connect that hangs (a dead primary's
     // address dropping packets) fails after this and the request answers 503, not after the OS's

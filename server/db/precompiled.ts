@@ -28,25 +28,12 @@ const MARK = '\u0000param:';
  * change stamp counts those per query, server/db/postgres.ts).
  */
 export function precompiled<P extends object, R>(build: (db: Kysely<Database>, p: P) => { compile(): CompiledQuery<R> }) {
-  const byEngine: { sqlite?: Compiled<R>; postgres?: Compiled<R> } = {};
-  const placeholders = new Proxy({} as P, { get: (_, name) => `${MARK}${String(name)}` });
-  const compiledFor = (db: Kysely<Database>, engine: 'sqlite' | 'postgres'): Compiled<R> => {
-    const hit = byEngine[engine];
-    if (hit) return hit;
-    const query = build(db, placeholders).compile();
-    // Where each parameter comes from: a property of the call's params, or a constant the builder
-    // wrote itself (a literal state name), which stays as compiled.
-    const slots = query.parameters.map((v) => (typeof v === 'string' && v.startsWith(MARK) ? { name: v.slice(MARK.length) } : { value: v }));
-    const compiled = { query, slots };
-    byEngine[engine] = compiled;
-    return compiled;
-  };
+  const compiledFor = compiler(build);
   return async (db: Kysely<Database>, params: P): Promise<R[]> => {
     const executor = db.getExecutor();
     const direct = directSqliteOf(executor.adapter);
-    const { query, slots } = compiledFor(db, direct ? 'sqlite' : isPostgres(db) ? 'postgres' : 'sqlite');
-    const values = params as Record<string, unknown>;
-    const parameters = slots.map((s) => ('name' in s ? values[s.name] : s.value));
+    const { query, bind } = compiledFor(db, direct ? 'sqlite' : isPostgres(db) ? 'postgres' : 'sqlite');
+    const parameters = bind(params);
     // A handle with plugins (a test's recorder) keeps Kysely's path, so their transformResult runs.
     if (direct && executor.plugins.length === 0 && (db.isTransaction || !direct.inTransaction())) {
       const stmt = direct.prepare(query.sql);
@@ -61,7 +48,32 @@ export function precompiled<P extends object, R>(build: (db: Kysely<Database>, p
   };
 }
 
-type Compiled<R> = { query: CompiledQuery<R>; slots: Array<{ name: string } | { value: unknown }> };
+/**
+ * The query `build` makes, compiled once per engine, and how a call's params become its
+ * parameter values (precompiled's placeholders). Shared with server/db/group-commit.ts.
+ */
+export function compiler<P extends object, R>(build: (db: Kysely<Database>, p: P) => { compile(): CompiledQuery<R> }) {
+  const byEngine: { sqlite?: Compiled<P, R>; postgres?: Compiled<P, R> } = {};
+  const placeholders = new Proxy({} as P, { get: (_, name) => `${MARK}${String(name)}` });
+  return (db: Kysely<Database>, engine: 'sqlite' | 'postgres'): Compiled<P, R> => {
+    const hit = byEngine[engine];
+    if (hit) return hit;
+    const query = build(db, placeholders).compile();
+    // Where each parameter comes from: a property of the call's params, or a constant the builder
+    // wrote itself (a literal state name), which stays as compiled.
+    const slots: Slot[] = query.parameters.map((v) => (typeof v === 'string' && v.startsWith(MARK) ? { name: v.slice(MARK.length) } : { value: v }));
+    const bind = (params: P): unknown[] => {
+      const values = params as Record<string, unknown>;
+      return slots.map((s) => ('name' in s ? values[s.name] : s.value));
+    };
+    const compiled = { query, bind };
+    byEngine[engine] = compiled;
+    return compiled;
+  };
+}
+
+type Slot = { name: string } | { value: unknown };
+type Compiled<P, R> = { query: CompiledQuery<R>; bind(params: P): unknown[] };
 
 /**
  * The `values` of a precompiled insert of a whole row: every column of `columns` taken from `p`.

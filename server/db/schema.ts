@@ -124,6 +124,21 @@ export interface InvoiceSummariesTable {
   updated_at: string;
 }
 
+/** What one write adds to an invoice's summary, until the fold applies it (migration 0021, domain/invoice-summary-fold.ts). */
+export interface InvoiceSummaryDeltasTable {
+  seq: Generated<number>;
+  merchant_id: string;
+  invoice_ref: string;
+  sessions: number;
+  successes: number;
+  paid_minor: number;
+  first_success_at: string | null;
+  sessions_updated_at: string | null;
+  session_id: string | null;
+  session_created_at: string | null;
+  lines: number;
+}
+
 export interface CheckoutSessionsTable {
   id: string;
   merchant_id: string;
@@ -330,6 +345,7 @@ export interface Database {
   invoice_lines: InvoiceLinesTable;
   checkout_sessions: CheckoutSessionsTable;
   invoice_summaries: InvoiceSummariesTable;
+  invoice_summary_deltas: InvoiceSummaryDeltasTable;
   idempotency_keys: IdempotencyKeysTable;
   banks: BanksTable;
   branches: BranchesTable;

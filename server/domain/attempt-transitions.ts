@@ -1,6 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Db } from '../db/database';
 import { columnList, precompiled, rowOf } from '../db/precompiled';
+import { groupCommitted } from '../db/group-commit';
 import type { Database, PaymentAttemptsTable } from '../db/schema';
 
 /**
@@ -92,16 +93,17 @@ const recordInitiationQuery = (db: Kysely<Database>, p: InitiationParams, withPa
     .where('status', '=', 'pending')
     .where('raw_status', '=', p.whileRawStatus)
     .returningAll();
-const initiationRecorded = precompiled((db, p: InitiationParams) => recordInitiationQuery(db, p, true));
+const initiationRecorded = groupCommitted((db, p: InitiationParams) => recordInitiationQuery(db, p, true));
 // A column in the SET list rewrites its index entries even when its value stays: an answer with no
 // payment reference (Mobile Money) leaves the inserted NULL and its unique index alone.
-const initiationRecordedNoReference = precompiled((db, p: InitiationParams) => recordInitiationQuery(db, p, false));
+const initiationRecordedNoReference = groupCommitted((db, p: InitiationParams) => recordInitiationQuery(db, p, false));
 
 /**
  * pending → pending, the provider's answer to `initiate` recorded while the attempt still shows
  * the in-flight status `whileRawStatus`: the attempt as it is now, or undefined when another
  * call settled or claimed it meanwhile. One statement (compiled once: momo_attempt_create runs
- * it), so `q` may be the database itself when nothing else is written with it.
+ * it), so `q` may be the database itself when nothing else is written with it; there, on SQLite,
+ * the answers recorded in one event-loop turn commit together (server/db/group-commit.ts).
  */
 export async function recordInitiation(q: Db | Trx, attemptId: string, set: InitiationProgress, whileRawStatus: string): Promise<PaymentAttemptsTable | undefined> {
   // Every attempt is inserted with no payment reference (pendingRow): only one the answer brings is written.

@@ -7,115 +7,83 @@ type Q = Transaction<Database> | Kysely<Database>;
 
 /**
  * `invoice_summaries` (migration 0017): one row per (merchant_id, invoice_ref), both modes
- * together, with what the back office's invoice list and detail show. It is written in the
- * same transaction as its inputs, by exactly three hooks:
+ * together, with what the back office's invoice list and detail show. Its writers do not touch
+ * it: each appends, in its own transaction, one row to `invoice_summary_deltas` (migration 0021)
+ * saying what it adds, and domain/invoice-summary-fold.ts folds those into the summaries (the
+ * sweeper's job; the invoice reads and `invoices:rebuild` catch up first). Three hooks:
  *
  * - `summaryOnSessionCreated` (domain/session-transitions.ts `openSession`): one more session,
- *   perhaps the latest; creates the row for a new ref.
+ *   perhaps the latest.
  * - `summaryOnSessionMoved` (`applyTransition`, every status change whatever its cause:
- *   payment, deposit approval, reconcile, sweeper expiry…): the latest status, and on success
- *   the paid sum, success count and first success.
+ *   payment, deposit approval, reconcile, sweeper expiry…): perhaps the latest's status, and on
+ *   success the paid sum, success count and first success.
  * - `summaryOnLinesChanged` (invoice-line ingest, and a reallocation that remitted lines):
- *   the line part recomputed from the ref's lines (a few rows, indexed).
+ *   the fold recomputes the line part from the ref's lines.
  *
- * Each is one statement. `updated_at` only moves forward (the later of the lines' and the
- * sessions' latest change). `npm run admin -- invoices:rebuild` recomputes every row from the
- * base tables (after a restore, or a manual UPDATE of sessions or lines).
+ * Each is one small INSERT into a table with no secondary index (issue 16: the upsert it
+ * replaces cost ~150 µs of a session create on SQLite, and on PostgreSQL concurrent creates on
+ * one ref conflicted on the summary row). `npm run admin -- invoices:rebuild` recomputes every
+ * row from the base tables (after a restore, or a manual UPDATE of sessions or lines).
  */
 
-const greatestOf = (db: Q) => (isPostgres(db) ? 'GREATEST' : 'MAX');
-
-/** The new session sorts after the row's latest one by (created_at, id) (SET expressions read the row's old values). */
-const newer = sql`(t.latest_session_created_at IS NULL OR excluded.latest_session_created_at > t.latest_session_created_at
-  OR (excluded.latest_session_created_at = t.latest_session_created_at AND excluded.latest_session_id > t.latest_session_id))`;
-const upsertCreated = precompiled((db, p: { merchantId: string; invoiceRef: string; id: string; createdAt: string; updatedAt: string; status: string; currency: string }) => ({
+type Delta = { merchantId: string; invoiceRef: string; sessions: number; successes: number; paid: number; firstSuccessAt: string | null; at: string | null; id: string | null; createdAt: string | null; lines: number };
+const insertDelta = precompiled((db, p: Delta) => ({
   compile: () =>
-    sql`INSERT INTO invoice_summaries AS t (merchant_id, invoice_ref, line_currency, line_count, billed_minor, lines_remitted_at, lines_updated_at,
-          session_count, success_count, paid_minor, first_success_at, sessions_updated_at,
-          latest_session_id, latest_session_created_at, latest_session_status, latest_session_currency, remitted, remitted_at, updated_at)
-        VALUES (${p.merchantId}, ${p.invoiceRef}, NULL, 0, 0, NULL, NULL, 1, 0, 0, NULL, ${p.updatedAt}, ${p.id}, ${p.createdAt}, ${p.status}, ${p.currency}, 0, NULL, ${p.updatedAt})
-        ON CONFLICT (merchant_id, invoice_ref) DO UPDATE SET
-          session_count = t.session_count + 1,
-          sessions_updated_at = CASE WHEN t.sessions_updated_at IS NULL OR t.sessions_updated_at < excluded.sessions_updated_at THEN excluded.sessions_updated_at ELSE t.sessions_updated_at END,
-          updated_at = CASE WHEN t.updated_at < excluded.updated_at THEN excluded.updated_at ELSE t.updated_at END,
-          latest_session_id = CASE WHEN ${newer} THEN excluded.latest_session_id ELSE t.latest_session_id END,
-          latest_session_status = CASE WHEN ${newer} THEN excluded.latest_session_status ELSE t.latest_session_status END,
-          latest_session_currency = CASE WHEN ${newer} THEN excluded.latest_session_currency ELSE t.latest_session_currency END,
-          latest_session_created_at = CASE WHEN ${newer} THEN excluded.latest_session_created_at ELSE t.latest_session_created_at END`.compile(db),
+    db
+      .insertInto('invoice_summary_deltas')
+      .values({
+        merchant_id: p.merchantId,
+        invoice_ref: p.invoiceRef,
+        sessions: p.sessions,
+        successes: p.successes,
+        paid_minor: p.paid,
+        first_success_at: p.firstSuccessAt,
+        sessions_updated_at: p.at,
+        session_id: p.id,
+        session_created_at: p.createdAt,
+        lines: p.lines,
+      })
+      .compile(),
 }));
+
+const sessionDelta = (s: CheckoutSessionsTable, created: boolean, paid: boolean): Delta => ({
+  merchantId: s.merchant_id,
+  invoiceRef: s.invoice_ref,
+  sessions: created ? 1 : 0,
+  successes: paid ? 1 : 0,
+  paid: paid ? s.amount_minor : 0,
+  firstSuccessAt: paid ? (s.finalized_at ?? '') : null,
+  at: s.updated_at,
+  id: s.id,
+  createdAt: s.created_at,
+  lines: 0,
+});
 
 export async function summaryOnSessionCreated(trx: Q, s: CheckoutSessionsTable): Promise<void> {
-  await upsertCreated(trx, { merchantId: s.merchant_id, invoiceRef: s.invoice_ref, id: s.id, createdAt: s.created_at, updatedAt: s.updated_at, status: s.status, currency: s.currency });
+  await insertDelta(trx, sessionDelta(s, true, false));
 }
-
-const firstSuccess = (at: unknown) => sql`CASE WHEN first_success_at IS NULL OR first_success_at > ${at} THEN ${at} ELSE first_success_at END`;
-const moved = precompiled((db, p: { merchantId: string; invoiceRef: string; id: string; at: string; status: string }) => ({
-  compile: () =>
-    sql`UPDATE invoice_summaries SET
-          sessions_updated_at = CASE WHEN sessions_updated_at IS NULL OR sessions_updated_at < ${p.at} THEN ${p.at} ELSE sessions_updated_at END,
-          updated_at = CASE WHEN updated_at < ${p.at} THEN ${p.at} ELSE updated_at END,
-          latest_session_status = CASE WHEN latest_session_id = ${p.id} THEN ${p.status} ELSE latest_session_status END
-        WHERE merchant_id = ${p.merchantId} AND invoice_ref = ${p.invoiceRef}`.compile(db),
-}));
-const paid = precompiled((db, p: { merchantId: string; invoiceRef: string; id: string; at: string; finalizedAt: string; amount: number }) => ({
-  compile: () =>
-    sql`UPDATE invoice_summaries SET
-          sessions_updated_at = CASE WHEN sessions_updated_at IS NULL OR sessions_updated_at < ${p.at} THEN ${p.at} ELSE sessions_updated_at END,
-          updated_at = CASE WHEN updated_at < ${p.at} THEN ${p.at} ELSE updated_at END,
-          latest_session_status = CASE WHEN latest_session_id = ${p.id} THEN 'success' ELSE latest_session_status END,
-          success_count = success_count + 1,
-          paid_minor = paid_minor + ${p.amount},
-          first_success_at = ${firstSuccess(p.finalizedAt)},
-          remitted = CASE WHEN line_count > 0 THEN remitted ELSE 1 END,
-          remitted_at = CASE WHEN line_count > 0 THEN remitted_at ELSE ${firstSuccess(p.finalizedAt)} END
-        WHERE merchant_id = ${p.merchantId} AND invoice_ref = ${p.invoiceRef}`.compile(db),
-}));
 
 /** After `applyTransition` moved session `s` (the updated row) to `s.status`. */
 export async function summaryOnSessionMoved(trx: Q, s: CheckoutSessionsTable): Promise<void> {
-  const key = { merchantId: s.merchant_id, invoiceRef: s.invoice_ref, id: s.id, at: s.updated_at };
-  if (s.status === 'success') await paid(trx, { ...key, finalizedAt: s.finalized_at ?? '', amount: s.amount_minor });
-  else await moved(trx, { ...key, status: s.status });
+  await insertDelta(trx, sessionDelta(s, false, s.status === 'success'));
 }
 
-/** After the ref's lines changed (ingest, or lines newly remitted): the line part from the lines themselves. */
+/** After the ref's lines changed (ingest, or lines newly remitted): the fold reads the line part from the lines themselves. */
 export async function summaryOnLinesChanged(trx: Q, merchantId: string, invoiceRef: string): Promise<void> {
-  const agg = await trx
-    .selectFrom('invoice_lines')
-    .select((eb) => [
-      eb.fn.countAll<number>().as('n'),
-      eb.fn.sum<number>('amount_minor').as('billed'),
-      eb.fn.min('currency').as('currency'),
-      eb.fn.min('remitted').as('all_remitted'),
-      eb.fn.max('remitted_at').as('remitted_at'),
-      eb.fn.max('updated_at').as('updated_at'),
-    ])
-    .where('merchant_id', '=', merchantId)
-    .where('invoice_ref', '=', invoiceRef)
-    .executeTakeFirstOrThrow();
-  const n = Number(agg.n);
-  if (n === 0) return; // lines are never deleted: no lines now means none ever, nothing to show
-  const linesRemittedAt = Number(agg.all_remitted) === 1 ? agg.remitted_at : null;
-  const updatedAt = agg.updated_at ?? '';
-  await sql`INSERT INTO invoice_summaries AS t (merchant_id, invoice_ref, line_currency, line_count, billed_minor, lines_remitted_at, lines_updated_at,
-      session_count, success_count, paid_minor, first_success_at, sessions_updated_at,
-      latest_session_id, latest_session_created_at, latest_session_status, latest_session_currency, remitted, remitted_at, updated_at)
-    VALUES (${merchantId}, ${invoiceRef}, ${agg.currency}, ${n}, ${Number(agg.billed)}, ${linesRemittedAt}, ${updatedAt},
-      0, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, ${linesRemittedAt === null ? 0 : 1}, ${linesRemittedAt}, ${updatedAt})
-    ON CONFLICT (merchant_id, invoice_ref) DO UPDATE SET
-      line_currency = excluded.line_currency,
-      line_count = excluded.line_count,
-      billed_minor = excluded.billed_minor,
-      lines_remitted_at = excluded.lines_remitted_at,
-      lines_updated_at = excluded.lines_updated_at,
-      remitted = excluded.remitted,
-      remitted_at = excluded.remitted_at,
-      updated_at = ${sql.raw(greatestOf(trx))}(excluded.lines_updated_at, COALESCE(t.sessions_updated_at, ''))`.execute(trx);
+  await insertDelta(trx, { merchantId, invoiceRef, sessions: 0, successes: 0, paid: 0, firstSuccessAt: null, at: null, id: null, createdAt: null, lines: 1 });
 }
 
-/** Every row again from the base tables, in one transaction (`invoices:rebuild`); returns how many rows. */
+/**
+ * Every row again from the base tables, in one transaction (`invoices:rebuild`); returns how
+ * many rows. The pending deltas are dropped with the old rows: the base tables already hold
+ * their writes. On PostgreSQL the delta table is locked first (EXCLUSIVE: it waits for the
+ * writers that appended a delta and holds back new ones until the commit), so the deltas
+ * dropped are exactly those whose writes the INSERT … SELECT reads.
+ */
 export async function rebuildInvoiceSummaries(db: Kysely<Database>): Promise<number> {
   return db.transaction().execute(async (trx) => {
+    if (isPostgres(trx)) await sql`LOCK TABLE invoice_summary_deltas IN EXCLUSIVE MODE`.execute(trx);
+    await trx.deleteFrom('invoice_summary_deltas').execute();
     await trx.deleteFrom('invoice_summaries').execute();
     await sql.raw(invoiceSummaryRebuildSql(isPostgres(trx))).execute(trx);
     const row = await trx.selectFrom('invoice_summaries').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();

@@ -7,14 +7,18 @@ import { paymentsCsv } from '../../server/modules/finance/finance-export.service
 import { exceptionsCsv, listFinanceExceptions } from '../../server/modules/finance/finance-exceptions.service';
 import { auditCsv } from '../../server/modules/audit/audit.service';
 import { createReportRunner } from '../../server/modules/reports/report-runner';
+import { connectDatabase, postgresUrlOf } from '../../server/db/database';
+import { isDatabaseUnavailable } from '../../server/db/connection-errors';
+import { openPostgresReader } from '../../server/db/postgres-reader';
 import { createTestApp, type TestContext } from '../support/app';
 import { onPostgres } from '../support/database';
 import { BO, call, errorCode, sessionWithSlip, staff, type Staff } from '../support/backoffice';
 import { openSession, payByCard } from '../support/checkout';
 
 /**
- * Issue 18: exports and reports run off the event loop: on SQLite in the report worker (a
- * worker thread with its own read-only connection), on PostgreSQL in-process. Over HTTP the
+ * Issue 18: exports and reports run off the event loop, in the report worker (a worker thread
+ * with its own read-only connection: on the SQLite file, or one PostgreSQL connection from the
+ * same DATABASE_URL). Over HTTP the
  * files are the same bytes as the in-process functions give, every paid session once; a client
  * that goes away stops the work; a failing read is an error answer and the server goes on.
  */
@@ -76,8 +80,8 @@ describe('back-office exports off the event loop', () => {
 
   const exportUrl = () => `/reports/payments.csv?from=${from}&to=${to}`;
 
-  it(`runs in the report worker on SQLite, in-process on PostgreSQL`, () => {
-    expect(t.app.reports.mode).toBe(onPostgres ? 'in-process' : 'worker');
+  it('runs in the report worker on both engines', () => {
+    expect(t.app.reports.mode).toBe('worker');
   });
 
   it('the payments CSV over HTTP: every paid session once, in paid order, the same bytes as the in-process export', async () => {
@@ -97,10 +101,24 @@ describe('back-office exports off the event loop', () => {
     // A runner of its own on the same file, small batches: the same file again.
     const runner = createReportRunner(t.database.db);
     try {
-      expect(runner.mode).toBe(onPostgres ? 'in-process' : 'worker');
+      expect(runner.mode).toBe('worker');
       expect(await runner.text('payments', { merchantId: m.merchant_id, from, to, batch: 50 })).toBe(whole);
     } finally {
       await runner.close();
+    }
+  }, 90_000); // three whole exports (one in 120 batches), each starting a worker from source: slow on a loaded machine
+
+  it.runIf(onPostgres)('on PostgreSQL the worker reads on a connection of its own, which cannot write', async () => {
+    expect((await call(t, fin, 'GET', exportUrl())).statusCode).toBe(200);
+    const db = t.database.db;
+    const backends = await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'paydesk-reports'`.execute(db);
+    expect(backends.rows[0]!.n).toBe(1);
+    const reader = openPostgresReader(postgresUrlOf(db)!);
+    try {
+      await expect(sql`UPDATE merchants SET name = name`.execute(reader.db)).rejects.toThrow(/read-only/);
+      expect(await paymentsCsv(reader.db, m.merchant_id, from, to, 100_000)).toBe(await paymentsCsv(db, m.merchant_id, from, to, 100_000));
+    } finally {
+      await reader.close();
     }
   });
 
@@ -189,6 +207,25 @@ describe('back-office exports off the event loop', () => {
     const res = await call(t, fin, 'GET', exportUrl());
     expect(res.statusCode).toBe(200);
     expect(res.body.trimEnd().split('\r\n')).toHaveLength(1 + CLONES + 5);
+  });
+
+  it('a PostgreSQL report worker that cannot reach its database fails the job as the database being unavailable (a 503), not a fault', async () => {
+    // Nothing listens on port 1: the worker's connect is refused (the pool connects lazily, so opening the handle succeeds).
+    const unreachable = connectDatabase({ databaseUrl: 'postgres://paydesk@127.0.0.1:1/paydesk', databaseFile: '' });
+    const runner = createReportRunner(unreachable.db);
+    try {
+      expect(runner.mode).toBe('worker');
+      const err = await runner.open('payments', { merchantId: m.merchant_id, from, to }).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(err).toBeInstanceOf(Error);
+      expect(isDatabaseUnavailable(err)).toBe(true);
+      expect(runner.stats().failed).toBe(1);
+    } finally {
+      await runner.close();
+      await unreachable.close();
+    }
   });
 
   it('a bad range is a 400 naming the field before any worker is asked', async () => {

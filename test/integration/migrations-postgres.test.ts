@@ -29,7 +29,7 @@ describe.skipIf(!onPostgres)('migrations on PostgreSQL', () => {
 
       const tables = (await sql<{ table_name: string }>`SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_name NOT LIKE 'kysely_%' ORDER BY 1`.execute(d.db)).rows.map((r) => r.table_name);
       expect(tables).toEqual(
-        ['api_key_usage', 'api_keys', 'audit_log', 'audit_prune_marks', 'banks', 'branches', 'cash_deposits', 'cash_slips', 'checkout_sessions', 'events', 'fee_rules', 'idempotency_keys', 'integrations', 'invoice_lines', 'invoice_summaries', 'merchants', 'payment_attempts', 'revenue_line_syncs', 'revenue_lines', 'session_history', 'staff_login_failures', 'staff_sessions', 'staff_users', 'webhook_deliveries', 'webhook_delivery_attempts', 'webhook_endpoints'].sort(),
+        ['api_key_usage', 'api_keys', 'audit_log', 'audit_prune_marks', 'banks', 'branches', 'cash_deposits', 'cash_slips', 'checkout_sessions', 'events', 'fee_rules', 'idempotency_keys', 'integrations', 'invoice_lines', 'invoice_summaries', 'invoice_summary_deltas', 'merchants', 'payment_attempts', 'revenue_line_syncs', 'revenue_lines', 'session_history', 'staff_login_failures', 'staff_sessions', 'staff_users', 'webhook_deliveries', 'webhook_delivery_attempts', 'webhook_endpoints'].sort(),
       );
       const type = async (table: string, column: string) =>
         (await sql<{ data_type: string }>`SELECT data_type FROM information_schema.columns WHERE table_name = ${table} AND column_name = ${column}`.execute(d.db)).rows[0]?.data_type;
@@ -38,6 +38,7 @@ describe.skipIf(!onPostgres)('migrations on PostgreSQL', () => {
       expect(await type('webhook_deliveries', 'held_at')).toBe('text'); // 0008 (its data repair is SQLite-only)
       expect(await type('invoice_lines', 'mode')).toBe('text');
       expect(await type('invoice_summaries', 'paid_minor')).toBe('bigint'); // 0017: a popular invoice's sum passes 2^31
+      expect(await type('invoice_summary_deltas', 'seq')).toBe('bigint'); // 0021: an identity, the fold's order
       expect((await d.db.selectFrom('banks').select('code').execute()).length).toBeGreaterThan(0); // the seed ran
       // 0016: the session search's trigram indexes (pg_trgm) and the id's prefix index.
       const indexes = (await sql<{ indexname: string; indexdef: string }>`SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'checkout_sessions' AND indexname IN ('checkout_sessions_customer_name_trgm', 'checkout_sessions_invoice_ref_trgm', 'checkout_sessions_id_pattern') ORDER BY 1`.execute(d.db)).rows;

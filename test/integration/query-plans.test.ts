@@ -7,8 +7,10 @@ import { call, sessionWithSlip, staff, type Staff } from '../support/backoffice'
 import { openSession, payByCard } from '../support/checkout';
 import { post } from '../support/http';
 import { sweep } from '../../server/domain/sweeper';
+import { foldInvoiceSummaries } from '../../server/domain/invoice-summary-fold';
 import { randomIds } from '../../server/lib/ids';
 import { reconcileStuckAttempts } from '../../server/modules/payments/reconcile';
+import { indexSearchBacklog } from '../../server/modules/finance/search-index';
 import { purgeExpiredIdempotencyKeys } from '../../server/modules/idempotency/idempotency.service';
 import { createDispatcher } from '../../server/modules/webhooks/dispatcher';
 import { sandboxProviders } from '../../server/providers/index';
@@ -37,6 +39,7 @@ const GROWING = new Set([
   'idempotency_keys',
   'invoice_lines',
   'invoice_summaries',
+  'invoice_summary_deltas',
 ]);
 
 /** Labels whose queries must find their sessions through what they search for, not the merchant. */
@@ -188,6 +191,14 @@ describe('every periodic, list and search query uses an index (issue 18)', () =>
     const wrapped = t.database.db.withPlugin(recorder);
     const deps = { clock: t.clock, ids: randomIds, outbox: t.outbox };
     await record('sweeper', () => sweep(wrapped, deps));
+    // The session search's index job (SQLite; a no-op on PostgreSQL) with a backlog to index and segments to merge.
+    await record('search index', async () => {
+      for (let i = 0; i < 5; i++) {
+        await openSession(t, m, { invoice_ref: `PLAN-IDX-${i}` });
+        await indexSearchBacklog(wrapped, { merge: true });
+      }
+    });
+    await openSession(t, m, { invoice_ref: 'PLAN-IDX-LAST' }); // the search's catch-up has one to index
     await record('reconcile', () => reconcileStuckAttempts({ ...deps, db: wrapped, providers: sandboxProviders }));
     await record('idempotency purge', () => purgeExpiredIdempotencyKeys(wrapped, t.clock));
     await record('dispatcher claim', async () => {
@@ -241,6 +252,10 @@ describe('every periodic, list and search query uses an index (issue 18)', () =>
       const s = await openSession(t, m, { invoice_ref: 'PLAN-3' });
       expect((await payByCard(t, s.id, '4242424242424242')).statusCode).toBe(201);
     });
+    // Their deltas folded (domain/invoice-summary-fold.ts, the sweeper's job): from the low end of the log, each ref by key.
+    await record('invoice summary fold', async () => {
+      expect(await foldInvoiceSummaries(wrapped)).toBeGreaterThanOrEqual(4);
+    });
     await record('invoice detail', async () => {
       const first = await call(t, admin, 'GET', `/invoices/${invoiceRef}?${mq}&limit=1`);
       await get(`/invoices/${invoiceRef}?${mq}&limit=1&cursor=${(first.json() as { next_cursor: string }).next_cursor}`);
@@ -281,7 +296,7 @@ describe('every periodic, list and search query uses an index (issue 18)', () =>
 
     const labels = new Set([...recorder.seen.values()].map((q) => q.label));
     // The recorder saw each area (a route that stopped querying would make this test vacuous).
-    for (const l of ['sweeper', 'reconcile', 'idempotency purge', 'dispatcher claim', 'sessions list', 'sessions search', 'sessions amount', 'invoices list', 'invoice summary writes', 'invoice detail', 'deposits list', 'audit list', 'webhook deliveries', 'payments export']) {
+    for (const l of ['sweeper', ...(onPostgres ? [] : ['search index']), 'reconcile', 'idempotency purge', 'dispatcher claim', 'sessions list', 'sessions search', 'sessions amount', 'invoices list', 'invoice summary writes', 'invoice summary fold', 'invoice detail', 'deposits list', 'audit list', 'webhook deliveries', 'payments export']) {
       expect(labels, l).toContain(l);
     }
     // Statistics, as autovacuum keeps them on a live database: without any, every table looks

@@ -17,6 +17,9 @@ import * as m0015 from './0015_audit_truncate_guard';
 import * as m0016 from './0016_session_search_trigrams';
 import * as m0017 from './0017_invoice_summaries';
 import * as m0019 from './0019_attempt_write_indexes';
+import * as m0020 from './0020_session_search_async';
+import * as m0021 from './0021_invoice_summary_deltas';
+import * as m0023 from './0023_attempt_provider_reference_partial';
 
 /**
  * Every migration, in order. Append only: the runner refuses to start when the applied
@@ -41,4 +44,7 @@ export const migrations: Record<string, Migration> = {
   '0016_session_search_trigrams': m0016,
   '0017_invoice_summaries': m0017,
   '0019_attempt_write_indexes': m0019,
+  '0020_session_search_async': m0020,
+  '0021_invoice_summary_deltas': m0021,
+  '0023_attempt_provider_reference_partial': m0023,
 };

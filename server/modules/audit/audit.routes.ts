@@ -27,7 +27,7 @@ export async function auditRoutes(app: FastifyInstance, deps: AppDeps): Promise<
       schema: { tags: ['Back office: audit'], summary: 'The filtered audit trail as CSV, oldest first (action in words, target by name)', querystring: AuditFilter },
     },
     async (req, reply) => {
-      const csv = Readable.from(await deps.reports.open('auditCsv', req.query)); // the report worker on SQLite
+      const csv = Readable.from(await deps.reports.open('auditCsv', req.query)); // the report worker (server/modules/reports/)
       return reply.type('text/csv; charset=utf-8').header('content-disposition', 'attachment; filename="audit-trail.csv"').send(csv);
     },
   );

@@ -7,6 +7,7 @@ import { ExceptionList, ExceptionListQuery, ExceptionsExportQuery } from '../../
 import type { ExceptionList as ExceptionListBody } from '../../../shared/schemas/finance-exceptions';
 import { merchantScope } from './merchant-scope';
 import { allow, requireStaff } from '../auth/staff-auth';
+import { catchUpInvoiceSummaries } from '../../domain/invoice-summary-fold';
 
 const errors = { 400: ErrorEnvelope, 401: ErrorEnvelope, 403: ErrorEnvelope, 404: ErrorEnvelope, 429: ErrorEnvelope };
 const tags = ['Back office: finance'];
@@ -18,9 +19,10 @@ export async function financeExceptionRoutes(app: FastifyInstance, deps: AppDeps
   r.get(
     '/exceptions',
     { preValidation: finance, schema: { tags, summary: 'Payments that do not reconcile with their invoice (over-paid, paid twice, part-payments)', querystring: ExceptionListQuery, response: { 200: ExceptionList, ...errors } } },
-    // Derived from every paid session of the merchant: computed in the report worker on SQLite.
+    // Derived from every paid session of the merchant: computed in the report worker (server/modules/reports/).
     async (req) => {
       const merchantId = await merchantScope(deps.db, requireStaff(req), req.query.merchant_id);
+      await catchUpInvoiceSummaries(deps.db); // the worker reads invoice_summaries: the pending deltas first
       const { kind, limit, offset } = req.query;
       return JSON.parse(await deps.reports.text('exceptionsList', { merchantId, kind, limit, offset })) as ExceptionListBody;
     },
@@ -30,6 +32,7 @@ export async function financeExceptionRoutes(app: FastifyInstance, deps: AppDeps
     { preValidation: finance, schema: { tags, summary: 'The finance exceptions list as CSV', querystring: ExceptionsExportQuery } },
     async (req, reply) => {
       const merchantId = await merchantScope(deps.db, requireStaff(req), req.query.merchant_id);
+      await catchUpInvoiceSummaries(deps.db);
       const csv = Readable.from(await deps.reports.open('exceptionsCsv', { merchantId, kind: req.query.kind }));
       const day = deps.clock.now().toISOString().slice(0, 10);
       return reply.type('text/csv; charset=utf-8').header('content-disposition', `attachment; filename="exceptions-${day}.csv"`).send(csv);

@@ -7,6 +7,7 @@ import type { InvoiceDetail, InvoiceList, InvoiceSummary, SessionRow } from '../
 import { invoiceLines } from '../invoices/invoices.repository';
 import { likeEscape } from './finance-search';
 import { afterCursor, decodeCursor, encodeCursor } from './finance-paging';
+import { catchUpInvoiceSummaries } from '../../domain/invoice-summary-fold';
 import type { CheckoutSessionsTable } from '../../db/schema';
 
 /**
@@ -56,6 +57,7 @@ export async function listInvoices(
 ): Promise<InvoiceList> {
   const sort = f.sort ?? 'updated_at';
   const dir = f.dir === 'asc' ? 'asc' : 'desc';
+  await catchUpInvoiceSummaries(db); // read-your-writes: the pending deltas folded first (invoice-summary-fold.ts)
   let base = db.selectFrom('invoice_summaries').where('merchant_id', '=', merchantId);
   if (f.q) base = base.where(sql<boolean>`lower(invoice_ref) LIKE lower(${`%${likeEscape(f.q)}%`}) ESCAPE '\\'`);
   if (f.remitted !== undefined) base = base.where('remitted', '=', f.remitted ? 1 : 0);
@@ -98,6 +100,7 @@ export async function invoiceDetail(
   page: { limit: number; cursor?: string | undefined },
   rowsOf: (rows: SessionWithMerchant[]) => Promise<SessionRow[]>,
 ): Promise<InvoiceDetail> {
+  await catchUpInvoiceSummaries(db);
   const summary = await db.selectFrom('invoice_summaries').selectAll().where('merchant_id', '=', merchantId).where('invoice_ref', '=', invoiceRef).executeTakeFirst();
   if (!summary) throw notFound(`invoice ${invoiceRef}`);
   const lines = await invoiceLines(db, { merchantId, mode: null, invoiceRef });

@@ -105,7 +105,8 @@ function exactly(db: Kysely<Database>, q: string, scope: SearchScope) {
   const { pg, cap } = scope;
   const slip = slipReferenceKey(q);
   const sessions = () => db.selectFrom('checkout_sessions as h').select(key(pg).as('k'));
-  const attempts = db.selectFrom('payment_attempts as a').where((a) => a.or([a('a.provider_reference', '=', q), a('a.payment_reference', '=', q), ...(/^\d{4}$/.test(q) ? [a('a.phone_last4', '=', q)] : [])]));
+  // `<> ''`: the reference index leaves out attempts still waiting for their provider's (migration 0023).
+  const attempts = db.selectFrom('payment_attempts as a').where((a) => a.or([a.and([a('a.provider_reference', '=', q), a('a.provider_reference', '<>', sql.lit(''))]), a('a.payment_reference', '=', q), ...(/^\d{4}$/.test(q) ? [a('a.phone_last4', '=', q)] : [])]));
   let hits = sessions().where('h.id', '=', q);
   hits = hits.union(pg ? attempts.select(sql<Key>`a.session_id`.as('k')) : sessions().where('h.id', 'in', attempts.select('a.session_id')));
   // The printed slip reference as a teller would type it (any case, dashes or not, O/0, I/1).

@@ -83,7 +83,7 @@ export async function financeRoutes(app: FastifyInstance, deps: AppDeps): Promis
     { preValidation: finance, schema: { tags, summary: 'Reconciliation export: payments whose session succeeded in [from, to), as CSV', querystring: PaymentsExportQuery } },
     async (req, reply) => {
       const merchantId = await merchantScope(deps.db, requireStaff(req), req.query.merchant_id);
-      // In the report worker on SQLite (server/modules/reports/): the loop only passes chunks on.
+      // In the report worker (server/modules/reports/): the loop only passes chunks on.
       const csv = Readable.from(await deps.reports.open('payments', paymentsExportRange(merchantId, req.query.from, req.query.to)));
       const day = (s: string) => s.slice(0, 10);
       return reply

@@ -23,7 +23,8 @@ import { invoiceLines } from '../invoices/invoices.repository';
 import { formatMoney as money } from '../../../shared/money';
 import { railLabel } from '../../../shared/labels';
 import { settlements, type Settlement } from './finance-settlement';
-import { amongHits, merchantScope, searchHits, sessionAmount } from './finance-search';
+import { amongHits, merchantScope, MIN_CONTAINS, searchHits, sessionAmount } from './finance-search';
+import { catchUpSearchIndex } from './search-index';
 import { afterCursor, decodeCursor, encodeCursor } from './finance-paging';
 import { deliveryEntries } from './session-deliveries';
 import { invoiceDetail as invoiceDetailOf } from './finance-invoices';
@@ -194,6 +195,8 @@ export async function listSessions(deps: FinanceDeps, merchantId: string, f: Ses
   const to = iso('to', f.to);
   if (from && to && from >= to) throw invalid('to', 'must be after from');
   const [scope, ref, text] = [{ merchantId, pg: isPostgres(deps.db), cap, now: deps.clock.now().getTime() }, f.invoice_ref, f.q?.trim()];
+  // A "contains" search reads the trigram index, which SQLite fills behind the writes: the sessions not yet in it first (search-index.ts).
+  if ((ref ?? '').length >= MIN_CONTAINS || (text ?? '').length >= MIN_CONTAINS) await catchUpSearchIndex(deps.db);
   let q = sessionBase(deps.db).where(merchantScope(Boolean(ref || text || f.amount_minor !== undefined)), '=', merchantId);
   if (f.status) q = q.where('s.status', '=', f.status);
   // The texts' sessions are found once (at most `cap` each, the newest), then count and page read among them.

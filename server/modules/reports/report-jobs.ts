@@ -6,8 +6,9 @@ import { exceptionsCsv, listFinanceExceptions } from '../finance/finance-excepti
 
 /**
  * The long reads of the back office (exports and reports), each a generator of text chunks over
- * a database handle. They run in the report worker on SQLite (report-runner.ts) and in-process
- * otherwise: the same code either way, so the output is the same bytes. Arguments are plain
+ * a database handle. They run in the report worker (report-runner.ts; its own connection on
+ * SQLite or PostgreSQL) and in-process where it cannot: the same code either way, so the output
+ * is the same bytes. Arguments are plain
  * data, already validated by the route (they cross a thread boundary).
  */
 export interface ReportJobs {

@@ -1,3 +1,6 @@
+/** The database the report worker opens its own connection on (workerData). */
+export type ReportSource = { file: string; url?: undefined } | { url: string; file?: undefined };
+
 /** Messages between the report runner (main thread) and the report worker. */
 export type ToWorker =
   | { t: 'start'; id: number; job: string; args: unknown }
@@ -11,4 +14,5 @@ export type ToRunner =
   | { t: 'chunk'; id: number; data: string }
   /** The job stopped: at its end, or (cancelled) at a cancel. */
   | { t: 'end'; id: number; cancelled?: boolean }
-  | { t: 'error'; id: number; code: string; message: string; status?: number };
+  /** `unavailable`: the database connection failed (server/db/connection-errors.ts): a 503, as in-process. */
+  | { t: 'error'; id: number; code: string; message: string; status?: number; unavailable?: boolean };

@@ -1,20 +1,23 @@
 import { parentPort, workerData } from 'node:worker_threads';
+import { isDatabaseUnavailable } from '../../db/connection-errors';
+import { openPostgresReader } from '../../db/postgres-reader';
 import { openSqliteReader } from '../../db/sqlite-reader';
 import { AppError } from '../../lib/errors';
 import { isReportJob, reportJobs, type ReportJobs } from './report-jobs';
-import type { ToRunner, ToWorker } from './report-protocol';
+import type { ReportSource, ToRunner, ToWorker } from './report-protocol';
 
 /**
- * The report worker (a worker thread, report-runner.ts): its own read-only connection on the
- * SQLite file, so an export's queries and CSV building never hold the server's event loop.
+ * The report worker (a worker thread, report-runner.ts): its own read-only connection (on the
+ * SQLite file, or one PostgreSQL connection from the server's DATABASE_URL), so an export's
+ * queries, row parsing and CSV building never hold the server's event loop.
  * Runs any number of jobs interleaved. Each job sends a chunk only against a credit from the
  * runner (one at start, one per chunk the HTTP response has taken): it prepares at most one
  * chunk ahead of a slow client, and a cancelled job (the client went away) stops between batches.
  */
 const port = parentPort;
 if (!port) throw new Error('report-worker.ts runs as a worker thread (report-runner.ts)');
-const { file } = workerData as { file: string };
-const reader = openSqliteReader(file);
+const source = workerData as ReportSource;
+const reader = source.url !== undefined ? openPostgresReader(source.url) : openSqliteReader(source.file);
 
 interface Running {
   credits: number;
@@ -42,7 +45,7 @@ async function run(id: number, job: keyof ReportJobs, args: unknown): Promise<vo
     post({ t: 'end', id, cancelled: state.cancelled });
   } catch (err) {
     if (err instanceof AppError) post({ t: 'error', id, code: err.code, message: err.message, status: err.status });
-    else post({ t: 'error', id, code: 'INTERNAL_ERROR', message: err instanceof Error ? err.message : String(err) });
+    else post({ t: 'error', id, code: 'INTERNAL_ERROR', message: err instanceof Error ? err.message : String(err), unavailable: isDatabaseUnavailable(err) });
   } finally {
     running.delete(id);
   }

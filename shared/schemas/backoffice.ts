@@ -257,9 +257,13 @@ export const InvoiceListQuery = MerchantScopeQuery.extend({
   sort: z.enum(INVOICE_SORTS).default('updated_at'),
   dir: z.enum(['asc', 'desc']).default('desc'),
   limit: z.coerce.number().int().min(1).max(200).default(50),
+  /** Costs what it skips (an index walk); deep pages go by `cursor`. */
   offset: z.coerce.number().int().min(0).default(0),
+  /** `next_cursor` of the previous page, with the same sort and dir (not with offset). */
+  cursor: z.string().max(400).optional(),
 });
-export const InvoiceList = z.object({ invoices: z.array(InvoiceSummary), ...ListTotal });
+/** `next_cursor`: pass as `cursor` for the page after this one (null on the last page). */
+export const InvoiceList = z.object({ invoices: z.array(InvoiceSummary), ...ListTotal, next_cursor: z.string().nullable().optional() });
 export type InvoiceList = z.infer<typeof InvoiceList>;
 export const InvoiceRefParams = z.object({ invoice_ref: z.string().min(1).max(120) });
 

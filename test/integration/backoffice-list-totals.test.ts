@@ -107,6 +107,64 @@ describe('bounded list totals and keyset pages', () => {
     expect(await page(finB, '/invoices')).toMatchObject({ total: 2, total_capped: false });
   });
 
+  it('a search keeps its newest `cap` sessions: a bounded total said capped, every page (offset or cursor) within them', async () => {
+    const c = await t.merchant('Totals C');
+    const finC = await staff(t, 'finance', { merchantId: c.merchant_id });
+    // 8 sessions whose payer name contains "Broad Payer", a second apart (the last 5 are the newest), amounts out of order.
+    const made: string[] = [];
+    for (let i = 0; i < 8; i++) {
+      t.clock.advanceSeconds(1);
+      made.push((await openSession(t, c, { customer: { name: `Broad Payer ${i}` }, invoice_ref: `BROAD-${i}`, amount_minor: 1_000 + ((i * 3) % 8) * 100 })).id);
+    }
+    const newest = made.slice(3).reverse();
+    for (const search of ['q=broad%20payer', 'invoice_ref=BROAD-', 'q=broad%20payer&invoice_ref=broad']) {
+      const first = await page(finC, `/sessions?${search}&limit=2`);
+      expect(first, search).toMatchObject({ total: 5, total_capped: true });
+      expect(await walk(finC, `/sessions?${search}`, 'sessions'), search).toEqual(newest);
+      const byOffset: string[] = [];
+      for (let offset = 0; offset < 10; offset += 2) byOffset.push(...((await page(finC, `/sessions?${search}&limit=2&offset=${offset}`)).sessions as Array<{ id: string }>).map((r) => r.id));
+      expect(byOffset, search).toEqual(newest);
+      // Another sort orders the same five.
+      const byAmount = (await page(finC, `/sessions?${search}&sort=amount_minor&dir=asc&limit=50`)).sessions as Array<{ id: string; amount_minor: number }>;
+      expect(new Set(byAmount.map((r) => r.id)), search).toEqual(new Set(newest));
+      expect(byAmount.map((r) => r.amount_minor), search).toEqual([...byAmount.map((r) => r.amount_minor)].sort((x, y) => x - y));
+      expect(await walk(finC, `/sessions?${search}&sort=amount_minor&dir=asc`, 'sessions'), search).toEqual(byAmount.map((r) => r.id));
+    }
+    // The other filters apply among the candidates; a narrow text is exact and not capped; an older session is still found by its id.
+    expect(await page(finC, '/sessions?q=broad%20payer&status=success')).toMatchObject({ total: 0, total_capped: true });
+    expect(await page(finC, '/sessions?q=broad%20payer%202')).toMatchObject({ total: 1, total_capped: false });
+    expect(await page(finC, `/sessions?q=${made[0]}`)).toMatchObject({ total: 1, total_capped: false });
+    // Under 3 characters: the exact invoice ref, capped the same way.
+    for (let i = 0; i < 7; i++) await openSession(t, c, { invoice_ref: 'BX' });
+    expect(await page(finC, '/sessions?q=BX')).toMatchObject({ total: 5, total_capped: true });
+    expect(await page(finC, '/sessions?invoice_ref=BX')).toMatchObject({ total: 5, total_capped: true });
+  });
+
+  it('invoices: a cursor walk in every sort gives the order offset pages give, every invoice once', async () => {
+    const refsOf = (p: Page) => (p.invoices as Array<{ invoice_ref: string }>).map((r) => r.invoice_ref);
+    for (const order of ['', '&dir=asc', '&sort=invoice_ref&dir=asc', '&sort=invoice_ref', '&sort=billed_minor&dir=asc', '&sort=billed_minor', '&sort=line_count', '&remitted=true']) {
+      const all = refsOf(await page(finA, `/invoices?limit=200${order}`));
+      expect(all.length, order).toBeGreaterThan(5);
+      const seen: string[] = [];
+      let cursor: string | null | undefined = null;
+      do {
+        const p = await page(finA, `/invoices?limit=3${order}${cursor ? `&cursor=${cursor}` : ''}`);
+        expect(p).toMatchObject({ total: 5, total_capped: true });
+        expect(refsOf(p).length).toBeLessThanOrEqual(3);
+        seen.push(...refsOf(p));
+        cursor = p.next_cursor;
+      } while (cursor);
+      expect(seen, order).toEqual(all);
+    }
+    const first = await page(finA, '/invoices?limit=2');
+    for (const url of [`/invoices?sort=billed_minor&cursor=${first.next_cursor}`, `/invoices?dir=asc&cursor=${first.next_cursor}`, `/invoices?offset=2&cursor=${first.next_cursor}`, '/invoices?cursor=bm90LWEtY3Vyc29y']) {
+      const res = await call(t, finA, 'GET', url);
+      expect(res.statusCode, url).toBe(400);
+      expect(errorCode(res), url).toBe('INVALID_ARGUMENT');
+      expect(res.body, url).toContain('cursor');
+    }
+  });
+
   it('deposits: capped total, a cursor walk in the order offset pages give, every deposit once', async () => {
     const first = await page(sup, '/deposits?limit=50');
     expect(first).toMatchObject({ total: 5, total_capped: true, next_cursor: null });

@@ -240,6 +240,10 @@ describe('every periodic, list and search query uses an index (issue 18)', () =>
       await get(`/invoices?${mq}&sort=billed_minor&dir=asc`);
       await get(`/invoices?${mq}&sort=line_count`);
       await get(`/invoices?${mq}&sort=invoice_ref&dir=asc&offset=1`);
+      for (const order of ['', '&remitted=false', '&sort=billed_minor&dir=asc', '&sort=line_count', '&sort=invoice_ref']) {
+        const first = await call(t, admin, 'GET', `/invoices?${mq}&limit=1${order}`);
+        await get(`/invoices?${mq}&limit=1${order}&cursor=${(first.json() as { next_cursor: string }).next_cursor}`);
+      }
     });
     // The invoice summary's writers (domain/invoice-summary.ts): a line ingest, a session created and paid.
     await record('invoice summary writes', async () => {

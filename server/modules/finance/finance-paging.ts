@@ -12,7 +12,8 @@ export type SortValue = string | number;
 export const encodeCursor = (sort: string, dir: 'asc' | 'desc', value: SortValue, id: string): string =>
   Buffer.from(JSON.stringify([sort, dir, value, id])).toString('base64url');
 
-export function decodeCursor(cursor: string, sort: string, dir: 'asc' | 'desc'): { value: SortValue; id: string } {
+/** `numeric`: the sort's value is a whole number (an amount, a count), not a text or a time. */
+export function decodeCursor(cursor: string, sort: string, dir: 'asc' | 'desc', numeric = sort === 'amount_minor'): { value: SortValue; id: string } {
   let parsed: unknown;
   try {
     parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
@@ -22,7 +23,7 @@ export function decodeCursor(cursor: string, sort: string, dir: 'asc' | 'desc'):
   if (!Array.isArray(parsed) || parsed.length !== 4 || typeof parsed[3] !== 'string' || !['string', 'number'].includes(typeof parsed[2])) {
     throw invalid('cursor', 'is not a cursor this list returned');
   }
-  if (typeof parsed[2] !== (sort === 'amount_minor' ? 'number' : 'string')) throw invalid('cursor', 'is not a cursor this list returned');
+  if (typeof parsed[2] !== (numeric ? 'number' : 'string')) throw invalid('cursor', 'is not a cursor this list returned');
   // An amount is a whole number of minor units: 1.5 or 1e999 (Infinity) would reach the query as a bad bigint.
   if (typeof parsed[2] === 'number' && !Number.isSafeInteger(parsed[2])) throw invalid('cursor', 'is not a cursor this list returned');
   if (parsed[0] !== sort || parsed[1] !== dir) throw invalid('cursor', `was made for another sort order; page sort=${sort}&dir=${dir} from the first page`);

@@ -1,6 +1,7 @@
-import { sql, type Expression, type ExpressionBuilder, type Kysely } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
 import { slipReferenceKey } from '../../lib/slip-reference';
+import { indexWord } from './search-words';
 
 /**
  * Finance search the way a caller describes a payment: one text matched against the payer's
@@ -9,19 +10,25 @@ import { slipReferenceKey } from '../../lib/slip-reference';
  * with or without dashes and spaces, O/0 and I/1 forgiven: lib/slip-reference.ts), and the
  * provider or bank-transfer payment reference.
  *
- * Every part is an index lookup, and the search is the union of the sessions each one finds
- * (`s.rowid IN (… UNION …)` on SQLite, `s.id IN (…)` on PostgreSQL), the merchant only a filter
- * on them (merchantScope), so its cost is that of the sessions found, never of the merchant's
- * sessions (issue 18: the "contains" parts read every one, 3–6 s at a million). A text found in
- * BROAD sessions or more has its page read the other way round (isBroad):
+ * The search finds its sessions first, once per request (searchHits), and the list's count and
+ * page are then read among those sessions by key (`s.rowid IN (json_each(…))` on SQLite,
+ * `s.id = ANY(…)` on PostgreSQL), the merchant only a filter on them (merchantScope): the cost is
+ * that of the sessions found, never of the merchant's sessions (issue 18: the "contains" parts
+ * read every one, 3–6 s at a million). Every part is an index lookup:
  * - exact parts: session id, phone last 4, references, slip key (migrations 0010, 0011);
  * - the id's first characters (6 or more): a range on the primary key (SQLite), `LIKE 'x%'` on
  *   a text_pattern_ops index (PostgreSQL; migration 0016);
  * - "contains" on payer name and invoice ref: trigram indexes (migration 0016), an FTS5 phrase
  *   on SQLite, ILIKE on PostgreSQL's pg_trgm indexes. A trigram index cannot serve a text
  *   shorter than 3 characters, so a shorter text matches the invoice ref exactly instead (on
- *   the merchant's (merchant_id, invoice_ref) index) and no payer name; the screen says to
- *   type at least 3 characters (MIN_CONTAINS).
+ *   the merchant's (merchant_id, invoice_ref, created_at) index) and no payer name; the screen
+ *   says to type at least 3 characters (MIN_CONTAINS).
+ * **The candidates are capped** at the list's total cap (LIST_TOTAL_CAP, 10,000): the newest
+ * `cap` sessions the text finds (newest by insertion, the FTS5 rowid, on SQLite; by created_at
+ * on PostgreSQL), so a broad text ("Payer 1": 111,111 sessions at a million) costs a bounded
+ * page and count instead of counting and sorting every match; the list then says
+ * `total_capped: true` ("10,000+"), and its pages (by offset or cursor) go on to the end of the
+ * candidates. Narrow the text, or add a date range, to reach older sessions of a broad text.
  * The text is only ever a bound parameter: LIKE's `\ % _` are escaped, and the FTS5 phrase is
  * quoted with its `"` doubled, so no input can change the query's meaning.
  */
@@ -38,6 +45,10 @@ export interface SearchScope {
   merchantId: string;
   /** The engine (db/engine.ts isPostgres): the contains and prefix parts are said differently. */
   pg: boolean;
+  /** At most this many sessions per part (the newest): LIST_TOTAL_CAP. */
+  cap: number;
+  /** The injected clock's now, in ms (search-words.ts refreshes its sample by it). */
+  now: number;
 }
 
 /**
@@ -50,84 +61,88 @@ export interface SearchScope {
 export const merchantScope = (searching: boolean) => (searching ? sql<string>`(s.merchant_id || '')` : sql.ref<string>('s.merchant_id'));
 
 /**
- * What the search's parts return and the list is matched on: the session's rowid on SQLite (the
- * FTS5 index's own key, and a lookup without an index in between), its id on PostgreSQL (no
- * rowid there).
+ * What the search returns and the list is matched on: the session's rowid on SQLite (the FTS5
+ * index's own key, and a lookup without an index in between), its id on PostgreSQL (no rowid
+ * there).
  */
-const key = (pg: boolean, alias: 'h') => (pg ? sql.ref<string>(`${alias}.id`) : sql<string>`${sql.ref(alias)}.rowid`);
+type Key = string | number;
+const key = (pg: boolean) => (pg ? sql<Key>`h.id` : sql<Key>`h.rowid`);
 
-/** The sessions whose name or invoice ref (or only invoice ref) contains `q` (3+ characters), through the trigram index. */
-function containing(eb: SessionEb, q: string, pg: boolean, only?: 'invoice_ref') {
-  if (pg) {
-    const pattern = `%${likeEscape(q)}%`;
-    const h = eb.selectFrom('checkout_sessions as h').select(key(pg, 'h').as('k'));
-    return only ? h.where(sql<boolean>`h.invoice_ref ILIKE ${pattern}`) : h.where(sql<boolean>`h.customer_name ILIKE ${pattern} OR h.invoice_ref ILIKE ${pattern}`);
-  }
-  const match = only ? `${only} : ${ftsPhrase(q)}` : ftsPhrase(q);
-  return sql<{ k: string }>`SELECT rowid AS k FROM checkout_sessions_search WHERE checkout_sessions_search MATCH ${match}`;
-}
-
-/** The merchant's sessions of exactly this invoice ref (a text too short for the trigram index). */
-const sameRef = (eb: SessionEb, q: string, scope: SearchScope) =>
-  eb.selectFrom('checkout_sessions as h').select(key(scope.pg, 'h').as('k')).where('h.merchant_id', '=', scope.merchantId).where('h.invoice_ref', '=', q);
-
-/** The list's rows whose key is among `hits`. */
-const among = (eb: SessionEb, pg: boolean, hits: Expression<{ k: string }>) => (pg ? eb('s.id', 'in', hits as never) : eb(sql<number>`s.rowid`, 'in', hits as never));
-
-export function sessionSearch(eb: SessionEb, text: string, scope: SearchScope) {
-  const q = text.trim();
-  const { pg } = scope;
-  const slip = slipReferenceKey(q);
-  const parts: Array<Expression<{ k: string }>> = [];
-  // `<> ''`: the reference index leaves out attempts still waiting for their provider's (migration 0023).
-  const attempts = eb.selectFrom('payment_attempts as a').where((a) => a.or([a.and([a('a.provider_reference', '=', q), a('a.provider_reference', '<>', sql.lit(''))]), a('a.payment_reference', '=', q), ...(/^\d{4}$/.test(q) ? [a('a.phone_last4', '=', q)] : [])]));
-  parts.push(pg ? attempts.select('a.session_id as k') : eb.selectFrom('checkout_sessions as h').select(key(pg, 'h').as('k')).where('h.id', 'in', attempts.select('a.session_id')));
-  // The printed slip reference as a teller would type it (any case, dashes or not, O/0, I/1).
-  if (slip) {
-    const slips = eb.selectFrom('cash_slips as c').where('c.reference_key', '=', slip);
-    parts.push(pg ? slips.select('c.session_id as k') : eb.selectFrom('checkout_sessions as h').select(key(pg, 'h').as('k')).where('h.id', 'in', slips.select('c.session_id')));
-  }
-  if (q.length >= 6) {
-    const prefix = eb.selectFrom('checkout_sessions as h').select(key(pg, 'h').as('k'));
-    // Ids are ASCII: on SQLite (binary collation) every id starting with q sorts in [q, q + U+10FFFF).
-    parts.push(pg ? prefix.where(sql<boolean>`h.id LIKE ${`${likeEscape(q)}%`}`) : prefix.where('h.id', '>=', q).where('h.id', '<', `${q}\u{10FFFF}`));
-  }
-  parts.push(q.length >= MIN_CONTAINS ? containing(eb, q, pg) : sameRef(eb, q, scope));
-  let hits = eb.selectFrom('checkout_sessions as h').select(key(pg, 'h').as('k')).where('h.id', '=', q);
-  for (const part of parts) hits = hits.union(part);
-  return among(eb, pg, hits);
+/** The sessions a search found: at most `cap` per part, `capped` when a part had more. */
+export interface SearchHits {
+  keys: Key[];
+  capped: boolean;
+  /** The merchant has more than `cap` sessions of the "contains" (or short ref) part alone. */
+  full: boolean;
 }
 
 /**
- * Texts found in at least this many sessions are "broad" (a common name: "Mensah", "Payer 1").
- * Their page is then read by walking the merchant's sessions in the page's order, each tested
- * against the set the index found (built once), which stops once the page is full: with 5,000+
- * matches that is a few thousand rows at most for a first page (at a million sessions); driven
- * by the matches instead, every one of them would be read and sorted for one page (111,111
- * matches at 200k sessions: 1.4 s against 0.16 s). The count stays driven by the matches.
+ * The merchant's newest sessions whose name or invoice ref (or only invoice ref) contains `q`
+ * (3+ characters, the trigram index), or, shorter, whose invoice ref is `q`: at most cap + 1.
  */
-export const BROAD = 5_000;
-
-/** Whether a "contains" text (3+ characters) is in BROAD sessions or more: the trigram index, read up to BROAD rows. */
-export async function isBroad(db: Kysely<Database>, texts: Array<string | undefined>, pg: boolean): Promise<boolean> {
-  for (const text of texts) {
-    const q = text?.trim() ?? '';
-    if (q.length < MIN_CONTAINS) continue;
-    const found = pg
-      ? sql<{ n: string }>`SELECT count(*) AS n FROM (SELECT 1 FROM checkout_sessions h WHERE h.customer_name ILIKE ${`%${likeEscape(q)}%`} OR h.invoice_ref ILIKE ${`%${likeEscape(q)}%`} LIMIT ${BROAD}) x`
-      : sql<{ n: number }>`SELECT count(*) AS n FROM (SELECT rowid FROM checkout_sessions_search WHERE checkout_sessions_search MATCH ${ftsPhrase(q)} LIMIT ${BROAD})`;
-    if (Number((await found.execute(db)).rows[0]?.n ?? 0) >= BROAD) return true;
+function newestContaining(q: string, scope: SearchScope, word: string | null, only?: 'invoice_ref') {
+  const { pg, merchantId, cap } = scope;
+  if (q.length < MIN_CONTAINS) {
+    return sql<{ k: Key }>`SELECT ${key(pg)} AS k FROM checkout_sessions h WHERE h.merchant_id = ${merchantId} AND h.invoice_ref = ${q} ORDER BY h.created_at DESC LIMIT ${cap + 1}`;
   }
-  return false;
+  if (pg) {
+    const p = `%${likeEscape(q)}%`;
+    // With a rare word (search-words.ts) the index is asked for it alone, and `|| ''` keeps the whole text out of the index condition.
+    const w = word === null ? null : `%${likeEscape(word)}%`;
+    const has = (col: 'customer_name' | 'invoice_ref') => (w === null ? sql`h.${sql.ref(col)} ILIKE ${p}` : sql`(h.${sql.ref(col)} ILIKE ${w} AND (h.${sql.ref(col)} || '') ILIKE ${p})`);
+    const match = only ? has('invoice_ref') : sql`(${has('customer_name')} OR ${has('invoice_ref')})`;
+    // The merchant as `|| ''`: a filter on the rows the trigram index found, not a second index to combine.
+    return sql<{ k: Key }>`SELECT h.id AS k FROM checkout_sessions h WHERE ${match} AND (h.merchant_id || '') = ${merchantId} ORDER BY h.created_at DESC LIMIT ${cap + 1}`;
+  }
+  // FTS5 returns its rowids newest (last inserted) first with `ORDER BY rowid DESC`, and stops at the LIMIT.
+  const match = only ? `${only} : ${ftsPhrase(q)}` : ftsPhrase(q);
+  return sql<{ k: Key }>`SELECT f.rowid AS k FROM checkout_sessions_search f JOIN checkout_sessions h ON h.rowid = f.rowid
+    WHERE checkout_sessions_search MATCH ${match} AND h.merchant_id = ${merchantId} ORDER BY f.rowid DESC LIMIT ${cap + 1}`;
 }
 
-/** The `invoice_ref` filter: contains (any case) from 3 characters, the exact ref below that. */
-export function invoiceRefSearch(eb: SessionEb, text: string, scope: SearchScope) {
-  if (text.length < MIN_CONTAINS) return among(eb, scope.pg, sameRef(eb, text, scope));
-  const hits = containing(eb, text, scope.pg, 'invoice_ref');
-  // SQLite's is raw SQL, which a subquery position does not parenthesise by itself.
-  return scope.pg ? among(eb, true, hits) : sql<boolean>`s.rowid IN (${hits})`;
+/** The exact parts of a `q` search (references, phone, slip, id and its first characters): at most cap + 1. */
+function exactly(db: Kysely<Database>, q: string, scope: SearchScope) {
+  const { pg, cap } = scope;
+  const slip = slipReferenceKey(q);
+  const sessions = () => db.selectFrom('checkout_sessions as h').select(key(pg).as('k'));
+  // `<> ''`: the reference index leaves out attempts still waiting for their provider's (migration 0023).
+  const attempts = db.selectFrom('payment_attempts as a').where((a) => a.or([a.and([a('a.provider_reference', '=', q), a('a.provider_reference', '<>', sql.lit(''))]), a('a.payment_reference', '=', q), ...(/^\d{4}$/.test(q) ? [a('a.phone_last4', '=', q)] : [])]));
+  let hits = sessions().where('h.id', '=', q);
+  hits = hits.union(pg ? attempts.select(sql<Key>`a.session_id`.as('k')) : sessions().where('h.id', 'in', attempts.select('a.session_id')));
+  // The printed slip reference as a teller would type it (any case, dashes or not, O/0, I/1).
+  if (slip) {
+    const slips = db.selectFrom('cash_slips as c').where('c.reference_key', '=', slip);
+    hits = hits.union(pg ? slips.select(sql<Key>`c.session_id`.as('k')) : sessions().where('h.id', 'in', slips.select('c.session_id')));
+  }
+  if (q.length >= 6) {
+    // Ids are ASCII: on SQLite (binary collation) every id starting with q sorts in [q, q + U+10FFFF).
+    hits = hits.union(pg ? sessions().where(sql<boolean>`h.id LIKE ${`${likeEscape(q)}%`}`) : sessions().where('h.id', '>=', q).where('h.id', '<', `${q}\u{10FFFF}`));
+  }
+  return sql<{ k: Key }>`SELECT k FROM (${hits}) AS exact LIMIT ${cap + 1}`;
 }
+
+/**
+ * The sessions a text finds, read once per request: for `q` its exact parts and "contains"
+ * parts, for the `invoice_ref` filter (`only`) the ref contains the text (3+ characters) or is
+ * it (shorter). Each part at most `cap` (the newest for "contains"), `capped` if it had more.
+ */
+export async function searchHits(db: Kysely<Database>, text: string, scope: SearchScope, only?: 'invoice_ref'): Promise<SearchHits> {
+  const q = text.trim();
+  const word = scope.pg && q.length >= MIN_CONTAINS ? await indexWord(db, q, scope.now) : null;
+  const parts = only ? [newestContaining(q, scope, word, only)] : [exactly(db, q, scope), newestContaining(q, scope, word)];
+  const keys = new Set<Key>();
+  let [capped, full] = [false, false];
+  for (const [i, part] of parts.entries()) {
+    const rows = (await part.execute(db)).rows;
+    if (rows.length > scope.cap) [capped, full] = [true, full || i === parts.length - 1];
+    for (const r of rows.slice(0, scope.cap)) keys.add(r.k);
+  }
+  return { keys: [...keys], capped, full };
+}
+
+/** The list's rows among the sessions found: one bound parameter (a JSON array on SQLite, a text[] on PostgreSQL). */
+export const amongHits = (eb: SessionEb, pg: boolean, hits: SearchHits) =>
+  pg ? eb(sql`s.id`, '=', sql`ANY(${hits.keys.map(String)}::text[])`) : eb(sql`s.rowid`, 'in', sql`(SELECT value FROM json_each(${JSON.stringify(hits.keys)}))`);
 
 /**
  * An amount matches the invoice (base) amount or what was actually collected: the union of the

@@ -23,7 +23,7 @@ import { invoiceLines } from '../invoices/invoices.repository';
 import { formatMoney as money } from '../../../shared/money';
 import { railLabel } from '../../../shared/labels';
 import { settlements, type Settlement } from './finance-settlement';
-import { invoiceRefSearch, isBroad, merchantScope, MIN_CONTAINS, sessionAmount, sessionSearch } from './finance-search';
+import { amongHits, merchantScope, MIN_CONTAINS, searchHits, sessionAmount } from './finance-search';
 import { catchUpSearchIndex } from './search-index';
 import { afterCursor, decodeCursor, encodeCursor } from './finance-paging';
 import { deliveryEntries } from './session-deliveries';
@@ -194,13 +194,21 @@ export async function listSessions(deps: FinanceDeps, merchantId: string, f: Ses
   const from = iso('from', f.from);
   const to = iso('to', f.to);
   if (from && to && from >= to) throw invalid('to', 'must be after from');
-  const [scope, ref, text] = [{ merchantId, pg: isPostgres(deps.db) }, f.invoice_ref, f.q?.trim()];
+  const [scope, ref, text] = [{ merchantId, pg: isPostgres(deps.db), cap, now: deps.clock.now().getTime() }, f.invoice_ref, f.q?.trim()];
   // A "contains" search reads the trigram index, which SQLite fills behind the writes: the sessions not yet in it first (search-index.ts).
   if ((ref ?? '').length >= MIN_CONTAINS || (text ?? '').length >= MIN_CONTAINS) await catchUpSearchIndex(deps.db);
   let q = sessionBase(deps.db).where(merchantScope(Boolean(ref || text || f.amount_minor !== undefined)), '=', merchantId);
   if (f.status) q = q.where('s.status', '=', f.status);
-  if (ref) q = q.where((eb) => invoiceRefSearch(eb, ref, scope));
-  if (text) q = q.where((eb) => sessionSearch(eb, text, scope));
+  // The texts' sessions are found once (at most `cap` each, the newest), then count and page read among them.
+  let [capped, full] = [false, false];
+  for (const [t, only] of [[ref, 'invoice_ref'], [text, undefined]] as const) {
+    if (!t) continue;
+    const hits = await searchHits(deps.db, t, scope, only);
+    [capped, full] = [capped || hits.capped, hits.full && !(ref && text)];
+    q = q.where((eb) => amongHits(eb, scope.pg, hits));
+  }
+  // More than `cap` of the merchant's sessions match one text and nothing else narrows them: the count is the cap.
+  full &&= !f.status && !f.rail && f.amount_minor === undefined && !from && !to;
   if (f.amount_minor !== undefined) {
     const amount = f.amount_minor;
     q = q.where((eb) => sessionAmount(eb, amount, scope));
@@ -217,9 +225,9 @@ export async function listSessions(deps: FinanceDeps, merchantId: string, f: Ses
       ]),
     );
   }
-  const total = await boundedTotal(deps.db, q, cap);
-  // A broad text's page walks the merchant's sessions in order instead (finance-search.ts BROAD).
-  if (await isBroad(deps.db, [text, ref], scope.pg)) q = q.where('s.merchant_id', '=', merchantId);
+  const counted = full ? { total: cap, total_capped: true } : await boundedTotal(deps.db, q, cap);
+  // A search that kept only its newest `cap` sessions may have left older ones out: `total` is then a lower bound.
+  const total = capped ? { ...counted, total_capped: true } : counted;
   if (f.cursor) {
     if (f.offset > 0) throw invalid('cursor', 'cannot be combined with offset');
     const c = decodeCursor(f.cursor, f.sort, f.dir);

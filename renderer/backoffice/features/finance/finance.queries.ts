@@ -49,10 +49,16 @@ export const financeQueries = {
       queryFn: ({ signal }) => api.get(`/sessions/${encodeURIComponent(id)}`, signal, SessionDetail),
       refetchInterval: 5_000,
     }),
-  invoices: (api: BackOfficeApi, merchantId: string | undefined, f: { q: string; remitted: string; sort: string; dir: string; limit: number; offset: number }) =>
+  /** `cursor` (the previous page's next_cursor) instead of `offset` when the screen has one: a deep page then costs what the first does. */
+  invoices: (api: BackOfficeApi, merchantId: string | undefined, f: { q: string; remitted: string; sort: string; dir: string; limit: number; offset: number; cursor?: string | undefined }) =>
     queryOptions({
       queryKey: ['invoices', api.userId, merchantId ?? 'own', f] as const,
-      queryFn: ({ signal }) => api.get(`/invoices${qs({ merchant_id: merchantId, q: f.q, remitted: f.remitted, sort: f.sort, dir: f.dir, limit: f.limit, offset: f.offset })}`, signal, InvoiceList),
+      queryFn: ({ signal }) =>
+        api.get(
+          `/invoices${qs({ merchant_id: merchantId, q: f.q, remitted: f.remitted, sort: f.sort, dir: f.dir, limit: f.limit, ...(f.cursor ? { cursor: f.cursor } : { offset: f.offset }) })}`,
+          signal,
+          InvoiceList,
+        ),
       placeholderData: keepPreviousData,
     }),
   /**

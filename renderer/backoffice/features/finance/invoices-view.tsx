@@ -16,16 +16,19 @@ export function InvoicesView({ merchantId }: { merchantId: string | undefined })
   const [remitted, setRemitted] = useState('');
   const [sort, setSort] = useState<SortState>({ key: 'updated_at', dir: 'desc' });
   const [offset, setOffset] = useState(0);
+  // Each page's cursor, by offset, from the page before it ("Next"): deep pages by cursor, not by skipping rows.
+  const [cursors, setCursors] = useState<Record<number, string>>({});
+  const restart = () => (setOffset(0), setCursors({}));
   const limit = 20;
-  const invoices = useQuery(financeQueries.invoices(api, merchantId, { q: q.trim(), remitted, sort: sort.key, dir: sort.dir, limit, offset }));
+  const invoices = useQuery(financeQueries.invoices(api, merchantId, { q: q.trim(), remitted, sort: sort.key, dir: sort.dir, limit, offset, cursor: cursors[offset] }));
   return (
     <Card className="bo-card--flush" testId="invoices-list">
       <div className="bo-filters">
-        <InputField label="Invoice ref" value={q} onChange={(v) => (setQ(v), setOffset(0))} placeholder="Contains…" />
+        <InputField label="Invoice ref" value={q} onChange={(v) => (setQ(v), restart())} placeholder="Contains…" />
         <SelectField
           label="Remitted"
           value={remitted}
-          onChange={(v) => (setRemitted(v), setOffset(0))}
+          onChange={(v) => (setRemitted(v), restart())}
           options={[
             { value: '', label: 'All invoices' },
             { value: 'true', label: 'Fully paid' },
@@ -43,7 +46,7 @@ export function InvoicesView({ merchantId }: { merchantId: string | undefined })
               sort={sort}
               onSort={(s) => {
                 setSort(s);
-                setOffset(0);
+                restart();
               }}
               onRowClick={(r) => navigate(`${BASE}/invoices/${encodeURIComponent(r.invoice_ref)}`)}
               columns={[
@@ -57,7 +60,18 @@ export function InvoicesView({ merchantId }: { merchantId: string | undefined })
                 { key: 'updated', header: 'Updated', sortKey: 'updated_at', nowrap: true, render: (r) => formatDateTime(r.updated_at) },
               ]}
             />
-            <Pagination total={d.total} capped={d.total_capped} rows={d.invoices.length} limit={limit} offset={offset} onChange={setOffset} />
+            <Pagination
+              total={d.total}
+              capped={d.total_capped}
+              rows={d.invoices.length}
+              limit={limit}
+              offset={offset}
+              onChange={(to) => {
+                const next = invoices.isPlaceholderData ? null : d.next_cursor;
+                if (to === offset + limit && next) setCursors((c) => ({ ...c, [to]: next }));
+                setOffset(to);
+              }}
+            />
           </>
         )}
       </QueryState>

@@ -1,0 +1,21 @@
+import { describe, expect, it } from 'vitest';
+import { rareWord, SAMPLE_ROWS } from '../../server/modules/finance/search-words';
+
+/** PostgreSQL's trigram search asks its index for the rarest word of a text when one is rare (finance/search-words.ts). */
+describe('rareWord', () => {
+  // A sample where every name shares "payer" and numbers are spread out, as in the volume bench.
+  const sample = Array.from({ length: SAMPLE_ROWS }, (_, i) => `payer ${i * 37} inv-${i}`);
+
+  it('picks the rare word of a text whose other word every payer shares', () => {
+    expect(rareWord('Payer 999993', sample)).toBe('999993');
+    expect(rareWord('PAYER 12345 x', sample)).toBe('12345');
+  });
+
+  it('keeps the whole text when every word is common, for one word, or without a usable sample', () => {
+    expect(rareWord('Payer 1', sample)).toBeNull(); // "1" is too short for a trigram, "payer" is everywhere
+    expect(rareWord('payer inv', sample)).toBeNull();
+    expect(rareWord('999993', sample)).toBeNull();
+    expect(rareWord('Payer 999993', sample.slice(0, 10))).toBeNull();
+    expect(rareWord('ab cd', sample)).toBeNull();
+  });
+});

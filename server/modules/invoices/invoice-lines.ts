@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { Database } from '../../db/schema';
 import type { AppDeps } from '../../deps';
 import { AppError, formatPath, notFound } from '../../lib/errors';
-import { uuidV7 } from '../../lib/ids';
+import { uuidV7s } from '../../lib/ids';
 import { coerceToSchema } from '../../http/form-body';
 import { collectedMinor, reallocateInvoice } from '../../domain/invoice-allocation';
 import { summaryOnLinesChanged } from '../../domain/invoice-summary';
@@ -107,12 +107,16 @@ export async function ingestInvoiceLines(
       billed += line.amount_minor;
       continue;
     }
-    rows.push([uuidV7(nowMs), line.code, line.name ?? catalogueName, line.amount_minor]);
+    rows.push(['', line.code, line.name ?? catalogueName, line.amount_minor]); // its id below, all in one draw
     ingested++;
     billed += line.amount_minor;
   }
   // One statement for every accepted line, whatever their number (issue 16).
-  if (rows.length > 0) await upsertLines(trx, { ...owner, currency: input.currency, now, rows: JSON.stringify(rows) });
+  if (rows.length > 0) {
+    const ids = uuidV7s(rows.length, nowMs);
+    rows.forEach((r, i) => (r[0] = ids[i]!));
+    await upsertLines(trx, { ...owner, currency: input.currency, now, rows: JSON.stringify(rows) });
+  }
   // Every line is at least 1, so lines can only become remitted when the invoice has collected money:
   // a new invoice (the common case) skips reading its lines back. All its lines are in input.currency.
   const collected = await collectedMinor(trx, input.merchantId, input.mode, input.invoiceRef, input.currency);

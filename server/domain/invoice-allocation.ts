@@ -72,10 +72,18 @@ export function orderedLines(q: Q, merchantId: string, mode: Mode, invoiceRef: s
  * becomes uncovered at run time; only migration 0007 (recomputing old data) un-remits.
  * Returns true when lines were remitted (the caller refreshes the invoice summary, invoice-summary.ts).
  */
-export async function reallocateInvoice(trx: Q, merchantId: string, mode: Mode, invoiceRef: string, now: string): Promise<boolean> {
+export async function reallocateInvoice(
+  trx: Q,
+  merchantId: string,
+  mode: Mode,
+  invoiceRef: string,
+  now: string,
+  /** The invoice's collectedMinor in its lines' currency, when the caller has just read it. */
+  known?: number,
+): Promise<boolean> {
   const lines = await orderedLines(trx, merchantId, mode, invoiceRef);
   if (lines.length === 0) return false;
-  const collected = await collectedMinor(trx, merchantId, mode, invoiceRef, lines[0]!.currency);
+  const collected = known ?? (await collectedMinor(trx, merchantId, mode, invoiceRef, lines[0]!.currency));
   const covered = allocate(lines, collected);
   const newly = lines.filter((l, i) => covered[i]!.covered && l.remitted === 0).map((l) => l.id);
   if (newly.length === 0) return false;

@@ -165,6 +165,60 @@ describe('invoice lines: POST (ingest) and GET (list)', () => {
     expect(listed.total_minor).toBe(1500);
   });
 
+  it('a request mixing existing and new lines updates the existing ones in place (same row, first place kept) and adds the new', async () => {
+    await ingest({ invoice_ref: 'INV-MIX', lines: [{ code: 'WATER', name: 'Water, May', amount_minor: 1000 }] });
+    const [before] = await t.database.db.selectFrom('invoice_lines').select(['id', 'created_at']).where('merchant_id', '=', m.merchant_id).where('invoice_ref', '=', 'INV-MIX').execute();
+    t.clock.advance(60_000);
+    const res = await ingest({ invoice_ref: 'INV-MIX', lines: [{ code: 'POWER', amount_minor: 300 }, { code: 'WATER', amount_minor: 1200 }, { code: 'WATER', amount_minor: 5 }] });
+    expect(res.statusCode).toBe(207);
+    expect(res.json()).toMatchObject({ ingested: 2, billed_minor: 1500, errors: [{ index: 2, code: 'DUPLICATE_LINE', field: 'lines[2].code' }] });
+    const rows = await t.database.db.selectFrom('invoice_lines').selectAll().where('merchant_id', '=', m.merchant_id).where('invoice_ref', '=', 'INV-MIX').orderBy('code').execute();
+    expect(rows.map((r) => [r.code, r.name, r.amount_minor, r.currency, r.mode, r.remitted, r.remitted_at])).toEqual([
+      ['POWER', 'Electricity', 300, 'GHS', 'test', 0, null],
+      // Re-sent without a name: the catalogue's name, as for a new line.
+      ['WATER', 'Water', 1200, 'GHS', 'test', 0, null],
+    ]);
+    const water = rows[1]!;
+    expect([water.id, water.created_at]).toEqual([before!.id, before!.created_at]);
+    expect(water.updated_at > water.created_at).toBe(true);
+    expect(rows[0]!.created_at).toBe(water.updated_at);
+    // The first recorded line stays first.
+    expect((await lines('INV-MIX')).json().lines.map((l: { code: string }) => l.code)).toEqual(['WATER', 'POWER']);
+  });
+
+  it('takes 1000 lines in one request, each stored once with its own id, and reports the bad ones among them by index', async () => {
+    const codes = Array.from({ length: 1000 }, (_, i) => ({ code: `BULK${i}`, name: `Bulk ${i}` }));
+    expect((await post(t.app, REVENUE, { lines: codes }, { key: m.api_key })).statusCode).toBe(200);
+    const many = codes.map((c, i) => ({ code: c.code, amount_minor: i + 1 }));
+    const res = await ingest({ invoice_ref: 'INV-BULK', lines: many });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ object: 'invoice.line_items', invoice_ref: 'INV-BULK', ingested: 1000, billed_minor: 500_500, errors: [] });
+    const listed = (await lines('INV-BULK')).json();
+    expect(listed.lines).toHaveLength(1000);
+    expect(listed.total_minor).toBe(500_500);
+    const ids = await t.database.db.selectFrom('invoice_lines').select('id').where('merchant_id', '=', m.merchant_id).where('invoice_ref', '=', 'INV-BULK').execute();
+    expect(new Set(ids.map((r) => r.id)).size).toBe(1000);
+
+    // Again, with line 500 repeating line 3's code, line 700 unknown and line 999 a bad amount: the rest replace.
+    const again = many.map((l) => ({ ...l, amount_minor: l.amount_minor * 2 }));
+    again[500] = { code: 'BULK3', amount_minor: 1 };
+    again[700] = { code: 'NOPE', amount_minor: 1 };
+    again[999] = { code: 'BULK999', amount_minor: 0 };
+    const second = await ingest({ invoice_ref: 'INV-BULK', lines: again });
+    expect(second.statusCode).toBe(207);
+    const body = second.json();
+    expect(body.errors.map((e: { index: number; code: string }) => [e.index, e.code])).toEqual([
+      [500, 'DUPLICATE_LINE'],
+      [700, 'REVENUE_LINE_UNKNOWN'],
+      [999, 'INVOICE_LINE_AMOUNT_INVALID'],
+    ]);
+    expect(body.ingested).toBe(997);
+    const after = (await lines('INV-BULK')).json();
+    expect(after.lines).toHaveLength(1000);
+    const amount = (code: string) => after.lines.find((l: { code: string }) => l.code === code).amount_minor;
+    expect([amount('BULK3'), amount('BULK500'), amount('BULK700'), amount('BULK999')]).toEqual([8, 501, 701, 1000]);
+  });
+
   it('answers 207 with per-line errors: bad amounts, unknown or inactive codes, duplicates, bad shapes', async () => {
     const res = await ingest({
       invoice_ref: 'INV-207',

@@ -66,7 +66,12 @@ class SqlRecorder implements KyselyPlugin {
       const c = this.compile(args.node, args.queryId);
       // Per label: a statement a search runs is held to the search's rules even when a list ran it first.
       const key = `${this.label}\n${c.sql}`;
-      if (/^\s*(with|select|update|delete)\b/i.test(c.sql) && !this.seen.has(key)) this.seen.set(key, { sql: c.sql, parameters: c.parameters, label: this.label });
+      // A statement of server/db/precompiled.ts compiled for the first time under a label carries its
+      // placeholders (NUL-prefixed strings) as parameters: SQLite explains it so, PostgreSQL refuses the NUL.
+      const placeholders = c.parameters.some((v) => typeof v === 'string' && v.startsWith('\u0000'));
+      if (/^\s*(with|select|update|delete)\b/i.test(c.sql) && !this.seen.has(key) && !(placeholders && onPostgres)) {
+        this.seen.set(key, { sql: c.sql, parameters: c.parameters, label: this.label });
+      }
     }
     return args.node;
   }

@@ -20,6 +20,7 @@ import * as m0019 from './0019_attempt_write_indexes';
 import * as m0020 from './0020_session_search_async';
 import * as m0021 from './0021_invoice_summary_deltas';
 import * as m0023 from './0023_attempt_provider_reference_partial';
+import * as m0024 from './0024_invoice_lines_key_order';
 
 /**
  * Every migration, in order. Append only: the runner refuses to start when the applied
@@ -47,4 +48,5 @@ export const migrations: Record<string, Migration> = {
   '0020_session_search_async': m0020,
   '0021_invoice_summary_deltas': m0021,
   '0023_attempt_provider_reference_partial': m0023,
+  '0024_invoice_lines_key_order': m0024,
 };

@@ -1,15 +1,20 @@
 import type { Transaction } from 'kysely';
 import type { Db } from '../../db/database';
-import type { Database, InvoiceLinesTable } from '../../db/schema';
+import { z } from 'zod';
+import type { Database } from '../../db/schema';
 import type { AppDeps } from '../../deps';
 import { AppError, formatPath, notFound } from '../../lib/errors';
-import { uuidV7 } from '../../lib/ids';
+import { uuidV7s } from '../../lib/ids';
 import { coerceToSchema } from '../../http/form-body';
-import { reallocateInvoice } from '../../domain/invoice-allocation';
+import { collectedMinor, reallocateInvoice } from '../../domain/invoice-allocation';
 import { summaryOnLinesChanged } from '../../domain/invoice-summary';
 import { invoiceLines } from './invoices.repository';
+import { activeRevenueLines, existingLines, upsertLines } from './invoice-line-statements';
 import type { LineError } from '../../../shared/schemas/common';
 import { InvoiceLineInput, type InvoiceLineIngestResponse, type InvoiceLineListResponse } from '../../../shared/schemas/merchant';
+
+const InvoiceLineArray = z.array(InvoiceLineInput);
+type InvoiceLine = z.infer<typeof InvoiceLineInput>;
 
 export interface IngestInput {
   merchantId: string;
@@ -38,13 +43,8 @@ export async function ingestInvoiceLines(
 ): Promise<InvoiceLineIngestResponse> {
   const nowMs = clock.now().getTime();
   const now = new Date(nowMs).toISOString();
-  const existing = await trx
-    .selectFrom('invoice_lines')
-    .select(['code', 'name', 'amount_minor', 'currency', 'remitted'])
-    .where('merchant_id', '=', input.merchantId)
-    .where('mode', '=', input.mode)
-    .where('invoice_ref', '=', input.invoiceRef)
-    .execute();
+  const owner = { merchantId: input.merchantId, mode: input.mode, invoiceRef: input.invoiceRef };
+  const existing = await existingLines(trx, owner);
   if (existing.length > 0 && existing.every((l) => l.remitted === 1)) {
     throw new AppError('INVOICE_ALREADY_PAID', `invoice ${input.invoiceRef} is fully paid; its lines cannot change`);
   }
@@ -53,36 +53,34 @@ export async function ingestInvoiceLines(
   if (other) {
     throw new AppError('INVOICE_CURRENCY_MISMATCH', `currency: invoice ${input.invoiceRef} already holds lines in ${other.currency}`);
   }
-  const catalogue = new Map(
-    (
-      await trx
-        .selectFrom('revenue_lines')
-        .select(['code', 'name'])
-        .where('merchant_id', '=', input.merchantId)
-        .where('mode', '=', input.mode)
-        .where('active', '=', 1)
-        .execute()
-    ).map((r) => [r.code, r.name]),
-  );
-  const rows: InvoiceLinesTable[] = [];
+  const candidates = input.fromForm ? input.lines.map((raw) => coerceToSchema(InvoiceLineInput, raw)) : input.lines;
+  // One parse of the whole array; only a request with a bad line parses line by line, to name each one's first problem.
+  const whole = InvoiceLineArray.safeParse(candidates);
+  const valid = whole.success ? whole.data : undefined;
+  const catalogue = new Map((await activeRevenueLines(trx, { merchantId: input.merchantId, mode: input.mode })).map((r) => [r.code, r.name]));
+  // [id, code, name, amount_minor] per line to write (invoice-line-statements.ts `upsertLines`).
+  const rows: Array<[string, string, string, number]> = [];
 
   const errors: LineError[] = [];
   const seen = new Set<string>();
   let ingested = 0;
   let billed = 0;
-  for (const [index, raw] of input.lines.entries()) {
-    const candidate = input.fromForm ? coerceToSchema(InvoiceLineInput, raw) : raw;
-    const parsed = InvoiceLineInput.safeParse(candidate);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      const path = issue?.path ?? [];
-      const field = formatPath(['lines', index, ...path]);
-      const message = issue?.message ?? 'is invalid';
-      const code = path[0] === 'amount_minor' && message !== 'is required' ? 'INVOICE_LINE_AMOUNT_INVALID' : 'INVALID_ARGUMENT';
-      errors.push({ index, code, field, message: `${field}: ${message}` });
-      continue;
+  for (let index = 0; index < candidates.length; index++) {
+    let line: InvoiceLine;
+    if (valid) line = valid[index]!;
+    else {
+      const parsed = InvoiceLineInput.safeParse(candidates[index]);
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        const path = issue?.path ?? [];
+        const field = formatPath(['lines', index, ...path]);
+        const message = issue?.message ?? 'is invalid';
+        const code = path[0] === 'amount_minor' && message !== 'is required' ? 'INVOICE_LINE_AMOUNT_INVALID' : 'INVALID_ARGUMENT';
+        errors.push({ index, code, field, message: `${field}: ${message}` });
+        continue;
+      }
+      line = parsed.data;
     }
-    const line = parsed.data;
     const field = `lines[${index}].code`;
     if (seen.has(line.code)) {
       errors.push({ index, code: 'DUPLICATE_LINE', field, message: `${field}: code ${line.code} appears earlier in this request` });
@@ -99,7 +97,6 @@ export async function ingestInvoiceLines(
       });
       continue;
     }
-    const name = line.name ?? catalogueName;
     const paid = remitted.get(line.code);
     if (paid) {
       if (paid.amount_minor !== line.amount_minor || (line.name !== undefined && line.name !== paid.name)) {
@@ -110,53 +107,23 @@ export async function ingestInvoiceLines(
       billed += line.amount_minor;
       continue;
     }
-    rows.push({
-      id: uuidV7(nowMs),
-      merchant_id: input.merchantId,
-      mode: input.mode,
-      invoice_ref: input.invoiceRef,
-      code: line.code,
-      name,
-      amount_minor: line.amount_minor,
-      currency: input.currency,
-      remitted: 0,
-      remitted_at: null,
-      created_at: now,
-      updated_at: now,
-    });
+    rows.push(['', line.code, line.name ?? catalogueName, line.amount_minor]); // its id below, all in one draw
     ingested++;
     billed += line.amount_minor;
   }
-  await upsertLines(trx, rows);
-  const newlyRemitted = await reallocateInvoice(trx, input.merchantId, input.mode, input.invoiceRef, now);
-  // The back office's invoice summary, in this transaction (domain/invoice-summary.ts).
+  // One statement for every accepted line, whatever their number (issue 16).
+  if (rows.length > 0) {
+    const ids = uuidV7s(rows.length, nowMs);
+    rows.forEach((r, i) => (r[0] = ids[i]!));
+    await upsertLines(trx, { ...owner, currency: input.currency, now, rows: JSON.stringify(rows) });
+  }
+  // Every line is at least 1, so lines can only become remitted when the invoice has collected money:
+  // a new invoice (the common case) skips reading its lines back. All its lines are in input.currency.
+  const collected = await collectedMinor(trx, input.merchantId, input.mode, input.invoiceRef, input.currency);
+  const newlyRemitted = collected > 0 && (await reallocateInvoice(trx, input.merchantId, input.mode, input.invoiceRef, now, collected));
+  // The back office's invoice summary, in this transaction, once per request (domain/invoice-summary.ts).
   if (rows.length > 0 || newlyRemitted) await summaryOnLinesChanged(trx, input.merchantId, input.invoiceRef);
   return { object: 'invoice.line_items', invoice_ref: input.invoiceRef, ingested, billed_minor: billed, errors };
-}
-
-/** Rows per statement: 12 columns each stays far below SQLite's (32,766) and PostgreSQL's (65,535) parameter limits. */
-const UPSERT_CHUNK = 500;
-
-/**
- * The request's accepted lines in one multi-row statement (per chunk) instead of one per line
- * (issue 16): new codes are inserted, codes the invoice already has (never remitted ones: those
- * were answered above) get the new name, amount and currency and keep their id.
- */
-async function upsertLines(trx: Transaction<Database>, rows: InvoiceLinesTable[]): Promise<void> {
-  for (let i = 0; i < rows.length; i += UPSERT_CHUNK) {
-    await trx
-      .insertInto('invoice_lines')
-      .values(rows.slice(i, i + UPSERT_CHUNK))
-      .onConflict((oc) =>
-        oc.columns(['merchant_id', 'mode', 'invoice_ref', 'code']).doUpdateSet((eb) => ({
-          name: eb.ref('excluded.name'),
-          amount_minor: eb.ref('excluded.amount_minor'),
-          currency: eb.ref('excluded.currency'),
-          updated_at: eb.ref('excluded.updated_at'),
-        })),
-      )
-      .execute();
-  }
 }
 
 export async function listInvoiceLines(

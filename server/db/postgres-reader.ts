@@ -1,6 +1,5 @@
-import pg from 'pg';
 import { Kysely, PostgresDialect } from 'kysely';
-import { CONNECT_TIMEOUT_MS, STATEMENT_TIMEOUT_MS, pgTypes } from './postgres';
+import { paydeskPool } from './postgres';
 import type { Db } from './database';
 import type { Database } from './schema';
 
@@ -13,21 +12,8 @@ import type { Database } from './schema';
  * statement of its own (no transaction spans the batches of an export).
  */
 export function openPostgresReader(connectionString: string): { db: Db; close(): Promise<void> } {
-  const pool = new pg.Pool({
-    connectionString,
-    max: 1,
-    types: pgTypes,
-    application_name: 'paydesk-reports',
-    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
-    keepAlive: true,
-    statement_timeout: STATEMENT_TIMEOUT_MS,
-  });
-  pool.on('error', () => undefined);
-  pool.on('connect', (client) => {
-    client.on('error', () => undefined);
-    // As the server's pool (postgres.ts: JIT compiling cost more than the queries), and no writes.
-    client.query('SET jit = off; SET default_transaction_read_only = on').catch(() => undefined);
-  });
+  // As the server's pool (no JIT), and no writes.
+  const pool = paydeskPool({ connectionString, max: 1, application_name: 'paydesk-reports' }, 'SET jit = off; SET default_transaction_read_only = on');
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return { db, close: () => db.destroy() };
 }

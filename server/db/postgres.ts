@@ -125,18 +125,38 @@ export function openPostgres(connectionString: string, opts: { poolSize?: number
     },
     transformResult: async ({ result }) => result,
   };
+  const pool = paydeskPool(
+    {
+      connectionString,
+      max: opts.poolSize ?? 10,
+      application_name: 'paydesk',
+      idle_in_transaction_session_timeout: IDLE_IN_TRANSACTION_TIMEOUT_MS,
+    },
+    'SET jit = off',
+  );
+  const db = new SerializableKysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [watch] });
+  return {
+    db,
+    changeStamp: () => `pg:${Math.floor(performance.now() / CREDENTIAL_CACHE_TTL_MS)}:${writes}`,
+  };
+}
+
+/**
+ * A pg pool with what every Paydesk connection shares (the server's pool above, the report
+ * worker's reader in postgres-reader.ts): the type parsers, the timeouts, and failures that never
+ * crash the process. `config` adds to or overrides the shared settings; `onConnect` runs first on
+ * every new connection.
+ */
+export function paydeskPool(config: pg.PoolConfig, onConnect: string): pg.Pool {
   const pool = new pg.Pool({
-    connectionString,
-    max: opts.poolSize ?? 10,
     types: pgTypes,
-    application_name: 'paydesk',
     // docs/deployment.md "When the database fails over": a connect that hangs (a dead primary's
     // address dropping packets) fails after this and the request answers 503, not after the OS's
     // TCP timeout; keepalive notices a silently dead server on an idle connection.
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
     keepAlive: true,
     statement_timeout: STATEMENT_TIMEOUT_MS,
-    idle_in_transaction_session_timeout: IDLE_IN_TRANSACTION_TIMEOUT_MS,
+    ...config,
   });
   // An idle client whose server went away (failover, restart) must not crash the process.
   pool.on('error', () => undefined);
@@ -151,11 +171,7 @@ export function openPostgres(connectionString: string, opts: { poolSize?: number
     // 4.7 s compiling it; without JIT the same query runs in 0.3-0.4 s. Short OLTP queries never
     // gain from it. A SET, not the `options` startup parameter, which PgBouncer refuses; pg runs
     // a client's queries in order, so this one goes before any query of the app.
-    client.query('SET jit = off').catch(() => undefined);
+    client.query(onConnect).catch(() => undefined);
   });
-  const db = new SerializableKysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [watch] });
-  return {
-    db,
-    changeStamp: () => `pg:${Math.floor(performance.now() / CREDENTIAL_CACHE_TTL_MS)}:${writes}`,
-  };
+  return pool;
 }

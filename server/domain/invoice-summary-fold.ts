@@ -30,11 +30,15 @@ export const CATCH_UP_MAX = 1_000;
  */
 export async function foldInvoiceSummaries(db: Db, budgetMs = FOLD_BUDGET_MS, maxDeltas = Number.POSITIVE_INFINITY): Promise<number> {
   const deadline = performance.now() + budgetMs;
+  // One indexed read spares the common case (nothing pending) a write transaction; after that,
+  // a batch shorter than its limit says the log is empty (or another fold took the rest).
+  if (!(await pendingDelta(db))) return 0;
   let folded = 0;
-  while (folded < maxDeltas && (await pendingDelta(db))) {
-    const n = await foldBatch(db, Math.min(FOLD_BATCH, maxDeltas - folded));
+  while (folded < maxDeltas) {
+    const limit = Math.min(FOLD_BATCH, maxDeltas - folded);
+    const n = await foldBatch(db, limit);
     folded += n;
-    if (n === 0 || performance.now() >= deadline) break;
+    if (n < limit || performance.now() >= deadline) break;
   }
   return folded;
 }

@@ -6,8 +6,10 @@
 //   or more, with its SQL, and for every write statement outside a transaction and every COMMIT
 //   whether it checkpointed the WAL (the -shm file's nBackfill moved during the call: SQLite's
 //   auto-checkpoint runs inside the commit that pushes the WAL past wal_autocheckpoint pages);
-// - spans: whatever server code reports through globalThis.__paydeskStallBegin / __paydeskStallEnd
-//   (nothing in the committed server does; a traced build adds calls around the sweeper's jobs).
+// - spans: whatever server code reports through globalThis.__paydeskStallBegin / __paydeskStallEnd.
+//   Nothing in the committed server does: `git apply bench/stall-trace-spans.patch && npm run build`
+//   makes a traced build (the sweeper's tick, the sweep, each job, each fold batch, index batch and
+//   FTS5 merge step); `git checkout server` and a build undo it.
 // On SIGUSR2 it writes {gaps, statements, spans, checkpoints} since the last signal to
 // PAYDESK_STALL_TRACE_FILE and starts over. No server code depends on it.
 import { closeSync, openSync, readSync, writeFileSync } from 'node:fs';

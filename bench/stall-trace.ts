@@ -11,7 +11,9 @@ import { ROOT, cpuMs, runAdmin, spawnServer, type Child } from './processes';
  * server on DIR — a COPY of a seeded database: the run writes to it — with bench/loop-monitor.mjs
  * and bench/stall-trace.mjs preloaded, then prints the loop monitor's window, every stall whose own CPU was
  * over 10 ms with the statements and spans that overlap it, the WAL checkpoints, and per span name
- * (the sweeper's jobs when the server build reports them) count and p50/p90/p99/max in ms.
+ * (the sweeper's jobs when the server build reports them: bench/stall-trace-spans.patch) count
+ * and p50/p90/p99/max in ms, wall and CPU. On a shared machine compare the gaps' own CPU
+ * (`gaps_cpu`, `cpu_stalls_over_10ms`), not their wall time.
  */
 const argv = process.argv.slice(2);
 const flag = (name: string) => {

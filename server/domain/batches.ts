@@ -3,6 +3,13 @@
  * imports the other: the sweeper calls the window's endDueTransferWindows).
  */
 
+/**
+ * Lets the event loop run (requests, timers) before the caller goes on. On SQLite every query
+ * is synchronous and Kysely's awaits are microtasks, so without it a chain of transactions holds
+ * the loop from its first statement to its last (issue 18: the sweeper's tick did).
+ */
+export const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /** Rows one sweep query takes: small enough that no single query or batch holds the event loop. */
 export const SWEEP_BATCH = 200;
 
@@ -19,6 +26,6 @@ export async function drain<T>(deadline: number, next: (limit: number) => Promis
     for (const row of rows) if (await move(row)) batchMoved++;
     moved += batchMoved;
     if (rows.length < SWEEP_BATCH || batchMoved === 0 || performance.now() >= deadline) return moved;
-    await new Promise((resolve) => setImmediate(resolve));
+    await yieldToLoop();
   }
 }

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -24,7 +24,7 @@ import { createOutbox } from '../server/modules/webhooks/outbox';
  * times how long it takes until every delivery has succeeded. Prints the CONTRACT §8 shape:
  * `requests` = deliveries, `rps` = deliveries per second, `p50_ms` / `p99_ms` = attempt
  * latency as the dispatcher logged it, `errors` = attempts that did not succeed.
- * Target: ≥ 1,000 events/s.
+ * Target: ≥ 1,000 events/s. FANOUT_PROFILE=FILE writes a CPU profile of the dispatch phase.
  */
 export interface FanoutResult {
   scenario: 'webhook_fanout';
@@ -51,6 +51,33 @@ async function startReceiverProcess(): Promise<{ url: string; child: ChildProces
     child.once('exit', (code) => reject(new Error(`receiver exited ${code}`)));
   });
   return { url: `http://127.0.0.1:${port}/webhooks`, child };
+}
+
+/**
+ * FANOUT_PROFILE=FILE: a CPU profile (node:inspector) of the dispatch phase alone, not the
+ * seeding; summarise it with bench/profile-summary.ts.
+ */
+async function startProfile(file: string): Promise<() => Promise<void>> {
+  const { Session } = await import('node:inspector/promises');
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.setSamplingInterval', { interval: 200 });
+  await session.post('Profiler.start');
+  return async () => {
+    const { profile } = await session.post('Profiler.stop');
+    writeFileSync(file, JSON.stringify(profile));
+    session.disconnect();
+  };
+}
+
+/** This process's I/O counters (Linux /proc/self/io: wchar = bytes written, write_bytes = to storage), {} elsewhere. */
+function ioCounters(): Record<string, number> {
+  try {
+    return Object.fromEntries(readFileSync('/proc/self/io', 'utf8').trim().split('\n').map((l) => l.split(': ')).map(([k, v]) => [k!, Number(v)]));
+  } catch {
+    return {};
+  }
 }
 
 const percentile = (sorted: number[], p: number): number => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((sorted.length - 1) * p))]! : 0);
@@ -100,6 +127,8 @@ export async function webhookFanoutScenario(opts: { events?: number; concurrency
       });
     }
     const dispatcher = createDispatcher({ db, clock: systemClock, outbox, retryDelaysS: [1, 1, 1], ...(opts.concurrency ? { concurrency: opts.concurrency } : {}) });
+    const prof = process.env.FANOUT_PROFILE ? await startProfile(process.env.FANOUT_PROFILE) : null;
+    const io0 = ioCounters();
     const t0 = performance.now();
     const cpu0 = process.cpuUsage();
     await dispatcher.start();
@@ -112,6 +141,9 @@ export async function webhookFanoutScenario(opts: { events?: number; concurrency
     }
     const seconds = (performance.now() - t0) / 1000;
     const cpu = process.cpuUsage(cpu0);
+    await prof?.();
+    const io1 = ioCounters();
+    process.stderr.write(`webhook_fanout: io per delivery: ${Object.keys(io1).map((k) => `${k} ${((io1[k]! - io0[k]!) / events).toFixed(1)}`).join(', ')}\n`);
     // CPU the dispatcher spent per delivery: on a loaded machine, the capacity it would have.
     process.stderr.write(`webhook_fanout: ${((cpu.user + cpu.system) / 1000 / events).toFixed(3)} ms CPU per delivery in the dispatcher process\n`);
     await dispatcher.stop();

@@ -101,7 +101,10 @@ export function createDispatcher(opts: DispatcherOptions): Dispatcher {
   const shutdown = new AbortController();
   const client = createWebhookHttpClient();
   const { writeSuccesses, writeOutcome } = createOutcomeWriter({ clock, delaysS: opts.retryDelaysS, owner });
-  const own = opts.ownAddresses ?? (() => []);
+  const ownAddresses = opts.ownAddresses ?? (() => []);
+  // Paydesk's own addresses, read again at each claim (they change only when the listener is
+  // bound) rather than at each attempt: each read parses the configured URLs.
+  let own: readonly OwnAddress[] = [];
 
   const inFlight = new Map<string, Promise<void>>();
   let started = false;
@@ -185,6 +188,7 @@ export function createDispatcher(opts: DispatcherOptions): Dispatcher {
   }
 
   function claim(limit: number): Promise<Job[]> {
+    own = ownAddresses();
     const now = clock.now();
     const lease = new Date(now.getTime() + timeoutMs + LEASE_MARGIN_MS).toISOString();
     return claimDue(db, { owner, now: now.toISOString(), lease, limit, busy: [...inFlight.keys()] });
@@ -226,7 +230,7 @@ export function createDispatcher(opts: DispatcherOptions): Dispatcher {
     let responseHeaders: string | null = null;
     try {
       // Bounded by timeoutMs; stop() cuts every attempt still in flight (client.abortAll).
-      const res = await client.post(job.endpoint.url, headers, job.event.payload, { mode: job.endpoint.mode, own: own() }, timeoutMs);
+      const res = await client.post(job.endpoint.url, headers, job.event.payload, { mode: job.endpoint.mode, own }, timeoutMs);
       ({ statusCode, retryAfter, responseHeaders, excerpt } = res);
     } catch (err) {
       error = describeAttemptError(err, timeoutMs);

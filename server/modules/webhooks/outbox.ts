@@ -2,7 +2,7 @@ import { sql, type Transaction } from 'kysely';
 import { isPostgres } from '../../db/engine';
 import type { Database, EventsTable } from '../../db/schema';
 import { afterCommit } from '../../db/after-commit';
-import { randomBase62 } from '../../lib/ids';
+import { timeOrderedBase62 } from '../../lib/ids';
 import type { EventSink } from '../../domain/session-transitions';
 import { WAKE_CHANNEL } from './leases';
 
@@ -56,7 +56,8 @@ export function createOutbox(): Outbox {
   };
 }
 
-export const newDeliveryId = (): string => `whd_${randomBase62(24)}`;
+/** Time-ordered (ids.ts `timeOrderedBase62`): attempt rows index their delivery id, and deliveries are sent in about their creation order. */
+export const newDeliveryId = (): string => `whd_${timeOrderedBase62(24)}`;
 
 /** Writes the event's delivery rows; returns true when one of them is due now (an active endpoint). */
 async function enqueueDeliveries(trx: Transaction<Database>, event: EventsTable): Promise<boolean> {

@@ -1,7 +1,7 @@
 import type { Transaction } from 'kysely';
 import type { Database, EventsTable, IntegrationsTable, WebhookDeliveriesTable, WebhookEndpointsTable } from '../../db/schema';
 import type { Clock } from '../../lib/clock';
-import { randomBase62 } from '../../lib/ids';
+import { timeOrderedBase62 } from '../../lib/ids';
 import { holdPendingDeliveries } from './hold';
 import { columnList } from '../../db/precompiled';
 import { padded, powerOfTwoChunks, precompiledBySize } from './batch-sql';
@@ -56,7 +56,7 @@ export const isSuccess = (r: AttemptResult): boolean => isSuccessStatus(r.status
 function attemptRow(r: AttemptResult, next: string | null, error: string | null) {
   const ok = isSuccess(r);
   return {
-    id: `wha_${randomBase62(24)}`,
+    id: `wha_${timeOrderedBase62(24)}`,
     delivery_id: r.job.id,
     event_id: r.job.event_id,
     endpoint_id: r.job.endpoint_id,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { rareWord, SAMPLE_ROWS } from '../../server/modules/finance/search-words';
+import { estimatedMatches, rareWord, SAMPLE_ROWS } from '../../server/modules/finance/search-words';
 
 /** PostgreSQL's trigram search asks its index for the rarest word of a text when one is rare (finance/search-words.ts). */
 describe('rareWord', () => {
@@ -17,5 +17,21 @@ describe('rareWord', () => {
     expect(rareWord('999993', sample)).toBeNull();
     expect(rareWord('Payer 999993', sample.slice(0, 10))).toBeNull();
     expect(rareWord('ab cd', sample)).toBeNull();
+  });
+});
+
+/** The same sample says how many sessions a text finds: a broad one is read day by day (finance-search.ts). */
+describe('estimatedMatches', () => {
+  const sample = Array.from({ length: SAMPLE_ROWS }, (_, i) => `payer ${i} inv-${i}`);
+
+  it('scales the share of the sample containing the text (any case) to the table', () => {
+    expect(estimatedMatches('PAYER', sample, 1_000_000)).toBe(1_000_000);
+    expect(estimatedMatches('Payer 1', sample, 1_000_000)).toBe((1_111 / SAMPLE_ROWS) * 1_000_000); // 1, 10–19, 100–199, 1000–1999
+    expect(estimatedMatches('nobody', sample, 1_000_000)).toBe(0);
+  });
+
+  it('knows nothing without a usable sample', () => {
+    expect(estimatedMatches('payer', sample.slice(0, 10), 1_000_000)).toBe(0);
+    expect(estimatedMatches('payer', [], 0)).toBe(0);
   });
 });

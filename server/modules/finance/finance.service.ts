@@ -205,7 +205,7 @@ export async function listSessions(deps: FinanceDeps, merchantId: string, f: Ses
     if (!t) continue;
     const hits = await searchHits(deps.db, t, scope, only);
     [capped, full] = [capped || hits.capped, hits.full && !(ref && text)];
-    q = q.where((eb) => amongHits(eb, scope.pg, hits));
+    q = q.where((eb) => amongHits(eb, scope, hits, f.sort === 'created_at'));
   }
   // More than `cap` of the merchant's sessions match one text and nothing else narrows them: the count is the cap.
   full &&= !f.status && !f.rail && f.amount_minor === undefined && !from && !to;

@@ -14,6 +14,9 @@ import type { Database } from '../../db/schema';
  * How common a word is comes from a sample of the sessions' names and refs (about SAMPLE_ROWS,
  * `TABLESAMPLE SYSTEM`), read at most once per REFRESH_MS per database and process. Below
  * MIN_TABLE sessions the whole text is always used (its index lists are short anyway).
+ * The same sample estimates how many sessions a text finds (estimatedMatches): a broad one is
+ * read day by day, newest first (finance-search.ts newestByDay). A wrong estimate costs time,
+ * never a different answer: both ways find the same newest sessions.
  */
 export const SAMPLE_ROWS = 2_000;
 export const REFRESH_MS = 10 * 60_000;
@@ -24,6 +27,8 @@ export const RARE = 0.01;
 interface Sample {
   at: number;
   texts: string[];
+  /** The table's estimated row count (pg_class.reltuples) when the sample was read. */
+  rows: number;
 }
 const samples = new WeakMap<Kysely<Database>, Sample>();
 
@@ -39,9 +44,9 @@ export function rareWord(q: string, texts: readonly string[]): string | null {
   return best && best.share <= RARE ? best.word : null;
 }
 
-async function sampleOf(db: Kysely<Database>, now: number): Promise<string[]> {
+async function sampleOf(db: Kysely<Database>, now: number): Promise<Sample> {
   const cached = samples.get(db);
-  if (cached && now - cached.at < REFRESH_MS) return cached.texts;
+  if (cached && now - cached.at < REFRESH_MS) return cached;
   const rows = (await sql<{ n: number }>`SELECT reltuples AS n FROM pg_class WHERE oid = 'checkout_sessions'::regclass`.execute(db)).rows;
   const n = Number(rows[0]?.n ?? 0);
   let texts: string[] = [];
@@ -50,12 +55,33 @@ async function sampleOf(db: Kysely<Database>, now: number): Promise<string[]> {
     const found = await sql<{ t: string }>`SELECT lower(coalesce(customer_name, '') || ' ' || invoice_ref) AS t FROM checkout_sessions TABLESAMPLE SYSTEM (${sql.lit(percent)}) LIMIT ${SAMPLE_ROWS * 2}`.execute(db);
     texts = found.rows.map((r) => r.t);
   }
-  samples.set(db, { at: now, texts });
-  return texts;
+  const sample = { at: now, texts, rows: n };
+  samples.set(db, sample);
+  return sample;
 }
 
-/** PostgreSQL only: the rare word of `q` for the trigram index (or null), from this process's sample. */
-export async function indexWord(db: Kysely<Database>, q: string, now: number): Promise<string | null> {
-  if (!/\s/.test(q.trim())) return null;
-  return rareWord(q, await sampleOf(db, now));
+/**
+ * About how many sessions contain `q` (any case): its share of the sample times the table's
+ * rows, 0 without a usable sample (a small table). Pure.
+ */
+export function estimatedMatches(q: string, texts: readonly string[], rows: number): number {
+  if (texts.length < SAMPLE_ROWS / 4) return 0;
+  const needle = q.toLowerCase();
+  return (texts.filter((t) => t.includes(needle)).length / texts.length) * rows;
+}
+
+/** How PostgreSQL's trigram search should ask its index for a text of 3+ characters (finance-search.ts). */
+export interface IndexPlan {
+  /** The rare word to ask the index for instead of the whole text, or null. */
+  word: string | null;
+  /** About how many sessions the text finds, from the sample (0 when unknown). */
+  estimate: number;
+}
+
+/** PostgreSQL only: the rare word of `q` for the trigram index (or null) and its estimated matches, from this process's sample. */
+export async function indexPlan(db: Kysely<Database>, q: string, now: number): Promise<IndexPlan> {
+  const text = q.trim();
+  const sample = await sampleOf(db, now);
+  const word = /\s/.test(text) ? rareWord(text, sample.texts) : null;
+  return { word, estimate: word === null ? estimatedMatches(text, sample.texts, sample.rows) : 0 };
 }

@@ -1,0 +1,76 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CreatedIntegration } from '../../server/modules/integrations/integrations.service';
+import { monthsBetween, searchHits, type SearchScope } from '../../server/modules/finance/finance-search';
+import { createTestApp, type TestContext } from '../support/app';
+import { openSession } from '../support/checkout';
+import { onPostgres } from '../support/database';
+
+describe('monthsBetween', () => {
+  it('lists the UTC months from the newest back to the oldest, across a year end', () => {
+    expect(monthsBetween('2025-11-30T23:59:59.999Z', '2026-02-01T00:00:00.000Z')).toEqual(['2026-02', '2026-01', '2025-12', '2025-11']);
+    expect(monthsBetween('2026-03-01T00:00:00.000Z', '2026-03-31T00:00:00.000Z')).toEqual(['2026-03']);
+    expect(monthsBetween('garbage', '2026-03-31T00:00:00.000Z')).toEqual([]);
+  });
+});
+
+/**
+ * Issue 18, PostgreSQL: a broad text is read day by day, newest first (finance-search.ts,
+ * migration 0026). It must find exactly what the whole-index query finds: the same newest
+ * `cap` sessions, the same `capped`, for texts in names and refs, over months and days with and
+ * without matches, another merchant's sessions left out.
+ */
+describe.runIf(onPostgres)('the day-by-day search finds what the whole-index search finds', () => {
+  let t: TestContext;
+  let a: CreatedIntegration;
+  let b: CreatedIntegration;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    a = await t.merchant('By Day A');
+    b = await t.merchant('By Day B');
+    // Sessions on days spread over four months (the 31st, the 1st, a day in between), a few per
+    // day at distinct times, some months without a match of some texts; B's in the same days.
+    const days = ['2026-01-01', '2026-01-17', '2026-01-31', '2026-03-01', '2026-03-02', '2026-03-30', '2026-04-15'];
+    let n = 0;
+    for (const day of days) {
+      for (let i = 0; i < 3; i++) {
+        n++;
+        t.clock.set(`${day}T${String(3 + i * 7).padStart(2, '0')}:${String(n % 60).padStart(2, '0')}:00.000Z`);
+        const name = n % 4 === 0 ? `Esi Mensah ${n}` : `Kofi Payer ${n}`;
+        await openSession(t, a, { invoice_ref: `BYDAY-${day.slice(5, 7)}-${n}`, customer: { name } });
+        if (i === 0) await openSession(t, b, { invoice_ref: `BYDAY-${day.slice(5, 7)}-B${n}`, customer: { name: `Kofi Payer B${n}` } });
+      }
+    }
+  });
+  afterAll(async () => t?.close());
+
+  const hits = (text: string, cap: number, byDay: boolean, only?: 'invoice_ref') => {
+    const scope: SearchScope = { merchantId: a.merchant_id, pg: true, cap, now: t.clock.now().getTime(), byDay };
+    return searchHits(t.database.db, text, scope, only);
+  };
+
+  it.each([
+    ['payer', 5],
+    ['payer', 100],
+    ['PAYER 1', 3],
+    ['mensah', 2],
+    ['mensah', 100],
+    ['byday-03', 4],
+    ['byday', 20],
+    ['nobody', 5],
+  ])('%s, cap %i', async (text, cap) => {
+    const whole = await hits(text, cap, false);
+    const byDay = await hits(text, cap, true);
+    expect(byDay).toEqual(whole);
+    const ref = await hits(text, cap, false, 'invoice_ref');
+    expect(await hits(text, cap, true, 'invoice_ref')).toEqual(ref);
+  });
+
+  it('keeps the newest, in time order, and says when it had more', async () => {
+    const newest = await t.database.db.selectFrom('checkout_sessions').select('id').where('merchant_id', '=', a.merchant_id).where('customer_name', 'like', 'Kofi Payer %').orderBy('created_at', 'desc').limit(4).execute();
+    const found = await hits('kofi payer', 4, true);
+    expect(found.keys).toEqual(newest.map((r) => r.id));
+    expect(found.capped).toBe(true);
+    expect((await hits('mensah', 100, true)).capped).toBe(false);
+  });
+});

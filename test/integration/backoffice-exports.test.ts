@@ -1,5 +1,7 @@
 import { get } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import type { CreatedIntegration } from '../../server/modules/integrations/integrations.service';
@@ -7,6 +9,7 @@ import { paymentsCsv } from '../../server/modules/finance/finance-export.service
 import { exceptionsCsv, listFinanceExceptions } from '../../server/modules/finance/finance-exceptions.service';
 import { auditCsv } from '../../server/modules/audit/audit.service';
 import { createReportRunner } from '../../server/modules/reports/report-runner';
+import { reportStream } from '../../server/modules/reports/report-stream';
 import { connectDatabase, postgresUrlOf } from '../../server/db/database';
 import { isDatabaseUnavailable } from '../../server/db/connection-errors';
 import { openPostgresReader } from '../../server/db/postgres-reader';
@@ -30,14 +33,17 @@ describe('back-office exports off the event loop', () => {
   const CLONES = 6_000;
   const from = new Date(Date.now() - 2 * 86_400_000).toISOString();
   let to: string;
+  /** The end of a range over the first clones only (a short file, for tiny slots). */
+  let shortTo: string;
 
   beforeAll(async () => {
     t = await createTestApp();
     m = await t.merchant('Exports');
     fin = await staff(t, 'finance', { merchantId: m.merchant_id });
     admin = await staff(t, 'admin');
-    // Paid by card, names a spreadsheet or a CSV parser would trip on; and one paid in cash.
-    const names = ['Ama, Mensah', '=HYPERLINK("x")', 'Kofi "KB" Boateng'];
+    // Paid by card, names a spreadsheet or a CSV parser would trip on (and characters of two,
+    // three and four bytes in UTF-8); and one paid in cash.
+    const names = ['Ama, Mensah', '=HYPERLINK("x")', 'Kofi "KB" Boateng, Ɔsei Dɛ 👩🏾‍💼'];
     const paid: string[] = [];
     for (const [i, name] of names.entries()) {
       t.clock.advanceSeconds(1);
@@ -59,6 +65,7 @@ describe('back-office exports off the event loop', () => {
     const sessions = await db.selectFrom('checkout_sessions').selectAll().where('id', 'in', paid).execute();
     const attempts = await db.selectFrom('payment_attempts').selectAll().where('session_id', 'in', paid).where('status', '=', 'succeeded').execute();
     const base = t.clock.now().getTime() - 86_400_000;
+    shortTo = new Date(base + 60_000).toISOString();
     for (let i = 0; i < CLONES; i += 500) {
       const n = Math.min(500, CLONES - i);
       const rows = Array.from({ length: n }, (_, k) => {
@@ -107,6 +114,39 @@ describe('back-office exports off the event loop', () => {
       await runner.close();
     }
   }, 90_000); // three whole exports (one in 120 batches), each starting a worker from source: slow on a loaded machine
+
+  it('byte for byte the in-process text however the byte slots of the worker cut it: characters of several bytes straddle chunks', async () => {
+    const whole = await paymentsCsv(t.database.db, m.merchant_id, from, to, 100_000);
+    expect(whole).toContain('Ɔsei Dɛ 👩🏾‍💼');
+    // Over HTTP with the app's slots: a batch of 200 rows spans slots.
+    const res = await call(t, fin, 'GET', exportUrl());
+    expect(res.rawPayload.equals(Buffer.from(whole))).toBe(true);
+    const short = await paymentsCsv(t.database.db, m.merchant_id, from, shortTo, 100_000);
+    expect(short).toContain('👩🏾‍💼');
+    for (const slotBytes of [5, 16]) {
+      const runner = createReportRunner(t.database.db, false, { slotBytes });
+      try {
+        expect(runner.mode).toBe('worker');
+        expect(await runner.text('payments', { merchantId: m.merchant_id, from, to: shortTo })).toBe(short);
+        // Piped, as an HTTP answer is: each slot written as it is, and released only when the
+        // writer is done with it (this one reads the bytes a turn later, as a socket may).
+        const got: Buffer[] = [];
+        const sink = new Writable({
+          write(chunk: Buffer, _encoding, done) {
+            setImmediate(() => {
+              got.push(Buffer.from(chunk));
+              done();
+            });
+          },
+        });
+        await pipeline(reportStream(await runner.open('payments', { merchantId: m.merchant_id, from, to: shortTo, batch: 7 })), sink);
+        expect(got.length).toBeGreaterThan(Buffer.byteLength(short) / slotBytes - 1);
+        expect(Buffer.concat(got).equals(Buffer.from(short))).toBe(true);
+      } finally {
+        await runner.close();
+      }
+    }
+  }, 60_000);
 
   it.runIf(onPostgres)('on PostgreSQL the worker reads on a connection of its own, which cannot write', async () => {
     expect((await call(t, fin, 'GET', exportUrl())).statusCode).toBe(200);
@@ -189,6 +229,7 @@ describe('back-office exports off the event loop', () => {
     const first = await chunks.next();
     expect(first.done).toBe(false);
     got.push(first.value);
+    first.value?.release();
     await breakColumn();
     try {
       await expect(
@@ -197,6 +238,7 @@ describe('back-office exports off the event loop', () => {
             const r = await chunks.next();
             if (r.done) return;
             got.push(r.value);
+            r.value.release();
           }
         })(),
       ).rejects.toThrow(/report|finalized_at/);

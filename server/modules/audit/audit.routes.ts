@@ -1,4 +1,4 @@
-import { Readable } from 'node:stream';
+import { reportStream } from '../reports/report-stream';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppDeps } from '../../deps';
@@ -27,7 +27,7 @@ export async function auditRoutes(app: FastifyInstance, deps: AppDeps): Promise<
       schema: { tags: ['Back office: audit'], summary: 'The filtered audit trail as CSV, oldest first (action in words, target by name)', querystring: AuditFilter },
     },
     async (req, reply) => {
-      const csv = Readable.from(await deps.reports.open('auditCsv', req.query)); // the report worker (server/modules/reports/)
+      const csv = reportStream(await deps.reports.open('auditCsv', req.query)); // the report worker (server/modules/reports/)
       return reply.type('text/csv; charset=utf-8').header('content-disposition', 'attachment; filename="audit-trail.csv"').send(csv);
     },
   );

@@ -1,4 +1,4 @@
-import { Readable } from 'node:stream';
+import { reportStream } from '../reports/report-stream';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppDeps } from '../../deps';
@@ -33,7 +33,7 @@ export async function financeExceptionRoutes(app: FastifyInstance, deps: AppDeps
     async (req, reply) => {
       const merchantId = await merchantScope(deps.db, requireStaff(req), req.query.merchant_id);
       await catchUpInvoiceSummaries(deps.db);
-      const csv = Readable.from(await deps.reports.open('exceptionsCsv', { merchantId, kind: req.query.kind }));
+      const csv = reportStream(await deps.reports.open('exceptionsCsv', { merchantId, kind: req.query.kind }));
       const day = deps.clock.now().toISOString().slice(0, 10);
       return reply.type('text/csv; charset=utf-8').header('content-disposition', `attachment; filename="exceptions-${day}.csv"`).send(csv);
     },

@@ -1,4 +1,4 @@
-import { Readable } from 'node:stream';
+import { reportStream } from '../reports/report-stream';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppDeps } from '../../deps';
@@ -84,7 +84,7 @@ export async function financeRoutes(app: FastifyInstance, deps: AppDeps): Promis
     async (req, reply) => {
       const merchantId = await merchantScope(deps.db, requireStaff(req), req.query.merchant_id);
       // In the report worker (server/modules/reports/): the loop only passes chunks on.
-      const csv = Readable.from(await deps.reports.open('payments', paymentsExportRange(merchantId, req.query.from, req.query.to)));
+      const csv = reportStream(await deps.reports.open('payments', paymentsExportRange(merchantId, req.query.from, req.query.to)));
       const day = (s: string) => s.slice(0, 10);
       return reply
         .type('text/csv; charset=utf-8')

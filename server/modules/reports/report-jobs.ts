@@ -27,10 +27,20 @@ export type ReportJob = keyof ReportJobs;
 /** Chunks of at most this many characters: a report built whole is still sent (and paced) piece by piece. */
 const SLICE = 256 * 1024;
 
-async function* slices(text: Promise<string>): AsyncGenerator<string> {
+/**
+ * A whole text in pieces of at most `size` characters, never cut between the two halves of a
+ * surrogate pair (each piece is encoded to UTF-8 on its own: a lone half would be U+FFFD).
+ */
+export async function* slices(text: Promise<string>, size = SLICE): AsyncGenerator<string> {
   const all = await text;
   if (all.length === 0) yield '';
-  for (let i = 0; i < all.length; i += SLICE) yield all.slice(i, i + SLICE);
+  for (let i = 0; i < all.length; ) {
+    let end = Math.min(i + size, all.length);
+    const last = all.charCodeAt(end - 1);
+    if (end < all.length && end - 1 > i && last >= 0xd800 && last <= 0xdbff) end--;
+    yield all.slice(i, end);
+    i = end;
+  }
 }
 
 export const reportJobs: { [K in ReportJob]: (db: Db, args: ReportJobs[K]) => AsyncGenerator<string> } = {

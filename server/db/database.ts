@@ -1,10 +1,12 @@
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { CompiledQuery, Kysely, Migrator, SqliteDialect, SqliteDriver, type DatabaseConnection, type Driver, type MigrationProvider } from 'kysely';
+import { Migrator, type Kysely, type MigrationProvider } from 'kysely';
 import { migrations } from './migrations/index';
 import { mayTouchCredentials } from './credential-writes';
 import { registerDirectSqlite } from './direct-sqlite';
+import { GroupCommitSqliteDriver } from './sqlite-group-commit';
+import { GroupCommitKysely } from './sqlite-group-kysely';
 import { withStatementCache } from './statement-cache';
 import { openPostgres } from './postgres';
 import { refusalOf, schemaStatus } from './schema-version';
@@ -53,28 +55,6 @@ export function describeDatabase(config: { databaseUrl: string | null; databaseF
     return `PostgreSQL ${host}${u.port ? `:${u.port}` : ''}/${database}`;
   } catch {
     return 'PostgreSQL (DATABASE_URL)';
-  }
-}
-
-/**
- * Transactions start with BEGIN IMMEDIATE: they take the write lock up front, so when the
- * CLI (or a second process) writes at the same time, SQLite's busy timeout makes one wait
- * for the other instead of failing a read-then-write transaction with SQLITE_BUSY.
- */
-class ImmediateSqliteDriver extends SqliteDriver {
-  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
-  }
-}
-
-class ImmediateSqliteDialect extends SqliteDialect {
-  readonly #config: ConstructorParameters<typeof SqliteDialect>[0];
-  constructor(config: ConstructorParameters<typeof SqliteDialect>[0]) {
-    super(config);
-    this.#config = config;
-  }
-  override createDriver(): Driver {
-    return new ImmediateSqliteDriver(this.#config);
   }
 }
 
@@ -155,14 +135,31 @@ export function openDatabase(file: string): OpenedDatabase {
   // session_create 1,700-1,780 rps at 1,000, 1,450-1,550 at 300, 1,180-1,350 at 100.
   // 300 halves the stall for ~12 % of write throughput.
   sqlite.pragma(`wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_PAGES}`);
+  // Each request's transaction is a savepoint inside the turn's group commit
+  // (sqlite-group-commit.ts), and SQLite copies every page a savepoint changes into a
+  // sub-journal: ~16 pages (64 KiB, just past SQLite's 64 KiB spill threshold) per session or
+  // attempt create, which went to a temporary file; in memory it costs a copy. This connection's
+  // other temporary storage (sorts too large for the cache) is in memory too: the large reads
+  // (exports, reports) run on a connection of their own (sqliteFileOf).
+  sqlite.pragma('temp_store = MEMORY');
   let writes = 0;
   const onWrite = (sql: string) => {
     if (mayTouchCredentials(sql)) writes++;
   };
   const statements = withStatementCache(sqlite, onWrite);
-  const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: statements }) });
+  // Transactions start with BEGIN IMMEDIATE: they take the write lock up front, so when the CLI
+  // (or a second process) writes at the same time, SQLite's busy timeout makes one wait for the
+  // other instead of failing a read-then-write transaction with SQLITE_BUSY. The transactions of
+  // one event-loop turn commit together (server/db/sqlite-group-commit.ts).
+  const driver = new GroupCommitSqliteDriver(sqlite, statements);
+  const db: Db = new GroupCommitKysely<Database>(driver);
   // The compiled hot-path statements run on the connection directly (server/db/precompiled.ts).
-  registerDirectSqlite(db.getExecutor().adapter, { prepare: (sql) => statements.prepare(sql), inTransaction: () => sqlite.inTransaction });
+  registerDirectSqlite(db.getExecutor().adapter, {
+    prepare: (sql) => statements.prepare(sql),
+    inTransaction: () => sqlite.inTransaction,
+    groupWrite: (run, alone) => driver.groupWrite(run, alone),
+    afterCommit: (fn) => driver.afterCommit(fn),
+  });
   const dataVersion = sqlite.prepare('PRAGMA data_version').pluck();
   changeStamps.set(db, (known) => `${known ?? (dataVersion.get() as number)}:${writes}`);
   if (file !== ':memory:') sqliteFiles.set(db, file);

@@ -10,6 +10,10 @@ export interface DirectSqlite {
   prepare(sql: string): SQLite.Statement;
   /** True while a transaction is open on the connection (better-sqlite3's `inTransaction`). */
   inTransaction(): boolean;
+  /** One statement in the current group commit (server/db/sqlite-group-commit.ts `groupWrite`). */
+  groupWrite<R>(run: () => R, alone: () => Promise<R>): Promise<R>;
+  /** Queues `fn` for after the commit of the transaction holding the connection; false when none does. */
+  afterCommit(fn: () => void): boolean;
 }
 
 const handles = new WeakMap<object, DirectSqlite>();

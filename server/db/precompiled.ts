@@ -21,9 +21,10 @@ const MARK = '\u0000param:';
  * - `db` is a transaction: it holds the connection, so the statement runs inside it, as through Kysely;
  * - `db` is not, and no transaction is open on the connection: the statement runs alone, as an
  *   autocommit statement through Kysely would;
- * - `db` is not, but another request's transaction is open (it awaits between its statements):
- *   the statement goes through Kysely, which waits for that transaction to end, so it neither
- *   reads the transaction's uncommitted rows nor joins it.
+ * - `db` is not, but a transaction is open (another request's that awaits between its
+ *   statements, or the turn's group commit, server/db/sqlite-group-commit.ts): the statement
+ *   goes through Kysely, which waits for it to commit, so it neither reads uncommitted rows nor
+ *   joins it.
  * On PostgreSQL it runs through `executeQuery`, so plugins' transformQuery sees the query only at
  * compile time: do not use this for writes to the tables of CREDENTIAL_TABLES (the PostgreSQL
  * change stamp counts those per query, server/db/postgres.ts).
@@ -37,6 +38,9 @@ export function precompiled<P extends object, R>(build: (db: Kysely<Database>, p
     const parameters = bind(params);
     // A handle with plugins (a test's recorder) keeps Kysely's path, so their transformResult runs.
     if (direct && executor.plugins.length === 0 && (db.isTransaction || !direct.inTransaction())) {
+      // A transaction that SQLite rolled back, or that the group commit set aside (it awaited
+      // across a turn: server/db/sqlite-group-commit.ts), must not write on its own.
+      if (db.isTransaction && !direct.inTransaction()) throw new Error('the transaction is no longer open on the connection');
       const stmt = direct.prepare(query.sql);
       if (!stmt.reader) {
         stmt.run(parameters);

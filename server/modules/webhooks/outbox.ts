@@ -15,12 +15,9 @@ import { WAKE_CHANNEL } from './leases';
  * process, after any restart) sends whatever is due.
  *
  * After inserting, the outbox pokes the dispatchers that subscribed to it (one outbox per
- * composed Deps, server/compose.ts: no module-level listeners), through `afterCommit`. On
- * SQLite the poke runs inside the transaction, but the dispatcher's next query waits for the
- * connection, which the transaction holds until it commits (better-sqlite3 behind Kysely uses
- * one connection with a mutex), so the dispatcher always sees the committed rows; a
- * rolled-back event leaves nothing to find. On PostgreSQL (a pool) the poke waits for the
- * commit. On PostgreSQL the same transaction also sends `NOTIFY paydesk_webhooks` (delivered
+ * composed Deps, server/compose.ts: no module-level listeners), through `afterCommit`: after
+ * the commit on both engines (on SQLite the group's, server/db/sqlite-group-commit.ts), never
+ * for a rolled-back event. On PostgreSQL the same transaction also sends `NOTIFY paydesk_webhooks` (delivered
  * by PostgreSQL at commit, never for a rolled-back one), which wakes every other instance's
  * dispatcher at once (leases.ts LISTENs); elsewhere (SQLite's CLI) the dispatcher's poll
  * (500 ms) finds them.
@@ -50,7 +47,7 @@ export function createOutbox(): Outbox {
     async eventRecorded(trx, event) {
       if (await enqueueDeliveries(trx, event)) {
         if (isPostgres(trx)) await sql`select pg_notify(${WAKE_CHANNEL}, '')`.execute(trx);
-        afterCommit(notify);
+        afterCommit(trx, notify);
       }
     },
   };

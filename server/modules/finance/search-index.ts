@@ -65,19 +65,19 @@ async function pending(db: Db): Promise<boolean> {
 async function indexBatch(db: Db, limit: number, rangeRows: number): Promise<number> {
   return db.transaction().execute(async (trx) => {
     let mark = (await sql<{ m: number }>`SELECT indexed_through AS m FROM checkout_sessions_search_mark WHERE id = 1`.execute(trx)).rows[0]?.m ?? 0;
+    const next = (await sql<{ n: number | null }>`SELECT min(rowid) AS n FROM checkout_sessions WHERE rowid > ${mark}`.execute(trx)).rows[0]?.n ?? null;
+    if (next === null) return 0;
     for (;;) {
-      let range = await rangeAbove(trx, mark);
-      if (mark >= (range.hi ?? range.lo + rangeRows)) range = await openRange(trx, mark);
+      const range = await rangeAbove(trx, mark);
       const end = range.hi ?? range.lo + rangeRows;
-      const upto = (await sql<{ u: number | null }>`SELECT max(rowid) AS u FROM (SELECT rowid FROM checkout_sessions WHERE rowid > ${mark} AND rowid <= ${end} ORDER BY rowid LIMIT ${limit})`.execute(trx)).rows[0]?.u ?? null;
-      if (upto === null) {
-        // No session left in this range's span: on to the next range if any are above it.
-        const above = (await sql<{ u: number | null }>`SELECT max(rowid) AS u FROM checkout_sessions`.execute(trx)).rows[0]?.u ?? null;
-        if (above === null || above <= end) return 0;
+      if (next > end) {
+        // This range is full (no session left between the mark and its end): the next one, made if none is.
+        if ((await rangeAbove(trx, end)).id === range.id) await openRange(trx, end);
         mark = end;
         await sql`UPDATE checkout_sessions_search_mark SET indexed_through = ${mark} WHERE id = 1`.execute(trx);
         continue;
       }
+      const upto = (await sql<{ u: number }>`SELECT max(rowid) AS u FROM (SELECT rowid FROM checkout_sessions WHERE rowid > ${mark} AND rowid <= ${end} ORDER BY rowid LIMIT ${limit})`.execute(trx)).rows[0]!.u;
       const t = sql.raw(rangeTable(range.id));
       const r = await sql`INSERT INTO ${t} (rowid, customer_name, invoice_ref) SELECT rowid, customer_name, invoice_ref FROM checkout_sessions WHERE rowid > ${mark} AND rowid <= ${upto}`.execute(trx);
       await sql`UPDATE checkout_sessions_search_mark SET indexed_through = ${upto} WHERE id = 1`.execute(trx);

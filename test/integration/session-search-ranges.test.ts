@@ -1,5 +1,11 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type SQLite from 'better-sqlite3';
+import { Migrator } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migrate, openDatabase } from '../../server/db/database';
+import { migrations } from '../../server/db/migrations/index';
 import { searchHits } from '../../server/modules/finance/finance-search';
 import { indexSearchBacklog } from '../../server/modules/finance/search-index';
 import { rangeTable, rebuildSearchIndex } from '../../server/modules/finance/search-ranges';
@@ -158,6 +164,42 @@ describe.skipIf(onPostgres)('the session search index in rowid ranges (0025)', (
     expect(rs.length).toBe(Math.ceil(topRowid(s) / RANGE));
     expect(mark(s)).toBe(topRowid(s));
     expect((await hits('ranged', 100)).keys).toEqual(want);
+    integrity(s);
+    expect(s.pragma('integrity_check', { simple: true })).toBe('ok');
+  });
+});
+
+describe.skipIf(onPostgres)('migration 0025 from one index', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'paydesk-m0025-'));
+  const d = openDatabase(join(dir, 'paydesk.sqlite'));
+  afterAll(async () => {
+    await d.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('from 200,000 indexed sessions: range 0 closed at the mark and merged, the next sessions go to range 1, found with the old ones', async () => {
+    const before = Object.fromEntries(Object.entries(migrations).filter(([name]) => name < '0025'));
+    expect((await new Migrator({ db: d.db, provider: { getMigrations: async () => before } }).migrateToLatest()).error).toBeUndefined();
+    const s = d.sqlite;
+    const now = new Date().toISOString();
+    const bulk = (from: number, n: number, name: string) => {
+      s.pragma('foreign_keys = OFF');
+      s.prepare(`WITH RECURSIVE n(i) AS (SELECT ? UNION ALL SELECT i + 1 FROM n WHERE i < ?)
+        INSERT INTO checkout_sessions (id, merchant_id, integration_id, status, amount_minor, currency, invoice_ref, customer_name, metadata, expires_at, created_at, updated_at)
+        SELECT 'cs-' || i, 'm1', 'i1', 'open', 1000, 'GHS', 'REF-' || i, ? || ' ' || i, '{}', ?, ?, ? FROM n`).run(from, from + n - 1, name, now, now, now);
+      s.pragma('foreign_keys = ON');
+    };
+    bulk(1, 200_000, 'Upgrade Payer');
+    // As the volume seed and the old rebuild did: the whole table indexed, the mark at the newest.
+    s.exec(`INSERT INTO checkout_sessions_search (checkout_sessions_search) VALUES ('rebuild'); UPDATE checkout_sessions_search_mark SET indexed_through = 200000`);
+    await migrate(d.db);
+    expect(ranges(s)).toEqual([{ id: 0, lo: 0, hi: 200_000, merged: 1 }]);
+    bulk(200_001, 3, 'Later Payer');
+    expect(await indexSearchBacklog(d.db, { budgetMs: 60_000, merge: true })).toMatchObject({ indexed: 3, behind: false });
+    expect(ranges(s)).toEqual([{ id: 0, lo: 0, hi: 200_000, merged: 1 }, { id: 1, lo: 200_000, hi: null, merged: 0 }]);
+    const found = await searchHits(d.db, 'payer 20000', { merchantId: 'm1', pg: false, cap: 100, now: Date.now() });
+    // 200001…200003 (range 1), then 20000 and 200000 (range 0): newest first.
+    expect(found.keys).toEqual([200_003, 200_002, 200_001, 200_000, 20_000]);
     integrity(s);
     expect(s.pragma('integrity_check', { simple: true })).toBe('ok');
   });

@@ -81,7 +81,7 @@ export async function openRangeId(db: Exec): Promise<number | null> {
  * range newest first, `ORDER BY rowid DESC` in it, until `limit` rows are found. The ranges hold
  * disjoint, ordered rowid spans, so this is exactly one index's `ORDER BY rowid DESC LIMIT limit`.
  */
-export async function newestMatching(db: Exec, match: string, merchantId: string, limit: number): Promise<{ rows: Array<{ k: number }> }> {
+export async function newestMatching(db: Exec, match: string, merchantId: string, limit: number): Promise<{ rows: Array<{ k: number; created_at?: string }> }> {
   const ranges = (await sql<{ id: number }>`SELECT id FROM checkout_sessions_search_ranges ORDER BY lo DESC`.execute(db)).rows;
   const rows: Array<{ k: number }> = [];
   for (const { id } of ranges) {

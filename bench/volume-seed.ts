@@ -1,7 +1,7 @@
 import type SQLite from 'better-sqlite3';
 import { randomBase62 } from '../server/lib/ids';
 import { invoiceSummaryRebuildSql } from '../server/domain/invoice-summary';
-import { SEARCH_INDEX_REBUILD_SQL } from '../server/modules/finance/search-index';
+import { rebuildSearchIndex } from '../server/modules/finance/search-index';
 import { CURRENCY, DESCRIPTION, REQUEST_HEADERS, RESPONSE_EXCERPT, RESPONSE_HEADERS, SEEDED_TABLES, WEBHOOK_URL, sessionShape, type SeedContext } from './volume-shapes';
 
 /**
@@ -121,8 +121,6 @@ export function seedVolume(s: SeedInput): Record<string, number> {
   s.sqlite.exec('DELETE FROM invoice_summary_deltas');
   s.sqlite.exec('DELETE FROM invoice_summaries');
   s.sqlite.exec(invoiceSummaryRebuildSql(false));
-  s.sqlite.transaction(() => {
-    for (const stmt of SEARCH_INDEX_REBUILD_SQL) s.sqlite.exec(stmt);
-  })();
+  rebuildSearchIndex(s.sqlite);
   return Object.fromEntries(Object.entries(t).map(([k, b]) => [k, b.total]));
 }

@@ -21,6 +21,7 @@ import * as m0020 from './0020_session_search_async';
 import * as m0021 from './0021_invoice_summary_deltas';
 import * as m0023 from './0023_attempt_provider_reference_partial';
 import * as m0024 from './0024_invoice_lines_key_order';
+import * as m0025 from './0025_session_search_ranges';
 import * as m0026 from './0026_session_search_by_day';
 
 /**
@@ -50,5 +51,6 @@ export const migrations: Record<string, Migration> = {
   '0021_invoice_summary_deltas': m0021,
   '0023_attempt_provider_reference_partial': m0023,
   '0024_invoice_lines_key_order': m0024,
+  '0025_session_search_ranges': m0025,
   '0026_session_search_by_day': m0026,
 };

@@ -2,6 +2,7 @@ import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
 import { slipReferenceKey } from '../../lib/slip-reference';
 import { indexPlan } from './search-words';
+import { newestMatching } from './search-ranges';
 
 /**
  * Finance search the way a caller describes a payment: one text matched against the payer's
@@ -112,10 +113,9 @@ function newestContaining(q: string, scope: SearchScope, word: string | null, on
   }
   // The merchant as `|| ''`: a filter on the rows the trigram index found, not a second index to combine.
   if (pg) return sql<Hit>`SELECT h.id AS k, h.created_at FROM checkout_sessions h WHERE ${pgMatch(q, word, only)} AND (h.merchant_id || '') = ${merchantId} ORDER BY h.created_at DESC LIMIT ${cap + 1}`;
-  // FTS5 returns its rowids newest (last inserted) first with `ORDER BY rowid DESC`, and stops at the LIMIT.
+  // FTS5 returns its rowids newest (last inserted) first, range by range (search-ranges.ts), and stops at the limit.
   const match = only ? `${only} : ${ftsPhrase(q)}` : ftsPhrase(q);
-  return sql<Hit>`SELECT f.rowid AS k FROM checkout_sessions_search f JOIN checkout_sessions h ON h.rowid = f.rowid
-    WHERE checkout_sessions_search MATCH ${match} AND h.merchant_id = ${merchantId} ORDER BY f.rowid DESC LIMIT ${cap + 1}`;
+  return { execute: (db: Kysely<Database>) => newestMatching(db, match, merchantId, cap + 1) };
 }
 
 /** The UTC months ('YYYY-MM') from `newest`'s back to `oldest`'s (ISO times), newest first. */

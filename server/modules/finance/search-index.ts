@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database';
 import { isPostgres } from '../../db/engine';
+import { RANGE_ROWS, openRange, openRangeId, rangeAbove, rangeTable, setMerged, unmergedRange } from './search-ranges';
 
 /**
  * The session search's FTS5 trigram table on SQLite (`checkout_sessions_search`, migrations
@@ -10,9 +11,11 @@ import { isPostgres } from '../../db/engine';
  * `checkout_sessions_search_mark.indexed_through` is in the index and none above it is.
  *
  * - The sweeper runs `indexSearchBacklog` every second: the sessions above the mark in rowid
- *   order, a batch per transaction sized to take about BATCH_TARGET_MS, then FTS5 `merge` steps
- *   of the same size (automerge is off, 0020), yielding to the event loop between transactions,
- *   until nothing is left or JOB_BUDGET_MS is spent.
+ *   order, a batch per transaction sized to take about BATCH_TARGET_MS, into the open range of
+ *   the index (search-ranges.ts, migration 0025: a table per RANGE_ROWS rowids), then FTS5
+ *   `merge` steps of the same size (automerge is off, 0020) on the open range, and on a range
+ *   just closed until it is one segment, yielding to the event loop between transactions, until
+ *   nothing is left or JOB_BUDGET_MS is spent. A step costs at most a range's worth of merging.
  * - A search first calls `catchUpSearchIndex` (read-your-writes): one indexed read when nothing
  *   is pending, else the backlog in batches, up to CATCH_UP_ROWS rows or CATCH_UP_MS. A
  *   backlog larger than that (a bulk import) is left to the job: the search then serves what is
@@ -33,15 +36,11 @@ const MIN_MERGE_PAGES = 4;
 const MAX_MERGE_PAGES = 256;
 
 /**
- * What an operator runs after restoring `checkout_sessions` alone or a full VACUUM (server
- * stopped, one transaction): the index rebuilt from the table, merged, and the mark set to the
- * newest session (bench/volume-seed.ts runs it after its bulk insert).
+ * After restoring `checkout_sessions` alone or a full VACUUM (server stopped), the index is
+ * rebuilt from the table by search-ranges.ts's rebuildSearchIndex (`npm run admin --
+ * search:rebuild`; bench/volume-seed.ts after its bulk insert).
  */
-export const SEARCH_INDEX_REBUILD_SQL = [
-  `INSERT INTO checkout_sessions_search (checkout_sessions_search) VALUES ('rebuild')`,
-  `INSERT INTO checkout_sessions_search (checkout_sessions_search) VALUES ('optimize')`,
-  `UPDATE checkout_sessions_search_mark SET indexed_through = COALESCE((SELECT max(rowid) FROM checkout_sessions), 0) WHERE id = 1`,
-];
+export { rebuildSearchIndex } from './search-ranges';
 
 /** The next size: what would have taken `BATCH_TARGET_MS`, at most double or half the last one. */
 function resize(size: number, ms: number, min: number, max: number): number {
@@ -58,24 +57,46 @@ async function pending(db: Db): Promise<boolean> {
   return row !== undefined && row.top !== null && row.top > row.mark;
 }
 
-/** Indexes up to `limit` sessions above the mark in one transaction; returns how many. */
-async function indexBatch(db: Db, limit: number): Promise<number> {
+/**
+ * Indexes up to `limit` sessions above the mark in one transaction, into the range that holds
+ * them (search-ranges.ts): never past the open range's RANGE_ROWS rowids; a full range is closed
+ * and the next made first. Returns how many.
+ */
+async function indexBatch(db: Db, limit: number, rangeRows: number): Promise<number> {
   return db.transaction().execute(async (trx) => {
-    const mark = (await sql<{ m: number }>`SELECT indexed_through AS m FROM checkout_sessions_search_mark WHERE id = 1`.execute(trx)).rows[0]?.m ?? 0;
-    const upto = (await sql<{ u: number | null }>`SELECT max(rowid) AS u FROM (SELECT rowid FROM checkout_sessions WHERE rowid > ${mark} ORDER BY rowid LIMIT ${limit})`.execute(trx)).rows[0]?.u ?? null;
-    if (upto === null) return 0;
-    const r = await sql`INSERT INTO checkout_sessions_search (rowid, customer_name, invoice_ref) SELECT rowid, customer_name, invoice_ref FROM checkout_sessions WHERE rowid > ${mark} AND rowid <= ${upto}`.execute(trx);
-    await sql`UPDATE checkout_sessions_search_mark SET indexed_through = ${upto} WHERE id = 1`.execute(trx);
-    return Number(r.numAffectedRows ?? 0);
+    let mark = (await sql<{ m: number }>`SELECT indexed_through AS m FROM checkout_sessions_search_mark WHERE id = 1`.execute(trx)).rows[0]?.m ?? 0;
+    const next = (await sql<{ n: number | null }>`SELECT min(rowid) AS n FROM checkout_sessions WHERE rowid > ${mark}`.execute(trx)).rows[0]?.n ?? null;
+    if (next === null) return 0;
+    for (;;) {
+      const range = await rangeAbove(trx, mark);
+      const end = range.hi ?? range.lo + rangeRows;
+      if (next > end) {
+        // This range is full (no session left between the mark and its end): the next one, made if none is.
+        if ((await rangeAbove(trx, end)).id === range.id) await openRange(trx, end);
+        mark = end;
+        await sql`UPDATE checkout_sessions_search_mark SET indexed_through = ${mark} WHERE id = 1`.execute(trx);
+        continue;
+      }
+      const upto = (await sql<{ u: number }>`SELECT max(rowid) AS u FROM (SELECT rowid FROM checkout_sessions WHERE rowid > ${mark} AND rowid <= ${end} ORDER BY rowid LIMIT ${limit})`.execute(trx)).rows[0]!.u;
+      const t = sql.raw(rangeTable(range.id));
+      const r = await sql`INSERT INTO ${t} (rowid, customer_name, invoice_ref) SELECT rowid, customer_name, invoice_ref FROM checkout_sessions WHERE rowid > ${mark} AND rowid <= ${upto}`.execute(trx);
+      await sql`UPDATE checkout_sessions_search_mark SET indexed_through = ${upto} WHERE id = 1`.execute(trx);
+      return Number(r.numAffectedRows ?? 0);
+    }
   });
 }
 
-/** One FTS5 `merge` step of about `pages` pages; false when there was nothing to merge. */
-async function mergeStep(db: Db, pages: number): Promise<boolean> {
+/**
+ * One FTS5 `merge` step of about `pages` pages on range `id`'s table; false when there was
+ * nothing to merge. Negative `pages` merges whatever the levels (FTS5 then works towards one
+ * segment, as 'optimize' does at once): how a closed range is finished.
+ */
+async function mergeStep(db: Db, id: number, pages: number): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
     const changes = sql<{ n: number }>`SELECT total_changes() AS n`;
+    const t = sql.raw(rangeTable(id));
     const before = (await changes.execute(trx)).rows[0]!.n;
-    await sql`INSERT INTO checkout_sessions_search (checkout_sessions_search, rank) VALUES ('merge', ${pages})`.execute(trx);
+    await sql`INSERT INTO ${t} (${t}, rank) VALUES ('merge', ${pages})`.execute(trx);
     // FTS5's documented test: fewer than 2 changes means the command found nothing to merge.
     return (await changes.execute(trx)).rows[0]!.n - before >= 2;
   });
@@ -95,7 +116,7 @@ export interface IndexRun {
  * `budgetMs` of wall time is spent; then, when `merge` is set and the budget allows, runs
  * merge steps until FTS5 has nothing to merge. Yields to the event loop between transactions.
  */
-export async function indexSearchBacklog(db: Db, opts: { budgetMs?: number; maxRows?: number; merge?: boolean } = {}): Promise<IndexRun> {
+export async function indexSearchBacklog(db: Db, opts: { budgetMs?: number; maxRows?: number; merge?: boolean; rangeRows?: number } = {}): Promise<IndexRun> {
   const run: IndexRun = { indexed: 0, behind: false, merges: 0 };
   if (isPostgres(db)) return run;
   const start = performance.now();
@@ -105,11 +126,12 @@ export async function indexSearchBacklog(db: Db, opts: { budgetMs?: number; maxR
   // still gets its segments merged as it goes, never all at once in one crisis merge.
   const indexDeadline = opts.merge ? start + budget * 0.7 : deadline;
   const maxRows = opts.maxRows ?? Number.POSITIVE_INFINITY;
+  const rangeRows = opts.rangeRows ?? RANGE_ROWS;
   let size = FIRST_BATCH;
   if (await pending(db)) {
     for (;;) {
       const t0 = performance.now();
-      const n = await indexBatch(db, Math.min(size, maxRows - run.indexed));
+      const n = await indexBatch(db, Math.min(size, maxRows - run.indexed), rangeRows);
       run.indexed += n;
       if (n === 0) break;
       const t1 = performance.now();
@@ -122,13 +144,28 @@ export async function indexSearchBacklog(db: Db, opts: { budgetMs?: number; maxR
     }
   }
   if (!opts.merge) return run;
+  // The open range's segments as they come (FTS5 merges 4 of a level), then a closed range's
+  // down to one segment, once (`merged`); each step bounded by a range's size.
+  let target: { id: number; closed: boolean } | null = null;
   let pages = FIRST_MERGE_PAGES;
-  while (performance.now() < deadline) {
+  const next = async () => {
+    const open = target === null ? await openRangeId(db) : null;
+    if (open !== null) return { id: open, closed: false };
+    const closed = await unmergedRange(db);
+    return closed ? { id: closed.id, closed: true } : null;
+  };
+  target = await next();
+  while (target !== null && performance.now() < deadline) {
     await yieldToLoop();
     const t0 = performance.now();
-    if (!(await mergeStep(db, pages))) break;
-    run.merges++;
-    pages = resize(pages, performance.now() - t0, MIN_MERGE_PAGES, MAX_MERGE_PAGES);
+    if (await mergeStep(db, target.id, target.closed ? -pages : pages)) {
+      run.merges++;
+      pages = resize(pages, performance.now() - t0, MIN_MERGE_PAGES, MAX_MERGE_PAGES);
+      continue;
+    }
+    if (target.closed) await setMerged(db, target.id);
+    pages = FIRST_MERGE_PAGES;
+    target = await next();
   }
   return run;
 }

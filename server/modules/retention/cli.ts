@@ -3,13 +3,18 @@ import { systemClock } from '../../lib/clock';
 import { randomIds } from '../../lib/ids';
 import { dbStats, prune } from './retention.service';
 import { rebuildInvoiceSummaries } from '../../domain/invoice-summary';
+import { loadConfig } from '../../config';
+import { connectDatabase, migrate } from '../../db/database';
+import { rebuildSearchIndex } from '../finance/search-ranges';
 
 /**
  * `npm run admin -- db:stats [--json]` (table sizes and row counts) and
  * `db:prune [--dry-run] [--json]` (removes what the retention settings say is past keeping,
  * in batches: safe beside a running server), and `invoices:rebuild [--json]` (recomputes the
  * invoice summaries from lines and sessions in one transaction: after a restore or a manual
- * change of those tables). Merged into server/cli/admin.ts's command table.
+ * change of those tables), and `search:rebuild [--json]` (SQLite, server stopped: the session
+ * search's trigram index rebuilt from the table, in ranges, in one transaction: after a restore
+ * of checkout_sessions alone or a full VACUUM). Merged into server/cli/admin.ts's command table.
  */
 type Flags = Record<string, string | boolean | undefined>;
 type Command = { usage: string; options: Record<string, { type: 'string' | 'boolean' }>; run: (f: Flags) => Promise<{ json: unknown; text: string }> };
@@ -24,6 +29,24 @@ export const dbCommands: Record<string, Command> = {
     run: async () => {
       const rows = await withDb((db) => rebuildInvoiceSummaries(db));
       return { json: { invoices: rows }, text: `invoice summaries rebuilt: ${rows} invoices` };
+    },
+  },
+  'search:rebuild': {
+    usage: 'search:rebuild [--json]',
+    options: {},
+    run: async () => {
+      const database = connectDatabase(loadConfig());
+      try {
+        await migrate(database.db);
+        if (database.engine !== 'sqlite') return { json: { rebuilt: false }, text: 'PostgreSQL: the trigram indexes are part of the table, nothing to rebuild' };
+        const start = performance.now();
+        rebuildSearchIndex(database.sqlite);
+        const ranges = database.sqlite.prepare('SELECT count(*) FROM checkout_sessions_search_ranges').pluck().get() as number;
+        const seconds = Math.round(performance.now() - start) / 1000;
+        return { json: { rebuilt: true, ranges, seconds }, text: `session search index rebuilt: ${ranges} ranges in ${seconds} s` };
+      } finally {
+        await database.close();
+      }
     },
   },
   'db:stats': {

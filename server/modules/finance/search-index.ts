@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Db } from '../../db/database';
 import { isPostgres } from '../../db/engine';
 import { RANGE_ROWS, openRange, openRangeId, rangeAbove, rangeTable, setMerged, unmergedRange } from './search-ranges';
+import { yieldToLoop } from '../../domain/batches';
 
 /**
  * The session search's FTS5 trigram table on SQLite (`checkout_sessions_search`, migrations
@@ -47,8 +48,6 @@ function resize(size: number, ms: number, min: number, max: number): number {
   const aimed = ms > 0 ? (size * BATCH_TARGET_MS) / ms : size * 2;
   return Math.round(Math.min(max, Math.max(min, size / 2, Math.min(aimed, size * 2))));
 }
-
-const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** Whether sessions wait above the mark: the mark's row and the rowid primary key's last entry. */
 async function pending(db: Db): Promise<boolean> {

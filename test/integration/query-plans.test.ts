@@ -11,7 +11,7 @@ import { foldInvoiceSummaries } from '../../server/domain/invoice-summary-fold';
 import { randomIds } from '../../server/lib/ids';
 import { reconcileStuckAttempts } from '../../server/modules/payments/reconcile';
 import { indexSearchBacklog } from '../../server/modules/finance/search-index';
-import { searchHits } from '../../server/modules/finance/finance-search';
+import { amongHits, merchantScope, searchHits } from '../../server/modules/finance/finance-search';
 import { purgeExpiredIdempotencyKeys } from '../../server/modules/idempotency/idempotency.service';
 import { createDispatcher } from '../../server/modules/webhooks/dispatcher';
 import { sandboxProviders } from '../../server/providers/index';
@@ -247,6 +247,14 @@ describe('every periodic, list and search query uses an index (issue 18)', () =>
         expect((await searchHits(wrapped, 'PLAN', scope)).keys.length).toBeGreaterThan(0);
         await searchHits(wrapped, 'plan payer', scope);
         await searchHits(wrapped, 'LAN-', scope, 'invoice_ref');
+        // Capped, the walk answers a window, and the list reads its page by it (amongHits): by time and by amount.
+        const capped = { ...scope, cap: 1 };
+        const hits = await searchHits(wrapped, 'PLAN', capped);
+        expect(hits.window).not.toBeNull();
+        for (const byTime of [true, false]) {
+          const page = wrapped.selectFrom('checkout_sessions as s').innerJoin('merchants as m', 'm.id', 's.merchant_id').select('s.id').where(merchantScope(true), '=', m.merchant_id).where((eb) => amongHits(eb, capped, hits, byTime));
+          await (byTime ? page.orderBy('s.created_at', 'desc') : page.orderBy('s.amount_minor', 'asc')).orderBy('s.id', 'desc').limit(51).execute();
+        }
       }
     });
     await record('sessions amount', () => get(`/sessions?${mq}&amount_minor=5000`));

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CreatedIntegration } from '../../server/modules/integrations/integrations.service';
-import { monthsBetween, searchHits, type SearchScope } from '../../server/modules/finance/finance-search';
+import { amongHits, monthsBetween, searchHits, type SearchHits, type SearchScope } from '../../server/modules/finance/finance-search';
 import { createTestApp, type TestContext } from '../support/app';
 import { openSession } from '../support/checkout';
 import { onPostgres } from '../support/database';
@@ -17,7 +17,9 @@ describe('monthsBetween', () => {
  * Issue 18, PostgreSQL: a broad text is read day by day, newest first (finance-search.ts,
  * migration 0026). It must find exactly what the whole-index query finds: the same newest
  * `cap` sessions, the same `capped`, for texts in names and refs, over months and days with and
- * without matches, another merchant's sessions left out.
+ * without matches, another merchant's sessions left out, sessions created in the same
+ * millisecond split by the cap (newest by created_at, then id). A capped walk answers a window
+ * (its bounds, not its ids): the sessions are compared as the list reads them (amongHits).
  */
 describe.runIf(onPostgres)('the day-by-day search finds what the whole-index search finds', () => {
   let t: TestContext;
@@ -41,15 +43,33 @@ describe.runIf(onPostgres)('the day-by-day search finds what the whole-index sea
         if (i === 0) await openSession(t, b, { invoice_ref: `BYDAY-${day.slice(5, 7)}-B${n}`, customer: { name: `Kofi Payer B${n}` } });
       }
     }
+    // The newest: three sessions in one millisecond, which a cap of 1 or 2 splits.
+    t.clock.set('2026-04-20T10:00:00.000Z');
+    for (let i = 0; i < 3; i++) await openSession(t, a, { invoice_ref: `BYDAY-04-T${i}`, customer: { name: `Kofi Payer T${i}` } });
   });
   afterAll(async () => t?.close());
 
-  const hits = (text: string, cap: number, byDay: boolean, only?: 'invoice_ref') => {
-    const scope: SearchScope = { merchantId: a.merchant_id, pg: true, cap, now: t.clock.now().getTime(), byDay };
-    return searchHits(t.database.db, text, scope, only);
+  const scopeOf = (cap: number, byDay: boolean): SearchScope => ({ merchantId: a.merchant_id, pg: true, cap, now: t.clock.now().getTime(), byDay });
+  const hits = (text: string, cap: number, byDay: boolean, only?: 'invoice_ref') => searchHits(t.database.db, text, scopeOf(cap, byDay), only);
+  /** The sessions the list reads among `h` (its condition, amongHits), newest first, with the flags the list uses. */
+  const sessionsOf = async (h: SearchHits, cap: number, byDay: boolean) => {
+    const rows = await t.database.db
+      .selectFrom('checkout_sessions as s')
+      .innerJoin('merchants as m', 'm.id', 's.merchant_id')
+      .select('s.id')
+      .where('s.merchant_id', '=', a.merchant_id)
+      .where((eb) => amongHits(eb, scopeOf(cap, byDay), h, true))
+      .orderBy('s.created_at', 'desc')
+      .orderBy('s.id', 'desc')
+      .execute();
+    return { ids: rows.map((r) => r.id), capped: h.capped, full: h.full, span: h.span };
   };
+  const found = async (text: string, cap: number, byDay: boolean, only?: 'invoice_ref') => sessionsOf(await hits(text, cap, byDay, only), cap, byDay);
 
   it.each([
+    ['payer', 1],
+    ['payer', 2],
+    ['payer', 4],
     ['payer', 5],
     ['payer', 100],
     ['PAYER 1', 3],
@@ -59,18 +79,29 @@ describe.runIf(onPostgres)('the day-by-day search finds what the whole-index sea
     ['byday', 20],
     ['nobody', 5],
   ])('%s, cap %i', async (text, cap) => {
-    const whole = await hits(text, cap, false);
-    const byDay = await hits(text, cap, true);
-    expect(byDay).toEqual(whole);
-    const ref = await hits(text, cap, false, 'invoice_ref');
-    expect(await hits(text, cap, true, 'invoice_ref')).toEqual(ref);
+    const whole = await found(text, cap, false);
+    expect(whole.ids.length).toBeLessThanOrEqual(cap);
+    expect(await found(text, cap, true)).toEqual(whole);
+    const ref = await found(text, cap, false, 'invoice_ref');
+    expect(await found(text, cap, true, 'invoice_ref')).toEqual(ref);
+  });
+
+  it('answers a capped walk with its window, an uncapped one with its sessions', async () => {
+    for (const capped of [await hits('payer', 2, true), await hits('byday', 2, true, 'invoice_ref')]) {
+      expect(capped.window).not.toBeNull();
+      expect(capped.keys).toEqual([]);
+      expect(capped.capped).toBe(true);
+    }
+    const all = await hits('mensah', 100, true);
+    expect(all.window).toBeNull();
+    expect(all.keys.length).toBeGreaterThan(0);
   });
 
   it('keeps the newest, in time order, and says when it had more', async () => {
-    const newest = await t.database.db.selectFrom('checkout_sessions').select('id').where('merchant_id', '=', a.merchant_id).where('customer_name', 'like', 'Kofi Payer %').orderBy('created_at', 'desc').limit(4).execute();
-    const found = await hits('kofi payer', 4, true);
-    expect(found.keys).toEqual(newest.map((r) => r.id));
-    expect(found.capped).toBe(true);
+    const newest = await t.database.db.selectFrom('checkout_sessions').select('id').where('merchant_id', '=', a.merchant_id).where('customer_name', 'like', 'Kofi Payer %').orderBy('created_at', 'desc').orderBy('id', 'desc').limit(4).execute();
+    const walked = await found('kofi payer', 4, true);
+    expect(walked.ids).toEqual(newest.map((r) => r.id));
+    expect(walked.capped).toBe(true);
     expect((await hits('mensah', 100, true)).capped).toBe(false);
   });
 });

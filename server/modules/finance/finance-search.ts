@@ -1,4 +1,4 @@
-import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
 import type { Database } from '../../db/schema';
 import { slipReferenceKey } from '../../lib/slip-reference';
 import { indexPlan } from './search-words';
@@ -74,13 +74,32 @@ export const merchantScope = (searching: boolean) => (searching ? sql<string>`(s
 type Key = string | number;
 const key = (pg: boolean) => (pg ? sql<Key>`h.id` : sql<Key>`h.rowid`);
 
+/**
+ * PostgreSQL, a capped broad text read day by day: its newest `cap` sessions, said without
+ * listing them: every session of the merchant matching the text whose (created_at, id) is at or
+ * after `from` (the cap-th newest, ties broken by id as every list) and no newer than `newest`.
+ * The walk returns only this (windowByDay), and the list reads its page among those sessions
+ * by the merchant's (merchant_id, created_at, id) index, rechecking the text on each row it
+ * walks (amongHits): 10,000 ids no longer travel to the server and back.
+ */
+export interface HitWindow {
+  from: { created_at: string; id: string };
+  newest: string;
+  /** The text as searched, and the column it was searched in (`only`). */
+  q: string;
+  only?: 'invoice_ref';
+}
+
 /** The sessions a search found: at most `cap` per part, `capped` when a part had more. */
 export interface SearchHits {
+  /** The sessions found, but for those of `window`. */
   keys: Key[];
+  /** The "contains" part, when it was capped on a day-by-day read (PostgreSQL), else null. */
+  window: HitWindow | null;
   capped: boolean;
   /** The merchant has more than `cap` sessions of the "contains" (or short ref) part alone. */
   full: boolean;
-  /** PostgreSQL: the oldest and newest `created_at` of the sessions found (null when none, and on SQLite). */
+  /** PostgreSQL: the oldest and newest `created_at` of the sessions found, the window's too (null when none, and on SQLite). */
   span: { oldest: string; newest: string } | null;
 }
 
@@ -112,7 +131,7 @@ function newestContaining(q: string, scope: SearchScope, word: string | null, on
     return sql<Hit>`SELECT ${key(pg)} AS k${pg ? sql`, h.created_at` : sql``} FROM checkout_sessions h WHERE h.merchant_id = ${merchantId} AND h.invoice_ref = ${q} ORDER BY h.created_at DESC LIMIT ${cap + 1}`;
   }
   // The merchant as `|| ''`: a filter on the rows the trigram index found, not a second index to combine.
-  if (pg) return sql<Hit>`SELECT h.id AS k, h.created_at FROM checkout_sessions h WHERE ${pgMatch(q, word, only)} AND (h.merchant_id || '') = ${merchantId} ORDER BY h.created_at DESC LIMIT ${cap + 1}`;
+  if (pg) return sql<Hit>`SELECT h.id AS k, h.created_at FROM checkout_sessions h WHERE ${pgMatch(q, word, only)} AND (h.merchant_id || '') = ${merchantId} ORDER BY h.created_at DESC, h.id DESC LIMIT ${cap + 1}`;
   // FTS5 returns its rowids newest (last inserted) first, range by range (search-ranges.ts), and stops at the limit.
   const match = only ? `${only} : ${ftsPhrase(q)}` : ftsPhrase(q);
   return { execute: (db: Kysely<Database>) => newestMatching(db, match, merchantId, cap + 1) };
@@ -138,22 +157,38 @@ export function monthsBetween(oldest: string, newest: string): string[] {
  * day's matches sorted by time: a month without a match costs one probe of its index entries, a
  * day one more, and the walk stops at the LIMIT instead of reading and sorting every match
  * (111,111 for "Payer 1" at a million). The rows come in the order the nested loop makes them:
- * month (newest first), day (31 down to 1: a day that does not exist finds nothing), then time.
- * `created_at` comes back too, so the caller can check that order.
+ * month (newest first), day (the month's last down to its 1st, within the merchant's span: a day
+ * that does not exist, or before its first or after its last session, is not probed), then time
+ * (and id). `created_at` comes back too, so the caller can check that order.
  */
-function newestByDay(q: string, scope: SearchScope, word: string | null, months: string[], only?: 'invoice_ref') {
+function newestByDay(q: string, scope: SearchScope, word: string | null, span: { oldest: string; newest: string }, only?: 'invoice_ref') {
   const match = pgMatch(q, word, only);
   const merchant = sql`(h.merchant_id || '') = ${scope.merchantId}`;
+  const [first, last] = [span.oldest.slice(0, 10), span.newest.slice(0, 10)];
   // `OFFSET 0` keeps each day list a subquery of its month (not flattened into a join the planner may reorder).
-  return sql<{ k: Key; created_at: string }>`SELECT k.id AS k, k.created_at FROM unnest(${months}::text[]) AS mo(month)
+  return sql<{ k: Key; created_at: string }>`SELECT k.id AS k, k.created_at FROM unnest(${monthsBetween(span.oldest, span.newest)}::text[]) AS mo(month)
     CROSS JOIN LATERAL (
-      SELECT mo.month || '-' || lpad(x::text, 2, '0') AS day FROM generate_series(31, 1, -1) AS x
-      WHERE EXISTS (SELECT 1 FROM checkout_sessions h WHERE substr(h.created_at, 1, 7) = mo.month AND ${match} AND ${merchant})
+      SELECT ds.day FROM (SELECT mo.month || '-' || lpad(x::text, 2, '0') AS day FROM generate_series(31, 1, -1) AS x) AS ds
+      WHERE ds.day <= ${last} AND ds.day >= ${first} AND ds.day <= to_char((mo.month || '-01')::date + interval '1 month' - interval '1 day', 'YYYY-MM-DD')
+        AND EXISTS (SELECT 1 FROM checkout_sessions h WHERE substr(h.created_at, 1, 7) = mo.month AND ${match} AND ${merchant})
       OFFSET 0) AS d
     CROSS JOIN LATERAL (
       SELECT h.id, h.created_at FROM checkout_sessions h WHERE substr(h.created_at, 1, 10) = d.day AND ${match} AND ${merchant}
-      ORDER BY h.created_at DESC) AS k
+      ORDER BY h.created_at COLLATE "C" DESC, h.id COLLATE "C" DESC) AS k
     LIMIT ${scope.cap + 1}`;
+}
+
+/**
+ * The day walk (newestByDay) summed up in the database: how many rows it found (at most cap + 1),
+ * whether they came newest first (each (created_at, id) below the one before, in the order the
+ * walk made them), the newest `created_at`, and the cap-th row, where the window starts.
+ */
+function windowByDay(q: string, scope: SearchScope, word: string | null, span: { oldest: string; newest: string }, only?: 'invoice_ref') {
+  return sql<{ n: number; ordered: boolean | null; newest: string | null; at: string | null; id: string | null }>`SELECT count(*)::int AS n,
+      bool_and(w.prev_at IS NULL OR (w.created_at, w.k) < (w.prev_at, w.prev_k)) AS ordered, max(w.created_at) AS newest,
+      max(w.created_at) FILTER (WHERE w.r = ${scope.cap}) AS at, max(w.k) FILTER (WHERE w.r = ${scope.cap}) AS id
+    FROM (SELECT c.k, c.created_at, row_number() OVER () AS r, lag(c.created_at) OVER () AS prev_at, lag(c.k) OVER () AS prev_k
+      FROM (${newestByDay(q, scope, word, span, only)}) AS c) AS w`;
 }
 
 /** The merchant's oldest and newest creation times: one entry at each end of its (merchant_id, created_at) index. */
@@ -164,20 +199,31 @@ async function createdSpan(db: Kysely<Database>, merchantId: string): Promise<{ 
   return r?.oldest && r.newest ? { oldest: r.oldest, newest: r.newest } : null;
 }
 
+/** Each row older than the one before, by (created_at, id): the order the day walk must make. */
+const newestFirst = (rows: Array<{ k: Key; created_at: string }>) =>
+  rows.every((r, i) => i === 0 || r.created_at < rows[i - 1]!.created_at || (r.created_at === rows[i - 1]!.created_at && String(r.k) < String(rows[i - 1]!.k)));
+
 /**
- * The newest cap + 1 sessions of a 3+ character text on PostgreSQL: day by day for a broad text
- * (or when `scope.byDay` says so), else from the whole index at once. The day walk's order is
- * checked (each row no newer than the one before); should a plan ever break it, the whole-index
+ * The newest cap + 1 sessions of a 3+ character text on PostgreSQL (newest by created_at, then
+ * id): day by day for a broad text (or when `scope.byDay` says so), else from the whole index at
+ * once. A capped day walk answers its window (HitWindow) instead of its rows. The walk's order is
+ * checked (each row older than the one before); should a plan ever break it, the whole-index
  * query answers instead, so the candidates are the same either way.
  */
-async function pgContaining(db: Kysely<Database>, q: string, scope: SearchScope, only?: 'invoice_ref'): Promise<Hit[]> {
+async function pgContaining(db: Kysely<Database>, q: string, scope: SearchScope, only?: 'invoice_ref'): Promise<Hit[] | HitWindow> {
   const { word, estimate } = await indexPlan(db, q, scope.now);
   if (scope.byDay ?? estimate > BY_DAY_ABOVE_CAPS * scope.cap) {
     const span = await createdSpan(db, scope.merchantId);
     if (!span) return [];
     const months = monthsBetween(span.oldest, span.newest);
-    const rows = months.length > 0 ? (await newestByDay(q, scope, word, months, only).execute(db)).rows : [];
-    if (months.length > 0 && rows.every((r, i) => i === 0 || r.created_at <= rows[i - 1]!.created_at)) return rows;
+    const sum = months.length > 0 ? (await windowByDay(q, scope, word, span, only).execute(db)).rows[0] : undefined;
+    if (sum && sum.n === 0) return [];
+    if (sum?.ordered && sum.n > scope.cap && sum.at !== null && sum.id !== null && sum.newest !== null) {
+      return { from: { created_at: sum.at, id: sum.id }, newest: sum.newest, q, ...(only ? { only } : {}) };
+    }
+    // Not capped after all (the sample overestimated): the rows themselves, from the same walk.
+    const rows = sum?.ordered ? (await newestByDay(q, scope, word, span, only).execute(db)).rows : [];
+    if (sum?.ordered && rows.length <= scope.cap && newestFirst(rows)) return rows;
   }
   return (await newestContaining(q, scope, word, only).execute(db)).rows;
 }
@@ -218,17 +264,29 @@ export async function searchHits(db: Kysely<Database>, text: string, scope: Sear
   let [capped, full] = [false, false];
   let oldest: string | null = null;
   let newest: string | null = null;
+  let window: HitWindow | null = null;
+  const within = (at: string | undefined) => {
+    if (at === undefined) return;
+    if (oldest === null || at < oldest) oldest = at;
+    if (newest === null || at > newest) newest = at;
+  };
   for (const [i, part] of parts.entries()) {
     const found = await part();
-    if (found.length > scope.cap) [capped, full] = [true, full || i === parts.length - 1];
+    const last = i === parts.length - 1;
+    if (!Array.isArray(found)) {
+      // A window: cap sessions, from its start to its newest (the contains part, always capped).
+      [window, capped, full] = [found, true, full || last];
+      within(found.from.created_at);
+      within(found.newest);
+      continue;
+    }
+    if (found.length > scope.cap) [capped, full] = [true, full || last];
     for (const h of found.slice(0, scope.cap)) {
       keys.add(h.k);
-      if (h.created_at === undefined) continue;
-      if (oldest === null || h.created_at < oldest) oldest = h.created_at;
-      if (newest === null || h.created_at > newest) newest = h.created_at;
+      within(h.created_at);
     }
   }
-  return { keys: [...keys], capped, full, span: scope.pg && oldest !== null && newest !== null ? { oldest, newest } : null };
+  return { keys: [...keys], window, capped, full, span: scope.pg && oldest !== null && newest !== null ? { oldest, newest } : null };
 }
 
 /**
@@ -240,15 +298,28 @@ export async function searchHits(db: Kysely<Database>, text: string, scope: Sear
  * those sessions when they are the newest matches (or close), and is walked backward in the
  * page's own order, stopping at its LIMIT (5.6 ms). The planner picks between the two by the
  * span's size; every condition only restates what the ids already say.
+ * A window (a capped day walk, HitWindow) is its sessions' condition itself: within the window's
+ * (created_at, id) bounds and the text checked again on each row the index walk reads (with
+ * `|| ''`, so never a trigram index), which the day walk found to be exactly its `cap` sessions.
  */
 export const amongHits = (eb: SessionEb, scope: SearchScope, hits: SearchHits, byTime: boolean) => {
   if (!scope.pg) return eb(sql`s.rowid`, 'in', sql`(SELECT value FROM json_each(${JSON.stringify(hits.keys)}))`);
   const ids = eb(sql`s.id`, '=', sql`ANY(${hits.keys.map(String)}::text[])`);
-  const { span } = hits;
+  const { span, window: w } = hits;
+  const spanned = (found: ReturnType<SessionEb['and']> | typeof ids) =>
+    span ? eb.and([found, eb('s.merchant_id', '=', scope.merchantId), eb('s.created_at', '>=', span.oldest), eb('s.created_at', '<=', span.newest)]) : found;
+  if (w) {
+    const p = `%${likeEscape(w.q)}%`;
+    const has = (col: 'customer_name' | 'invoice_ref') => sql<SqlBool>`(s.${sql.ref(col)} || '') ILIKE ${p}`;
+    const text = w.only ? has('invoice_ref') : sql<SqlBool>`(${has('customer_name')} OR ${has('invoice_ref')})`;
+    const at = w.from.created_at;
+    const inWindow = eb.and([sql<SqlBool>`(s.created_at > ${at} OR (s.created_at = ${at} AND s.id >= ${w.from.id}))`, eb('s.created_at', '<=', w.newest), text]);
+    return spanned(hits.keys.length > 0 ? eb.or([ids, inWindow]) : inWindow);
+  }
   // Only for a capped text (thousands of ids, the newest matches of a broad text, so a span of recent time) listed
   // by time (`byTime`: the index's own order; ordered by amount, the merchant's amount index would be walked instead):
   // a few ids keep to the primary key, and otherwise the merchant stays out of the index conditions (merchantScope).
-  return span && hits.capped && byTime ? eb.and([ids, eb('s.merchant_id', '=', scope.merchantId), eb('s.created_at', '>=', span.oldest), eb('s.created_at', '<=', span.newest)]) : ids;
+  return hits.capped && byTime ? spanned(ids) : ids;
 };
 
 /**

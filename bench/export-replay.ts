@@ -1,16 +1,17 @@
 import { createHash } from 'node:crypto';
 import { createWriteStream, existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { MAX_OFFSET } from '../shared/schemas/common';
 import { rssMb, spawnServer, type Child } from './processes';
 
 /**
  * Replays the full payments CSV export on a kept bench:volume database (issue 18), alone:
- * `tsx bench/export-replay.ts DATA_DIR [--url DATABASE_URL] [--runs N] [--offset-pages] [--monitor FILE]`.
+ * `tsx bench/export-replay.ts DATA_DIR [--url DATABASE_URL] [--runs N] [--offset-pages [--sessions N]] [--monitor FILE]`.
  * Starts the built server on DATA_DIR (a copy: the server writes to it), logs in as the
  * volume bench's admin, then exports the merchant's year N times, printing per run the event-loop
  * stall max / p99 (monitorEventLoopDelay at 1 ms, preloaded), the RSS growth over the run
  * (sampled every 100 ms from /proc) and a SHA-256 of the bytes. `--offset-pages` first reads the
- * two deep offset pages bench:volume reads right before its export (their garbage is still being
+ * four deep offset pages bench:volume reads before its export (at its depths for `--sessions N`) (their garbage is still being
  * collected when the export starts). Extra server node flags from BENCH_SERVER_NODE_ARGS;
  * `--stdout FILE` keeps the server's stdout (--trace-gc lines); `--monitor bench/loop-gaps.mjs`
  * adds each gap's on-CPU and run-queue time and RSS per mapping; `--pause-ms 32000` between runs
@@ -58,7 +59,11 @@ async function main(): Promise<void> {
     const merchant = merchants.find((x) => x.name === 'Volume Merchant')!.id;
     const m = `merchant_id=${merchant}`;
     if (argv.includes('--offset-pages')) {
-      for (const path of [`/sessions?${m}&offset=800000`, '/audit?offset=160000']) {
+      // bench:volume's four offset pages, at the depths it reads them for --sessions N (default 1M).
+      const n = Number(flag('sessions') ?? 1_000_000);
+      const deep = (share: number) => Math.min(MAX_OFFSET, Math.floor(n * share)); // past MAX_OFFSET: 400
+      const offsets = [`/sessions?${m}&offset=${deep(0.8)}`, `/deposits?offset=${deep(0.08)}`, `/audit?offset=${deep(0.16)}`, `/webhooks/attempts?offset=${deep(0.7)}`];
+      for (const path of offsets) {
         const t0 = performance.now();
         const r = await fetch(`${base}${path}`, { headers: bo });
         await r.arrayBuffer();

@@ -4,4 +4,11 @@
 // --max-semi-space-size=8: V8's young generation grows to 2 × 16 MB under load by default and
 // stays there; 2 × 8 MB keeps RSS after the whole bench ~16–30 MB lower for no measurable CPU
 // per request (docs/operations.md "Memory").
-export const SERVER_NODE_FLAGS = ['--max-semi-space-size=8'];
+// --no-memory-reducer: when the main thread goes quiet after a burst (a long export runs in the
+// report worker and the loop only writes its chunks), V8's memory reducer runs one to three full
+// compacting mark-compacts of the main heap, driven from idle-loop tasks: inside export windows
+// they held the loop with single marking steps of 16-85 ms and final pauses of 22-226 ms on a
+// loaded machine, the likeliest source of the one 35-39 ms stall per export at a million
+// sessions (issue 18). The heap is still collected by the ordinary allocation-driven GCs; an
+// idle server's RSS after a burst came down as far without it (docs/operations.md "Memory").
+export const SERVER_NODE_FLAGS = ['--max-semi-space-size=8', '--no-memory-reducer'];

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CashDepositSlipResponse } from './checkout';
-import { AmountMinor, IsoDateTime, ListTotal, MAX_PAGE_SIZE, QueryBoolean, Rail, requiredOr, SessionStatus } from './common';
+import { AmountMinor, IsoDateTime, ListOffset, ListTotal, MAX_PAGE_SIZE, QueryBoolean, Rail, requiredOr, SessionStatus } from './common';
 
 /**
  * Back-office API (`/api/backoffice/v1`, CONTRACT §3): request and response shapes shared by
@@ -165,8 +165,8 @@ export const DepositListQuery = z.object({
   sort: z.enum(DEPOSIT_SORTS).optional(),
   dir: z.enum(['asc', 'desc']).optional(),
   limit: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(50),
-  /** Costs what it skips (the rows are read and dropped); deep pages go by `cursor`. */
-  offset: z.coerce.number().int().min(0).default(0),
+  /** At most MAX_OFFSET: it costs what it skips (the rows are read and dropped); deep pages go by `cursor`. */
+  offset: ListOffset.default(0),
   /** `next_cursor` of the previous page (sort by `created_at` only, same `dir`, not with offset). */
   cursor: z.string().max(400).optional(),
 });
@@ -257,8 +257,8 @@ export const InvoiceListQuery = MerchantScopeQuery.extend({
   sort: z.enum(INVOICE_SORTS).default('updated_at'),
   dir: z.enum(['asc', 'desc']).default('desc'),
   limit: z.coerce.number().int().min(1).max(200).default(50),
-  /** Costs what it skips (an index walk); deep pages go by `cursor`. */
-  offset: z.coerce.number().int().min(0).default(0),
+  /** At most MAX_OFFSET: it costs what it skips (an index walk); deep pages go by `cursor`. */
+  offset: ListOffset.default(0),
   /** `next_cursor` of the previous page, with the same sort and dir (not with offset). */
   cursor: z.string().max(400).optional(),
 });
@@ -282,8 +282,8 @@ export const SessionListQuery = MerchantScopeQuery.extend({
   sort: z.enum(SESSION_SORTS).default('created_at'),
   dir: z.enum(['asc', 'desc']).default('desc'),
   limit: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(25),
-  /** Costs what it skips (the rows are read and dropped); deep pages go by `cursor`. */
-  offset: z.coerce.number().int().min(0).default(0),
+  /** At most MAX_OFFSET: it costs what it skips (the rows are read and dropped); deep pages go by `cursor`. */
+  offset: ListOffset.default(0),
   /** `next_cursor` of the previous page, with the same sort and dir (not with offset): deep pages without counting past rows. */
   cursor: z.string().max(400).optional(),
 });
@@ -379,8 +379,8 @@ export const AuditQuery = AuditFilter.extend({
   sort: z.enum(AUDIT_SORTS).default('at'),
   dir: z.enum(['asc', 'desc']).default('desc'),
   limit: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(50),
-  /** Costs what it skips (the rows are read and dropped); deep pages go by `cursor`. */
-  offset: z.coerce.number().int().min(0).default(0),
+  /** At most MAX_OFFSET: it costs what it skips (the rows are read and dropped); deep pages go by `cursor`. */
+  offset: ListOffset.default(0),
   /** `next_cursor` of the previous page (sort by `at` only, same `dir`, not with offset). */
   cursor: z.string().max(400).optional(),
 });

@@ -84,3 +84,17 @@ export const ListTotal = {
 };
 /** Largest `limit` of a back-office list page (every list; docs/backoffice.md, "Pages and totals"). */
 export const MAX_PAGE_SIZE = 200;
+/**
+ * Largest `offset` of a back-office list read from the database (sessions, invoices, deposits,
+ * audit, webhook attempts). An offset reads every row it skips, synchronously on SQLite: at a
+ * million sessions `offset=700000` held the server 2.7 s. Up to this depth a skip costs about
+ * what the page's bounded total (LIST_TOTAL_CAP, 10,000 by default) reads already; deeper pages
+ * go by `cursor`, or a narrower filter. Past it: 400 INVALID_ARGUMENT naming `offset`.
+ */
+export const MAX_OFFSET = 10_000;
+/** A list's `offset` query parameter, 0 to MAX_OFFSET. */
+export const ListOffset = z.coerce
+  .number()
+  .int()
+  .min(0)
+  .max(MAX_OFFSET, { error: `must be at most ${MAX_OFFSET.toLocaleString('en')}: page deeper with cursor (next_cursor) or narrow the filters` });

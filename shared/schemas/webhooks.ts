@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ListTotal, MAX_PAGE_SIZE } from './common';
+import { ListOffset, ListTotal, MAX_PAGE_SIZE } from './common';
 
 /**
  * Shapes of the webhook back-office calls (server/modules/webhooks/webhooks.routes.ts), ready for
@@ -41,7 +41,8 @@ export const AttemptListQuery = DeliveryFilters.extend({
   /** Another order than newest first; pages then go by `offset` (which costs what it skips). */
   sort: z.enum(ATTEMPT_SORTS).optional(),
   dir: z.enum(['asc', 'desc']).default('desc'),
-  offset: z.coerce.number().int().min(0).max(1_000_000).optional(),
+  /** At most MAX_OFFSET (it reads what it skips). */
+  offset: ListOffset.optional(),
 });
 export type AttemptListQuery = z.input<typeof AttemptListQuery>;
 

@@ -9,12 +9,16 @@ describe('back-office pager', () => {
     expect(pageSpan({ total: 0, limit: 25, offset: 0, rows: 0 })).toEqual({ from: 0, to: 0, of: '0', first: true, last: true });
   });
 
-  it('a capped total reads "10,000+" and pages on past it until a page comes back short', () => {
+  it('a capped total reads "10,000+" and pages on until a page comes back short or the API\'s deepest offset', () => {
     expect(pageSpan({ total: 10_000, capped: true, limit: 25, offset: 0, rows: 25 })).toEqual({ from: 1, to: 25, of: '10,000+', first: true, last: false });
     // At and past the cap the count goes on from the rows actually shown.
     expect(pageSpan({ total: 10_000, capped: true, limit: 25, offset: 9_975, rows: 25 })).toMatchObject({ from: 9_976, to: 10_000, last: false });
-    expect(pageSpan({ total: 10_000, capped: true, limit: 25, offset: 10_000, rows: 25 })).toMatchObject({ from: 10_001, to: 10_025, last: false });
-    expect(pageSpan({ total: 10_000, capped: true, limit: 25, offset: 12_000, rows: 7 })).toMatchObject({ from: 12_001, to: 12_007, of: '10,000+', last: true });
+    expect(pageSpan({ total: 500, capped: true, limit: 25, offset: 500, rows: 25 })).toMatchObject({ from: 501, to: 525, last: false });
+    expect(pageSpan({ total: 500, capped: true, limit: 25, offset: 1_200, rows: 7 })).toMatchObject({ from: 1_201, to: 1_207, of: '500+', last: true });
+    // The API serves no offset past MAX_OFFSET (10,000): the page at it is the last one Next reaches.
+    expect(pageSpan({ total: 10_000, capped: true, limit: 25, offset: 10_000, rows: 25 })).toMatchObject({ from: 10_001, to: 10_025, last: true });
+    expect(pageSpan({ total: 20_000, limit: 50, offset: 9_950, rows: 50 })).toMatchObject({ to: 10_000, last: false });
+    expect(pageSpan({ total: 20_000, limit: 50, offset: 10_000, rows: 50 })).toMatchObject({ to: 10_050, last: true });
     expect(totalLabel(5, true)).toBe('5+');
     expect(totalLabel(12_345, false)).toBe('12345');
   });

@@ -1,7 +1,10 @@
+import { MAX_OFFSET } from '../../../../shared/schemas/common';
+
 /**
  * Where a server page sits in its list, from the API's `total` and `total_capped` (issue 18:
  * a list stops counting at LIST_TOTAL_CAP and says "10,000+"). Past a capped total the page's
- * own rows say where it ends, and a short page is the last one.
+ * own rows say where it ends, and a short page is the last one. The API serves offsets up to
+ * MAX_OFFSET (deeper pages go by cursor or a narrower filter), so Next stops there.
  */
 export interface PageSpan {
   total: number;
@@ -23,6 +26,6 @@ export function pageSpan({ total, capped = false, rows, limit, offset }: PageSpa
     to: capped ? offset + shown : Math.min(total, offset + limit),
     of: totalLabel(total, capped),
     first: offset === 0,
-    last: capped ? shown < limit : offset + limit >= total,
+    last: (capped ? shown < limit : offset + limit >= total) || offset + limit > MAX_OFFSET,
   };
 }

@@ -92,7 +92,8 @@ const insertHistory = precompiled((db, p: { id: string; sessionId: string; from:
 
 export async function openSession(trx: Trx, deps: Pick<TransitionDeps, 'ids'>, row: CheckoutSessionsTable & { status: 'open' }): Promise<void> {
   await insertSession(trx, row);
-  await insertCreatedHistory(trx, { id: deps.ids.uuid(), sessionId: row.id, at: row.created_at });
+  // History ids are UUIDv7 (time-ordered), as are its rows: the primary-key index takes them at its end.
+  await insertCreatedHistory(trx, { id: deps.ids.timeUuid(Date.parse(row.created_at)), sessionId: row.id, at: row.created_at });
   await summaryOnSessionCreated(trx, row);
 }
 
@@ -107,7 +108,8 @@ export async function applyTransition(
   t: Transition,
 ): Promise<CheckoutSessionsTable | null> {
   const { from, to, event } = plan(t);
-  const now = deps.clock.now().toISOString();
+  const nowDate = deps.clock.now();
+  const now = nowDate.toISOString();
   // With one from-state, a conditional update that wins says what the status was: no read first.
   const only = from.length === 1 ? from[0] : undefined;
   let before: SessionStatus;
@@ -134,7 +136,7 @@ export async function applyTransition(
           .returningAll()
           .executeTakeFirst();
   if (!updated) return null;
-  await insertHistory(trx, { id: deps.ids.uuid(), sessionId, from: before, to, cause: t.cause, at: now });
+  await insertHistory(trx, { id: deps.ids.timeUuid(nowDate.getTime()), sessionId, from: before, to, cause: t.cause, at: now });
   if (event) await recordTerminalEvent(trx, deps, updated, event);
   await summaryOnSessionMoved(trx, updated);
   // The invoice's lines are remitted as far as its collected money covers them (invoice-allocation.ts).

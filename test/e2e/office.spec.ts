@@ -92,7 +92,7 @@ test.describe.serial('finance, audit, webhooks and administration screens', () =
     const list = page.getByTestId('sessions-list');
     const fee = paid.total - 12_345;
     const money = (minor: number) => `GHS\u00a0${(minor / 100).toFixed(2)}`;
-    for (const words of ['asante', paid.slip.toLowerCase().replace(/-/g, ' '), `${run}-WAT`, paid.session.slice(0, 14)]) {
+    for (const words of ['asante', paid.slip.toLowerCase().replace(/-/g, ' '), `${run}-WAT`, paid.session.slice(0, 20)]) {
       await page.getByLabel('Search').fill(words);
       await expect(list.locator('tbody tr'), words).toHaveCount(1);
       await expect(list.locator('tbody tr')).toContainText(paid.invoice);

@@ -29,6 +29,29 @@ describe('POST /api/v1/sessions and GET /api/v1/sessions/{reference}', () => {
     expect(s).not.toHaveProperty('description');
   });
 
+  it('gives later sessions ids that sort later (time from the clock, then 17 random characters), and history ids that are UUIDv7', async () => {
+    const made: Array<{ id: string; created_at: string }> = [];
+    for (const step of [0, 0, 0, 4, 1000, 86_400_000]) {
+      t.clock.advance(step);
+      const res = await create({ amount_minor: 700, invoice_ref: 'INV-ORDER' });
+      expect(res.statusCode, res.body).toBe(201);
+      made.push(res.json());
+    }
+    const ids = made.map((s) => s.id);
+    for (const id of ids) expect(id).toMatch(/^cs_test_[A-Za-z0-9]{24}$/);
+    expect(new Set(ids).size).toBe(ids.length);
+    // Three in one instant share their time prefix and differ in the random part; each later instant sorts after.
+    expect(new Set(ids.slice(0, 3).map((id) => id.slice(8, 15))).size).toBe(1);
+    const later = ids.slice(2);
+    expect([...later].sort()).toEqual(later);
+    const history = await t.database.db.selectFrom('session_history').select(['id', 'session_id', 'at']).where('session_id', 'in', ids).execute();
+    expect(history).toHaveLength(ids.length);
+    for (const h of history) {
+      expect(h.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      expect(parseInt(h.id.slice(0, 8) + h.id.slice(9, 13), 16)).toBe(Date.parse(h.at));
+    }
+  });
+
   it('echoes every optional field it stores and the lookup returns the same session', async () => {
     const body = {
       amount_minor: 1,

@@ -62,7 +62,8 @@ export function createSession(
   const now = clock.now();
   const lifetime = input.expires_in_seconds ?? DEFAULT_SESSION_LIFETIME_SECONDS;
   const row: CheckoutSessionsTable & { status: 'open' } = {
-    id: ids.token(owner.mode === 'live' ? 'cs_live' : 'cs_test', 24),
+    // Time-ordered (ids.ts timeOrderedSecretBase62): 17 random characters, and new sessions' index entries at the end.
+    id: ids.timeToken(owner.mode === 'live' ? 'cs_live' : 'cs_test', 24, now.getTime()),
     merchant_id: owner.merchantId,
     integration_id: owner.integrationId,
     status: 'open',

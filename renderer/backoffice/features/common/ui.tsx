@@ -327,9 +327,16 @@ export function PageTitle({ title, subtitle, actions }: { title: string; subtitl
 
 export const Mono = ({ children }: { children: ReactNode }) => <code className="bo-mono">{children}</code>;
 
-/** A long identifier shown by its start and end; the whole value is in the tooltip and copied on select. */
-export function ShortId({ value, keep = 10 }: { value: string; keep?: number }) {
-  const short = value.length > keep * 2 + 1 ? `${value.slice(0, keep)}…${value.slice(-4)}` : value;
+/**
+ * A long identifier shown by its type prefix (`cs_test_`, `whd_`…) and its last six characters;
+ * the whole value is in the tooltip and copied on select. The characters after the prefix are
+ * not shown: in time-ordered ids (checkout sessions, deliveries) they are the creation time,
+ * the same for every row made in the same minutes, so only the random end tells rows apart.
+ * An id without a prefix (a UUID) shows its first eight characters and its last four.
+ */
+export function ShortId({ value }: { value: string }) {
+  const prefix = /^[a-z]+_(?:test_|live_)?/.exec(value)?.[0];
+  const short = prefix !== undefined ? (value.length > prefix.length + 8 ? `${prefix}…${value.slice(-6)}` : value) : value.length > 13 ? `${value.slice(0, 8)}…${value.slice(-4)}` : value;
   return (
     <code className="bo-mono" title={value}>
       {short}

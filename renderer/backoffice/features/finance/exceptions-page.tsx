@@ -189,7 +189,7 @@ function Sessions({ e }: { e: FinanceException }) {
       {e.sessions.map((s) => (
         <li key={s.id} className={s.trigger ? 'bo-exc-sessions__trigger' : undefined}>
           <Link to={`${FINANCE}/sessions/${encodeURIComponent(s.id)}`}>
-            <ShortId value={s.id} keep={8} />
+            <ShortId value={s.id} />
           </Link>{' '}
           <span title={`Paid ${formatDateTime(s.finalized_at, { seconds: true })}`}>
             {formatMoney(s.amount_minor, e.currency)} · {railLabel(s.paid_rail)}

@@ -10,6 +10,7 @@ import { createIntegration } from '../server/modules/integrations/integrations.s
 import { createDispatcher } from '../server/modules/webhooks/dispatcher';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createOutbox } from '../server/modules/webhooks/outbox';
+import { startWalCount, walPagesByTree } from './wal-pages';
 
 /**
  * The `webhook_fanout` benchmark scenario, for bench/run.ts:
@@ -127,6 +128,7 @@ export async function webhookFanoutScenario(opts: { events?: number; concurrency
       });
     }
     const dispatcher = createDispatcher({ db, clock: systemClock, outbox, retryDelaysS: [1, 1, 1], ...(opts.concurrency ? { concurrency: opts.concurrency } : {}) });
+    if (process.env.FANOUT_WAL) startWalCount(database.sqlite);
     const prof = process.env.FANOUT_PROFILE ? await startProfile(process.env.FANOUT_PROFILE) : null;
     const io0 = ioCounters();
     const t0 = performance.now();
@@ -146,6 +148,11 @@ export async function webhookFanoutScenario(opts: { events?: number; concurrency
     process.stderr.write(`webhook_fanout: io per delivery: ${Object.keys(io1).map((k) => `${k} ${((io1[k]! - io0[k]!) / events).toFixed(1)}`).join(', ')}\n`);
     // CPU the dispatcher spent per delivery: on a loaded machine, the capacity it would have.
     process.stderr.write(`webhook_fanout: ${((cpu.user + cpu.system) / 1000 / events).toFixed(3)} ms CPU per delivery in the dispatcher process\n`);
+    if (process.env.FANOUT_WAL) {
+      const w = walPagesByTree(database.sqlite, join(dir, 'paydesk.sqlite'));
+      const per = Object.entries(w.byTree).sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${(v / events).toFixed(2)}`).join(', ');
+      process.stderr.write(`webhook_fanout: WAL frames per delivery ${(w.frames / events).toFixed(2)} (commits ${w.commits}): ${per}\n`);
+    }
     await dispatcher.stop();
     const attempts = await db.selectFrom('webhook_delivery_attempts').select(['latency_ms', 'outcome']).execute();
     const delivered = attempts.filter((a) => a.outcome === 'succeeded').length;

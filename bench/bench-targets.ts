@@ -12,6 +12,8 @@ export interface ScenarioResult {
   errors: number;
   /** Server CPU (user + system) per request in µs: steadier than rps when other work shares the cores. */
   server_cpu_us_per_req?: number;
+  /** webhook_fanout: the receiver's CPU per delivery (it runs in the bench process, on the same cores). */
+  receiver_cpu_us_per_req?: number;
 }
 
 type Results = ReadonlyMap<string, ScenarioResult>;

@@ -322,11 +322,14 @@ async function webhookFanout(base: string, receiver: Receiver, attempts: Array<{
   await new Promise((r) => setTimeout(r, 500));
   while (receiver.lastDropped !== null && performance.now() - receiver.lastDropped < 1500 && Date.now() < settle) await new Promise((r) => setTimeout(r, 100));
   const cpu0 = serverPid === undefined ? null : cpuMs(serverPid);
+  // The receiver runs in this process (bench-receiver.ts), on the same cores as the server.
+  const benchCpu0 = process.cpuUsage();
   const opened = performance.now();
   receiver.open();
   const deadline = Date.now() + 60_000;
   while (receiver.acked.size < expected && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
   const cpu1 = serverPid === undefined ? null : cpuMs(serverPid);
+  const benchCpu = process.cpuUsage(benchCpu0);
   const times = [...receiver.acked.values()].sort((a, b) => a - b);
   const last = times[times.length - 1] ?? opened;
   const seconds = Math.max((last - opened) / 1000, 0.001);
@@ -341,6 +344,8 @@ async function webhookFanout(base: string, receiver: Receiver, attempts: Array<{
     errors: Math.max(0, expected - receiver.acked.size),
     // Server CPU from opening to the last poll, per delivery acknowledged.
     ...(cpu0 !== null && cpu1 !== null && receiver.acked.size > 0 ? { server_cpu_us_per_req: Math.round(((cpu1 - cpu0) * 1000) / receiver.acked.size) } : {}),
+    // The receiver's CPU (this bench process, same window): it shares the cores with the server.
+    ...(receiver.acked.size > 0 ? { receiver_cpu_us_per_req: Math.round((benchCpu.user + benchCpu.system) / receiver.acked.size) } : {}),
   };
   results.set('webhook_fanout', out);
   line(out);

@@ -30,12 +30,25 @@ const MARK = '\u0000param:';
  * change stamp counts those per query, server/db/postgres.ts).
  */
 export function precompiled<P extends object, R>(build: (db: Kysely<Database>, p: P) => { compile(): CompiledQuery<R> }) {
-  const compiledFor = compiler(build);
-  return async (db: Kysely<Database>, params: P): Promise<R[]> => {
+  return precompiledWith<P, R, P>(build);
+}
+
+/**
+ * `precompiled` called with the parameter values themselves, in the order of `names` (the
+ * placeholders `build` uses): no object of named params to build and read back per call, which for
+ * a multi-row insert (the webhook attempt log: 16 columns × 32 rows) was most of its JS cost.
+ */
+export function precompiledValues<R>(build: (db: Kysely<Database>, p: Record<string, unknown>) => { compile(): CompiledQuery<R> }, names: readonly string[]) {
+  return precompiledWith<Record<string, unknown>, R, readonly unknown[]>(build, names);
+}
+
+function precompiledWith<P extends object, R, A>(build: (db: Kysely<Database>, p: P) => { compile(): CompiledQuery<R> }, names?: readonly string[]) {
+  const compiledFor = compiler(build, names);
+  return async (db: Kysely<Database>, params: A): Promise<R[]> => {
     const executor = db.getExecutor();
     const direct = directSqliteOf(executor.adapter);
     const { query, bind } = compiledFor(db, direct ? 'sqlite' : isPostgres(db) ? 'postgres' : 'sqlite');
-    const parameters = bind(params);
+    const parameters = bind(params as unknown as P);
     // A handle with plugins (a test's recorder) keeps Kysely's path, so their transformResult runs.
     if (direct && executor.plugins.length === 0 && (db.isTransaction || !direct.inTransaction())) {
       // A transaction that SQLite rolled back, or that the group commit set aside (it awaited
@@ -95,7 +108,7 @@ function rowsOf(stmt: SQLite.Statement, parameters: unknown[]): unknown[] {
  * The query `build` makes, compiled once per engine, and how a call's params become its
  * parameter values (precompiled's placeholders). Shared with server/db/group-commit.ts.
  */
-export function compiler<P extends object, R>(build: (db: Kysely<Database>, p: P) => { compile(): CompiledQuery<R> }) {
+export function compiler<P extends object, R>(build: (db: Kysely<Database>, p: P) => { compile(): CompiledQuery<R> }, names?: readonly string[]) {
   const byEngine: { sqlite?: Compiled<P, R>; postgres?: Compiled<P, R> } = {};
   const placeholders = new Proxy({} as P, { get: (_, name) => `${MARK}${String(name)}` });
   return (db: Kysely<Database>, engine: 'sqlite' | 'postgres'): Compiled<P, R> => {
@@ -105,10 +118,18 @@ export function compiler<P extends object, R>(build: (db: Kysely<Database>, p: P
     // Where each parameter comes from: a property of the call's params, or a constant the builder
     // wrote itself (a literal state name), which stays as compiled.
     const slots: Slot[] = query.parameters.map((v) => (typeof v === 'string' && v.startsWith(MARK) ? { name: v.slice(MARK.length) } : { value: v }));
-    const bind = (params: P): unknown[] => {
+    let bind = (params: P): unknown[] => {
       const values = params as Record<string, unknown>;
       return slots.map((s) => ('name' in s ? values[s.name] : s.value));
     };
+    if (names) {
+      // precompiledValues: the call passes values in `names` order; as-is when that is the query's order.
+      const at = new Map(names.map((n, i) => [n, i]));
+      const index = slots.map((s) => ('name' in s ? (at.get(s.name) ?? -1) : -1));
+      if (slots.some((s, i) => 'name' in s && index[i] === -1)) throw new Error('precompiledValues: the query uses a placeholder that `names` does not list');
+      const asIs = index.length === names.length && index.every((n, i) => n === i);
+      bind = asIs ? (params: P) => params as unknown as unknown[] : (params: P) => slots.map((s, i) => ('name' in s ? (params as unknown as unknown[])[index[i]!] : s.value));
+    }
     const compiled = { query, bind };
     byEngine[engine] = compiled;
     return compiled;

@@ -3,7 +3,7 @@ import { columnList, precompiled, rowOf } from '../db/precompiled';
 import type { CheckoutSessionsTable, Database, EventsTable } from '../db/schema';
 import type { Clock } from '../lib/clock';
 import { AppError, missingCase } from '../lib/errors';
-import { sessionMode, type IdGenerator } from '../lib/ids';
+import { base62Millis, sessionMode, type IdGenerator } from '../lib/ids';
 import type { Rail, SessionStatus } from '../../shared/schemas/common';
 import { MAX_DECLINED_ATTEMPTS } from '../../shared/schemas/checkout';
 import { reallocateInvoice } from './invoice-allocation';
@@ -187,8 +187,14 @@ export interface EventSink {
 }
 
 async function recordTerminalEvent(trx: Trx, deps: TransitionDeps, s: CheckoutSessionsTable, type: EventType): Promise<void> {
-  const id = deps.ids.token('evt', 24);
-  const createdAt = deps.clock.now().toISOString();
+  const now = deps.clock.now();
+  // `evt_` + 24 base62 characters as before, time-ordered (ids.ts `timeOrderedBase62`): the
+  // injected clock's milliseconds, then 16 of the injected generator's (95 bits). The event index,
+  // the deliveries' (event_id, endpoint_id) key and the dispatcher's reads then take new entries
+  // at their end rather than on a random page (issue 16). Event ids are not secrets: each is
+  // sent to the merchant with its created_at.
+  const id = `evt_${base62Millis(now.getTime())}${deps.ids.token('evt', 16).slice('evt_'.length)}`;
+  const createdAt = now.toISOString();
   const row: EventsTable = { id, type, session_id: s.id, integration_id: s.integration_id, payload: eventPayload(id, type, s, createdAt), created_at: createdAt };
   await trx.insertInto('events').values(row).execute();
   await deps.outbox.eventRecorded(trx, row);

@@ -43,9 +43,14 @@ const TIME_CHARS = 8;
  * log). Only for ids that are not secrets: 16 random characters (95 bits) still make them unique.
  */
 export function timeOrderedBase62(length: number, now = Date.now()): string {
+  return base62Millis(now) + randomBase62(length - TIME_CHARS);
+}
+
+/** The 8 base62 characters of Unix milliseconds that lead a time-ordered id (they sort as the times do). */
+export function base62Millis(now: number): string {
   let t = '';
   for (let i = 0, v = now; i < TIME_CHARS; i++, v = Math.floor(v / 62)) t = BASE62[v % 62]! + t;
-  return t + randomBase62(length - TIME_CHARS);
+  return t;
 }
 
 /** Steps of a capability id's time prefix: 62^7 steps of 4 ms run from 1970 to the year 2416. */

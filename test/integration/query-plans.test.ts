@@ -318,6 +318,10 @@ describe('every periodic, list and search query uses an index (issue 18)', () =>
       await get('/webhooks/attempts?event_type=checkout.session.completed');
       await get(`/webhooks/attempts?session_id=${paidSessionId}`);
       await get('/webhooks/attempts?since=2020-01-01T00:00:00Z');
+      // An event's attempts are read through its deliveries (no index on the attempt's event_id, migration 0027).
+      const { event_id } = await t.database.db.selectFrom('events').select('id as event_id').where('session_id', '=', paidSessionId).executeTakeFirstOrThrow();
+      await get(`/webhooks/attempts?event_id=${event_id}`);
+      await get(`/webhooks/attempts?event_id=${event_id}&outcome=succeeded`);
     });
     await record('exceptions', () => get(`/exceptions?${mq}`));
     await record('payments export', () => get(`/reports/payments.csv?${mq}&from=${new Date(Date.now() - 86_400_000).toISOString()}&to=${new Date(Date.now() + 86_400_000).toISOString()}`));

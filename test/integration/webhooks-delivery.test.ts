@@ -376,4 +376,34 @@ describe('webhook delivery', () => {
     expect(second.received[0]!.headers['x-service-event-id']).toBe(event.id);
     expect((await verifyWebhook(second.received[0]!.body, String(second.received[0]!.headers['x-service-signature']), 'whsec_second', { now: t.clock.now() })).ok).toBe(true);
   });
+
+  it('event ids are evt_ + 24 base62 in the order events were recorded; the log finds an event by id on every endpoint', async () => {
+    const m = await t.merchant(undefined, receiver.url);
+    const second = await startLocalReceiver();
+    extra.push(second);
+    const now = t.clock.now().toISOString();
+    await t.database.db
+      .insertInto('webhook_endpoints')
+      .values({ id: randomIds.uuid(), integration_id: m.integration_id, url: second.url, secret: 'whsec_second', previous_secret: null, previous_secret_expires_at: null, status: 'active', disabled_reason: null, created_at: now, updated_at: now })
+      .execute();
+    const events: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      events.push((await paidSession(m.api_key)).event.id);
+      t.clock.advance(i === 0 ? 1 : 62_000); // the next millisecond, then past a change of the 7th character
+    }
+    for (const id of events) expect(id).toMatch(/^evt_[0-9A-Za-z]{24}$/);
+    expect(new Set(events).size).toBe(3);
+    expect([...events].sort()).toEqual(events);
+    await startDispatcher();
+    await receiver.waitFor(3);
+    await second.waitFor(3);
+    await until('every attempt recorded', async () => (await listAttempts(t.database.db, {}, ALL_MERCHANTS)).attempts.length === 6);
+    // The attempt log has no index on event_id (migration 0027): an event's attempts are found through its deliveries.
+    const log = await listAttempts(t.database.db, { event_id: events[1]! }, ALL_MERCHANTS);
+    expect(log.total).toBe(2);
+    expect(log.attempts.map((a) => a.event_id)).toEqual([events[1], events[1]]);
+    expect(new Set(log.attempts.map((a) => a.url))).toEqual(new Set([receiver.url, second.url]));
+    expect((await listAttempts(t.database.db, { event_id: events[1]!, outcome: 'failed' }, ALL_MERCHANTS)).attempts).toHaveLength(0);
+    expect((await listAttempts(t.database.db, { event_id: 'evt_none' }, ALL_MERCHANTS)).attempts).toHaveLength(0);
+  });
 });

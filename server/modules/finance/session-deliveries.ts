@@ -7,7 +7,9 @@ export async function deliveryEntries(db: Db, eventIds: string[]): Promise<Timel
   const rows = await db
     .selectFrom('webhook_delivery_attempts')
     .select(['event_id', 'started_at', 'kind', 'outcome', 'status_code', 'error', 'latency_ms', 'url'])
-    .where('event_id', 'in', eventIds)
+    // Through the events' deliveries (unique (event_id, endpoint_id), then (delivery_id, seq)):
+    // the attempt log has no index on event_id (migration 0027).
+    .where('delivery_id', 'in', (eb) => eb.selectFrom('webhook_deliveries').select('id').where('event_id', 'in', eventIds))
     .orderBy('seq')
     .execute();
   return rows.map((r) => ({

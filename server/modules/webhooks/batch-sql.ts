@@ -1,5 +1,5 @@
 import type { CompiledQuery, Kysely } from 'kysely';
-import { precompiled } from '../../db/precompiled';
+import { precompiledValues } from '../../db/precompiled';
 import type { Database } from '../../db/schema';
 
 /**
@@ -7,7 +7,7 @@ import type { Database } from '../../db/schema';
  * rows) with few SQL shapes: lists are padded and inserts chunked to powers of two, so each
  * query has ~7 SQL texts instead of one per batch size (the prepared-statement cache of
  * server/db/database.ts keeps a handful of them, not ~250). The attempt-row insert, the
- * largest to build, is also compiled by Kysely once per shape (`precompiledBySize`).
+ * largest to build, is also compiled by Kysely once per shape (`precompiledValuesBySize`).
  */
 
 /** `values` padded to the next power of two by repeating the last one (an `in` list then matches the same rows). */
@@ -34,17 +34,18 @@ export function powerOfTwoChunks<T>(rows: readonly T[], max = 32): T[][] {
 }
 
 /**
- * `precompiled` (server/db/precompiled.ts) for a query whose shape depends on a size `n`
- * (a padded list's length, a chunk's row count): one compiled query per size, made on first use.
+ * `precompiled` (server/db/precompiled.ts) for a query whose shape depends on a size `n` (a
+ * padded list's length, a chunk's row count): one compiled query per size, made on first use,
+ * called with the parameter values themselves (`precompiledValues`) in the order `names(n)` gives.
  */
-export function precompiledBySize<R>(build: (db: Kysely<Database>, p: Record<string, unknown>, n: number) => { compile(): CompiledQuery<R> }) {
-  const bySize = new Map<number, (db: Kysely<Database>, params: Record<string, unknown>) => Promise<R[]>>();
-  return (db: Kysely<Database>, n: number, params: Record<string, unknown>): Promise<R[]> => {
+export function precompiledValuesBySize<R>(build: (db: Kysely<Database>, p: Record<string, unknown>, n: number) => { compile(): CompiledQuery<R> }, names: (n: number) => string[]) {
+  const bySize = new Map<number, (db: Kysely<Database>, values: readonly unknown[]) => Promise<R[]>>();
+  return (db: Kysely<Database>, n: number, values: readonly unknown[]): Promise<R[]> => {
     let query = bySize.get(n);
     if (!query) {
-      query = precompiled((d, p: Record<string, unknown>) => build(d, p, n));
+      query = precompiledValues((d, p) => build(d, p, n), names(n));
       bySize.set(n, query);
     }
-    return query(db, params);
+    return query(db, values);
   };
 }

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { isPostgres } from '../../db/engine';
 import type { Database } from '../../db/schema';
-import { padded, precompiledBySize } from './batch-sql';
+import { padded, precompiledValuesBySize } from './batch-sql';
 import type { Claimed, Job } from './outcomes';
 
 /**
@@ -10,7 +10,7 @@ import type { Claimed, Job } from './outcomes';
  * already has in flight (`busy`), then two queries load their events and endpoints. Their `in`
  * lists are padded (batch-sql.ts).
  *
- * The three are compiled by Kysely once per list size (`precompiledBySize`; building the claim
+ * The three are compiled by Kysely once per list size (`precompiledValuesBySize`; building the claim
  * was ~5 % of a delivery's CPU), except on a handle with plugins: there (the recorder of
  * test/integration/query-plans.test.ts) the same builders run on each call with the real
  * values, so the plans are explained with the parameters production binds.
@@ -68,28 +68,29 @@ const endpointsQuery = (db: Kysely<Database>, ids: readonly string[]) =>
 
 /** `n` placeholders `${prefix}0` … of precompiled's `p`. */
 const listOf = (p: Record<string, unknown>, prefix: string, n: number) => Array.from({ length: n }, (_, i) => p[`${prefix}${i}`] as string);
-/** The params of a padded list: `${prefix}0` … */
-function listParams(prefix: string, values: readonly string[], into: Record<string, unknown> = {}): Record<string, unknown> {
-  values.forEach((v, i) => (into[`${prefix}${i}`] = v));
-  return into;
-}
 
-const claimBySize = precompiledBySize((db, p, n) => claimQuery(db, { owner: p.owner as string, now: p.now as string, lease: p.lease as string, limit: p.limit as number, busy: listOf(p, 'busy', n) }));
-const eventsBySize = precompiledBySize((db, p, n) => eventsQuery(db, listOf(p, 'id', n)));
-const endpointsBySize = precompiledBySize((db, p, n) => endpointsQuery(db, listOf(p, 'id', n)));
+/** `${prefix}0` … `${prefix}${n - 1}`. */
+const namesOf = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}${i}`);
+// Called with the values themselves (precompiledValues), in these orders.
+const claimBySize = precompiledValuesBySize(
+  (db, p, n) => claimQuery(db, { owner: p.owner as string, now: p.now as string, lease: p.lease as string, limit: p.limit as number, busy: listOf(p, 'busy', n) }),
+  (n) => ['owner', 'now', 'lease', 'limit', ...namesOf('busy', n)],
+);
+const eventsBySize = precompiledValuesBySize((db, p, n) => eventsQuery(db, listOf(p, 'id', n)), (n) => namesOf('id', n));
+const endpointsBySize = precompiledValuesBySize((db, p, n) => endpointsQuery(db, listOf(p, 'id', n)), (n) => namesOf('id', n));
 
 export async function claimDue(db: Kysely<Database>, opts: ClaimParams): Promise<Job[]> {
   const busy = padded(opts.busy);
   const recorded = db.getExecutor().plugins.length > 0;
   const claimed: Claimed[] = recorded
     ? await claimQuery(db, { ...opts, busy }).execute()
-    : await claimBySize(db, busy.length, listParams('busy', busy, { owner: opts.owner, now: opts.now, lease: opts.lease, limit: opts.limit }));
+    : await claimBySize(db, busy.length, [opts.owner, opts.now, opts.lease, opts.limit, ...busy]);
   if (claimed.length === 0) return [];
   const eventIds = padded([...new Set(claimed.map((c) => c.event_id))]);
   const endpointIds = padded([...new Set(claimed.map((c) => c.endpoint_id))]);
   const [events, endpoints] = recorded
     ? await Promise.all([eventsQuery(db, eventIds).execute(), endpointsQuery(db, endpointIds).execute()])
-    : await Promise.all([eventsBySize(db, eventIds.length, listParams('id', eventIds)), endpointsBySize(db, endpointIds.length, listParams('id', endpointIds))]);
+    : await Promise.all([eventsBySize(db, eventIds.length, eventIds), endpointsBySize(db, endpointIds.length, endpointIds)]);
   const eventById = new Map(events.map((e) => [e.id, e]));
   const endpointById = new Map(endpoints.map((e) => [e.id, e]));
   return claimed.map((c) => ({ ...c, event: eventById.get(c.event_id)!, endpoint: endpointById.get(c.endpoint_id)! }));

@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import type { Db } from '../../db/database';
+import { isPostgres } from '../../db/engine';
 import type { Clock } from '../../lib/clock';
 import { createWebhookHttpClient, describeAttemptError } from './http-attempt';
 import { createLeases, ORPHAN_CHECK_MS } from './leases';
@@ -187,11 +188,11 @@ export function createDispatcher(opts: DispatcherOptions): Dispatcher {
     armIn(Math.max(5, Math.min(pollMs, at)));
   }
 
-  function claim(limit: number): Promise<Job[]> {
+  function claim(limit: number, on: Db = db, busy: readonly string[] = [...inFlight.keys()]): Promise<Job[]> {
     own = ownAddresses();
     const now = clock.now();
     const lease = new Date(now.getTime() + timeoutMs + LEASE_MARGIN_MS).toISOString();
-    return claimDue(db, { owner, now: now.toISOString(), lease, limit, busy: [...inFlight.keys()] });
+    return claimDue(on, { owner, now: now.toISOString(), lease, limit, busy });
   }
 
   function launch(job: Job): void {
@@ -261,8 +262,9 @@ export function createDispatcher(opts: DispatcherOptions): Dispatcher {
     while (pendingOutcomes.length > 0) {
       const batch = pendingOutcomes;
       pendingOutcomes = [];
+      let next: Job[] = [];
       try {
-        await db.transaction().execute(async (trx) => {
+        next = await db.transaction().execute(async (trx) => {
           // The common case, a 2xx, is written for the whole batch in two statements.
           const ok = batch.map((b) => b.outcome).filter((o): o is Extract<Outcome, { type: 'attempt' }> => o.type === 'attempt' && isSuccess(o.result));
           await writeSuccesses(
@@ -270,14 +272,32 @@ export function createDispatcher(opts: DispatcherOptions): Dispatcher {
             ok.map((o) => o.result),
           );
           for (const { outcome } of batch) if (!(outcome.type === 'attempt' && isSuccess(outcome.result))) await writeOutcome(trx, outcome);
+          return claimAlong(trx, batch);
         });
       } catch (err) {
         // The leases lapse and the attempts are made again: at-least-once.
         opts.log?.error({ err, count: batch.length }, 'webhook outcomes could not be written');
       }
       for (const b of batch) b.done();
+      for (const job of next) launch(job);
     }
     flushing = undefined;
+  }
+
+  /**
+   * SQLite: the slots these outcomes free are claimed again in the transaction that writes them,
+   * so a round of the fan-out costs one COMMIT instead of two (the claim's own, then the
+   * outcomes'): each COMMIT writes the pages it changed and the header page to the WAL (issue 16).
+   * Launched once it commits. PostgreSQL keeps claiming in `tick` (a claim here would hold its row
+   * locks for the outcomes' transaction; not measured there).
+   */
+  function claimAlong(trx: Db, batch: ReadonlyArray<{ outcome: Outcome }>): Promise<Job[]> | Job[] {
+    if (stopping || isPostgres(db)) return [];
+    const finishing = new Set(batch.map(({ outcome }) => (outcome.type === 'hold' ? outcome.job.id : outcome.result.job.id)));
+    const busy = [...inFlight.keys()];
+    const room = Math.min(batchSize, concurrency - busy.filter((id) => !finishing.has(id)).length);
+    // The finishing ones stay in `busy`: one due again at once is claimed by a later round, not relaunched beside itself.
+    return room > 0 ? claim(room, trx, busy) : [];
   }
 
   return {

@@ -75,11 +75,14 @@ export function guardedLookup(policy: UrlPolicy, port: number): LookupFunction {
 /** Headers of which node:http keeps only the first value (the others it joins with ", "); kept the same here. */
 const FIRST_VALUE_ONLY = new Set(['content-type', 'content-length', 'server', 'retry-after', 'location']);
 const ALLOWED = new Set<string>(RESPONSE_HEADER_ALLOWLIST);
+/** Lengths of the allow-listed names: a name of another length (connection, keep-alive, transfer-encoding) is skipped undecoded. */
+const ALLOWED_LENGTHS = new Set<number>(RESPONSE_HEADER_ALLOWLIST.map((n) => n.length));
 
 /** The allow-listed response headers (undici's raw name/value list) as a JSON object, and Retry-After. */
 export function allowedHeaders(raw: ReadonlyArray<Buffer | string>): { json: string; retryAfter: string | null } {
   const found: Record<string, string> = {};
   for (let i = 0; i + 1 < raw.length; i += 2) {
+    if (!ALLOWED_LENGTHS.has(raw[i]!.length)) continue;
     const name = raw[i]!.toString('latin1').toLowerCase();
     if (!ALLOWED.has(name)) continue;
     const value = raw[i + 1]!.toString('latin1');

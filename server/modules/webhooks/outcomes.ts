@@ -4,7 +4,7 @@ import type { Clock } from '../../lib/clock';
 import { timeOrderedBase62 } from '../../lib/ids';
 import { holdPendingDeliveries } from './hold';
 import { columnList } from '../../db/precompiled';
-import { padded, powerOfTwoChunks, precompiledBySize } from './batch-sql';
+import { padded, powerOfTwoChunks, precompiledValuesBySize } from './batch-sql';
 import { isSuccessStatus, nextDeliveryState } from './retry-policy';
 
 /**
@@ -96,17 +96,20 @@ const ATTEMPT_COLUMNS = columnList<ReturnType<typeof attemptRow>>()([
 ]);
 
 /** `n` attempt rows in one insert (a power-of-two chunk: few shapes, each compiled once; inserts are not in query-plans.test.ts). */
-const insertAttempts = precompiledBySize((db, p, n) =>
-  db.insertInto('webhook_delivery_attempts').values(
-    Array.from({ length: n }, (_, i) => Object.fromEntries(ATTEMPT_COLUMNS.map((c) => [c, p[`${c}${i}`]])) as unknown as ReturnType<typeof attemptRow>),
-  ),
+const insertAttempts = precompiledValuesBySize(
+  (db, p, n) =>
+    db.insertInto('webhook_delivery_attempts').values(
+      Array.from({ length: n }, (_, i) => Object.fromEntries(ATTEMPT_COLUMNS.map((c) => [c, p[`${c}${i}`]])) as unknown as ReturnType<typeof attemptRow>),
+    ),
+  // Row by row, each in ATTEMPT_COLUMNS order: the order `values` of a row is passed in.
+  (n) => Array.from({ length: n }, (_, i) => ATTEMPT_COLUMNS.map((c) => `${c}${i}`)).flat(),
 );
 
 /**
  * `n` claimed deliveries (a padded id list) marked succeeded, compiled once per size;
  * last_attempt_at / last_status_code come from the attempt rows just written.
  */
-const markSucceeded = precompiledBySize((db, p, n) =>
+const markSucceeded = precompiledValuesBySize((db, p, n) =>
   db
     .updateTable('webhook_deliveries as d')
     .set((eb) => ({
@@ -129,6 +132,7 @@ const markSucceeded = precompiledBySize((db, p, n) =>
       Array.from({ length: n }, (_, i) => p[`id${i}`] as string),
     )
     .where('d.claimed_by', '=', p.owner as string),
+  (n) => ['owner', 'now', ...Array.from({ length: n }, (_, i) => `id${i}`)],
 );
 
 export function createOutcomeWriter(opts: { clock: Clock; delaysS: readonly number[]; owner: string }) {
@@ -138,18 +142,16 @@ export function createOutcomeWriter(opts: { clock: Clock; delaysS: readonly numb
     async writeSuccesses(trx: Transaction<Database>, results: AttemptResult[]): Promise<void> {
       if (results.length === 0) return;
       for (const chunk of powerOfTwoChunks(results)) {
-        const params: Record<string, unknown> = {};
-        chunk.forEach((r, i) => {
+        const values: unknown[] = [];
+        for (const r of chunk) {
           const row = attemptRow(r, null, r.error);
-          for (const column of ATTEMPT_COLUMNS) params[`${column}${i}`] = row[column];
-        });
-        await insertAttempts(trx, chunk.length, params);
+          for (const column of ATTEMPT_COLUMNS) values.push(row[column]);
+        }
+        await insertAttempts(trx, chunk.length, values);
       }
       const nowIso = clock.now().toISOString();
       const ids = padded(results.map((r) => r.job.id));
-      const params: Record<string, unknown> = { owner, now: nowIso };
-      ids.forEach((id, i) => (params[`id${i}`] = id));
-      await markSucceeded(trx, ids.length, params);
+      await markSucceeded(trx, ids.length, [owner, nowIso, ...ids]);
     },
 
     async writeOutcome(trx: Transaction<Database>, outcome: Outcome): Promise<void> {

@@ -93,9 +93,8 @@ export async function listDeliveries(db: Db, query: DeliveryListQuery, scope: We
 export async function listAttempts(db: Db, query: AttemptListQuery, scope: WebhookScope, cap: number = LIST_TOTAL_CAP): Promise<AttemptList> {
   const f = AttemptListQuery.parse(query);
   // Conditions on the attempt itself, applied to the page and to the count.
-  const own: Array<['a.endpoint_id' | 'a.event_id' | 'a.outcome' | 'a.kind' | 'a.started_at', '=' | '>=' | '<', string]> = [];
+  const own: Array<['a.endpoint_id' | 'a.outcome' | 'a.kind' | 'a.started_at', '=' | '>=' | '<', string]> = [];
   if (f.endpoint_id) own.push(['a.endpoint_id', '=', f.endpoint_id]);
-  if (f.event_id) own.push(['a.event_id', '=', f.event_id]);
   if (f.outcome) own.push(['a.outcome', '=', f.outcome]);
   if (f.kind) own.push(['a.kind', '=', f.kind]);
   if (f.since) own.push(['a.started_at', '>=', new Date(f.since).toISOString()]);
@@ -117,6 +116,13 @@ export async function listAttempts(db: Db, query: AttemptListQuery, scope: Webho
   for (const [column, op, value] of own) {
     q = q.where(column, op, value);
     count = count.where(column, op, value);
+  }
+  if (f.event_id) {
+    // An event's attempts through its deliveries: the attempt log has no index on event_id (migration 0027).
+    const eventId = f.event_id;
+    const ofEvent = db.selectFrom('webhook_deliveries as e').select('e.id').where('e.event_id', '=', eventId);
+    q = q.where('a.delivery_id', 'in', ofEvent);
+    count = count.where('a.delivery_id', 'in', ofEvent);
   }
   // Outcome, kind, event type and status have no index: those counts walk the attempts newest
   // first, as the page does, and stop at the cap (the planner would otherwise scan every delivery).

@@ -111,7 +111,7 @@ export function sqliteDataVersion(db: Db): number | undefined {
  * (Kysely, the precompiled and group-committed statements, the group commit's own): they all
  * take their statements from the one statement cache (statement-cache.ts), which counts them
  * when it hands them out, before they run. With sqliteDataVersion it stamps what any row may
- * look like (server/modules/sessions/session-answers.ts). Undefined where sqliteDataVersion is.
+ * look like (server/http/kept-answers.ts). Undefined where sqliteDataVersion is.
  */
 export function sqliteWriteCount(db: Db): number | undefined {
   return readStamps.get(db)?.counter.writes;

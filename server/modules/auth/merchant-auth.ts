@@ -18,7 +18,7 @@ declare module 'fastify' {
     /**
      * SQLite's data_version as read when the key was checked (after the request arrived), so a
      * read of this request can stamp its answer without a second PRAGMA
-     * (server/modules/sessions/session-answers.ts); undefined on PostgreSQL.
+     * (server/http/kept-answers.ts); undefined on PostgreSQL.
      */
     dataVersion?: number;
   }

@@ -1,15 +1,13 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { CheckoutSessionCreate, CheckoutSessionResponse, SessionReferenceParams } from '../../../shared/schemas/merchant';
 import type { AppDeps } from '../../deps';
 import { merchantErrors as errors, merchantOf, merchantSecurity as security } from '../auth/merchant-api';
 import { IdempotencyHeaders, sendIdempotent } from '../idempotency/idempotent-reply';
 import { sessionMode } from '../../lib/ids';
-import { answerStamp, keepAnswer, keptAnswer } from './session-answers';
+import { answerStamp, keepAnswer, keptAnswer, sendSerialised } from '../../http/kept-answers';
 import { createSession, getMerchantSession, toMerchantSession } from './sessions.service';
 
-/** A body the route's serializer already wrote, sent with the content type Fastify gives JSON. */
-const sendSerialised = (reply: FastifyReply, body: string): FastifyReply => reply.type('application/json; charset=utf-8').send(body);
 
 /** Checkout sessions of the merchant API (`/api/v1/sessions`; the scope authenticates the key). */
 export async function sessionsRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
@@ -49,16 +47,16 @@ export async function sessionsRoutes(app: FastifyInstance, deps: AppDeps): Promi
       const owner = merchantOf(req);
       const id = req.params.reference;
       const baseUrl = deps.baseUrl();
-      // SQLite: the serialised answer kept since the last change (session-answers.ts); the stamp is read before the row.
+      // SQLite: the serialised answer kept since the last change (kept-answers.ts); the stamp is read before the row.
       const stamp = sessionMode(id) === owner.mode ? answerStamp(deps.db, req.dataVersion) : undefined;
       if (stamp !== undefined) {
-        const kept = keptAnswer(deps.sessionAnswers, stamp, owner.merchantId, id, baseUrl, deps.clock);
+        const kept = keptAnswer(deps.keptAnswers, stamp, `session ${id}`, owner.merchantId, baseUrl, deps.clock);
         if (kept !== undefined) return sendSerialised(reply, kept);
       }
       const session = toMerchantSession(await getMerchantSession(deps, owner, id), baseUrl);
       if (stamp === undefined) return session;
       const body = String(reply.serialize(session)); // the route's serializer, as Fastify would use for the object
-      keepAnswer(deps.sessionAnswers, stamp, id, { merchantId: owner.merchantId, baseUrl, status: session.status, expiresAt: session.expires_at, body });
+      keepAnswer(deps.keptAnswers, stamp, `session ${id}`, { owner: owner.merchantId, baseUrl, status: session.status, expiresAt: session.expires_at, body });
       return sendSerialised(reply, body);
     },
   );

@@ -2,15 +2,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sweep } from '../../server/domain/sweeper';
 import { randomIds } from '../../server/lib/ids';
 import { MOMO_PROMPT_TTL_SECONDS } from '../../server/providers/sandbox-momo';
-import { createSessionAnswerMemory, keepAnswer } from '../../server/modules/sessions/session-answers';
+import { createKeptAnswerMemory, keepAnswer } from '../../server/http/kept-answers';
 import type { CreatedIntegration } from '../../server/modules/integrations/integrations.service';
 import { createTestApp, type TestContext } from '../support/app';
 import { runAdmin } from '../support/cli';
-import { openSession, payByCard, quoteTotal, startAttempt, startMomo } from '../support/checkout';
+import { expectError, openSession, payByCard, quoteTotal, sessionUrl, startAttempt, startMomo } from '../support/checkout';
 import { get } from '../support/http';
 
 // On SQLite the merchant's session lookup answers from a per-process copy while nothing may have
-// changed the session (server/modules/sessions/session-answers.ts): every change must still show
+// changed the session (server/http/kept-answers.ts): every change must still show
 // on the very next GET, whoever made it: this process's API, another process (the operator CLI),
 // the sweeper, or the clock. On PostgreSQL nothing is kept; the same tests hold there.
 describe('GET /api/v1/sessions/:id after the session changes', { timeout: 60_000 }, () => {
@@ -99,11 +99,51 @@ describe('GET /api/v1/sessions/:id after the session changes', { timeout: 60_000
   });
 });
 
-describe('the kept session answers are bounded', () => {
+// The payer's quote is kept the same way (fee rules and rails changed by this process or another
+// connection: test/integration/quote-cache.test.ts).
+describe('GET /api/v1/checkout/sessions/:id/quote after the session changes', () => {
+  let t: TestContext;
+  let m: CreatedIntegration;
+  beforeAll(async () => {
+    t = await createTestApp();
+    m = await t.merchant('Quote Answer Merchant');
+  });
+  afterAll(async () => t.close());
+
+  const quote = (id: string) => get(t.app, `${sessionUrl(id)}/quote`);
+
+  it('answers the same bytes again, then refuses a session a payment started on (API), and quotes it again once the sweeper reopened it', async () => {
+    const s = await openSession(t, m);
+    const first = await quote(s.id);
+    expect(first.statusCode, first.body).toBe(200);
+    const again = await quote(s.id);
+    expect(again.body).toBe(first.body);
+    expect(again.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(again.headers['cache-control']).toBe('no-store');
+    await startMomo(t, s.id);
+    expectError(await quote(s.id), 409, 'SESSION_NOT_PAYABLE');
+    t.clock.advanceSeconds(MOMO_PROMPT_TTL_SECONDS + 1);
+    await sweep(t.database.db, { clock: t.clock, ids: randomIds, outbox: t.outbox });
+    const reopened = await quote(s.id);
+    expect(reopened.statusCode, reopened.body).toBe(200);
+    expect(reopened.body).toBe(first.body);
+  });
+
+  it('refuses the quote of a session past expires_at by the clock alone', async () => {
+    const s = await openSession(t, m, { expires_in_seconds: 60 });
+    expect((await quote(s.id)).statusCode).toBe(200);
+    t.clock.advanceSeconds(59);
+    expect((await quote(s.id)).statusCode).toBe(200);
+    t.clock.advanceSeconds(1);
+    expect(expectError(await quote(s.id), 409, 'SESSION_NOT_PAYABLE').message).toMatch(/expired/);
+  });
+});
+
+describe('the kept answers are bounded', () => {
   it('keeps at most 4,096 answers and ~2 M characters, dropping the oldest first', () => {
-    const memory = createSessionAnswerMemory();
+    const memory = createKeptAnswerMemory();
     const stamp = { dataVersion: 1, writes: 1 };
-    const answer = (body: string) => ({ merchantId: 'm', baseUrl: 'http://x', status: 'success', expiresAt: '2026-01-01T00:00:00.000Z', body });
+    const answer = (body: string) => ({ owner: 'm', baseUrl: 'http://x', status: 'success', expiresAt: '2026-01-01T00:00:00.000Z', body });
     for (let i = 0; i < 5000; i++) keepAnswer(memory, stamp, `cs_test_${i}`, answer('{}'));
     expect(memory.answers.size).toBe(4096);
     expect(memory.answers.has('cs_test_4999')).toBe(true);

@@ -5,6 +5,7 @@ import type { Clock } from './lib/clock';
 import type { IdGenerator } from './lib/ids';
 import type { ApiKeyMemory } from './modules/auth/merchant-auth';
 import type { QuoteInputMemory } from './modules/payments/quote-inputs';
+import type { KeptAnswerMemory } from './http/kept-answers';
 import type { Outbox } from './modules/webhooks/outbox';
 import type { ReportRunner } from './modules/reports/report-runner';
 import type { ProviderRegistry } from './providers/types';
@@ -37,6 +38,8 @@ export interface AppDeps {
   apiKeys: ApiKeyMemory;
   /** The payer quote's fee rules, kept under the same change stamp (server/modules/payments/quote-inputs.ts). */
   quoteInputs: QuoteInputMemory;
+  /** The session lookup's and the quote's answers, kept while nothing changed (SQLite: server/http/kept-answers.ts). */
+  keptAnswers: KeptAnswerMemory;
   /** Exports and reports, off the event loop (a worker thread on SQLite: server/modules/reports/report-runner.ts). */
   reports: ReportRunner;
 }

@@ -94,6 +94,29 @@ export function changeStamp(db: Db, dataVersion?: number): string {
   return stamp ? stamp(dataVersion) : `nocache:${Math.random()}`;
 }
 
+const readStamps = new WeakMap<Db, { dataVersion: () => number; counter: { readonly writes: number } }>();
+
+/**
+ * SQLite's `PRAGMA data_version` on this handle's connection, read now: it changes when another
+ * connection (the operator CLI, a second process, another handle on the file) commits. Undefined
+ * on PostgreSQL and on a handle derived from the opened one (`withPlugin`), which get no caching.
+ */
+export function sqliteDataVersion(db: Db): number | undefined {
+  return readStamps.get(db)?.dataVersion();
+}
+
+/**
+ * How many write statements (anything SQLite does not call read-only: INSERT, UPDATE, DELETE,
+ * BEGIN IMMEDIATE, …) this process has run on the handle's connection, through every path
+ * (Kysely, the precompiled and group-committed statements, the group commit's own): they all
+ * take their statements from the one statement cache (statement-cache.ts), which counts them
+ * when it hands them out, before they run. With sqliteDataVersion it stamps what any row may
+ * look like (server/http/kept-answers.ts). Undefined where sqliteDataVersion is.
+ */
+export function sqliteWriteCount(db: Db): number | undefined {
+  return readStamps.get(db)?.counter.writes;
+}
+
 /**
  * On SQLite a separate `PRAGMA data_version` is a read transaction of its own (~4 µs: WAL lock
  * calls), about as much as a lookup by primary key. A hot read can select it in the same
@@ -143,7 +166,9 @@ export function openDatabase(file: string): OpenedDatabase {
   // (exports, reports) run on a connection of their own (sqliteFileOf).
   sqlite.pragma('temp_store = MEMORY');
   let writes = 0;
+  const counter = { writes: 0 };
   const onWrite = (sql: string) => {
+    counter.writes++;
     if (mayTouchCredentials(sql)) writes++;
   };
   const statements = withStatementCache(sqlite, onWrite);
@@ -162,6 +187,7 @@ export function openDatabase(file: string): OpenedDatabase {
   });
   const dataVersion = sqlite.prepare('PRAGMA data_version').pluck();
   changeStamps.set(db, (known) => `${known ?? (dataVersion.get() as number)}:${writes}`);
+  readStamps.set(db, { dataVersion: () => dataVersion.get() as number, counter });
   if (file !== ':memory:') sqliteFiles.set(db, file);
   return {
     db,

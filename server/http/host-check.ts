@@ -39,9 +39,15 @@ export function allowedHost(config: Pick<Config, 'host' | 'publicBaseUrl' | 'all
 /** Refuses, first of all, a request whose Host header is not one of this server's names. */
 export function registerHostCheck(app: FastifyInstance, config: Config): void {
   const allowed = allowedHost(config);
+  // The last Host value allowed: clients send the same one request after request (issue 16).
+  let lastAllowed: string | undefined;
   app.addHook('onRequest', (req, _reply, done) => {
     const header = req.headers.host;
-    if (allowed(header)) return done();
+    if (header !== undefined && header === lastAllowed) return done();
+    if (allowed(header)) {
+      lastAllowed = header;
+      return done();
+    }
     throw new AppError(
       'INVALID_ARGUMENT',
       `Host: ${String(header).slice(0, 100)} is not a name of this server; add it to ALLOWED_HOSTS if it should be`,

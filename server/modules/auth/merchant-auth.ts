@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { changeStamp, type Db } from '../../db/database';
+import { changeStamp, sqliteDataVersion, type Db } from '../../db/database';
 import { AppError } from '../../lib/errors';
 import { safeEqual, sha256Hex } from '../../lib/hash';
 import type { Clock } from '../../lib/clock';
@@ -15,6 +15,12 @@ export interface MerchantContext {
 declare module 'fastify' {
   interface FastifyRequest {
     merchant?: MerchantContext;
+    /**
+     * SQLite's data_version as read when the key was checked (after the request arrived), so a
+     * read of this request can stamp its answer without a second PRAGMA
+     * (server/http/kept-answers.ts); undefined on PostgreSQL.
+     */
+    dataVersion?: number;
   }
 }
 
@@ -75,7 +81,9 @@ function fromCache(deps: MerchantAuthDeps, req: FastifyRequest): MerchantContext
   const token = bearerToken(req);
   if (!token || !KEY_SHAPE.test(token)) throw unauthorized();
   const hash = keyHash(deps.apiKeys, req, token);
-  const stamp = changeStamp(deps.db);
+  const dataVersion = sqliteDataVersion(deps.db);
+  req.dataVersion = dataVersion;
+  const stamp = changeStamp(deps.db, dataVersion);
   const cached = deps.apiKeys.resolved.get(hash);
   if (cached && cached.stamp === stamp) return cached.ctx;
   return { stale: { hash, stamp } };

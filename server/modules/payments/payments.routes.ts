@@ -28,12 +28,13 @@ import {
 } from './payments.service';
 import { cashSlipRoutes } from '../cash/cash.routes';
 import type { QuoteInputMemory } from './quote-inputs';
+import { answerStamp, keepAnswer, keptAnswer, sendSerialised, type KeptAnswerMemory } from '../../http/kept-answers';
 
 const errors = { 400: ErrorEnvelope, 404: ErrorEnvelope, 409: ErrorEnvelope, 429: ErrorEnvelope, 503: ErrorEnvelope };
 const tags = ['Hosted checkout'];
 
 /** Public hosted-checkout API (`/api/v1/checkout/...`): no credential, addressed by session reference. */
-export async function checkoutRoutes(app: FastifyInstance, deps: PaymentsDeps & { quoteInputs: QuoteInputMemory }): Promise<void> {
+export async function checkoutRoutes(app: FastifyInstance, deps: PaymentsDeps & { quoteInputs: QuoteInputMemory; keptAnswers: KeptAnswerMemory }): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
   // The payer's browser may hold a cached page; these answers are always live.
   app.addHook('onSend', (_req, reply, payload, done) => {
@@ -53,7 +54,20 @@ export async function checkoutRoutes(app: FastifyInstance, deps: PaymentsDeps & 
   r.get(
     '/sessions/:reference/quote',
     { schema: { tags, summary: 'Totals and payer-borne fees per enabled rail', params: SessionRefParams, response: { 200: PublicCheckoutQuote, ...errors } } },
-    async (req) => quoteSession(deps, req.params.reference),
+    async (req, reply) => {
+      const id = req.params.reference;
+      // SQLite: the serialised quote kept since the last change (server/http/kept-answers.ts); the stamp is read before the rows.
+      const stamp = answerStamp(deps.db, undefined);
+      if (stamp !== undefined) {
+        const kept = keptAnswer(deps.keptAnswers, stamp, `quote ${id}`, '', '', deps.clock);
+        if (kept !== undefined) return sendSerialised(reply, kept);
+      }
+      const quote = await quoteSession(deps, id);
+      if (stamp === undefined) return quote;
+      const body = String(reply.serialize(quote));
+      keepAnswer(deps.keptAnswers, stamp, `quote ${id}`, { owner: '', baseUrl: '', status: quote.status, expiresAt: quote.expires_at, body });
+      return sendSerialised(reply, body);
+    },
   );
 
   r.post(

@@ -4,7 +4,10 @@ import { CheckoutSessionCreate, CheckoutSessionResponse, SessionReferenceParams 
 import type { AppDeps } from '../../deps';
 import { merchantErrors as errors, merchantOf, merchantSecurity as security } from '../auth/merchant-api';
 import { IdempotencyHeaders, sendIdempotent } from '../idempotency/idempotent-reply';
+import { sessionMode } from '../../lib/ids';
+import { answerStamp, keepAnswer, keptAnswer, sendSerialised } from '../../http/kept-answers';
 import { createSession, getMerchantSession, toMerchantSession } from './sessions.service';
+
 
 /** Checkout sessions of the merchant API (`/api/v1/sessions`; the scope authenticates the key). */
 export async function sessionsRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
@@ -40,6 +43,21 @@ export async function sessionsRoutes(app: FastifyInstance, deps: AppDeps): Promi
         response: { 200: CheckoutSessionResponse, ...errors },
       },
     },
-    async (req) => toMerchantSession(await getMerchantSession(deps, merchantOf(req), req.params.reference), deps.baseUrl()),
+    async (req, reply) => {
+      const owner = merchantOf(req);
+      const id = req.params.reference;
+      const baseUrl = deps.baseUrl();
+      // SQLite: the serialised answer kept since the last change (kept-answers.ts); the stamp is read before the row.
+      const stamp = sessionMode(id) === owner.mode ? answerStamp(deps.db, req.dataVersion) : undefined;
+      if (stamp !== undefined) {
+        const kept = keptAnswer(deps.keptAnswers, stamp, `session ${id}`, owner.merchantId, baseUrl, deps.clock);
+        if (kept !== undefined) return sendSerialised(reply, kept);
+      }
+      const session = toMerchantSession(await getMerchantSession(deps, owner, id), baseUrl);
+      if (stamp === undefined) return session;
+      const body = String(reply.serialize(session)); // the route's serializer, as Fastify would use for the object
+      keepAnswer(deps.keptAnswers, stamp, `session ${id}`, { owner: owner.merchantId, baseUrl, status: session.status, expiresAt: session.expires_at, body });
+      return sendSerialised(reply, body);
+    },
   );
 }

@@ -1,0 +1,103 @@
+import type { FastifyReply } from 'fastify';
+import { sqliteDataVersion, sqliteWriteCount, type Db } from '../db/database';
+import type { Clock } from '../lib/clock';
+
+/**
+ * Serialised answers of the polled reads, kept while nothing may have changed them (issue 16:
+ * merchants poll `GET /api/v1/sessions/:reference`, payer pages the quote; reading the rows and
+ * serialising the answer were half of what such a request cost). SQLite only, where this process
+ * sees every write: an answer is served again only while
+ * - no other connection has committed (`PRAGMA data_version`: the operator CLI, a second process,
+ *   another handle on the file), and
+ * - this process has run no write statement at all (sqliteWriteCount: every INSERT, UPDATE,
+ *   DELETE and BEGIN IMMEDIATE, through Kysely, the precompiled statements and the group commit,
+ *   counted before it runs; the sweeper, the dispatcher and every request write through them),
+ *   both read before the rows were, so an answer is never older than its stamp;
+ * - it is not due to change by the clock: an answer about an `open` session whose expires_at has
+ *   passed is computed again (the lookup and the quote expire it);
+ * - it is asked for by the same owner (merchant) and built for the same base URL (checkout_url).
+ * Only successful answers are kept. On PostgreSQL other instances write without this process
+ * seeing a counter, so nothing is kept (sqliteDataVersion is undefined there). One per composed
+ * Deps (server/compose.ts), never module state.
+ */
+export interface KeptAnswerMemory {
+  answers: Map<string, KeptAnswer>;
+  /** Sum of the kept bodies' lengths, held under ANSWER_CHARS_MAX. */
+  chars: number;
+}
+
+interface KeptAnswer {
+  dataVersion: number;
+  writes: number;
+  owner: string;
+  baseUrl: string;
+  /** An open session's expires_at (ms), before which alone the answer is served; Infinity otherwise. */
+  servedUntil: number;
+  body: string;
+}
+
+export const createKeptAnswerMemory = (): KeptAnswerMemory => ({ answers: new Map(), chars: 0 });
+
+/** At most this many answers (a session's is ~0.5 KB; with 16 KB of metadata ~17 KB)… */
+const ANSWERS_MAX = 4096;
+/** …and this many characters of bodies in all (~4 MB), the oldest dropped first. */
+const ANSWER_CHARS_MAX = 2 * 1024 * 1024;
+
+/** What an answer is stamped with: read before its rows are. */
+export interface AnswerStamp {
+  dataVersion: number;
+  writes: number;
+}
+
+/**
+ * The stamp now, or undefined where nothing may be kept (PostgreSQL, a derived handle);
+ * `dataVersion` when this request has just read it (the API-key check: req.dataVersion).
+ */
+export function answerStamp(db: Db, dataVersion: number | undefined): AnswerStamp | undefined {
+  const writes = sqliteWriteCount(db);
+  if (writes === undefined) return undefined;
+  const version = dataVersion ?? sqliteDataVersion(db);
+  return version === undefined ? undefined : { dataVersion: version, writes };
+}
+
+/** The kept body under `key`, when it is still what computing the answer now would give. */
+export function keptAnswer(memory: KeptAnswerMemory, stamp: AnswerStamp, key: string, owner: string, baseUrl: string, clock: Clock): string | undefined {
+  const kept = memory.answers.get(key);
+  if (kept === undefined || kept.writes !== stamp.writes || kept.dataVersion !== stamp.dataVersion) return undefined;
+  if (kept.owner !== owner || kept.baseUrl !== baseUrl) return undefined;
+  // The readers' `expires_at <= now` on ISO strings, as times (a kept expires_at is canonical ISO, see keepAnswer).
+  if (kept.servedUntil !== Infinity && kept.servedUntil <= clock.now().getTime()) return undefined;
+  return kept.body;
+}
+
+/** Keeps `body` under `key`; `status` and `expiresAt` are the session's, as the answer states them. */
+export function keepAnswer(
+  memory: KeptAnswerMemory,
+  stamp: AnswerStamp,
+  key: string,
+  answer: { owner: string; baseUrl: string; status: string; expiresAt: string; body: string },
+): void {
+  if (answer.body.length > ANSWER_CHARS_MAX / 64) return;
+  let servedUntil = Infinity;
+  if (answer.status === 'open') {
+    servedUntil = Date.parse(answer.expiresAt);
+    // Compared as a time on later hits: only an expires_at whose time writes back to the same text.
+    if (!Number.isFinite(servedUntil) || new Date(servedUntil).toISOString() !== answer.expiresAt) return;
+  }
+  const { answers } = memory;
+  const old = answers.get(key);
+  if (old !== undefined) {
+    answers.delete(key);
+    memory.chars -= old.body.length;
+  }
+  while (answers.size > 0 && (answers.size >= ANSWERS_MAX || memory.chars + answer.body.length > ANSWER_CHARS_MAX)) {
+    const [oldestKey, oldest] = answers.entries().next().value as [string, KeptAnswer];
+    answers.delete(oldestKey);
+    memory.chars -= oldest.body.length;
+  }
+  answers.set(key, { dataVersion: stamp.dataVersion, writes: stamp.writes, owner: answer.owner, baseUrl: answer.baseUrl, servedUntil, body: answer.body });
+  memory.chars += answer.body.length;
+}
+
+/** A body the route's serializer already wrote (reply.serialize), sent with the content type Fastify gives JSON. */
+export const sendSerialised = (reply: FastifyReply, body: string): FastifyReply => reply.type('application/json; charset=utf-8').send(body);

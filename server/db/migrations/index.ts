@@ -23,6 +23,7 @@ import * as m0023 from './0023_attempt_provider_reference_partial';
 import * as m0024 from './0024_invoice_lines_key_order';
 import * as m0025 from './0025_session_search_ranges';
 import * as m0026 from './0026_session_search_by_day';
+import * as m0030 from './0030_session_search_window';
 
 /**
  * Every migration, in order. Append only: the runner refuses to start when the applied
@@ -53,4 +54,5 @@ export const migrations: Record<string, Migration> = {
   '0024_invoice_lines_key_order': m0024,
   '0025_session_search_ranges': m0025,
   '0026_session_search_by_day': m0026,
+  '0030_session_search_window': m0030,
 };

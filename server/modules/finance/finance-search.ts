@@ -178,6 +178,9 @@ function newestByDay(q: string, scope: SearchScope, word: string | null, span: {
     LIMIT ${scope.cap + 1}`;
 }
 
+/** The walk reads a day on the merchant's index after a day with this many matches, half its sessions or more (0030). */
+export const DENSE_DAY_FROM = 64;
+
 /**
  * The day walk summed up in the database (paydesk_search_window, migration 0030): the same months
  * and days as newestByDay, newest first, but each day's matches only counted, and the day that
@@ -190,7 +193,7 @@ function windowByDay(q: string, scope: SearchScope, word: string | null, span: {
   const w = word === null ? p : `%${likeEscape(word)}%`;
   const months = monthsBetween(span.oldest, span.newest);
   return sql<{ n: number; newest: string | null; at: string | null; id: string | null }>`SELECT f.n, f.newest, f.at, f.at_id AS id
-    FROM paydesk_search_window(${scope.merchantId}, ${w}, ${p}, ${only === 'invoice_ref'}, ${span.oldest.slice(0, 10)}, ${span.newest.slice(0, 10)}, ${months}::text[], ${scope.cap}) AS f`;
+    FROM paydesk_search_window(${scope.merchantId}, ${w}, ${p}, ${only === 'invoice_ref'}, ${span.oldest.slice(0, 10)}, ${span.newest.slice(0, 10)}, ${months}::text[], ${scope.cap}, ${DENSE_DAY_FROM}) AS f`;
 }
 
 /** The merchant's oldest and newest creation times: one entry at each end of its (merchant_id, created_at) index. */

@@ -27,10 +27,10 @@ BEGIN
   n := 0;
   FOREACH mo IN ARRAY months LOOP
     IF only_ref THEN
-      hit := EXISTS (SELECT 1 FROM checkout_sessions h WHERE substr(h.created_at, 1, 7) = mo AND h.invoice_ref ILIKE w AND (h.invoice_ref || '') ILIKE p AND (h.merchant_id || '') = m);
+      hit := EXISTS (SELECT 1 FROM checkout_sessions h WHERE substr(h.created_at, 1, 7) = mo AND h.invoice_ref ILIKE w AND (w = p OR (h.invoice_ref || '') ILIKE p) AND (h.merchant_id || '') = m);
     ELSE
       hit := EXISTS (SELECT 1 FROM checkout_sessions h WHERE substr(h.created_at, 1, 7) = mo
-        AND ((h.customer_name ILIKE w AND (h.customer_name || '') ILIKE p) OR (h.invoice_ref ILIKE w AND (h.invoice_ref || '') ILIKE p)) AND (h.merchant_id || '') = m);
+        AND ((h.customer_name ILIKE w AND (w = p OR (h.customer_name || '') ILIKE p)) OR (h.invoice_ref ILIKE w AND (w = p OR (h.invoice_ref || '') ILIKE p))) AND (h.merchant_id || '') = m);
     END IF;
     CONTINUE WHEN NOT hit;
     FOR d IN REVERSE 31..1 LOOP
@@ -42,7 +42,7 @@ BEGIN
         SELECT count(*), min(x.id) FILTER (WHERE x.r = 1), max(x.created_at) FILTER (WHERE x.r = 1) INTO k, at_id, at FROM (
           SELECT h.created_at, h.id, row_number() OVER () AS r FROM (SELECT h.created_at, h.id FROM checkout_sessions h
             WHERE h.merchant_id = m AND h.created_at >= day AND h.created_at < day || 'U'
-              AND (CASE WHEN only_ref THEN (h.invoice_ref || '') ILIKE p ELSE ((h.customer_name || '') ILIKE p OR (h.invoice_ref || '') ILIKE p) END)
+              AND (CASE WHEN only_ref THEN h.invoice_ref ILIKE p ELSE (h.customer_name ILIKE p OR h.invoice_ref ILIKE p) END)
             ORDER BY h.created_at DESC, h.id DESC OFFSET cap - n - 1 LIMIT 2) AS h) AS x;
         IF k > 0 THEN
           n := cap + k - 1;
@@ -55,14 +55,14 @@ BEGIN
       IF dense THEN
         -- The day before was mostly matches: every session of this day, read on the merchant's index, checked against the text.
         SELECT count(*) FILTER (WHERE x.hit), max(x.created_at) FILTER (WHERE x.hit), count(*) INTO c, top, all_day FROM (
-          SELECT h.created_at, CASE WHEN only_ref THEN (h.invoice_ref || '') ILIKE p ELSE ((h.customer_name || '') ILIKE p OR (h.invoice_ref || '') ILIKE p) END AS hit
+          SELECT h.created_at, CASE WHEN only_ref THEN h.invoice_ref ILIKE p ELSE (h.customer_name ILIKE p OR h.invoice_ref ILIKE p) END AS hit
           FROM checkout_sessions h WHERE h.merchant_id = m AND h.created_at >= day AND h.created_at < day || 'U') AS x;
       ELSE
         IF only_ref THEN
-          SELECT count(*), max(h.created_at) INTO c, top FROM checkout_sessions h WHERE substr(h.created_at, 1, 10) = day AND h.invoice_ref ILIKE w AND (h.invoice_ref || '') ILIKE p AND (h.merchant_id || '') = m;
+          SELECT count(*), max(h.created_at) INTO c, top FROM checkout_sessions h WHERE substr(h.created_at, 1, 10) = day AND h.invoice_ref ILIKE w AND (w = p OR (h.invoice_ref || '') ILIKE p) AND (h.merchant_id || '') = m;
         ELSE
           SELECT count(*), max(h.created_at) INTO c, top FROM checkout_sessions h WHERE substr(h.created_at, 1, 10) = day
-            AND ((h.customer_name ILIKE w AND (h.customer_name || '') ILIKE p) OR (h.invoice_ref ILIKE w AND (h.invoice_ref || '') ILIKE p)) AND (h.merchant_id || '') = m;
+            AND ((h.customer_name ILIKE w AND (w = p OR (h.customer_name || '') ILIKE p)) OR (h.invoice_ref ILIKE w AND (w = p OR (h.invoice_ref || '') ILIKE p))) AND (h.merchant_id || '') = m;
         END IF;
         all_day := NULL;
         IF c >= dense_from THEN
@@ -77,7 +77,7 @@ BEGIN
       IF n + c >= cap THEN
         -- The cap-th newest is this day's (cap - n)-th newest: read backward on the merchant's (merchant_id, created_at, id) index.
         SELECT h.created_at, h.id INTO at, at_id FROM checkout_sessions h WHERE h.merchant_id = m AND h.created_at >= day AND h.created_at < day || 'U'
-          AND (CASE WHEN only_ref THEN (h.invoice_ref || '') ILIKE p ELSE ((h.customer_name || '') ILIKE p OR (h.invoice_ref || '') ILIKE p) END)
+          AND (CASE WHEN only_ref THEN h.invoice_ref ILIKE p ELSE (h.customer_name ILIKE p OR h.invoice_ref ILIKE p) END)
           ORDER BY h.created_at DESC, h.id DESC OFFSET cap - n - 1 LIMIT 1;
       END IF;
       n := n + c;

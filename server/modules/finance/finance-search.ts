@@ -178,14 +178,18 @@ function newestByDay(q: string, scope: SearchScope, word: string | null, span: {
     LIMIT ${scope.cap + 1}`;
 }
 
-/** The walk reads a day on the merchant's index after a day with this many matches, half its sessions or more (0030). */
+/**
+ * The walk reads a day on the merchant's index after a day with this many matches, half its
+ * sessions or more (0030): a day of 2,740 matches cost 6 ms from the trigram index for "Payer 1"
+ * (3.7 for "payer"), 3.5 read in place, measured at a million.
+ */
 export const DENSE_DAY_FROM = 64;
 
 /**
  * The day walk summed up in the database (paydesk_search_window, migration 0030): the same months
  * and days as newestByDay, newest first, but each day's matches only counted, and the day that
  * holds the cap-th session read backward on the merchant's (merchant_id, created_at, id) index
- * to it. How many it found (at most one day past the cap), the newest `created_at`, and the
+ * to it; after a dense day (DENSE_DAY_FROM), days are read on that index, not the trigram index. How many it found (at most one day past the cap), the newest `created_at`, and the
  * cap-th session's (created_at, id), where the window starts.
  */
 function windowByDay(q: string, scope: SearchScope, word: string | null, span: { oldest: string; newest: string }, only?: 'invoice_ref') {

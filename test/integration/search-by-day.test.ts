@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CreatedIntegration } from '../../server/modules/integrations/integrations.service';
-import { amongHits, monthsBetween, searchHits, type SearchHits, type SearchScope } from '../../server/modules/finance/finance-search';
+import { amongHits, DENSE_DAY_FROM, monthsBetween, searchHits, type SearchHits, type SearchScope } from '../../server/modules/finance/finance-search';
 import { createTestApp, type TestContext } from '../support/app';
 import { openSession } from '../support/checkout';
+import { sql } from 'kysely';
 import { onPostgres } from '../support/database';
 
 describe('monthsBetween', () => {
@@ -103,5 +104,37 @@ describe.runIf(onPostgres)('the day-by-day search finds what the whole-index sea
     expect(walked.ids).toEqual(newest.map((r) => r.id));
     expect(walked.capped).toBe(true);
     expect((await hits('mensah', 100, true)).capped).toBe(false);
+  });
+
+  // The walk's function (migration 0028) against every match in order, for every cap, with days read
+  // from the trigram index and, after a day of `dense_from` matches or more, from the merchant's index.
+  it.each([
+    ['payer', false],
+    ['mensah', false],
+    ['kofi payer t', false],
+    ['byday', true],
+    ['byday-03', true],
+  ])('the window function finds the cap-th newest of %s (invoice_ref only: %s) for every cap', async (text, onlyRef) => {
+    const db = t.database.db;
+    const p = `%${text}%`;
+    const all = (
+      await sql<{ id: string; created_at: string }>`SELECT id, created_at FROM checkout_sessions WHERE merchant_id = ${a.merchant_id}
+        AND (invoice_ref ILIKE ${p} OR (NOT ${onlyRef} AND customer_name ILIKE ${p})) ORDER BY created_at DESC, id DESC`.execute(db)
+    ).rows;
+    expect(all.length).toBeGreaterThan(2);
+    const span = (await sql<{ o: string; n: string }>`SELECT min(created_at) AS o, max(created_at) AS n FROM checkout_sessions WHERE merchant_id = ${a.merchant_id}`.execute(db)).rows[0]!;
+    for (const denseFrom of [1, 2, DENSE_DAY_FROM]) {
+      for (let cap = 1; cap <= all.length + 1; cap++) {
+        const r = (
+          await sql<{ n: number; newest: string | null; at: string | null; at_id: string | null }>`SELECT * FROM paydesk_search_window(${a.merchant_id}, ${p}, ${p}, ${onlyRef},
+            ${span.o.slice(0, 10)}, ${span.n.slice(0, 10)}, ${monthsBetween(span.o, span.n)}::text[], ${cap}, ${denseFrom})`.execute(db)
+        ).rows[0]!;
+        const what = `${text} cap ${cap} dense_from ${denseFrom}`;
+        expect(r.n > cap, what).toBe(all.length > cap);
+        expect(r.newest, what).toBe(all[0]!.created_at);
+        if (all.length > cap) expect([r.at, r.at_id], what).toEqual([all[cap - 1]!.created_at, all[cap - 1]!.id]);
+        else expect(r.n, what).toBe(all.length);
+      }
+    }
   });
 });

@@ -24,6 +24,7 @@ import * as m0024 from './0024_invoice_lines_key_order';
 import * as m0025 from './0025_session_search_ranges';
 import * as m0026 from './0026_session_search_by_day';
 import * as m0027 from './0027_webhook_attempt_log_lean';
+import * as m0028 from './0028_session_search_window';
 
 /**
  * Every migration, in order. Append only: the runner refuses to start when the applied
@@ -55,4 +56,5 @@ export const migrations: Record<string, Migration> = {
   '0025_session_search_ranges': m0025,
   '0026_session_search_by_day': m0026,
   '0027_webhook_attempt_log_lean': m0027,
+  '0028_session_search_window': m0028,
 };

@@ -179,16 +179,25 @@ function newestByDay(q: string, scope: SearchScope, word: string | null, span: {
 }
 
 /**
- * The day walk (newestByDay) summed up in the database: how many rows it found (at most cap + 1),
- * whether they came newest first (each (created_at, id) below the one before, in the order the
- * walk made them), the newest `created_at`, and the cap-th row, where the window starts.
+ * The walk reads a day on the merchant's index after a day with this many matches, half its
+ * sessions or more (0028): a day of 2,740 matches cost 6 ms from the trigram index for "Payer 1"
+ * (3.7 for "payer"), 3.5 read in place, measured at a million.
+ */
+export const DENSE_DAY_FROM = 64;
+
+/**
+ * The day walk summed up in the database (paydesk_search_window, migration 0028): the same months
+ * and days as newestByDay, newest first, but each day's matches only counted, and the day that
+ * holds the cap-th session read backward on the merchant's (merchant_id, created_at, id) index
+ * to it; after a dense day (DENSE_DAY_FROM), days are read on that index, not the trigram index. How many it found (at most one day past the cap), the newest `created_at`, and the
+ * cap-th session's (created_at, id), where the window starts.
  */
 function windowByDay(q: string, scope: SearchScope, word: string | null, span: { oldest: string; newest: string }, only?: 'invoice_ref') {
-  return sql<{ n: number; ordered: boolean | null; newest: string | null; at: string | null; id: string | null }>`SELECT count(*)::int AS n,
-      bool_and(w.prev_at IS NULL OR (w.created_at, w.k) < (w.prev_at, w.prev_k)) AS ordered, max(w.created_at) AS newest,
-      max(w.created_at) FILTER (WHERE w.r = ${scope.cap}) AS at, max(w.k) FILTER (WHERE w.r = ${scope.cap}) AS id
-    FROM (SELECT c.k, c.created_at, row_number() OVER () AS r, lag(c.created_at) OVER () AS prev_at, lag(c.k) OVER () AS prev_k
-      FROM (${newestByDay(q, scope, word, span, only)}) AS c) AS w`;
+  const p = `%${likeEscape(q)}%`;
+  const w = word === null ? p : `%${likeEscape(word)}%`;
+  const months = monthsBetween(span.oldest, span.newest);
+  return sql<{ n: number; newest: string | null; at: string | null; id: string | null }>`SELECT f.n, f.newest, f.at, f.at_id AS id
+    FROM paydesk_search_window(${scope.merchantId}, ${w}, ${p}, ${only === 'invoice_ref'}, ${span.oldest.slice(0, 10)}, ${span.newest.slice(0, 10)}, ${months}::text[], ${scope.cap}, ${DENSE_DAY_FROM}) AS f`;
 }
 
 /** The merchant's oldest and newest creation times: one entry at each end of its (merchant_id, created_at) index. */
@@ -218,12 +227,12 @@ async function pgContaining(db: Kysely<Database>, q: string, scope: SearchScope,
     const months = monthsBetween(span.oldest, span.newest);
     const sum = months.length > 0 ? (await windowByDay(q, scope, word, span, only).execute(db)).rows[0] : undefined;
     if (sum && sum.n === 0) return [];
-    if (sum?.ordered && sum.n > scope.cap && sum.at !== null && sum.id !== null && sum.newest !== null) {
+    if (sum && sum.n > scope.cap && sum.at !== null && sum.id !== null && sum.newest !== null) {
       return { from: { created_at: sum.at, id: sum.id }, newest: sum.newest, q, ...(only ? { only } : {}) };
     }
     // Not capped after all (the sample overestimated): the rows themselves, from the same walk.
-    const rows = sum?.ordered ? (await newestByDay(q, scope, word, span, only).execute(db)).rows : [];
-    if (sum?.ordered && rows.length <= scope.cap && newestFirst(rows)) return rows;
+    const rows = sum ? (await newestByDay(q, scope, word, span, only).execute(db)).rows : [];
+    if (sum && rows.length <= scope.cap && newestFirst(rows)) return rows;
   }
   return (await newestContaining(q, scope, word, only).execute(db)).rows;
 }

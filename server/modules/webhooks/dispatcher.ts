@@ -333,8 +333,11 @@ export function createDispatcher(opts: DispatcherOptions): Dispatcher {
       client.close();
     },
     async idle() {
-      // Whatever is due and not leased elsewhere is claimed by tick(); done when none was.
+      // Whatever is due and not leased elsewhere is claimed by tick(); done when none was. A tick
+      // already running may be past its claims (waiting in arm()): joining it would miss what was
+      // written since, so it is awaited and a tick of our own runs after it.
       while (!stopping) {
+        if (ticking) await ticking;
         await tick();
         if (inFlight.size === 0) return;
         await Promise.allSettled([...inFlight.values()]);

@@ -76,6 +76,8 @@ test.describe('axe: back office', () => {
 
   for (const role of ROLES) {
     test(`every screen a ${role} can open`, async ({ page }) => {
+      // An admin's screens and tabs are ~15 scans: 57 s of the default 60 s on a slow 2-core machine.
+      test.setTimeout(180_000);
       await signIn(page, user(role));
       await expectNoSeriousViolations(page, `${role}: overview`);
       // On a phone the page list is folded behind Menu: read the links from the DOM.

@@ -360,15 +360,21 @@ describe('webhook delivery', () => {
     expect(await delivery(event.id)).toMatchObject({ status: 'succeeded', attempt_count: 1 });
   });
 
-  it('fans out to every active endpoint of the integration', async () => {
-    const m = await t.merchant(undefined, receiver.url);
+  /** A second active endpoint (secret `whsec_second`) on the merchant's integration, with its own local receiver. */
+  async function secondEndpoint(integrationId: string) {
     const second = await startLocalReceiver();
     extra.push(second);
     const now = t.clock.now().toISOString();
     await t.database.db
       .insertInto('webhook_endpoints')
-      .values({ id: randomIds.uuid(), integration_id: m.integration_id, url: second.url, secret: 'whsec_second', previous_secret: null, previous_secret_expires_at: null, status: 'active', disabled_reason: null, created_at: now, updated_at: now })
+      .values({ id: randomIds.uuid(), integration_id: integrationId, url: second.url, secret: 'whsec_second', previous_secret: null, previous_secret_expires_at: null, status: 'active', disabled_reason: null, created_at: now, updated_at: now })
       .execute();
+    return second;
+  }
+
+  it('fans out to every active endpoint of the integration', async () => {
+    const m = await t.merchant(undefined, receiver.url);
+    const second = await secondEndpoint(m.integration_id);
     const { event } = await paidSession(m.api_key);
     await startDispatcher();
     await receiver.waitFor(1);
@@ -379,13 +385,7 @@ describe('webhook delivery', () => {
 
   it('event ids are evt_ + 24 base62 in the order events were recorded; the log finds an event by id on every endpoint', async () => {
     const m = await t.merchant(undefined, receiver.url);
-    const second = await startLocalReceiver();
-    extra.push(second);
-    const now = t.clock.now().toISOString();
-    await t.database.db
-      .insertInto('webhook_endpoints')
-      .values({ id: randomIds.uuid(), integration_id: m.integration_id, url: second.url, secret: 'whsec_second', previous_secret: null, previous_secret_expires_at: null, status: 'active', disabled_reason: null, created_at: now, updated_at: now })
-      .execute();
+    const second = await secondEndpoint(m.integration_id);
     const events: string[] = [];
     for (let i = 0; i < 3; i++) {
       events.push((await paidSession(m.api_key)).event.id);

@@ -30,13 +30,16 @@ export async function endTransferWindowIfDue(trx: Trx, deps: TransitionDeps, att
   return true;
 }
 
+/** Pending bank-transfer attempts whose window ended at `now`: a range of payment_attempts_pending (prompt_expires_at) WHERE status = 'pending' AND prompt_expires_at IS NOT NULL, the due rows only. */
+export const dueTransferWindows = (db: Db, now: string) =>
+  db.selectFrom('payment_attempts').where('status', '=', 'pending').where('prompt_expires_at', '<=', now).where('rail', '=', 'bank_transfer');
+
 /** The sweeper's part: every pending bank-transfer attempt whose window ended, in indexed batches until `deadline` (performance.now()). */
 export async function endDueTransferWindows(db: Db, deps: TransitionDeps, deadline = Number.POSITIVE_INFINITY): Promise<number> {
   const now = deps.clock.now().toISOString();
   return drain(
     deadline,
-    // payment_attempts_pending (prompt_expires_at) WHERE status = 'pending' AND prompt_expires_at IS NOT NULL: a range of the due rows only.
-    (limit) => db.selectFrom('payment_attempts').select('id').where('status', '=', 'pending').where('prompt_expires_at', '<=', now).where('rail', '=', 'bank_transfer').limit(limit).execute(),
+    (limit) => dueTransferWindows(db, now).select('id').limit(limit).execute(),
     (a) => db.transaction().execute((trx) => endTransferWindowIfDue(trx, deps, a.id)),
   );
 }

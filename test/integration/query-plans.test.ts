@@ -4,7 +4,7 @@ import type { Db } from '../../server/db/database';
 import { createTestApp, type TestContext } from '../support/app';
 import { onPostgres } from '../support/database';
 import { call, sessionWithSlip, staff, type Staff } from '../support/backoffice';
-import { openSession, payByCard } from '../support/checkout';
+import { openSession, payByCard, quoteTotal, startAttempt, startMomo } from '../support/checkout';
 import { post } from '../support/http';
 import { sweep } from '../../server/domain/sweeper';
 import { foldInvoiceSummaries } from '../../server/domain/invoice-summary-fold';
@@ -326,9 +326,26 @@ describe('every periodic, list and search query uses an index (issue 18)', () =>
     await record('exceptions', () => get(`/exceptions?${mq}`));
     await record('payments export', () => get(`/reports/payments.csv?${mq}&from=${new Date(Date.now() - 86_400_000).toISOString()}&to=${new Date(Date.now() + 86_400_000).toISOString()}`));
 
+    // The tick above had nothing due, so it asked only which moves had (sweeper.ts whatIsDue). Now one row due for
+    // each move, on a clock a year on: a Mobile Money prompt, a bank-transfer window, open sessions, an active slip.
+    const momo = await openSession(t, m, { invoice_ref: 'PLAN-DUE-1' });
+    await startMomo(t, momo.id);
+    const transfer = await openSession(t, m, { invoice_ref: 'PLAN-DUE-2' });
+    const issued = await startAttempt(t, transfer.id, { rail: 'bank_transfer', amount_minor: await quoteTotal(t, transfer.id, 'bank_transfer') });
+    expect(issued.statusCode, issued.body).toBe(201);
+    await sessionWithSlip(t, m, 5_000, 'PLAN-DUE-3');
+    const yearOn = { ...deps, clock: { now: () => new Date(t.clock.now().getTime() + 365 * 86_400_000) } };
+    await record('sweeper due', async () => {
+      const swept = await sweep(wrapped, yearOn);
+      expect(swept.expiredAttempts).toBe(2);
+      expect(swept.expiredSessions).toBeGreaterThan(0);
+    });
+    const slipLeft = await t.database.db.selectFrom('cash_slips').select('id').where('status', '=', 'active').executeTakeFirst();
+    expect(slipLeft, 'the sweep expired every active slip').toBeUndefined();
+
     const labels = new Set([...recorder.seen.values()].map((q) => q.label));
     // The recorder saw each area (a route that stopped querying would make this test vacuous).
-    for (const l of ['sweeper', ...(onPostgres ? [] : ['search index']), 'reconcile', 'idempotency purge', 'dispatcher claim', 'sessions list', 'sessions search', 'sessions amount', 'invoices list', 'invoice summary writes', 'invoice summary fold', 'invoice detail', 'deposits list', 'audit list', 'webhook deliveries', 'payments export']) {
+    for (const l of ['sweeper', 'sweeper due', ...(onPostgres ? [] : ['search index']), 'reconcile', 'idempotency purge', 'dispatcher claim', 'sessions list', 'sessions search', 'sessions amount', 'invoices list', 'invoice summary writes', 'invoice summary fold', 'invoice detail', 'deposits list', 'audit list', 'webhook deliveries', 'payments export']) {
       expect(labels, l).toContain(l);
     }
     // SQLite: the searches read more than one range of the trigram index (0025), each explained below.

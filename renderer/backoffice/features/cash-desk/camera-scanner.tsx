@@ -11,11 +11,44 @@ type BarcodeDetectorCtor = new (opts: { formats: string[] }) => BarcodeDetectorL
 
 const SLIP_TOKEN = /^slp_[A-Za-z0-9]{8,64}$/;
 
+/** Reads the barcodes in the video's current frame; throws when the frame cannot be read (yet). */
+type FrameReader = (source: HTMLVideoElement) => Promise<string[]>;
+
+/** The browser's own BarcodeDetector (Chromium on most platforms), or null where it does not exist. */
+function builtInReader(): FrameReader | null {
+  const Detector = (window as unknown as { BarcodeDetector?: BarcodeDetectorCtor }).BarcodeDetector;
+  if (!Detector) return null;
+  const detector = new Detector({ formats: ['qr_code', 'code_128'] });
+  return async (source) => (await detector.detect(source)).map((b) => b.rawValue);
+}
+
 /**
- * Reads a slip's QR code or Code 128 barcode from the camera. Uses the browser's own
- * BarcodeDetector where it exists (Chromium on most platforms), else @zxing/browser, loaded
- * on first use. Only values shaped like a slip token are accepted, so a stray barcode in view
- * (a product, a banknote) is ignored.
+ * @zxing/browser, loaded on first use, asked for the two formats a slip carries only (every other
+ * format it would try on each frame costs a teller's laptop CPU). Each frame is copied to a
+ * canvas and decoded there; a frame without a code throws, as a frame not ready yet does.
+ */
+async function zxingReader(): Promise<FrameReader> {
+  const { BarcodeFormat, BrowserMultiFormatReader } = await import('@zxing/browser');
+  const reader = new BrowserMultiFormatReader();
+  reader.possibleFormats = [BarcodeFormat.QR_CODE, BarcodeFormat.CODE_128];
+  const canvas = document.createElement('canvas');
+  const context = canvas.getContext('2d', { willReadFrequently: true });
+  if (!context) throw new Error('This browser cannot read the camera picture.');
+  return async (source) => {
+    [canvas.width, canvas.height] = [source.videoWidth, source.videoHeight];
+    context.drawImage(source, 0, 0, canvas.width, canvas.height);
+    return [reader.decodeFromCanvas(canvas).getText()];
+  };
+}
+
+/**
+ * Reads a slip's QR code or Code 128 barcode from the camera: the browser's BarcodeDetector, else
+ * ZXing. Every 200 ms the current frame is read once the video has one; a frame that cannot be
+ * read (the camera warming up, a code half in view, a reader error) is skipped and the next one
+ * tried, so nothing but Close stops the scan. (ZXing's own scan loop stopped for good on the
+ * first error that was not "no code here", such as a frame drawn before the video had a size.)
+ * Only values shaped like a slip token are accepted, so a stray barcode in view (a product, a
+ * banknote) is ignored.
  */
 export function CameraScanner({ onDetected, onClose }: { onDetected: (token: string) => void; onClose: () => void }) {
   const video = useRef<HTMLVideoElement>(null);
@@ -27,7 +60,6 @@ export function CameraScanner({ onDetected, onClose }: { onDetected: (token: str
   useEffect(() => {
     let stream: MediaStream | null = null;
     let timer: number | undefined;
-    let stopZxing: (() => void) | undefined;
     let cancelled = false;
     const accept = (text: string) => {
       const value = text.trim();
@@ -37,38 +69,29 @@ export function CameraScanner({ onDetected, onClose }: { onDetected: (token: str
     };
     (async () => {
       if (!navigator.mediaDevices?.getUserMedia) throw new Error('This device offers no camera to the back office.');
-      const Detector = (window as unknown as { BarcodeDetector?: BarcodeDetectorCtor }).BarcodeDetector;
-      if (Detector) {
-        stream = await navigator.mediaDevices.getUserMedia({ video: { facingMode: 'environment' }, audio: false });
-        if (cancelled || !video.current) return;
-        video.current.srcObject = stream;
-        await video.current.play();
-        const detector = new Detector({ formats: ['qr_code', 'code_128'] });
-        setEngine('built-in barcode detector');
-        setStatus('scanning');
-        const tick = async () => {
-          if (cancelled || !video.current) return;
+      const builtIn = builtInReader();
+      const read = builtIn ?? (await zxingReader());
+      if (cancelled) return;
+      stream = await navigator.mediaDevices.getUserMedia({ video: { facingMode: 'environment' }, audio: false });
+      // Closed while the camera was starting: the cleanup below ran before there was a stream to stop.
+      if (cancelled || !video.current) return stream.getTracks().forEach((t) => t.stop());
+      video.current.srcObject = stream;
+      await video.current.play();
+      setEngine(builtIn ? 'built-in barcode detector' : 'ZXing');
+      setStatus('scanning');
+      const tick = async () => {
+        const v = video.current;
+        if (cancelled || !v) return;
+        if (v.readyState >= HTMLMediaElement.HAVE_CURRENT_DATA && v.videoWidth > 0) {
           try {
-            const found = await detector.detect(video.current);
-            for (const b of found) accept(b.rawValue);
+            for (const value of await read(v)) accept(value);
           } catch {
-            // A frame that cannot be read yet (camera warming up): try the next one.
+            // No code in this frame, or it could not be read: try the next one.
           }
-          if (!done.current && !cancelled) timer = window.setTimeout(() => void tick(), 200);
-        };
-        void tick();
-        return;
-      }
-      const { BrowserMultiFormatReader } = await import('@zxing/browser');
-      if (cancelled || !video.current) return;
-      const reader = new BrowserMultiFormatReader();
-      setEngine('ZXing');
-      const controls = await reader.decodeFromConstraints({ video: { facingMode: 'environment' }, audio: false }, video.current, (result) => {
-        if (result) accept(result.getText());
-      });
-      stopZxing = () => controls.stop();
-      if (cancelled) stopZxing();
-      else setStatus('scanning');
+        }
+        if (!done.current && !cancelled) timer = window.setTimeout(() => void tick(), 200);
+      };
+      void tick();
     })().catch((err: unknown) => {
       if (cancelled) return;
       setStatus('error');
@@ -86,7 +109,6 @@ export function CameraScanner({ onDetected, onClose }: { onDetected: (token: str
     return () => {
       cancelled = true;
       if (timer) window.clearTimeout(timer);
-      stopZxing?.();
       stream?.getTracks().forEach((t) => t.stop());
     };
   }, [onDetected]);

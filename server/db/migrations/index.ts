@@ -25,6 +25,7 @@ import * as m0025 from './0025_session_search_ranges';
 import * as m0026 from './0026_session_search_by_day';
 import * as m0027 from './0027_webhook_attempt_log_lean';
 import * as m0028 from './0028_session_search_window';
+import * as m0029 from './0029_session_search_window_in_order';
 
 /**
  * Every migration, in order. Append only: the runner refuses to start when the applied
@@ -57,4 +58,5 @@ export const migrations: Record<string, Migration> = {
   '0026_session_search_by_day': m0026,
   '0027_webhook_attempt_log_lean': m0027,
   '0028_session_search_window': m0028,
+  '0029_session_search_window_in_order': m0029,
 };

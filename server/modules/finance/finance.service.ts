@@ -26,6 +26,7 @@ import { settlements, type Settlement } from './finance-settlement';
 import { amongHits, merchantScope, MIN_CONTAINS, searchHits, sessionAmount } from './finance-search';
 import { catchUpSearchIndex } from './search-index';
 import { afterCursor, decodeCursor, encodeCursor } from './finance-paging';
+import { amountPage } from './amount-list';
 import { deliveryEntries } from './session-deliveries';
 import { invoiceDetail as invoiceDetailOf } from './finance-invoices';
 
@@ -195,6 +196,18 @@ export async function listSessions(deps: FinanceDeps, merchantId: string, f: Ses
   const to = iso('to', f.to);
   if (from && to && from >= to) throw invalid('to', 'must be after from');
   const [scope, ref, text] = [{ merchantId, pg: isPostgres(deps.db), cap, now: deps.clock.now().getTime() }, f.invoice_ref, f.q?.trim()];
+  // An amount alone, listed by time: the count and page among the amount's (id, created_at) pairs (amount-list.ts).
+  if (f.amount_minor !== undefined && f.sort === 'created_at' && !ref && !text && !f.status && !f.rail && !from && !to) {
+    const found = await amountPage(deps.db, merchantId, f.amount_minor, f, cap);
+    if (found.found <= cap) {
+      const byId = new Map((found.ids.length > 0 ? await sessionBase(deps.db).where('s.id', 'in', found.ids).execute() : []).map((r) => [r.id, r]));
+      const rows = found.ids.map((id) => byId.get(id)).filter((r) => r !== undefined);
+      const page = rows.slice(0, f.limit);
+      const last = page.at(-1);
+      const next = rows.length > f.limit && last ? encodeCursor('created_at', f.dir, last.created_at, last.id) : null;
+      return { sessions: await withSettlements(deps.db, page), total: found.found, total_capped: false, next_cursor: next };
+    }
+  }
   // A "contains" search reads the trigram index, which SQLite fills behind the writes: the sessions not yet in it first (search-index.ts).
   if ((ref ?? '').length >= MIN_CONTAINS || (text ?? '').length >= MIN_CONTAINS) await catchUpSearchIndex(deps.db);
   let q = sessionBase(deps.db).where(merchantScope(Boolean(ref || text || f.amount_minor !== undefined)), '=', merchantId);

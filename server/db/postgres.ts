@@ -132,7 +132,9 @@ export function openPostgres(connectionString: string, opts: { poolSize?: number
       application_name: 'paydesk',
       idle_in_transaction_session_timeout: IDLE_IN_TRANSACTION_TIMEOUT_MS,
     },
-    'SET jit = off',
+    // No parallel workers either (issue 18, bench:volume at a million): starting one cost 20-30 ms, more than the
+    // short queries of a request take in all (the amount list's attempts part planned one for a read of no rows).
+    'SET jit = off; SET max_parallel_workers_per_gather = 0',
   );
   const db = new SerializableKysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [watch] });
   return {

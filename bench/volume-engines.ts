@@ -28,6 +28,8 @@ export interface Seeded {
   sessionAt(merchantId: string, offset: number): Promise<{ id: string; created_at: string }>;
   /** The first row of a query written with `?` placeholders (the cursor positions of deep pages). */
   first<T>(query: string, params: unknown[]): Promise<T>;
+  /** Writes the engine's own dirty pages out to the OS (PostgreSQL's shared buffers; SQLite writes through). */
+  checkpoint?(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -114,6 +116,10 @@ export async function postgresEngine(keep: boolean, note: (msg: string) => void)
           first: async <T>(query: string, params: unknown[]) => {
             let n = 0;
             return (await one(query.replace(/\?/g, () => `$${++n}`), params)) as T;
+          },
+          // PostgreSQL's own dirty pages to the OS, which the bench then flushes (volume.ts).
+          checkpoint: async () => {
+            await client.query('CHECKPOINT');
           },
           close: async () => {
             await opened.close();

@@ -150,6 +150,16 @@ describe.runIf(onPostgres)('PostgreSQL connections of the app (issue 18)', () =>
   });
 });
 
+/** Each recorded statement explained: one message per statement with a full scan (its label, SQL and plan). */
+async function explainFailures(db: Db, recorder: SqlRecorder): Promise<string[]> {
+  const failures: string[] = [];
+  for (const q of recorder.seen.values()) {
+    const { plan, scans } = await fullScans(db, q);
+    if (scans.length > 0) failures.push(`[${q.label}] full scan of ${[...new Set(scans)].join(', ')}\n  ${q.sql}\n  plan:\n    ${plan.replaceAll('\n', '\n    ')}`);
+  }
+  return failures;
+}
+
 describe('every periodic, list and search query uses an index (issue 18)', () => {
   let t: TestContext;
   let recorder: SqlRecorder;
@@ -336,11 +346,7 @@ describe('every periodic, list and search query uses an index (issue 18)', () =>
     // Statistics, as autovacuum keeps them on a live database: without any, every table looks
     // empty and PostgreSQL picks among equally cheap indexes at random.
     if (onPostgres) await sql`ANALYZE`.execute(t.database.db);
-    const failures: string[] = [];
-    for (const q of recorder.seen.values()) {
-      const { plan, scans } = await fullScans(t.database.db, q);
-      if (scans.length > 0) failures.push(`[${q.label}] full scan of ${[...new Set(scans)].join(', ')}\n  ${q.sql}\n  plan:\n    ${plan.replaceAll('\n', '\n    ')}`);
-    }
+    const failures = await explainFailures(t.database.db, recorder);
     expect(failures, failures.join('\n\n')).toEqual([]);
   });
 });
@@ -375,11 +381,7 @@ describe('a capped search reads its page through an index (issue 18)', () => {
       expect((await call(t, admin, 'GET', `/sessions?${mq}&q=CAPPED&limit=1&cursor=${(first.json() as { next_cursor: string }).next_cursor}`)).statusCode).toBe(200);
       recorder.label = null;
       if (onPostgres) await sql`ANALYZE`.execute(t.database.db);
-      const failures: string[] = [];
-      for (const q of recorder.seen.values()) {
-        const { plan, scans } = await fullScans(t.database.db, q);
-        if (scans.length > 0) failures.push(`[${q.label}] full scan of ${[...new Set(scans)].join(', ')}\n  ${q.sql}\n  plan:\n    ${plan.replaceAll('\n', '\n    ')}`);
-      }
+      const failures = await explainFailures(t.database.db, recorder);
       expect(recorder.seen.size).toBeGreaterThan(0);
       expect(failures, failures.join('\n\n')).toEqual([]);
     } finally {
@@ -423,11 +425,7 @@ describe('the sweeper with a row of each kind due reads them through indexes (is
       const seen = [...recorder.seen.values()].map((q) => q.sql);
       for (const table of ['payment_attempts', 'checkout_sessions', 'cash_slips']) expect(seen.filter((q) => q.startsWith(`select`) && q.includes(`from "${table}"`)).length, table).toBeGreaterThan(0);
       if (onPostgres) await sql`ANALYZE`.execute(t.database.db);
-      const failures: string[] = [];
-      for (const q of recorder.seen.values()) {
-        const { plan, scans } = await fullScans(t.database.db, q);
-        if (scans.length > 0) failures.push(`[${q.label}] full scan of ${[...new Set(scans)].join(', ')}\n  ${q.sql}\n  plan:\n    ${plan.replaceAll('\n', '\n    ')}`);
-      }
+      const failures = await explainFailures(t.database.db, recorder);
       expect(failures, failures.join('\n\n')).toEqual([]);
     } finally {
       await t.close();

@@ -1,12 +1,12 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { checkoutPath, createSession, adminCli } from './support';
+import { checkoutPath, createSession, adminCli, apiFetch } from './support';
 
 const API = `http://127.0.0.1:${process.env.PAYDESK_E2E_PORT ?? '47913'}`;
 
 async function json<T>(path: string, init: { method?: string; token?: string; key?: string; body?: unknown } = {}): Promise<T> {
   const auth = init.token ?? init.key;
-  const res = await fetch(`${API}${path}`, {
+  const res = await apiFetch(`${API}${path}`, {
     method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
     // A fresh connection per call: a kept-alive one the server already closed fails the seed.
     headers: { connection: 'close', ...(auth ? { authorization: `Bearer ${auth}` } : {}), ...(init.body === undefined ? {} : { 'content-type': 'application/json' }) },

@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { chromium, expect, test, type Page } from '@playwright/test';
-import { adminCli, shot, type CreatedSession } from './support';
+import { adminCli, shot, type CreatedSession, apiFetch } from './support';
 import { qrVideo } from './qr-video';
 
 /**
@@ -24,7 +24,7 @@ const API = `http://127.0.0.1:${process.env.PAYDESK_E2E_PORT ?? '47913'}`;
 
 
 async function merchantPost<T>(apiKey: string, path: string, body: unknown): Promise<T> {
-  const res = await fetch(`${API}/api/v1${path}`, { method: 'POST', headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await apiFetch(`${API}/api/v1${path}`, { method: 'POST', headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
   if (!res.ok && res.status !== 207) throw new Error(`${path} → ${res.status}: ${await res.text()}`);
   return (await res.json()) as T;
 }
@@ -46,8 +46,8 @@ function startReceiver(): Promise<{ server: Server; url: string; bodies: string[
 
 async function issueSlip(apiKey: string, invoiceRef: string) {
   const s = await merchantPost<CreatedSession>(apiKey, '/sessions', { amount_minor: 5_000, invoice_ref: invoiceRef, currency: 'GHS', customer: { name: 'Yaw Mensah' } });
-  const quote = (await (await fetch(`${API}/api/v1/checkout/sessions/${s.id}/quote`)).json()) as { surcharges: { cash: { total_minor: number } } };
-  const res = await fetch(`${API}/api/v1/checkout/cash-slips`, {
+  const quote = (await (await apiFetch(`${API}/api/v1/checkout/sessions/${s.id}/quote`)).json()) as { surcharges: { cash: { total_minor: number } } };
+  const res = await apiFetch(`${API}/api/v1/checkout/cash-slips`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ session_id: s.id, amount_minor: quote.surcharges.cash.total_minor }),
@@ -56,7 +56,7 @@ async function issueSlip(apiKey: string, invoiceRef: string) {
 }
 
 async function token(username: string): Promise<string> {
-  const res = await fetch(`${API}/api/backoffice/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username, password: PASSWORD }) });
+  const res = await apiFetch(`${API}/api/backoffice/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username, password: PASSWORD }) });
   return ((await res.json()) as { token: string }).token;
 }
 
@@ -107,8 +107,8 @@ test.describe.serial('back office: cash desk to finance', () => {
       description: 'Water bill, March 2026',
       customer: { name: 'Ama Mensah', email: 'ama.mensah@example.com' },
     });
-    const quote = (await (await fetch(`${API}/api/v1/checkout/sessions/${session.id}/quote`)).json()) as { surcharges: { cash: { total_minor: number } } };
-    const res = await fetch(`${API}/api/v1/checkout/cash-slips`, {
+    const quote = (await (await apiFetch(`${API}/api/v1/checkout/sessions/${session.id}/quote`)).json()) as { surcharges: { cash: { total_minor: number } } };
+    const res = await apiFetch(`${API}/api/v1/checkout/cash-slips`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ session_id: session.id, amount_minor: quote.surcharges.cash.total_minor }),
@@ -202,12 +202,12 @@ test.describe.serial('back office: cash desk to finance', () => {
 
   test('a teller cannot approve a deposit', async () => {
     const t = await token(USERS.teller);
-    const list = (await (await fetch(`${API}/api/backoffice/v1/deposits?status=under_review`, { headers: { authorization: `Bearer ${t}` } })).json()) as {
+    const list = (await (await apiFetch(`${API}/api/backoffice/v1/deposits?status=under_review`, { headers: { authorization: `Bearer ${t}` } })).json()) as {
       deposits: Array<{ id: string; slip_reference: string }>;
     };
     const mine = list.deposits.find((d) => d.slip_reference === slip.reference);
     expect(mine).toBeTruthy();
-    const res = await fetch(`${API}/api/backoffice/v1/deposits/${mine!.id}/approve`, { method: 'POST', headers: { authorization: `Bearer ${t}` } });
+    const res = await apiFetch(`${API}/api/backoffice/v1/deposits/${mine!.id}/approve`, { method: 'POST', headers: { authorization: `Bearer ${t}` } });
     expect(res.status).toBe(403);
     expect(((await res.json()) as { error: { code: string } }).error.code).toBe('FORBIDDEN');
   });
@@ -306,9 +306,9 @@ test.describe.serial('back office: cash desk to finance', () => {
 
     // Over HTTP too: merchant B's session is simply not there for finance A.
     const t = await token(USERS.financeA);
-    const res = await fetch(`${API}/api/backoffice/v1/sessions/${sessionB.id}`, { headers: { authorization: `Bearer ${t}` } });
+    const res = await apiFetch(`${API}/api/backoffice/v1/sessions/${sessionB.id}`, { headers: { authorization: `Bearer ${t}` } });
     expect(res.status).toBe(404);
-    const other = await fetch(`${API}/api/backoffice/v1/sessions?merchant_id=${sessionB.merchant_id}`, { headers: { authorization: `Bearer ${t}` } });
+    const other = await apiFetch(`${API}/api/backoffice/v1/sessions?merchant_id=${sessionB.merchant_id}`, { headers: { authorization: `Bearer ${t}` } });
     expect(other.status).toBe(404);
     await signOut(page);
 
@@ -361,7 +361,7 @@ test.describe.serial('back office: cash desk to finance', () => {
     // Server-side sort and pages: by action, then the second page. Failed sign-ins under
     // unknown names are audited (and throttled per name only): enough entries for two pages.
     for (let i = 0; i < 26; i++) {
-      await fetch(`${API}/api/backoffice/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: `nobody-${run}-${i}`, password: 'wrong' }) });
+      await apiFetch(`${API}/api/backoffice/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: `nobody-${run}-${i}`, password: 'wrong' }) });
     }
     const audit = page.getByTestId('audit-list');
     const actionHeader = audit.getByRole('columnheader', { name: /Action/ });

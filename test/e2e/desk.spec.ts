@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { expect, test, type Page, type TestInfo } from '@playwright/test';
-import { STAFF_PASSWORD, SUPERVISOR, TELLER, checkoutPath, createSession, shot, staffCall, type CreatedSession } from './support';
+import { STAFF_PASSWORD, SUPERVISOR, TELLER, checkoutPath, createSession, shot, staffCall, type CreatedSession, apiFetch } from './support';
 
 /**
  * Issue 15 (#1–7, #14–17): the counter-ready teller desk, the review queue and the payer's pages,
@@ -11,8 +11,8 @@ const DESK = { teller: `desk.teller.${run}`, supervisor: `desk.super.${run}` };
 const API = `http://127.0.0.1:${process.env.PAYDESK_E2E_PORT ?? '47913'}`;
 
 async function issueSlip(session: CreatedSession): Promise<{ slip_token: string; reference: string; amount_minor: number }> {
-  const quote = (await (await fetch(`${API}/api/v1/checkout/sessions/${session.id}/quote`)).json()) as { surcharges: { cash: { total_minor: number } } };
-  const res = await fetch(`${API}/api/v1/checkout/cash-slips`, {
+  const quote = (await (await apiFetch(`${API}/api/v1/checkout/sessions/${session.id}/quote`)).json()) as { surcharges: { cash: { total_minor: number } } };
+  const res = await apiFetch(`${API}/api/v1/checkout/cash-slips`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ session_id: session.id, amount_minor: quote.surcharges.cash.total_minor }),
@@ -132,8 +132,8 @@ test.describe.serial('teller desk and review queue', () => {
     slip2 = await issueSlip(s2);
     slipPaid = await issueSlip(paidOnline);
     // The payer paid by card after all: the slip is worthless now.
-    const quote = (await (await fetch(`${API}/api/v1/checkout/sessions/${paidOnline.id}/quote`)).json()) as { surcharges: { card: { total_minor: number } } };
-    const card = await fetch(`${API}/api/v1/checkout/sessions/${paidOnline.id}/card-payments`, {
+    const quote = (await (await apiFetch(`${API}/api/v1/checkout/sessions/${paidOnline.id}/quote`)).json()) as { surcharges: { card: { total_minor: number } } };
+    const card = await apiFetch(`${API}/api/v1/checkout/sessions/${paidOnline.id}/card-payments`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ amount_minor: quote.surcharges.card.total_minor, card_number: '4242424242424242', expiry_month: 12, expiry_year: 2099, cvc: '123' }),

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
-import { shot, adminCli } from './support';
+import { shot, adminCli, apiFetch } from './support';
 
 /**
  * The finance exceptions screen against the real server: an invoice paid twice and one paid in
@@ -12,7 +12,7 @@ const API = `http://127.0.0.1:${process.env.PAYDESK_E2E_PORT ?? '47913'}`;
 
 
 async function call<T>(path: string, body?: unknown, key?: string): Promise<T> {
-  const res = await fetch(`${API}${path}`, {
+  const res = await apiFetch(`${API}${path}`, {
     method: body === undefined ? 'GET' : 'POST',
     headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
     body: body === undefined ? undefined : JSON.stringify(body),

@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { adminCli, shot } from './support';
+import { adminCli, shot, apiFetch } from './support';
 
 /**
  * The invoice detail reads its sessions a page at a time (50, newest first): the screen says how
@@ -13,7 +13,7 @@ const API = `http://127.0.0.1:${process.env.PAYDESK_E2E_PORT ?? '47913'}`;
 const SESSIONS = 55;
 
 async function call<T>(path: string, body?: unknown, key?: string): Promise<T> {
-  const res = await fetch(`${API}${path}`, {
+  const res = await apiFetch(`${API}${path}`, {
     method: body === undefined ? 'GET' : 'POST',
     headers: { connection: 'close', ...(key ? { authorization: `Bearer ${key}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
     body: body === undefined ? undefined : JSON.stringify(body),

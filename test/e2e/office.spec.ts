@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, test, type Page } from '@playwright/test';
-import { shot, adminCli } from './support';
+import { shot, adminCli, apiFetch } from './support';
 
 /**
  * Finance, audit, webhooks and administration as a finance clerk, a supervisor and an admin use
@@ -19,7 +19,7 @@ const USERS = { teller: `of.teller.${run}`, supervisor: `of.super.${run}`, finan
 
 async function call<T>(path: string, init: { token?: string; key?: string; body?: unknown } = {}): Promise<T> {
   const auth = init.token ?? init.key;
-  const res = await fetch(`${API}${path}`, {
+  const res = await apiFetch(`${API}${path}`, {
     method: init.body === undefined ? 'GET' : 'POST',
     headers: { connection: 'close', ...(auth ? { authorization: `Bearer ${auth}` } : {}), ...(init.body === undefined ? {} : { 'content-type': 'application/json' }) },
     body: init.body === undefined ? undefined : JSON.stringify(init.body),
@@ -222,7 +222,7 @@ test.describe.serial('finance, audit, webhooks and administration screens', () =
     await keyRow.getByRole('button', { name: 'Revoke key Billing server' }).click();
     await page.keyboard.press('Enter');
     await expect(keyRow).toContainText('revoked');
-    expect((await fetch(`${API}/api/v1/revenue-lines`, { headers: { authorization: `Bearer ${key}`, connection: 'close' } })).status).toBe(401);
+    expect((await apiFetch(`${API}/api/v1/revenue-lines`, { headers: { authorization: `Bearer ${key}`, connection: 'close' } })).status).toBe(401);
 
     await card.getByRole('button', { name: `Disable endpoint ${receiver.url}` }).click();
     await expect(page.getByRole('dialog')).toContainText('receives no more events');

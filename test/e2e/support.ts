@@ -4,6 +4,18 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { Page, TestInfo } from '@playwright/test';
+import { Agent, fetch as undiciFetch, type RequestInit } from 'undici';
+
+/**
+ * The test process's own requests to the server (set-up through the API, tokens), each on a new
+ * connection. With the global fetch's keep-alive pool, a connection left idle by one test for
+ * about the server's keep-alive timeout (72 s: a worker's next test can start that much later on
+ * a loaded machine) could be picked just as the server closed it, and a POST then failed with
+ * "other side closed" (webhooks-held.spec.ts in CI). A new connection per request costs a
+ * loopback handshake.
+ */
+const oneConnectionPerRequest = new Agent({ pipelining: 0 });
+export const apiFetch = (url: string, init: RequestInit = {}) => undiciFetch(url, { ...init, dispatcher: oneConnectionPerRequest });
 
 export const MERCHANT_NAME = 'Accra Water Co.';
 export const CALLBACK_URL = 'https://merchant.example/orders/return';
@@ -25,7 +37,7 @@ function apiKey(): string {
 }
 
 async function merchantCall<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${apiBase()}/api/v1${path}`, {
+  const res = await apiFetch(`${apiBase()}/api/v1${path}`, {
     method,
     headers: {
       authorization: `Bearer ${apiKey()}`,
@@ -92,14 +104,14 @@ export async function shot(page: Page, info: TestInfo, name: string, opts: { ful
 
 /** Back-office call as a staff member (the cash desk), for driving a cash deposit from a test. */
 export async function staffCall<T>(username: string, method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
-  const login = await fetch(`${apiBase()}/api/backoffice/v1/auth/login`, {
+  const login = await apiFetch(`${apiBase()}/api/backoffice/v1/auth/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ username, password: STAFF_PASSWORD }),
   });
   if (!login.ok) throw new Error(`login ${username} → ${login.status}: ${await login.text()}`);
   const { token } = (await login.json()) as { token: string };
-  const res = await fetch(`${apiBase()}/api/backoffice/v1${path}`, {
+  const res = await apiFetch(`${apiBase()}/api/backoffice/v1${path}`, {
     method,
     headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
     body: body === undefined ? undefined : JSON.stringify(body),

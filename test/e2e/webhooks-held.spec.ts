@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, test } from '@playwright/test';
-import { shot, adminCli } from './support';
+import { shot, adminCli, apiFetch } from './support';
 
 /**
  * Issue 11: a receiver that answers 410 disables its endpoint; the events that follow are
@@ -27,14 +27,14 @@ function startReceiver(status: () => number): Promise<{ server: Server; url: str
 }
 
 async function paidEvent(apiKey: string, invoiceRef: string): Promise<string> {
-  const created = await fetch(`${API}/api/v1/sessions`, {
+  const created = await apiFetch(`${API}/api/v1/sessions`, {
     method: 'POST',
     headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
     body: JSON.stringify({ amount_minor: 1_500, invoice_ref: invoiceRef }),
   });
   const session = (await created.json()) as { id: string };
-  const quote = (await (await fetch(`${API}/api/v1/checkout/sessions/${session.id}/quote`)).json()) as { surcharges: { card: { total_minor: number } } };
-  const paid = await fetch(`${API}/api/v1/checkout/sessions/${session.id}/card-payments`, {
+  const quote = (await (await apiFetch(`${API}/api/v1/checkout/sessions/${session.id}/quote`)).json()) as { surcharges: { card: { total_minor: number } } };
+  const paid = await apiFetch(`${API}/api/v1/checkout/sessions/${session.id}/card-payments`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ amount_minor: quote.surcharges.card.total_minor, card_number: '4242424242424242', expiry_month: 12, expiry_year: 2099, cvc: '123' }),

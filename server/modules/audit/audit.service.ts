@@ -4,7 +4,7 @@ import type { AuditLogTable, Database } from '../../db/schema';
 import { csvText } from '../../lib/csv';
 import { invalid } from '../../lib/errors';
 import { boundedTotal } from '../../lib/list-total';
-import { decodeCursor, encodeCursor } from '../finance/finance-paging';
+import { afterCursor, decodeCursor, pageOf } from '../finance/finance-paging';
 import { auditActionLabel } from '../../../shared/labels';
 import { targetNames } from './audit-targets';
 import { iso } from '../../lib/iso-param';
@@ -113,15 +113,12 @@ export async function listAudit(
   if (filter.cursor) {
     if (filter.offset > 0) throw invalid('cursor', 'cannot be combined with offset');
     const c = decodeCursor(filter.cursor, 'at', dir);
-    const [inclusive, strict] = dir === 'desc' ? (['<=', '<'] as const) : (['>=', '>'] as const);
-    const at = String(c.value);
-    q = q.where((eb) => eb.and([eb('at', inclusive, at), eb.or([eb('at', strict, at), eb('id', strict, c.id)])]));
+    q = q.where((eb) => afterCursor(eb, 'at', 'id', dir, c));
   }
   // Ties (same millisecond) follow the id in the same direction: one walk of the index on `at`.
   const rows = await q.selectAll().orderBy('at', dir).orderBy('id', dir).limit(filter.limit + 1).offset(filter.offset).execute();
-  const page = rows.slice(0, filter.limit);
-  const last = page.at(-1);
-  return { ...total, entries: await toEntries(db, page), next_cursor: rows.length > filter.limit && last ? encodeCursor('at', dir, last.at, last.id) : null };
+  const { page, next_cursor } = pageOf(rows, filter.limit, 'at', dir, (r) => r.at);
+  return { ...total, entries: await toEntries(db, page), next_cursor };
 }
 
 async function toEntries(db: Db, rows: Array<Selectable<AuditLogTable>>): Promise<AuditEntry[]> {

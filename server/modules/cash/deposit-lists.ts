@@ -1,7 +1,7 @@
 import type { Db } from '../../db/database';
 import { invalid, notFound } from '../../lib/errors';
 import { boundedTotal } from '../../lib/list-total';
-import { decodeCursor, encodeCursor } from '../finance/finance-paging';
+import { afterCursor, decodeCursor, encodeCursor } from '../finance/finance-paging';
 import { dayBounds, localDay, serverTimeZone } from '../../lib/local-day';
 import type { CashDeposit, DEPOSIT_SORTS, DepositFacets, DepositList, DepositStatus, ShiftTotal } from '../../../shared/schemas/backoffice';
 import type { StaffContext } from '../auth/staff-auth';
@@ -69,9 +69,7 @@ export async function listDeposits(
   if (filter.cursor) {
     if (filter.offset > 0) throw invalid('cursor', 'cannot be combined with offset');
     const c = decodeCursor(filter.cursor, 'created_at', dir);
-    const [inclusive, strict] = dir === 'desc' ? (['<=', '<'] as const) : (['>=', '>'] as const);
-    const at = String(c.value);
-    own = own.where((eb) => eb.and([eb('d.created_at', inclusive, at), eb.or([eb('d.created_at', strict, at), eb('d.id', strict, c.id)])]));
+    own = own.where((eb) => afterCursor(eb, 'd.created_at', 'd.id', dir, c));
   }
   // The page's ids first (a walk of cash_deposits_created; an offset skips index entries, not
   // joined rows), then their joins. Ties (same millisecond) follow the id in the same direction.

@@ -1,7 +1,7 @@
-import { sql, type Expression, type SqlBool } from 'kysely';
 import type { Db } from '../../db/database';
 import { invalid } from '../../lib/errors';
-import { decodeCursor } from './finance-paging';
+import { boundedTotal, type ListTotal } from '../../lib/list-total';
+import { afterCursor, decodeCursor } from './finance-paging';
 
 /**
  * The merchant's sessions of one amount (the invoice amount, or what a succeeded attempt or an
@@ -18,11 +18,9 @@ import { decodeCursor } from './finance-paging';
  * (same collation, same tie-break by id), and only the page's own rows are read in full.
  * Answers are the general list's: test/integration/finance-amount-list.test.ts compares them.
  */
-export interface AmountPage {
+export interface AmountPage extends ListTotal {
   /** The page's ids in the list's order, one more than `limit` when there is a next page. */
   ids: string[];
-  /** How many sessions have the amount, up to cap + 1. */
-  found: number;
 }
 
 /** The (id, created_at) of every session of the merchant with this amount, as one derived table. */
@@ -53,17 +51,13 @@ export async function amountPage(
   cap: number,
 ): Promise<AmountPage> {
   const pairs = () => db.selectFrom(amountPairs(db, merchantId, amount).as('u'));
-  const counted = await db
-    .selectFrom(pairs().select(sql.lit(1).as('one')).limit(cap + 1).as('c'))
-    .select((eb) => eb.fn.countAll<number | string>().as('n'))
-    .executeTakeFirstOrThrow();
+  const total = await boundedTotal(db, pairs().select('u.id'), cap);
   let q = pairs().select('u.id');
   if (page.cursor) {
     if (page.offset > 0) throw invalid('cursor', 'cannot be combined with offset');
     const c = decodeCursor(page.cursor, 'created_at', page.dir);
-    const [inclusive, strict] = page.dir === 'desc' ? (['<=', '<'] as const) : (['>=', '>'] as const);
-    q = q.where((eb) => eb.and([eb('u.created_at', inclusive, String(c.value)), eb.or([eb('u.created_at', strict, String(c.value)), eb('u.id', strict, c.id)])]) as Expression<SqlBool>);
+    q = q.where((eb) => afterCursor(eb, 'u.created_at', 'u.id', page.dir, c));
   }
   const rows = await q.orderBy('u.created_at', page.dir).orderBy('u.id', page.dir).limit(page.limit + 1).offset(page.offset).execute();
-  return { ids: rows.map((r) => r.id), found: Number(counted.n) };
+  return { ids: rows.map((r) => r.id), ...total };
 }

@@ -6,7 +6,7 @@ import { invalid, notFound } from '../../lib/errors';
 import type { InvoiceDetail, InvoiceList, InvoiceSummary, SessionRow } from '../../../shared/schemas/backoffice';
 import { invoiceLines } from '../invoices/invoices.repository';
 import { likeEscape } from './finance-search';
-import { afterCursor, decodeCursor, encodeCursor } from './finance-paging';
+import { afterCursor, decodeCursor, encodeCursor, pageOf } from './finance-paging';
 import { catchUpInvoiceSummaries } from '../../domain/invoice-summary-fold';
 import type { CheckoutSessionsTable } from '../../db/schema';
 
@@ -67,12 +67,9 @@ export async function listInvoices(
   if (f.cursor) {
     if (f.offset > 0) throw invalid('cursor', 'cannot be combined with offset');
     const c = decodeCursor(f.cursor, sort, dir, numeric);
-    const [inclusive, strict] = dir === 'desc' ? (['<=', '<'] as const) : (['>=', '>'] as const);
-    // `sort <= v AND (sort < v OR ref < ref0)` (desc) rather than a row value: both engines then
-    // range the (merchant_id, sort, invoice_ref) index on its second column.
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the column's type follows `sort`, checked against the cursor
-    const v = c.value as any;
-    page = page.where((eb) => (sort === 'invoice_ref' ? eb('invoice_ref', strict, c.id) : eb.and([eb(sort, inclusive, v), eb.or([eb(sort, strict, v), eb('invoice_ref', strict, c.id)])])));
+    // The ref is the tie-break (and the key itself when the list is sorted by it): the
+    // (merchant_id, sort, invoice_ref) index is ranged on its second column.
+    page = page.where((eb) => (sort === 'invoice_ref' ? eb('invoice_ref', dir === 'desc' ? '<' : '>', c.id) : afterCursor(eb, sort, 'invoice_ref', dir, c)));
   }
   const ordered = <Q extends { orderBy: (c: InvoiceSort, d: 'asc' | 'desc') => Q }>(q: Q): Q =>
     sort === 'invoice_ref' ? q.orderBy('invoice_ref', dir) : q.orderBy(sort, dir).orderBy('invoice_ref', dir);
@@ -111,16 +108,9 @@ export async function invoiceDetail(
   let q = db.selectFrom('checkout_sessions as s').selectAll('s').where('s.merchant_id', '=', merchantId).where('s.invoice_ref', '=', invoiceRef);
   if (page.cursor) {
     const c = decodeCursor(page.cursor, 'created_at', 'desc');
-    q = q.where((eb) => afterCursor(eb, 'created_at', 'desc', c));
+    q = q.where((eb) => afterCursor(eb, 's.created_at', 's.id', 'desc', c));
   }
   const found = (await q.orderBy('s.created_at', 'desc').orderBy('s.id', 'desc').limit(page.limit + 1).execute()).map((r) => ({ ...r, merchant_name: merchant.name }));
-  const sessions = found.slice(0, page.limit);
-  const last = sessions.at(-1);
-  return {
-    invoice: toInvoice(summary),
-    lines,
-    sessions: await rowsOf(sessions),
-    sessions_total: Number(summary.session_count),
-    next_cursor: found.length > page.limit && last ? encodeCursor('created_at', 'desc', last.created_at, last.id) : null,
-  };
+  const { page: sessions, next_cursor } = pageOf(found, page.limit, 'created_at', 'desc', (r) => r.created_at);
+  return { invoice: toInvoice(summary), lines, sessions: await rowsOf(sessions), sessions_total: Number(summary.session_count), next_cursor };
 }

@@ -1,5 +1,4 @@
-import type { ExpressionBuilder } from 'kysely';
-import type { Database } from '../../db/schema';
+import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
 import { invalid } from '../../lib/errors';
 
 /**
@@ -30,18 +29,25 @@ export function decodeCursor(cursor: string, sort: string, dir: 'asc' | 'desc', 
   return { value: parsed[2] as SortValue, id: parsed[3] };
 }
 
-type SessionEb = ExpressionBuilder<Database & { s: Database['checkout_sessions'] }, 's'>;
-type SessionSort = 'created_at' | 'amount_minor' | 'status' | 'invoice_ref';
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any list's query: the columns are named by the caller and the value is validated against the cursor
+type AnyEb = ExpressionBuilder<any, any>;
 
 /**
- * Rows after the cursor in `(sort, id)` order. Written as `sort <= v AND (sort < v OR id < id0)`
- * (for desc) rather than a row-value comparison so both engines use the index on
- * `(merchant_id, sort)` for the first term.
+ * Rows after the cursor in `(sort, id)` order, `col` and `idCol` the qualified columns the query
+ * reads them as. Written as `sort <= v AND (sort < v OR id < id0)` (for desc) rather than a
+ * row-value comparison so both engines use the index on `(…, sort)` for the first term.
  */
-export function afterCursor(eb: SessionEb, sort: SessionSort, dir: 'asc' | 'desc', c: { value: SortValue; id: string }) {
-  const col = `s.${sort}` as const;
+export function afterCursor(eb: AnyEb, col: string, idCol: string, dir: 'asc' | 'desc', c: { value: SortValue; id: string }): Expression<SqlBool> {
   const [inclusive, strict] = dir === 'desc' ? (['<=', '<'] as const) : (['>=', '>'] as const);
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the column's type follows `sort`, validated against the cursor
-  const v = c.value as any;
-  return eb.and([eb(col, inclusive, v), eb.or([eb(col, strict, v), eb('s.id', strict, c.id)])]);
+  return eb.and([eb(col, inclusive, c.value), eb.or([eb(col, strict, c.value), eb(idCol, strict, c.id)])]);
+}
+
+/**
+ * A page read with `limit + 1` rows, cut to `limit`: the extra row says there is a next page,
+ * whose cursor starts after the page's last row.
+ */
+export function pageOf<R extends { id: string }>(rows: R[], limit: number, sort: string, dir: 'asc' | 'desc', valueOf: (r: R) => SortValue): { page: R[]; next_cursor: string | null } {
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  return { page, next_cursor: rows.length > limit && last ? encodeCursor(sort, dir, valueOf(last), last.id) : null };
 }

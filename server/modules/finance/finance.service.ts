@@ -25,7 +25,7 @@ import { railLabel } from '../../../shared/labels';
 import { settlements, type Settlement } from './finance-settlement';
 import { amongHits, merchantScope, MIN_CONTAINS, searchHits, sessionAmount } from './finance-search';
 import { catchUpSearchIndex } from './search-index';
-import { afterCursor, decodeCursor, encodeCursor } from './finance-paging';
+import { afterCursor, decodeCursor, pageOf } from './finance-paging';
 import { amountPage } from './amount-list';
 import { deliveryEntries } from './session-deliveries';
 import { invoiceDetail as invoiceDetailOf } from './finance-invoices';
@@ -199,13 +199,11 @@ export async function listSessions(deps: FinanceDeps, merchantId: string, f: Ses
   // An amount alone, listed by time: the count and page among the amount's (id, created_at) pairs (amount-list.ts).
   if (f.amount_minor !== undefined && f.sort === 'created_at' && !ref && !text && !f.status && !f.rail && !from && !to) {
     const found = await amountPage(deps.db, merchantId, f.amount_minor, f, cap);
-    if (found.found <= cap) {
+    if (!found.total_capped) {
       const byId = new Map((found.ids.length > 0 ? await sessionBase(deps.db).where('s.id', 'in', found.ids).execute() : []).map((r) => [r.id, r]));
       const rows = found.ids.map((id) => byId.get(id)).filter((r) => r !== undefined);
-      const page = rows.slice(0, f.limit);
-      const last = page.at(-1);
-      const next = rows.length > f.limit && last ? encodeCursor('created_at', f.dir, last.created_at, last.id) : null;
-      return { sessions: await withSettlements(deps.db, page), total: found.found, total_capped: false, next_cursor: next };
+      const { page, next_cursor } = pageOf(rows, f.limit, 'created_at', f.dir, (r) => r.created_at);
+      return { sessions: await withSettlements(deps.db, page), total: found.total, total_capped: false, next_cursor };
     }
   }
   // A "contains" search reads the trigram index, which SQLite fills behind the writes: the sessions not yet in it first (search-index.ts).
@@ -244,13 +242,11 @@ export async function listSessions(deps: FinanceDeps, merchantId: string, f: Ses
   if (f.cursor) {
     if (f.offset > 0) throw invalid('cursor', 'cannot be combined with offset');
     const c = decodeCursor(f.cursor, f.sort, f.dir);
-    q = q.where((eb) => afterCursor(eb, f.sort, f.dir, c));
+    q = q.where((eb) => afterCursor(eb, `s.${f.sort}`, 's.id', f.dir, c));
   }
   const rows = await q.orderBy(`s.${f.sort}`, f.dir).orderBy('s.id', f.dir).limit(f.limit + 1).offset(f.offset).execute();
-  const page = rows.slice(0, f.limit);
-  const last = page.at(-1);
-  const next = rows.length > f.limit && last ? encodeCursor(f.sort, f.dir, last[f.sort], last.id) : null;
-  return { sessions: await withSettlements(deps.db, page), ...total, next_cursor: next };
+  const { page, next_cursor } = pageOf(rows, f.limit, f.sort, f.dir, (r) => r[f.sort]);
+  return { sessions: await withSettlements(deps.db, page), ...total, next_cursor };
 }
 
 

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { performance } from 'node:perf_hooks';
-import pg from 'pg';
+import { createRequire } from 'node:module';
+import type Pg from 'pg';
 import {
   DeleteQueryNode,
   InsertQueryNode,
@@ -47,12 +48,21 @@ export function isRetryableTransactionError(err: unknown): boolean {
   return typeof code === 'string' && RETRYABLE.has(code);
 }
 
+/**
+ * The pg driver, loaded the first time a PostgreSQL database is opened: an instance on SQLite
+ * (the default) never evaluates it, ~40 ms of its cold start (issue 16). A require rather than
+ * `import()` because opening a database is synchronous; the server bundle leaves it to
+ * node_modules (scripts/build-server.mjs).
+ */
+let driver: typeof Pg | undefined;
+export const loadPg = (): typeof Pg => (driver ??= createRequire(import.meta.url)('pg') as typeof Pg);
+
 /** int8 (counts, money) and numeric (sums, averages) come back as JS numbers, as on SQLite. */
 const INT8 = 20;
 const NUMERIC = 1700;
 export const pgTypes = {
   getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-    oid === INT8 || oid === NUMERIC ? (v: string) => (v === null ? null : Number(v)) : pg.types.getTypeParser(oid, format ?? 'text')) as typeof pg.types.getTypeParser,
+    oid === INT8 || oid === NUMERIC ? (v: string) => (v === null ? null : Number(v)) : loadPg().types.getTypeParser(oid, format ?? 'text')) as typeof Pg.types.getTypeParser,
 };
 
 function retrying<DB>(builder: TransactionBuilder<DB>): TransactionBuilder<DB> {
@@ -149,8 +159,8 @@ export function openPostgres(connectionString: string, opts: { poolSize?: number
  * crash the process. `config` adds to or overrides the shared settings; `onConnect` runs first on
  * every new connection.
  */
-export function paydeskPool(config: pg.PoolConfig, onConnect: string): pg.Pool {
-  const pool = new pg.Pool({
+export function paydeskPool(config: Pg.PoolConfig, onConnect: string): Pg.Pool {
+  const pool = new (loadPg().Pool)({
     types: pgTypes,
     // docs/deployment.md "When the database fails over": a connect that hangs (a dead primary's
     // address dropping packets) fails after this and the request answers 503, not after the OS's

@@ -1,5 +1,5 @@
 import type { FastifyRateLimitStore, FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 
 /**
  * The rate-limit counters shared by every instance (REDIS_URL; docs/operations.md, "Several
@@ -41,7 +41,9 @@ export interface SharedRateLimit {
   close(): void;
 }
 
-export function redisRateLimitStore(url: string, prefix: string, log?: Log): SharedRateLimit {
+/** ioredis is loaded only here, when REDIS_URL is set: not a cost of every start. */
+export async function redisRateLimitStore(url: string, prefix: string, log?: Log): Promise<SharedRateLimit> {
+  const { Redis } = await import('ioredis');
   const redis = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 2_000, commandTimeout: COMMAND_TIMEOUT_MS }) as WithRateLimit;
   redis.defineCommand('paydeskRateLimit', { numberOfKeys: 1, lua: SCRIPT });
   let degraded = false;

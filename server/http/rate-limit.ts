@@ -67,7 +67,7 @@ export async function registerRateLimit(app: FastifyInstance, deps: AppDeps): Pr
   const max = deps.config.rateLimitPerMin;
   if (max <= 0) return;
   // REDIS_URL: one count across every instance; without it each instance counts alone.
-  const shared = deps.config.redisUrl ? redisRateLimitStore(deps.config.redisUrl, deps.config.redisKeyPrefix, app.log) : undefined;
+  const shared = deps.config.redisUrl ? await redisRateLimitStore(deps.config.redisUrl, deps.config.redisKeyPrefix, app.log) : undefined;
   if (shared) {
     app.addHook('onClose', async () => shared.close());
     await shared.connected();

@@ -1,6 +1,6 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import type { LookupFunction } from 'node:net';
-import { Agent, buildConnector, type Dispatcher } from 'undici';
+import type { Agent, buildConnector, Dispatcher } from 'undici';
 import { refusedAddress, refusedUrl, type UrlMode, type UrlPolicy } from './url-policy';
 
 /**
@@ -208,13 +208,20 @@ export function createWebhookHttpClient(): WebhookHttpClient {
       let connect = connectors.get(key);
       if (!connect) {
         const lookup: LookupFunction = (hostname, options, cb) => guardedLookup(policies[mode], port)(hostname, options, cb);
-        connect = buildConnector({ lookup, timeout } as buildConnector.BuildOptions);
+        connect = undici!.buildConnector({ lookup, timeout } as buildConnector.BuildOptions);
         connectors.set(key, connect);
       }
       return connect(opts, callback);
     };
-  const agentFor = (mode: UrlMode) => new Agent({ connect: connectorFor(mode), pipelining: 1, keepAliveTimeout: KEEP_ALIVE_MS, keepAliveMaxTimeout: KEEP_ALIVE_MS });
-  const agents: Record<UrlMode, Agent> = { test: agentFor('test'), live: agentFor('live') };
+  // undici is loaded with the first delivery, not at start: its ~25 modules were ~25 ms of every
+  // cold start (issue 16), for an instance that may deliver nothing for a while.
+  let undici: typeof import('undici') | undefined;
+  let loading: Promise<typeof import('undici')> | undefined;
+  let agents: Record<UrlMode, Agent> | undefined;
+  const agentsOf = (u: typeof import('undici')): Record<UrlMode, Agent> => {
+    const agentFor = (mode: UrlMode) => new u.Agent({ connect: connectorFor(mode), pipelining: 1, keepAliveTimeout: KEEP_ALIVE_MS, keepAliveMaxTimeout: KEEP_ALIVE_MS });
+    return (agents ??= { test: agentFor('test'), live: agentFor('live') });
+  };
   const live = new Set<Attempt>();
   const parsed = new Map<string, URL>();
   const parse = (url: string): URL => {
@@ -243,14 +250,20 @@ export function createWebhookHttpClient(): WebhookHttpClient {
         const attempt = new Attempt(resolve, reject, done, timeoutMs);
         live.add(attempt);
         // Our timer bounds the whole attempt: undici's own header and body timeouts are off.
-        agents[policy.mode].dispatch({ origin: target.origin, path: `${target.pathname}${target.search}`, method: 'POST', headers, body, headersTimeout: 0, bodyTimeout: 0 }, attempt);
+        // An attempt stopped while undici loaded is cut at onConnect.
+        const send = (u: typeof import('undici')) => {
+          agentsOf(u)[policy.mode].dispatch({ origin: target.origin, path: `${target.pathname}${target.search}`, method: 'POST', headers, body, headersTimeout: 0, bodyTimeout: 0 }, attempt);
+        };
+        if (undici) return send(undici);
+        loading ??= import('undici').then((u) => (undici = u));
+        loading.then(send, (err: unknown) => attempt.stop(err as Error));
       });
     },
     abortAll() {
       for (const attempt of [...live]) attempt.stop(named('AbortError', 'server shutting down'));
     },
     close() {
-      for (const agent of Object.values(agents)) void agent.destroy().catch(() => {});
+      for (const agent of Object.values(agents ?? {})) void agent.destroy().catch(() => {});
     },
   };
 }

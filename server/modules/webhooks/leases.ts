@@ -1,7 +1,8 @@
 import { hostname } from 'node:os';
 import { sql } from 'kysely';
-import pg from 'pg';
+import type Pg from 'pg';
 import { postgresUrlOf, type Db } from '../../db/database';
+import { loadPg } from '../../db/postgres';
 import { isPostgres } from '../../db/engine';
 import type { Clock } from '../../lib/clock';
 import { randomBase62 } from '../../lib/ids';
@@ -61,14 +62,14 @@ export function createLeases(opts: { db: Db; clock: Clock; onWake: () => void; l
   const { db, clock } = opts;
   const owner = ownerId();
   const url = isPostgres(db) ? postgresUrlOf(db) : undefined;
-  let client: pg.Client | undefined;
+  let client: Pg.Client | undefined;
   let connecting: Promise<void> | undefined;
   let closed = false;
 
   async function connect(): Promise<void> {
     // keepAlive: a database that vanished without closing the socket is noticed, and reconnected to.
     // connectionTimeoutMillis: a database host that drops packets must not hold shutdown (stop() waits for this tick).
-    const c = new pg.Client({ connectionString: url, application_name: 'paydesk-dispatcher', keepAlive: true, connectionTimeoutMillis: 5_000 });
+    const c = new (loadPg().Client)({ connectionString: url, application_name: 'paydesk-dispatcher', keepAlive: true, connectionTimeoutMillis: 5_000 });
     const lost = (err?: unknown) => {
       if (client === c) client = undefined;
       if (!closed) opts.log?.warn({ err }, 'webhook dispatcher lost its PostgreSQL listener connection: reconnecting before the next claim');

@@ -1,6 +1,5 @@
-import { execFileSync } from 'node:child_process';
 import { expect, test, type Page, type TestInfo } from '@playwright/test';
-import { STAFF_PASSWORD, SUPERVISOR, TELLER, checkoutPath, createSession, shot, staffCall, type CreatedSession, apiFetch } from './support';
+import { STAFF_PASSWORD, SUPERVISOR, TELLER, adminCli, checkoutPath, createSession, shot, staffCall, type CreatedSession, apiFetch } from './support';
 
 /**
  * Issue 15 (#1–7, #14–17): the counter-ready teller desk, the review queue and the payer's pages,
@@ -120,10 +119,7 @@ test.describe.serial('teller desk and review queue', () => {
       [DESK.teller, 'teller'],
       [DESK.supervisor, 'supervisor'],
     ] as const) {
-      execFileSync('npx', ['tsx', 'server/cli/admin.ts', 'staff:create', '--username', username, '--password', STAFF_PASSWORD, '--role', role, '--json'], {
-        env: { ...process.env, DATA_DIR: process.env.PAYDESK_E2E_DATA_DIR },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
+      adminCli(['staff:create', '--username', username, '--password', STAFF_PASSWORD, '--role', role]);
     }
     s1 = await createSession();
     s2 = await createSession();

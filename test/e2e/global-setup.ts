@@ -10,7 +10,8 @@ import { MERCHANT_NAME, STAFF_PASSWORD, SUPERVISOR, TELLER, statePath } from './
 export default function globalSetup(): void {
   const dataDir = process.env.PAYDESK_E2E_DATA_DIR;
   if (!dataDir) throw new Error('PAYDESK_E2E_DATA_DIR is not set (playwright.config.ts sets it)');
-  const out = execFileSync('npx', ['tsx', 'server/cli/admin.ts', 'integration:create', '--merchant', MERCHANT_NAME, '--json'], {
+  // `npm run admin`'s entry (scripts/serve.mjs: the bundle the web server's build made, else tsx).
+  const out = execFileSync(process.execPath, ['scripts/serve.mjs', 'admin', 'integration:create', '--merchant', MERCHANT_NAME, '--json'], {
     env: { ...process.env, DATA_DIR: dataDir },
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -29,8 +30,8 @@ export default function globalSetup(): void {
     [SUPERVISOR.username, 'supervisor'],
   ] as const) {
     execFileSync(
-      'npx',
-      ['tsx', 'server/cli/admin.ts', 'staff:create', '--username', username, '--password', STAFF_PASSWORD, '--role', role, '--json'],
+      process.execPath,
+      ['scripts/serve.mjs', 'admin', 'staff:create', '--username', username, '--password', STAFF_PASSWORD, '--role', role, '--json'],
       { env: { ...process.env, DATA_DIR: dataDir }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
     );
   }

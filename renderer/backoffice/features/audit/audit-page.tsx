@@ -6,6 +6,7 @@ import { useApi } from '../common/api';
 import { errorText } from '../common/error-text';
 import { NoMatch } from '../common/filter-hint';
 import { dayEndIso, dayStartIso, formatDateTime } from '../common/format';
+import { listPager, useListPages } from '../common/paging';
 import { Card, DataTable, Empty, InputField, PageTitle, QueryState, SelectField, type SortState } from '../common/ui';
 import { AuditDiff } from './audit-diff';
 import { auditCsvPath, auditQueries } from './audit.queries';
@@ -17,13 +18,13 @@ export function AuditPage() {
   const [actor, setActor] = useState('');
   const [fromDay, setFromDay] = useState('');
   const [toDay, setToDay] = useState('');
-  const [offset, setOffset] = useState(0);
   const [sort, setSort] = useState<SortState>({ key: 'at', dir: 'desc' });
   const [exportNote, setExportNote] = useState<{ tone: 'success' | 'error'; text: string } | null>(null);
   const limit = 25;
+  const pages = useListPages(limit);
   const filter = { action, actor: actor.trim(), from: dayStartIso(fromDay), to: dayEndIso(toDay) };
-  const list = useQuery(auditQueries.list(api, { ...filter, sort: sort.key, dir: sort.dir, limit, offset }));
-  const reset = (set: (v: string) => void) => (v: string) => (set(v), setOffset(0));
+  const list = useQuery(auditQueries.list(api, { ...filter, sort: sort.key, dir: sort.dir, limit, offset: pages.offset, cursor: pages.cursor }));
+  const reset = (set: (v: string) => void) => (v: string) => (set(v), pages.restart());
   const filtered = action || actor || fromDay || toDay;
   const download = async () => {
     try {
@@ -74,9 +75,9 @@ export function AuditPage() {
               sort={sort}
               onSort={(s) => {
                 setSort(s);
-                setOffset(0);
+                pages.restart();
               }}
-              page={{ total: d.total, capped: d.total_capped, rows: d.entries.length, limit, offset, onChange: setOffset }}
+              page={listPager(pages, { total: d.total, capped: d.total_capped, rows: d.entries.length, limit }, list.isPlaceholderData ? null : d.next_cursor)}
               columns={[
                 { key: 'at', header: 'When', sortKey: 'at', nowrap: true, render: (e) => <time dateTime={e.at}>{formatDateTime(e.at, { seconds: true })}</time> },
                 {

@@ -1,6 +1,7 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { AuditList } from '../../../../shared/schemas/backoffice';
 import { qs, type BackOfficeApi } from '../common/api';
+import { pagePosition } from '../common/paging';
 
 export interface AuditFilters {
   action: string;
@@ -11,10 +12,10 @@ export interface AuditFilters {
 }
 
 export const auditQueries = {
-  list: (api: BackOfficeApi, f: AuditFilters & { sort: string; dir: 'asc' | 'desc'; limit: number; offset: number }) =>
+  list: (api: BackOfficeApi, f: AuditFilters & { sort: string; dir: 'asc' | 'desc'; limit: number; offset: number; cursor?: string | undefined }) =>
     queryOptions({
       queryKey: ['audit', api.userId, f] as const,
-      queryFn: ({ signal }) => api.get(`/audit${qs({ action: f.action, actor: f.actor, from: f.from, to: f.to, sort: f.sort, dir: f.dir, limit: f.limit, offset: f.offset })}`, signal, AuditList),
+      queryFn: ({ signal }) => api.get(`/audit${qs({ action: f.action, actor: f.actor, from: f.from, to: f.to, sort: f.sort, dir: f.dir, limit: f.limit, ...pagePosition(f) })}`, signal, AuditList),
       placeholderData: keepPreviousData,
       refetchInterval: 15_000,
     }),

@@ -3,6 +3,7 @@ import { Fragment, useState } from 'react';
 import type { CashDeposit, ShiftTotal } from '../../../../shared/schemas/backoffice';
 import { useApi } from '../common/api';
 import { formatDateTime, formatMoney } from '../common/format';
+import { listPager, useListPages } from '../common/paging';
 import { Card, DataTable, Empty, Money, Mono, QueryState, StatusBadge, type SortState } from '../common/ui';
 import { depositQueries } from '../review/deposits.queries';
 import { DEPOSIT_STATUS_LABELS } from '../../../../shared/labels';
@@ -15,8 +16,8 @@ const timeOnly = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '
 export function RecentDeposits({ onReprint }: { onReprint: (d: CashDeposit) => void }) {
   const api = useApi();
   const [sort, setSort] = useState<SortState>({ key: 'created_at', dir: 'desc' });
-  const [offset, setOffset] = useState(0);
-  const recent = useQuery(depositQueries.list(api, { limit: 8, offset, sort }));
+  const pages = useListPages(8);
+  const recent = useQuery(depositQueries.list(api, { limit: 8, offset: pages.offset, cursor: pages.cursor, sort }));
   return (
     <Card title="Your recent deposits" className="bo-card--flush" testId="recent-deposits">
       <QueryState query={recent} isEmpty={(d) => d.deposits.length === 0} empty={<Empty title="No deposits yet">Deposits you record appear here with their review status.</Empty>}>
@@ -28,9 +29,9 @@ export function RecentDeposits({ onReprint }: { onReprint: (d: CashDeposit) => v
             sort={sort}
             onSort={(s) => {
               setSort(s);
-              setOffset(0);
+              pages.restart();
             }}
-            page={d.total > 8 ? { total: d.total, capped: d.total_capped, rows: d.deposits.length, limit: 8, offset, onChange: setOffset } : undefined}
+            page={d.total > 8 ? listPager(pages, { total: d.total, capped: d.total_capped, rows: d.deposits.length, limit: 8 }, recent.isPlaceholderData ? null : d.next_cursor) : undefined}
             columns={[
               {
                 // Time first (what a teller asks "which one was it?" by), the slip reference under it: the column fits beside the desk.

@@ -1,6 +1,7 @@
 import { infiniteQueryOptions, keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { InvoiceDetail, InvoiceList, MerchantList, RevenueLinesView, SessionDetail, SessionList } from '../../../../shared/schemas/backoffice';
 import { qs, type BackOfficeApi } from '../common/api';
+import { pagePosition } from '../common/paging';
 
 export interface SessionFilters {
   status: string;
@@ -14,6 +15,8 @@ export interface SessionFilters {
   dir: 'asc' | 'desc';
   limit: number;
   offset: number;
+  /** The page's cursor (useListPages): sent instead of `offset`. */
+  cursor?: string | undefined;
 }
 
 /** Sessions per page on the invoice detail (the API's default; it takes 1–200). */
@@ -35,7 +38,7 @@ export const financeQueries = {
       queryKey: ['sessions', api.userId, merchantId ?? 'own', f] as const,
       queryFn: ({ signal }) =>
         api.get(
-          `/sessions${qs({ merchant_id: merchantId, status: f.status, rail: f.rail, q: f.q, amount_minor: f.amount_minor, from: f.from, to: f.to, sort: f.sort, dir: f.dir, limit: f.limit, offset: f.offset })}`,
+          `/sessions${qs({ merchant_id: merchantId, status: f.status, rail: f.rail, q: f.q, amount_minor: f.amount_minor, from: f.from, to: f.to, sort: f.sort, dir: f.dir, limit: f.limit, ...pagePosition(f) })}`,
           signal,
           SessionList,
         ),
@@ -55,7 +58,7 @@ export const financeQueries = {
       queryKey: ['invoices', api.userId, merchantId ?? 'own', f] as const,
       queryFn: ({ signal }) =>
         api.get(
-          `/invoices${qs({ merchant_id: merchantId, q: f.q, remitted: f.remitted, sort: f.sort, dir: f.dir, limit: f.limit, ...(f.cursor ? { cursor: f.cursor } : { offset: f.offset }) })}`,
+          `/invoices${qs({ merchant_id: merchantId, q: f.q, remitted: f.remitted, sort: f.sort, dir: f.dir, limit: f.limit, ...pagePosition(f) })}`,
           signal,
           InvoiceList,
         ),

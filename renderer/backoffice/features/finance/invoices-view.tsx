@@ -5,6 +5,7 @@ import { useApi } from '../common/api';
 import { formatDateTime, formatMoney } from '../common/format';
 import { Card, DataTable, Empty, InputField, Money, Mono, Pagination, QueryState, SelectField, StatusBadge, type SortState } from '../common/ui';
 import { NoMatch } from '../common/filter-hint';
+import { listPager, useListPages } from '../common/paging';
 import { FINANCE_BASE as BASE, Stat } from './finance-base';
 import { financeQueries } from './finance.queries';
 import { InvoiceSessions } from './invoice-sessions';
@@ -15,12 +16,11 @@ export function InvoicesView({ merchantId }: { merchantId: string | undefined })
   const [q, setQ] = useState('');
   const [remitted, setRemitted] = useState('');
   const [sort, setSort] = useState<SortState>({ key: 'updated_at', dir: 'desc' });
-  const [offset, setOffset] = useState(0);
-  // Each page's cursor, by offset, from the page before it ("Next"): deep pages by cursor, not by skipping rows.
-  const [cursors, setCursors] = useState<Record<number, string>>({});
-  const restart = () => (setOffset(0), setCursors({}));
   const limit = 20;
-  const invoices = useQuery(financeQueries.invoices(api, merchantId, { q: q.trim(), remitted, sort: sort.key, dir: sort.dir, limit, offset, cursor: cursors[offset] }));
+  // Deep pages by the cursor Next brought, not by skipping rows (useListPages).
+  const pages = useListPages(limit);
+  const restart = pages.restart;
+  const invoices = useQuery(financeQueries.invoices(api, merchantId, { q: q.trim(), remitted, sort: sort.key, dir: sort.dir, limit, offset: pages.offset, cursor: pages.cursor }));
   return (
     <Card className="bo-card--flush" testId="invoices-list">
       <div className="bo-filters">
@@ -60,18 +60,7 @@ export function InvoicesView({ merchantId }: { merchantId: string | undefined })
                 { key: 'updated', header: 'Updated', sortKey: 'updated_at', nowrap: true, render: (r) => formatDateTime(r.updated_at) },
               ]}
             />
-            <Pagination
-              total={d.total}
-              capped={d.total_capped}
-              rows={d.invoices.length}
-              limit={limit}
-              offset={offset}
-              onChange={(to) => {
-                const next = invoices.isPlaceholderData ? null : d.next_cursor;
-                if (to === offset + limit && next) setCursors((c) => ({ ...c, [to]: next }));
-                setOffset(to);
-              }}
-            />
+            <Pagination {...listPager(pages, { total: d.total, capped: d.total_capped, rows: d.invoices.length, limit }, invoices.isPlaceholderData ? null : d.next_cursor)} />
           </>
         )}
       </QueryState>

@@ -4,6 +4,7 @@ import { useRouter } from '../../router';
 import { useApi } from '../common/api';
 import { dayEndIso, dayStartIso, formatDateTime, formatMoney, parseAmount, railLabel } from '../common/format';
 import { NoMatch } from '../common/filter-hint';
+import { listPager, useListPages } from '../common/paging';
 import { Card, DataTable, DetailList, Empty, InputField, Money, Mono, Pagination, QueryState, SelectField, ShortId, StatusBadge, type SortState } from '../common/ui';
 import { FINANCE_BASE as BASE } from './finance-base';
 import { financeQueries, type SessionFilters } from './finance.queries';
@@ -24,8 +25,8 @@ export function SessionsView({ merchantId }: { merchantId: string | undefined })
   const [fromDay, setFromDay] = useState('');
   const [toDay, setToDay] = useState('');
   const [sort, setSort] = useState<SortState>({ key: 'created_at', dir: 'desc' });
-  const [offset, setOffset] = useState(0);
   const limit = 20;
+  const pages = useListPages(limit);
   // An amount is typed as staff read it ("125.45"); the list shows GHS, the back office's currency.
   const amountMinor = amount.trim() ? parseAmount(amount, 'GHS') : null;
   const filters: SessionFilters = {
@@ -38,12 +39,13 @@ export function SessionsView({ merchantId }: { merchantId: string | undefined })
     sort: sort.key,
     dir: sort.dir,
     limit,
-    offset,
+    offset: pages.offset,
+    cursor: pages.cursor,
   };
   const sessions = useQuery(financeQueries.sessions(api, merchantId, filters));
   const change = <T,>(set: (v: T) => void) => (v: T) => {
     set(v);
-    setOffset(0);
+    pages.restart();
   };
   const filtered = status || rail || search || amount || fromDay || toDay;
 
@@ -75,7 +77,7 @@ export function SessionsView({ merchantId }: { merchantId: string | undefined })
               setAmount('');
               setFromDay('');
               setToDay('');
-              setOffset(0);
+              pages.restart();
             }}
           >
             Clear filters
@@ -99,7 +101,7 @@ export function SessionsView({ merchantId }: { merchantId: string | undefined })
               sort={sort}
               onSort={(s) => {
                 setSort(s);
-                setOffset(0);
+                pages.restart();
               }}
               onRowClick={(r) => navigate(`${BASE}/sessions/${encodeURIComponent(r.id)}`)}
               columns={[
@@ -114,7 +116,7 @@ export function SessionsView({ merchantId }: { merchantId: string | undefined })
                 { key: 'id', header: 'Session', render: (r) => <ShortId value={r.id} /> },
               ]}
             />
-            <Pagination total={d.total} capped={d.total_capped} rows={d.sessions.length} limit={limit} offset={offset} onChange={setOffset} />
+            <Pagination {...listPager(pages, { total: d.total, capped: d.total_capped, rows: d.sessions.length, limit }, sessions.isPlaceholderData ? null : d.next_cursor)} />
           </>
         )}
       </QueryState>

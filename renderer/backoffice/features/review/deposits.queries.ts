@@ -2,6 +2,7 @@ import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { CashDeposit, DepositFacets, DepositList, DepositReviewed, type DepositStatus } from '../../../../shared/schemas/backoffice';
 import type { BackOfficeApi } from '../common/api';
 import { qs } from '../common/api';
+import { pagePosition } from '../common/paging';
 
 export interface DepositFilter {
   status?: DepositStatus | undefined;
@@ -13,6 +14,8 @@ export interface DepositFilter {
   to?: string | undefined;
   limit?: number;
   offset?: number;
+  /** The page's cursor (useListPages): sent instead of `offset`. */
+  cursor?: string | undefined;
   /** A server sort key (DEPOSIT_SORTS); without it the queue is oldest first, the rest newest first. */
   sort?: { key: string; dir: 'asc' | 'desc' } | undefined;
 }
@@ -28,7 +31,7 @@ export const depositQueries = {
       from: f.from,
       to: f.to,
       limit: f.limit ?? 50,
-      offset: f.offset ?? 0,
+      ...pagePosition({ offset: f.offset ?? 0, cursor: f.cursor }),
       sort: f.sort?.key,
       dir: f.sort?.dir,
     };

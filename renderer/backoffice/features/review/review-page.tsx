@@ -5,7 +5,7 @@ import { useSession } from '../auth/session';
 import { useApi } from '../common/api';
 import { formatDateTime, formatRelative } from '../common/format';
 import { Card, DataTable, Empty, InputField, Money, Mono, PageTitle, QueryState, SelectField, StatusBadge, type SortState } from '../common/ui';
-import { totalLabel } from '../common/paging';
+import { listPager, totalLabel, useListPages } from '../common/paging';
 import { Link, useRouter } from '../../router';
 import { ROUTES } from '../../routes';
 import { depositQueries, type DepositFilter } from './deposits.queries';
@@ -70,12 +70,12 @@ function ReviewLists({ flash, onFlash }: { flash: Flash | null; onFlash: (f: Fla
   const [filter, setFilter] = useState<DepositFilter>({});
   // The queue is worked oldest first unless a header says otherwise.
   const [queueSort, setQueueSort] = useState<SortState>({ key: 'created_at', dir: 'asc' });
-  const [queueOffset, setQueueOffset] = useState(0);
   const queueLimit = 25;
-  const queue = useQuery(depositQueries.list(api, { ...filter, status: 'under_review', limit: queueLimit, offset: queueOffset, sort: queueSort }));
+  const queuePages = useListPages(queueLimit);
+  const queue = useQuery(depositQueries.list(api, { ...filter, status: 'under_review', limit: queueLimit, offset: queuePages.offset, cursor: queuePages.cursor, sort: queueSort }));
   const [historySort, setHistorySort] = useState<SortState>({ key: 'created_at', dir: 'desc' });
-  const [historyOffset, setHistoryOffset] = useState(0);
-  const history = useQuery(depositQueries.list(api, { ...filter, limit: 10, offset: historyOffset, sort: historySort }));
+  const historyPages = useListPages(10);
+  const history = useQuery(depositQueries.list(api, { ...filter, limit: 10, offset: historyPages.offset, cursor: historyPages.cursor, sort: historySort }));
   const [approving, setApproving] = useState<CashDeposit | null>(null);
   const [rejecting, setRejecting] = useState<string | null>(null);
   const { approve, reject, busy } = useReview((f) => {
@@ -86,8 +86,8 @@ function ReviewLists({ flash, onFlash }: { flash: Flash | null; onFlash: (f: Fla
   const count = queue.data?.total ?? 0;
   const changeFilter = (f: DepositFilter) => {
     setFilter(f);
-    setQueueOffset(0);
-    setHistoryOffset(0);
+    queuePages.restart();
+    historyPages.restart();
   };
 
   return (
@@ -114,9 +114,9 @@ function ReviewLists({ flash, onFlash }: { flash: Flash | null; onFlash: (f: Fla
               sort={queueSort}
               onSort={(s) => {
                 setQueueSort(s);
-                setQueueOffset(0);
+                queuePages.restart();
               }}
-              page={{ total: d.total, capped: d.total_capped, rows: d.deposits.length, limit: queueLimit, offset: queueOffset, onChange: setQueueOffset }}
+              page={listPager(queuePages, { total: d.total, capped: d.total_capped, rows: d.deposits.length, limit: queueLimit }, queue.isPlaceholderData ? null : d.next_cursor)}
               columns={[
                 {
                   key: 'when',
@@ -204,9 +204,9 @@ function ReviewLists({ flash, onFlash }: { flash: Flash | null; onFlash: (f: Fla
               sort={historySort}
               onSort={(s) => {
                 setHistorySort(s);
-                setHistoryOffset(0);
+                historyPages.restart();
               }}
-              page={{ total: d.total, capped: d.total_capped, rows: d.deposits.length, limit: 10, offset: historyOffset, onChange: setHistoryOffset }}
+              page={listPager(historyPages, { total: d.total, capped: d.total_capped, rows: d.deposits.length, limit: 10 }, history.isPlaceholderData ? null : d.next_cursor)}
               columns={[
                 { key: 'when', header: 'Recorded', sortKey: 'created_at', nowrap: true, render: (r) => formatDateTime(r.created_at) },
                 { key: 'merchant', header: 'Merchant', sortKey: 'merchant_name', render: (r) => r.merchant_name },

@@ -250,9 +250,14 @@ export function createWebhookHttpClient(): WebhookHttpClient {
         const attempt = new Attempt(resolve, reject, done, timeoutMs);
         live.add(attempt);
         // Our timer bounds the whole attempt: undici's own header and body timeouts are off.
-        // An attempt stopped while undici loaded is cut at onConnect.
+        // An attempt stopped while undici loaded is cut at onConnect. A dispatch that throws
+        // (a header undici refuses) fails this attempt, never the process.
         const send = (u: typeof import('undici')) => {
-          agentsOf(u)[policy.mode].dispatch({ origin: target.origin, path: `${target.pathname}${target.search}`, method: 'POST', headers, body, headersTimeout: 0, bodyTimeout: 0 }, attempt);
+          try {
+            agentsOf(u)[policy.mode].dispatch({ origin: target.origin, path: `${target.pathname}${target.search}`, method: 'POST', headers, body, headersTimeout: 0, bodyTimeout: 0 }, attempt);
+          } catch (err) {
+            attempt.stop(err as Error);
+          }
         };
         if (undici) return send(undici);
         loading ??= import('undici').then((u) => (undici = u));

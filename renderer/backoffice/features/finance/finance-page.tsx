@@ -63,11 +63,12 @@ export function FinancePage() {
       ) : tab === 'sessions' && detail ? (
         <SessionDetailView id={decodeURIComponent(detail)} />
       ) : tab === 'sessions' ? (
-        <SessionsView merchantId={merchantId} />
+        // Keyed by merchant: another merchant's list starts at its first page (a cursor is a position in one merchant's list).
+        <SessionsView key={merchantId ?? 'own'} merchantId={merchantId} />
       ) : tab === 'invoices' && detail ? (
         <InvoiceDetailView merchantId={merchantId} invoiceRef={decodeURIComponent(detail)} />
       ) : tab === 'invoices' ? (
-        <InvoicesView merchantId={merchantId} />
+        <InvoicesView key={merchantId ?? 'own'} merchantId={merchantId} />
       ) : tab === 'revenue-lines' ? (
         <RevenueLinesViewPanel merchantId={merchantId} />
       ) : (

@@ -21,17 +21,24 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
  */
 const EXTERNAL = ['better-sqlite3', '@fastify/swagger', '@fastify/swagger-ui', 'pg-native'];
 
-await build({
-  entryPoints: {
-    main: join(root, 'server/main.ts'),
-    admin: join(root, 'server/cli/admin.ts'),
-  },
+/** What both builds share: ES modules for this Node, beside each other in out/server. */
+const common = {
   outdir: join(root, 'out/server'),
   outExtension: { '.js': '.mjs' },
   bundle: true,
   platform: 'node',
   format: 'esm',
   target: 'node20.19',
+  sourcemap: 'linked',
+  logLevel: 'warning',
+};
+
+await build({
+  ...common,
+  entryPoints: {
+    main: join(root, 'server/main.ts'),
+    admin: join(root, 'server/cli/admin.ts'),
+  },
   external: EXTERNAL,
   // The bundled CommonJS packages call require() for Node's own modules, and a few name
   // __dirname (ioredis's error stacks): an ES module has neither, so the bundle defines them.
@@ -48,25 +55,16 @@ await build({
   // less for V8 to read and parse at every start. The source map maps positions back.
   minifyWhitespace: true,
   minifySyntax: true,
-  sourcemap: 'linked',
-  logLevel: 'warning',
 });
 // The report worker keeps its packages external, as before: it starts on demand, so bundling them
 // saved nothing a user waits for, and with them bundled the server's RSS peaked 75 MB higher in an
 // export (220 against 145 MB; bench/export-replay.ts on a kept 300,000-session database), which
 // put issue 18's export RSS growth (< 50 MB) at 56.
 await build({
+  ...common,
   entryPoints: { 'report-worker': join(root, 'server/modules/reports/report-worker.ts') },
-  outdir: join(root, 'out/server'),
-  outExtension: { '.js': '.mjs' },
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20.19',
   // report-worker: the worker thread exports and reports run in (server/modules/reports/),
   // found beside main.mjs (and from the desktop app's out/main/) by report-runner.ts.
   packages: 'external',
-  sourcemap: 'linked',
-  logLevel: 'warning',
 });
 process.stdout.write('built out/server/main.mjs, admin.mjs and report-worker.mjs\n');

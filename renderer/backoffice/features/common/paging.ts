@@ -45,12 +45,7 @@ export interface ListPages {
   go: (to: number, next: string | null | undefined) => void;
 }
 
-/**
- * A server-paged list's position (issue 18): Next keeps the page's `next_cursor` for the page it
- * opens, and that page is then asked for by cursor, so a deep page costs what the first does and
- * the list goes on past MAX_OFFSET; Previous goes back to a page whose cursor (or offset) is
- * already known. A list whose sort has no cursor pages by offset, as before.
- */
+/** The pager's state: the page shown, and the cursors Next brought. */
 export interface PagesState {
   offset: number;
   /** The cursor of each page Next opened with one, by that page's offset. */
@@ -66,6 +61,12 @@ export function movePages(s: PagesState, to: number, next: string | null | undef
   return { offset: to, cursors };
 }
 
+/**
+ * A server-paged list's position (issue 18): Next keeps the page's `next_cursor` for the page it
+ * opens, and that page is then asked for by cursor, so a deep page costs what the first does and
+ * the list goes on past MAX_OFFSET; Previous goes back to a page whose cursor (or offset) is
+ * already known. A list whose sort has no cursor pages by offset, as before.
+ */
 export function useListPages(limit: number): ListPages {
   const [state, setState] = useState<PagesState>({ offset: 0, cursors: {} });
   return {

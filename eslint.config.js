@@ -24,7 +24,7 @@ export default tseslint.config(
     // Plain Node.js scripts (npm start, check:electron): Node's globals, no TypeScript.
     files: ['scripts/**/*.mjs'],
     languageOptions: {
-      globals: { process: 'readonly', console: 'readonly', URL: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly' },
+      globals: { process: 'readonly', console: 'readonly', URL: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', fetch: 'readonly' },
     },
   },
   {

@@ -1,14 +1,16 @@
 #!/usr/bin/env node
 // Runs a Paydesk entry point (`server/main.ts` for `npm run serve`, `server/cli/admin.ts` for
 // `npm run admin`): the prebuilt bundle in out/server/ when it is newer than every source file
-// it was built from, otherwise the TypeScript source through tsx (slower to start, always
-// current). Runs in this same process, so signals and exit codes are the server's own.
+// it was built from (with its V8 code cache: run-bundle.mjs), otherwise the TypeScript source
+// through tsx (slower to start, always current). Runs in this same process, so signals and exit
+// codes are the server's own.
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { runBundle } from './run-bundle.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const ENTRIES = { serve: ['server/main.ts', 'out/server/main.mjs'], admin: ['server/cli/admin.ts', 'out/server/admin.mjs'] };
+const ENTRIES = { serve: ['server/main.ts', 'out/server/main.cjs'], admin: ['server/cli/admin.ts', 'out/server/admin.cjs'] };
 const [source, bundle] = ENTRIES[process.argv[2] ?? 'serve'] ?? ENTRIES.serve;
 process.argv.splice(2, 1); // the entry point sees its own arguments only
 
@@ -29,7 +31,7 @@ function newestSource() {
 
 const bundlePath = join(root, bundle);
 if (existsSync(bundlePath) && statSync(bundlePath).mtimeMs >= newestSource()) {
-  await import(pathToFileURL(bundlePath).href);
+  runBundle(bundlePath);
 } else {
   if (existsSync(bundlePath)) process.stderr.write('paydesk: sources changed since the last build; running from source (npm run build restores the fast start)\n');
   const { register } = await import('tsx/esm/api');

@@ -103,7 +103,7 @@ function fail(message) {
 function runHeadless(reason) {
   if (process.env.PAYDESK_SERVER_URL?.trim()) return clientHeadless(process.env.PAYDESK_SERVER_URL);
   say(`${reason}; running headless — the same app, with the back office in your browser.`);
-  ensureBuilt(['out/renderer/backoffice/index.html', 'out/server/main.mjs']);
+  ensureBuilt(['out/renderer/backoffice/index.html', 'out/server/main.cjs']);
   const env = { ...process.env, DATA_DIR: process.env.DATA_DIR || join(root, '.paydesk') };
   // What `npm run serve` runs: the prebuilt server bundle, or the source through tsx when stale.
   const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, join(root, 'scripts/serve.mjs'), 'serve'], { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit'] });

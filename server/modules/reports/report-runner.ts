@@ -55,7 +55,7 @@ const IDLE_MS = 30_000;
 function workerScript(): { url: URL; entry?: string } | null {
   const here = import.meta.url;
   if (/\.ts$/.test(here)) return { url: new URL('./report-worker-boot.mjs', here), entry: new URL('./report-worker.ts', here).href };
-  // out/server/main.mjs (npm run serve) and out/main/index.js (the desktop app) both find out/server/.
+  // out/server/main.cjs (npm run serve) and out/main/index.js (the desktop app) both find out/server/.
   for (const rel of ['./report-worker.mjs', '../server/report-worker.mjs']) {
     const url = new URL(rel, here);
     if (existsSync(fileURLToPath(url))) return { url };

@@ -16,6 +16,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { SERVER_NODE_FLAGS } from './server-node-flags.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -86,12 +87,16 @@ async function trainCodeCache(entry, args, nodeFlags) {
   const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? dataDir, DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'warn', PAYDESK_CODE_CACHE: 'write' };
   const child = spawn(process.execPath, [...nodeFlags, join(root, 'scripts/serve.mjs'), entry, ...args], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
+  let stopping = false;
   child.stdout.on('data', (c) => {
     out += c;
     const url = /paydesk listening on (http:\/\/\S+)/.exec(out)?.[1];
-    if (url && !child.stopping) {
-      child.stopping = true;
-      fetch(`${url}/healthz`).finally(() => child.kill('SIGTERM'));
+    if (url && !stopping) {
+      stopping = true;
+      // Stopped whether /healthz answered or not (a failed fetch must not end this build).
+      fetch(`${url}/healthz`)
+        .catch(() => undefined)
+        .finally(() => child.kill('SIGTERM'));
     }
   });
   child.stderr.on('data', (c) => (out += c));
@@ -102,7 +107,6 @@ async function trainCodeCache(entry, args, nodeFlags) {
   if (code !== 0) process.stderr.write(`build-server: no code cache for ${entry} (exit ${code}); the first start compiles instead\n${out}`);
 }
 
-const { SERVER_NODE_FLAGS } = await import('./server-node-flags.mjs');
 await trainCodeCache('serve', [], SERVER_NODE_FLAGS);
 await trainCodeCache('admin', ['--help'], []);
 // The ES module bundles of earlier builds: nothing runs them any more.

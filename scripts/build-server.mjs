@@ -67,7 +67,7 @@ await build({
   format: 'esm',
   outExtension: { '.js': '.mjs' },
   // report-worker: the worker thread exports and reports run in (server/modules/reports/),
-  // found beside main.mjs (and from the desktop app's out/main/) by report-runner.ts.
+  // found beside main.cjs (and from the desktop app's out/main/) by report-runner.ts.
   packages: 'external',
 });
 
@@ -77,13 +77,12 @@ await build({
  * function compiled by then): the server on a throwaway SQLite DATA_DIR and a free loopback port,
  * asked for /healthz and then stopped by SIGTERM; the CLI asked for its usage. With the Node flags
  * each runs with (V8 rejects a cache made under other flags). Nothing of the caller's environment
- * that names a database or Redis is passed on. A failure only costs the first start its speed:
+ * that names a database or Redis is passed on. A failure only costs the first start its speed (a
+ * previous build's cache left beside the bundle is never used: run-bundle.mjs checks its hash):
  * it is reported, and the build goes on.
  */
 async function trainCodeCache(entry, args, nodeFlags) {
   const dataDir = mkdtempSync(join(tmpdir(), 'paydesk-code-cache-'));
-  const cache = join(root, `out/server/${entry === 'serve' ? 'main' : 'admin'}.cjs.cache`);
-  rmSync(cache, { force: true });
   const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? dataDir, DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'warn', PAYDESK_CODE_CACHE: 'write' };
   const child = spawn(process.execPath, [...nodeFlags, join(root, 'scripts/serve.mjs'), entry, ...args], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';

@@ -211,11 +211,15 @@ describe.skipIf(!onPostgres)('drill: two instances on one PostgreSQL', () => {
       await until('sessions paid on both instances', () => paid.size >= 20, 60_000);
       await until('a refused delivery attempt', () => receiver.attempts > 0);
       // Kill A while it holds leases: attempts of its in flight to a receiver that does not answer.
+      // Only leases A took after the receiver started hanging count: their attempts are still
+      // waiting for an answer (for ATTEMPT_TIMEOUT_MS), where an older lease may belong to a
+      // refused attempt that A is about to release.
       receiver.hanging = true;
+      const hangingSince = new Date(Date.now() + ATTEMPT_TIMEOUT_MS + LEASE_MARGIN_MS).toISOString();
       const leasedByA = async () =>
-        (await db.db.selectFrom('webhook_deliveries').select('id').where('claimed_by', 'like', `%:${a.pid}:%`).where('status', '=', 'pending').where('locked_until', '>', new Date().toISOString()).execute()).length;
-      await until('A holds delivery leases', async () => (await leasedByA()) > 0, 30_000);
-      const orphaned = await leasedByA();
+        (await db.db.selectFrom('webhook_deliveries').select('id').where('claimed_by', 'like', `%:${a.pid}:%`).where('status', '=', 'pending').where('locked_until', '>=', hangingSince).execute()).length;
+      let orphaned = 0;
+      await until('A holds leases on attempts to the hanging receiver', async () => (orphaned = await leasedByA()) > 0, 30_000);
       aDead = true;
       await a.kill9();
       const killedAt = Date.now();

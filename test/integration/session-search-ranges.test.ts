@@ -32,6 +32,11 @@ const inTable = (s: SQLite.Database, id: number, phrase: string) => {
   const t = rangeTable(id);
   return s.prepare(`SELECT rowid FROM ${t} WHERE ${t} MATCH ? ORDER BY rowid`).pluck().all(`"${phrase}"`) as number[];
 };
+/** The merchants range `id` records (0031), and those of the sessions it indexes. */
+const recorded = (s: SQLite.Database, id: number) =>
+  s.prepare(`SELECT merchant_id FROM checkout_sessions_search_range_merchants WHERE range_id = ? ORDER BY merchant_id`).pluck().all(id) as string[];
+const indexedMerchants = (s: SQLite.Database, r: Row) =>
+  s.prepare(`SELECT DISTINCT merchant_id FROM checkout_sessions WHERE rowid > ? AND rowid <= min(?, ?) ORDER BY merchant_id`).pluck().all(r.lo, r.hi ?? Number.MAX_SAFE_INTEGER, mark(s)) as string[];
 /** Every range's structure checked (rank 0: a range holds a part of the content table, not all of it). */
 const integrity = (s: SQLite.Database) => {
   for (const r of ranges(s)) s.prepare(`INSERT INTO ${rangeTable(r.id)} (${rangeTable(r.id)}, rank) VALUES ('integrity-check', 0)`).run();
@@ -102,6 +107,31 @@ describe.skipIf(onPostgres)('the session search index in rowid ranges (0025)', (
     integrity(s);
   });
 
+  it('records the merchants each range indexes (0031): ranges of one merchant and of both, which the search reads without and with the merchant check', async () => {
+    const rs = ranges(s);
+    for (const r of rs) expect({ id: r.id, merchants: recorded(s, r.id) }).toEqual({ id: r.id, merchants: indexedMerchants(s, r) });
+    const only = (id: string) => rs.filter((r) => recorded(s, r.id).join() === id);
+    // Both kinds are there, so the cap checks below cross both reads, for each merchant.
+    expect(only(m.merchant_id).length).toBeGreaterThan(0);
+    expect(rs.filter((r) => recorded(s, r.id).length === 2).length).toBeGreaterThan(0);
+    for (let cap = 1; cap <= 8; cap++) {
+      expect((await hits('ranged payer', cap, other.merchant_id)).keys).toEqual(reference(s, other.merchant_id, 'ranged payer', cap));
+    }
+    // A range recording the merchant alone is read without the check: a row of another merchant put in its
+    // FTS5 table behind the job's back (never done by Paydesk) is then found, which proves the check is skipped.
+    const mine = only(m.merchant_id).at(-1)!;
+    const stray = reference(s, other.merchant_id, 'ranged payer', 1)[0]!;
+    const t = rangeTable(mine.id);
+    s.prepare(`INSERT INTO ${t} (rowid, customer_name, invoice_ref) VALUES (?, 'Stray Probe', 'STRAY')`).run(stray);
+    try {
+      expect((await hits('stray probe', 10)).keys).toEqual([stray]);
+      expect((await hits('stray probe', 10, other.merchant_id)).keys).toEqual([]);
+    } finally {
+      s.prepare(`INSERT INTO ${t} (${t}, rowid, customer_name, invoice_ref) VALUES ('delete', ?, 'Stray Probe', 'STRAY')`).run(stray);
+    }
+    integrity(s);
+  });
+
   it('finds a match in the oldest range, and reads the ranges newest first up to the cap: the rows and order of one index', async () => {
     expect((await search('q=oldest%20unique')).sessions.map((x) => x.id)).toEqual([template]);
     const found = await search('q=ranged%20payer');
@@ -151,6 +181,14 @@ describe.skipIf(onPostgres)('the session search index in rowid ranges (0025)', (
     expect(inTable(s, open.id, 'again ranged')).toEqual([open.lo + 1, open.lo + 2]);
     expect(top).toBeGreaterThan(open.lo);
     for (let cap = 1; cap <= 20; cap++) expect((await hits('ranged', cap)).keys).toEqual(reference(s, m.merchant_id, 'ranged', cap));
+    // A rowid given again to another merchant's session: its range records that merchant too, and each search keeps to its own.
+    expect(recorded(s, open.id)).toEqual([m.merchant_id]);
+    const otherTemplate = s.prepare(`SELECT id FROM checkout_sessions WHERE invoice_ref = 'RANGE-OTHER'`).pluck().get() as string;
+    bulkSessions(s, otherTemplate, 1, 'reused', 'Again Ranged');
+    expect(await indexSearchBacklog(t.database.db, { budgetMs: 60_000, rangeRows: RANGE })).toMatchObject({ indexed: 1 });
+    expect((await hits('again ranged', 10, other.merchant_id)).keys).toEqual([open.lo + 3]);
+    expect((await hits('again ranged', 10)).keys).toEqual([open.lo + 2, open.lo + 1, open.lo]);
+    expect(recorded(s, open.id)).toEqual([m.merchant_id, other.merchant_id].sort());
     await job();
     integrity(s);
   });
@@ -164,6 +202,7 @@ describe.skipIf(onPostgres)('the session search index in rowid ranges (0025)', (
     expect(rs.length).toBe(Math.ceil(topRowid(s) / RANGE));
     expect(mark(s)).toBe(topRowid(s));
     expect((await hits('ranged', 100)).keys).toEqual(want);
+    for (const r of rs) expect({ id: r.id, merchants: recorded(s, r.id) }).toEqual({ id: r.id, merchants: indexedMerchants(s, r) });
     integrity(s);
     expect(s.pragma('integrity_check', { simple: true })).toBe('ok');
   });
@@ -194,9 +233,12 @@ describe.skipIf(onPostgres)('migration 0025 from one index', () => {
     s.exec(`INSERT INTO checkout_sessions_search (checkout_sessions_search) VALUES ('rebuild'); UPDATE checkout_sessions_search_mark SET indexed_through = 200000`);
     await migrate(d.db);
     expect(ranges(s)).toEqual([{ id: 0, lo: 0, hi: 200_000, merged: 1 }]);
+    // 0031 recorded range 0's merchant from the table.
+    expect(recorded(s, 0)).toEqual(['m1']);
     bulk(200_001, 3, 'Later Payer');
     expect(await indexSearchBacklog(d.db, { budgetMs: 60_000, merge: true })).toMatchObject({ indexed: 3, behind: false });
     expect(ranges(s)).toEqual([{ id: 0, lo: 0, hi: 200_000, merged: 1 }, { id: 1, lo: 200_000, hi: null, merged: 0 }]);
+    expect(recorded(s, 1)).toEqual(['m1']);
     const found = await searchHits(d.db, 'payer 20000', { merchantId: 'm1', pg: false, cap: 100, now: Date.now() });
     // 200001…200003 (range 1), then 20000 and 200000 (range 0): newest first.
     expect(found.keys).toEqual([200_003, 200_002, 200_001, 200_000, 20_000]);

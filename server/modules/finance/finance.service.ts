@@ -244,7 +244,17 @@ export async function listSessions(deps: FinanceDeps, merchantId: string, f: Ses
     const c = decodeCursor(f.cursor, f.sort, f.dir);
     q = q.where((eb) => afterCursor(eb, `s.${f.sort}`, 's.id', f.dir, c));
   }
-  const rows = await q.orderBy(`s.${f.sort}`, f.dir).orderBy('s.id', f.dir).limit(f.limit + 1).offset(f.offset).execute();
+  const [by, dir] = [`s.${f.sort}` as const, f.dir];
+  // SQLite sorts a search's sessions (up to the cap, 10,000 for a broad text) with each whole row in its sorter: the
+  // page's rowids are sorted first, then only its rows read (29 → 13 ms for "Payer 1" at a million, docs/performance.md).
+  const rows =
+    !scope.pg && (ref || text)
+      ? await sessionBase(deps.db)
+          .where(sql`s.rowid`, 'in', q.clearSelect().select(sql<number>`s.rowid`.as('k')).orderBy(by, dir).orderBy('s.id', dir).limit(f.limit + 1).offset(f.offset))
+          .orderBy(by, dir)
+          .orderBy('s.id', dir)
+          .execute()
+      : await q.orderBy(by, dir).orderBy('s.id', dir).limit(f.limit + 1).offset(f.offset).execute();
   const { page, next_cursor } = pageOf(rows, f.limit, f.sort, f.dir, (r) => r[f.sort]);
   return { sessions: await withSettlements(deps.db, page), ...total, next_cursor };
 }

@@ -1,4 +1,4 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql, type Kysely, type QueryCreator, type Transaction } from 'kysely';
 import { isPostgres } from '../db/engine';
 import { precompiled } from '../db/precompiled';
 import type { CheckoutSessionsTable, Database } from '../db/schema';
@@ -27,26 +27,23 @@ type Q = Transaction<Database> | Kysely<Database>;
  */
 
 type Delta = { merchantId: string; invoiceRef: string; sessions: number; successes: number; paid: number; firstSuccessAt: string | null; at: string | null; id: string | null; createdAt: string | null; lines: number };
-const insertDelta = precompiled((db, p: Delta) => ({
-  compile: () =>
-    db
-      .insertInto('invoice_summary_deltas')
-      .values({
-        merchant_id: p.merchantId,
-        invoice_ref: p.invoiceRef,
-        sessions: p.sessions,
-        successes: p.successes,
-        paid_minor: p.paid,
-        first_success_at: p.firstSuccessAt,
-        sessions_updated_at: p.at,
-        session_id: p.id,
-        session_created_at: p.createdAt,
-        lines: p.lines,
-      })
-      .compile(),
-}));
+/** The INSERT of one delta (also a part of session-transitions.ts's one-statement create on PostgreSQL). */
+export const deltaInsert = (db: QueryCreator<Database>, p: Delta) =>
+  db.insertInto('invoice_summary_deltas').values({
+    merchant_id: p.merchantId,
+    invoice_ref: p.invoiceRef,
+    sessions: p.sessions,
+    successes: p.successes,
+    paid_minor: p.paid,
+    first_success_at: p.firstSuccessAt,
+    sessions_updated_at: p.at,
+    session_id: p.id,
+    session_created_at: p.createdAt,
+    lines: p.lines,
+  });
+const insertDelta = precompiled((db, p: Delta) => deltaInsert(db, p));
 
-const sessionDelta = (s: CheckoutSessionsTable, created: boolean, paid: boolean): Delta => ({
+export const sessionDelta = (s: CheckoutSessionsTable, created: boolean, paid: boolean): Delta => ({
   merchantId: s.merchant_id,
   invoiceRef: s.invoice_ref,
   sessions: created ? 1 : 0,

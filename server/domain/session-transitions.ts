@@ -1,4 +1,5 @@
-import type { Transaction } from 'kysely';
+import type { QueryCreator, Transaction } from 'kysely';
+import { isPostgres } from '../db/engine';
 import { columnList, precompiled, rowOf } from '../db/precompiled';
 import type { CheckoutSessionsTable, Database, EventsTable } from '../db/schema';
 import type { Clock } from '../lib/clock';
@@ -9,7 +10,8 @@ import { MAX_DECLINED_ATTEMPTS } from '../../shared/schemas/checkout';
 import { reallocateInvoice } from './invoice-allocation';
 import { expireSessionAttempts } from './attempt-transitions';
 import { voidSessionSlips } from './slip-transitions';
-import { summaryOnLinesChanged, summaryOnSessionCreated, summaryOnSessionMoved } from './invoice-summary';
+import { deltaInsert, sessionDelta, summaryOnLinesChanged, summaryOnSessionCreated, summaryOnSessionMoved } from './invoice-summary';
+import { invoiceCurrency } from '../modules/invoices/invoices.repository';
 
 /**
  * The session state machine (docs/lifecycle.md prints it with every cause). Every move is a conditional update
@@ -74,12 +76,49 @@ const SESSION_COLUMNS = columnList<CheckoutSessionsTable>()([
 ]);
 
 // session_create's two inserts, compiled once (issue 16).
-const insertSession = precompiled((db, p: CheckoutSessionsTable) =>
-  db.insertInto('checkout_sessions').values(rowOf(p, SESSION_COLUMNS)),
+const sessionInsert = (db: QueryCreator<Database>, p: CheckoutSessionsTable) => db.insertInto('checkout_sessions').values(rowOf(p, SESSION_COLUMNS));
+const createdHistoryInsert = (db: QueryCreator<Database>, p: { id: string; sessionId: string; at: string }) =>
+  db.insertInto('session_history').values({ id: p.id, session_id: p.sessionId, from_status: NO_STATUS, to_status: 'open', cause: 'created', at: p.at });
+const insertSession = precompiled(sessionInsert);
+const insertCreatedHistory = precompiled(createdHistoryInsert);
+
+/**
+ * PostgreSQL: openSession's three inserts and the read of the currency the invoice's recorded
+ * lines are billed in, as one statement (data-modifying CTEs; the history row's foreign key is
+ * checked at the statement's end, when the session is there). One round trip instead of four:
+ * each is a wake-up of a backend and of the server, what the mixed-load stall at a million
+ * sessions was made of (docs/performance.md, round 11).
+ */
+const openWithLineCurrency = precompiled((db, p: CheckoutSessionsTable & { historyId: string; mode: 'test' | 'live' }) =>
+  db
+    .with('s', (w) => sessionInsert(w, p))
+    .with('h', (w) => createdHistoryInsert(w, { id: p.historyId, sessionId: p.id, at: p.created_at }))
+    .with('d', (w) => deltaInsert(w, sessionDelta(p, true, false)))
+    .selectFrom('invoice_lines')
+    .select('currency')
+    .where('merchant_id', '=', p.merchant_id)
+    .where('mode', '=', p.mode)
+    .where('invoice_ref', '=', p.invoice_ref)
+    .limit(1),
 );
-const insertCreatedHistory = precompiled((db, p: { id: string; sessionId: string; at: string }) =>
-  db.insertInto('session_history').values({ id: p.id, session_id: p.sessionId, from_status: NO_STATUS, to_status: 'open', cause: 'created', at: p.at }),
-);
+
+/**
+ * Opens a session of an invoice (openSession) unless the invoice's recorded lines are billed in
+ * another currency; returns that currency (undefined when it has no lines), and the caller
+ * refuses a session in another one (409 INVOICE_CURRENCY_MISMATCH) by throwing. SQLite reads the
+ * currency first and writes nothing on a mismatch; PostgreSQL writes and reads in one statement
+ * (openWithLineCurrency), and the caller's throw rolls the rows back with its transaction.
+ */
+export async function openInvoiceSession(trx: Trx, deps: Pick<TransitionDeps, 'ids'>, row: CheckoutSessionsTable & { status: 'open' }): Promise<string | undefined> {
+  const mode = sessionMode(row.id);
+  if (isPostgres(trx)) {
+    const historyId = deps.ids.timeUuid(Date.parse(row.created_at));
+    return (await openWithLineCurrency(trx, { ...row, historyId, mode }))[0]?.currency;
+  }
+  const lineCurrency = await invoiceCurrency(trx, { merchantId: row.merchant_id, mode, invoiceRef: row.invoice_ref });
+  if (lineCurrency === undefined || lineCurrency === row.currency) await openSession(trx, deps, row);
+  return lineCurrency;
+}
 
 // A move with one from-state and no event (open → pending, pending → open: every payment
 // attempt's start and most of its ends), and every move's history row, compiled once.

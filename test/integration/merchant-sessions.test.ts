@@ -211,9 +211,19 @@ describe('POST /api/v1/sessions and GET /api/v1/sessions/{reference}', () => {
     await post(t.app, '/api/v1/revenue-lines', { lines: [{ code: 'WATER', name: 'Water' }] }, { key: m.api_key });
     const lines = await post(t.app, '/api/v1/invoice-lines', { invoice_ref: 'INV-CUR', currency: 'GHS', lines: [{ code: 'WATER', amount_minor: 500 }] }, { key: m.api_key });
     expect(lines.statusCode).toBe(200);
-    const res = await create({ amount_minor: 500, invoice_ref: 'INV-CUR', currency: 'USD' });
-    expect(res.statusCode).toBe(409);
-    expect(envelope(res)).toMatchObject({ code: 'INVOICE_CURRENCY_MISMATCH', message: expect.stringMatching(/^currency: /) });
+    const history = async () => (await t.database.db.selectFrom('session_history').select('id').execute()).length;
+    const historyBefore = await history();
+    // With a key: the refusal is not stored as its answer (the reservation goes with the rest), so a retry is refused again, not replayed.
+    for (let i = 0; i < 2; i++) {
+      const res = await post(t.app, SESSIONS, { amount_minor: 500, invoice_ref: 'INV-CUR', currency: 'USD' }, { key: m.api_key, headers: { 'idempotency-key': 'cur-mismatch-1' } });
+      expect(res.statusCode).toBe(409);
+      expect(res.headers['idempotent-replayed']).toBeUndefined();
+      expect(envelope(res)).toMatchObject({ code: 'INVOICE_CURRENCY_MISMATCH', message: expect.stringMatching(/^currency: /) });
+    }
+    // Nothing of the refused session was written (on PostgreSQL it is written and read in one statement, then rolled back).
+    expect(await t.database.db.selectFrom('checkout_sessions').select('id').where('invoice_ref', '=', 'INV-CUR').execute()).toEqual([]);
+    expect(await t.database.db.selectFrom('invoice_summary_deltas').select('seq').where('invoice_ref', '=', 'INV-CUR').where('sessions', '>', 0).execute()).toEqual([]);
+    expect(await history()).toBe(historyBefore);
     expect((await create({ amount_minor: 500, invoice_ref: 'INV-CUR', currency: 'GHS' })).statusCode).toBe(201);
   });
 

@@ -1,10 +1,9 @@
 import type { Transaction } from 'kysely';
-import { expireIfDue, openSession } from '../../domain/session-transitions';
+import { expireIfDue, openInvoiceSession } from '../../domain/session-transitions';
 import type { CheckoutSessionsTable, Database } from '../../db/schema';
 import type { AppDeps } from '../../deps';
 import { AppError, notFound } from '../../lib/errors';
 import { sessionMode } from '../../lib/ids';
-import { invoiceCurrency } from '../invoices/invoices.repository';
 import { findMerchantSession } from './sessions.repository';
 import type { KnownWrite } from '../idempotency/idempotent-reply';
 import {
@@ -45,7 +44,7 @@ export function toMerchantSession(row: CheckoutSessionsTable, baseUrl: string): 
 }
 
 /**
- * Creates an `open` session (with its first history row, see openSession). Its currency must match the invoice lines recorded for the same
+ * Creates an `open` session (with its first history row, see openSession and openInvoiceSession). Its currency must match the invoice lines recorded for the same
  * reference (409 INVOICE_CURRENCY_MISMATCH). An invoice that a session already paid is not
  * refused a new session: the API does not make payment policy for the merchant (a staging
  * instance reuses invoice references freely), and fulfilment is guarded by the receiver rules
@@ -84,11 +83,11 @@ export function createSession(
   return {
     body: toMerchantSession(row, baseUrl()),
     write: async (trx: Transaction<Database>) => {
-      const lineCurrency = await invoiceCurrency(trx, { merchantId: owner.merchantId, mode: owner.mode, invoiceRef: input.invoice_ref });
+      // Written unless the invoice's lines are in another currency (on PostgreSQL written and then rolled back by this throw).
+      const lineCurrency = await openInvoiceSession(trx, { ids }, row);
       if (lineCurrency !== undefined && lineCurrency !== input.currency) {
         throw new AppError('INVOICE_CURRENCY_MISMATCH', `currency: invoice ${input.invoice_ref} is billed in ${lineCurrency}, not ${input.currency}`);
       }
-      await openSession(trx, { ids }, row);
     },
   };
 }

@@ -218,8 +218,7 @@ describe.skipIf(!onPostgres)('drill: two instances on one PostgreSQL', () => {
       const hangingSince = new Date(Date.now() + ATTEMPT_TIMEOUT_MS + LEASE_MARGIN_MS).toISOString();
       const leasedByA = async () =>
         (await db.db.selectFrom('webhook_deliveries').select('id').where('claimed_by', 'like', `%:${a.pid}:%`).where('status', '=', 'pending').where('locked_until', '>=', hangingSince).execute()).length;
-      let orphaned = 0;
-      await until('A holds leases on attempts to the hanging receiver', async () => (orphaned = await leasedByA()) > 0, 30_000);
+      await until('A holds leases on attempts to the hanging receiver', async () => (await leasedByA()) > 0, 30_000);
       aDead = true;
       await a.kill9();
       const killedAt = Date.now();
@@ -235,8 +234,8 @@ describe.skipIf(!onPostgres)('drill: two instances on one PostgreSQL', () => {
       const events = (await db.db.selectFrom('events').select(['id', 'session_id']).where('type', '=', 'checkout.session.completed').where('session_id', 'in', sessions.map((s) => s.id)).execute()).map((e) => e.id);
       expect(events.length).toBe(sessions.filter((s) => s.status === 'success').length);
 
-      // The receiver recovers; B sends everything, including what A had leased, within the lease.
-      expect(orphaned).toBeGreaterThan(0);
+      // The receiver recovers; B sends everything, including what A had leased (the wait above fails the test
+      // when A held none), within the lease.
       receiver.hanging = false;
       receiver.gated = false;
       // A's leases are taken at once (its liveness lock died with it), not when they lapse: the

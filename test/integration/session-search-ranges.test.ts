@@ -8,7 +8,7 @@ import { migrate, openDatabase } from '../../server/db/database';
 import { migrations } from '../../server/db/migrations/index';
 import { searchHits } from '../../server/modules/finance/finance-search';
 import { indexSearchBacklog } from '../../server/modules/finance/search-index';
-import { rangeTable, rebuildSearchIndex } from '../../server/modules/finance/search-ranges';
+import { openRange, rangeTable, rebuildSearchIndex } from '../../server/modules/finance/search-ranges';
 import type { CreatedIntegration } from '../../server/modules/integrations/integrations.service';
 import { createTestApp, type TestContext } from '../support/app';
 import { call, staff, type Staff } from '../support/backoffice';
@@ -190,6 +190,29 @@ describe.skipIf(onPostgres)('the session search index in rowid ranges (0025)', (
     expect((await hits('again ranged', 10)).keys).toEqual([open.lo + 2, open.lo + 1, open.lo]);
     expect(recorded(s, open.id)).toEqual([m.merchant_id, other.merchant_id].sort());
     await job();
+    integrity(s);
+  });
+
+  it('keeps the record whoever indexes (a server before 0031 on the same file) and when a session changes merchant by hand', async () => {
+    const third = await t.merchant('Third Range Merchant');
+    const thirdTemplate = (await openSession(t, third, { invoice_ref: 'RANGE-THIRD', customer: { name: 'Third Template' } })).id;
+    await job();
+    // As a server before 0031 indexed: a range made if the open one is full, the rows put in its table, the mark
+    // moved, and no merchant recorded by the job itself.
+    bulkSessions(s, thirdTemplate, 1, 'legacy', 'Legacy Ranged');
+    const [before, top] = [mark(s), topRowid(s)];
+    let open: { id: number; lo: number } = ranges(s).at(-1)!;
+    if (top > open.lo + RANGE) open = await openRange(t.database.db, before);
+    const tt = rangeTable(open.id);
+    s.prepare(`INSERT INTO ${tt} (rowid, customer_name, invoice_ref) SELECT rowid, customer_name, invoice_ref FROM checkout_sessions WHERE rowid > ?`).run(before);
+    s.prepare(`UPDATE checkout_sessions_search_mark SET indexed_through = ? WHERE id = 1`).run(top);
+    expect(recorded(s, open.id)).toContain(third.merchant_id);
+    expect((await hits('legacy ranged', 10, third.merchant_id)).keys).toEqual([top]);
+    // A merchant changed by hand: the range records the new one too, so each search keeps to its own sessions.
+    s.prepare(`UPDATE checkout_sessions SET merchant_id = ? WHERE rowid = ?`).run(other.merchant_id, top);
+    expect(recorded(s, open.id)).toContain(other.merchant_id);
+    expect((await hits('legacy ranged', 10, other.merchant_id)).keys).toEqual([top]);
+    expect((await hits('legacy ranged', 10, third.merchant_id)).keys).toEqual([]);
     integrity(s);
   });
 

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database';
 import { isPostgres } from '../../db/engine';
-import { RANGE_ROWS, noteRangeMerchants, openRange, openRangeId, rangeAbove, rangeTable, setMerged, unmergedRange } from './search-ranges';
+import { RANGE_ROWS, openRange, openRangeId, rangeAbove, rangeTable, setMerged, unmergedRange } from './search-ranges';
 import { yieldToLoop } from '../../domain/batches';
 
 /**
@@ -79,7 +79,6 @@ async function indexBatch(db: Db, limit: number, rangeRows: number): Promise<num
       const upto = (await sql<{ u: number }>`SELECT max(rowid) AS u FROM (SELECT rowid FROM checkout_sessions WHERE rowid > ${mark} AND rowid <= ${end} ORDER BY rowid LIMIT ${limit})`.execute(trx)).rows[0]!.u;
       const t = sql.raw(rangeTable(range.id));
       const r = await sql`INSERT INTO ${t} (rowid, customer_name, invoice_ref) SELECT rowid, customer_name, invoice_ref FROM checkout_sessions WHERE rowid > ${mark} AND rowid <= ${upto}`.execute(trx);
-      await noteRangeMerchants(trx, range.id, mark, upto);
       await sql`UPDATE checkout_sessions_search_mark SET indexed_through = ${upto} WHERE id = 1`.execute(trx);
       return Number(r.numAffectedRows ?? 0);
     }

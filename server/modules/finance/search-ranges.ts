@@ -14,9 +14,10 @@ import type { Database } from '../../db/schema';
  * A search reads the ranges newest first and stops at its limit (newestMatching): the same rows,
  * in the same order, as one index read `ORDER BY rowid DESC LIMIT n`.
  * Each range records the merchants whose sessions it indexes (migration 0031,
- * `checkout_sessions_search_range_merchants`), written with the rows (indexBatch, the rebuild)
- * and never taken out: a superset, so a range without the merchant holds none of its sessions,
- * and every session of a range whose only merchant it is is the merchant's.
+ * `checkout_sessions_search_range_merchants`), written by a trigger as the mark moves past the
+ * rows put in (indexBatch, the rebuild, an older server's job) and never taken out: a superset,
+ * so a range without the merchant holds none of its sessions, and every session of a range whose
+ * only merchant it is is the merchant's.
  */
 export const RANGE_ROWS = 200_000;
 
@@ -86,32 +87,25 @@ export async function openRangeId(db: Exec): Promise<number | null> {
  * disjoint, ordered rowid spans, so this is exactly one index's `ORDER BY rowid DESC LIMIT limit`.
  */
 export async function newestMatching(db: Exec, match: string, merchantId: string, limit: number): Promise<{ rows: Array<{ k: number; created_at?: string }> }> {
-  // Per range: whether it indexes any session of the merchant, and whether of the merchant alone (0031).
-  const ranges = (
-    await sql<{ id: number; has: number; others: number }>`SELECT r.id,
-      EXISTS (SELECT 1 FROM checkout_sessions_search_range_merchants rm WHERE rm.range_id = r.id AND rm.merchant_id = ${merchantId}) AS has,
-      EXISTS (SELECT 1 FROM checkout_sessions_search_range_merchants rm WHERE rm.range_id = r.id AND rm.merchant_id <> ${merchantId}) AS others
-      FROM checkout_sessions_search_ranges r ORDER BY r.lo DESC`.execute(db)
-  ).rows;
+  const ranges = (await sql<{ id: number }>`SELECT id FROM checkout_sessions_search_ranges ORDER BY lo DESC`.execute(db)).rows;
   const rows: Array<{ k: number }> = [];
-  for (const { id, has, others } of ranges) {
-    if (!has) continue;
+  const merchants = sql.raw('checkout_sessions_search_range_merchants');
+  for (const { id } of ranges) {
     const t = sql.raw(rangeTable(id));
-    // The merchant's range alone: FTS5's own rowids, no row read from the table (10,000 lookups for a broad text).
-    const found = others
-      ? await sql<{ k: number }>`SELECT f.rowid AS k FROM ${t} f JOIN checkout_sessions h ON h.rowid = f.rowid
-          WHERE ${t} MATCH ${match} AND h.merchant_id = ${merchantId} ORDER BY f.rowid DESC LIMIT ${limit - rows.length}`.execute(db)
-      : await sql<{ k: number }>`SELECT rowid AS k FROM ${t} WHERE ${t} MATCH ${match} ORDER BY rowid DESC LIMIT ${limit - rows.length}`.execute(db);
+    // By the range's merchants (0031), read in the same statement as its rows, so an index batch committed meanwhile
+    // cannot make them disagree: a range without the merchant is not read (SQLite tests a constant condition before
+    // the loop), and in a range of the merchant alone no row is looked up in the table (10,000 for a broad text).
+    const found = await sql<{ k: number }>`SELECT f.rowid AS k FROM ${t} f
+      WHERE EXISTS (SELECT 1 FROM ${merchants} rm WHERE rm.range_id = ${id} AND rm.merchant_id = ${merchantId})
+        AND ${t} MATCH ${match}
+        AND (NOT EXISTS (SELECT 1 FROM ${merchants} rm WHERE rm.range_id = ${id} AND rm.merchant_id <> ${merchantId})
+          OR EXISTS (SELECT 1 FROM checkout_sessions h WHERE h.rowid = f.rowid AND h.merchant_id = ${merchantId}))
+      ORDER BY f.rowid DESC LIMIT ${limit - rows.length}`.execute(db);
     rows.push(...found.rows);
     if (rows.length >= limit) break;
   }
   return { rows };
 }
-
-/** Records the merchants of the sessions of rowid in (lo, hi] as indexed by range `id` (in the caller's transaction). */
-export const noteRangeMerchants = (db: Exec, id: number, lo: number, hi: number) =>
-  sql`INSERT OR IGNORE INTO checkout_sessions_search_range_merchants (range_id, merchant_id)
-    SELECT DISTINCT ${id}, merchant_id FROM checkout_sessions WHERE rowid > ${lo} AND rowid <= ${hi}`.execute(db);
 
 /**
  * The index rebuilt from the table (server stopped, or the volume seed after its bulk insert),
@@ -127,7 +121,8 @@ export function rebuildSearchIndex(sqlite: BetterSqlite3.Database, rangeRows = R
       sqlite.exec(`DROP TRIGGER IF EXISTS ${t}_delete; DROP TRIGGER IF EXISTS ${t}_update; DROP TABLE ${t};`);
     }
     sqlite.exec(`DELETE FROM checkout_sessions_search_ranges WHERE id > 0; UPDATE checkout_sessions_search_ranges SET lo = 0, hi = NULL, merged = 0 WHERE id = 0`);
-    sqlite.exec(`DELETE FROM checkout_sessions_search_range_merchants`);
+    // The mark from 0: its move to the newest session at the end records every range's merchants (0031's trigger).
+    sqlite.exec(`DELETE FROM checkout_sessions_search_range_merchants; UPDATE checkout_sessions_search_mark SET indexed_through = 0 WHERE id = 1`);
     sqlite.exec(`INSERT INTO checkout_sessions_search (checkout_sessions_search) VALUES ('delete-all')`);
     const top = (sqlite.prepare(`SELECT COALESCE(max(rowid), 0) FROM checkout_sessions`).pluck().get() as number);
     for (let id = 0, lo = 0; ; id++, lo += rangeRows) {
@@ -138,9 +133,6 @@ export function rebuildSearchIndex(sqlite: BetterSqlite3.Database, rangeRows = R
         sqlite.prepare(`INSERT INTO checkout_sessions_search_ranges (id, lo, hi, merged) VALUES (?, ?, NULL, 0)`).run(id, lo);
       }
       sqlite.prepare(`INSERT INTO ${t} (rowid, customer_name, invoice_ref) SELECT rowid, customer_name, invoice_ref FROM checkout_sessions WHERE rowid > ? AND rowid <= ?`).run(lo, lo + rangeRows);
-      sqlite
-        .prepare(`INSERT OR IGNORE INTO checkout_sessions_search_range_merchants (range_id, merchant_id) SELECT DISTINCT ?, merchant_id FROM checkout_sessions WHERE rowid > ? AND rowid <= ?`)
-        .run(id, lo, lo + rangeRows);
       sqlite.exec(`INSERT INTO ${t} (${t}) VALUES ('optimize')`);
       if (lo + rangeRows >= top) break;
     }

@@ -11,7 +11,7 @@ import { reallocateInvoice } from './invoice-allocation';
 import { expireSessionAttempts } from './attempt-transitions';
 import { voidSessionSlips } from './slip-transitions';
 import { deltaInsert, sessionDelta, summaryOnLinesChanged, summaryOnSessionCreated, summaryOnSessionMoved } from './invoice-summary';
-import { invoiceCurrency } from '../modules/invoices/invoices.repository';
+import { invoiceCurrency, lineCurrencyQuery } from '../modules/invoices/invoices.repository';
 
 /**
  * The session state machine (docs/lifecycle.md prints it with every cause). Every move is a conditional update
@@ -90,16 +90,13 @@ const insertCreatedHistory = precompiled(createdHistoryInsert);
  * sessions was made of (docs/performance.md, round 11).
  */
 const openWithLineCurrency = precompiled((db, p: CheckoutSessionsTable & { historyId: string; mode: 'test' | 'live' }) =>
-  db
-    .with('s', (w) => sessionInsert(w, p))
-    .with('h', (w) => createdHistoryInsert(w, { id: p.historyId, sessionId: p.id, at: p.created_at }))
-    .with('d', (w) => deltaInsert(w, sessionDelta(p, true, false)))
-    .selectFrom('invoice_lines')
-    .select('currency')
-    .where('merchant_id', '=', p.merchant_id)
-    .where('mode', '=', p.mode)
-    .where('invoice_ref', '=', p.invoice_ref)
-    .limit(1),
+  lineCurrencyQuery(
+    db
+      .with('s', (w) => sessionInsert(w, p))
+      .with('h', (w) => createdHistoryInsert(w, { id: p.historyId, sessionId: p.id, at: p.created_at }))
+      .with('d', (w) => deltaInsert(w, sessionDelta(p, true, false))),
+    { merchantId: p.merchant_id, mode: p.mode, invoiceRef: p.invoice_ref },
+  ),
 );
 
 /**

@@ -1,4 +1,5 @@
 import type { QueryCreator, Transaction } from 'kysely';
+import type { Db } from '../db/database';
 import { isPostgres } from '../db/engine';
 import { columnList, precompiled, rowOf } from '../db/precompiled';
 import type { CheckoutSessionsTable, Database, EventsTable } from '../db/schema';
@@ -269,4 +270,27 @@ export async function expireIfDue(trx: Trx, deps: TransitionDeps, sessionId: str
   const s = await trx.selectFrom('checkout_sessions').select(['status', 'expires_at']).where('id', '=', sessionId).executeTakeFirst();
   if (!s || s.status !== 'open' || s.expires_at > now) return false;
   return (await applyTransition(trx, deps, sessionId, { kind: 'expired', cause: 'expires_at passed while open' })) !== null;
+}
+
+const expiryOf = precompiled((db, p: { id: string }) => db.selectFrom('checkout_sessions').select(['status', 'expires_at']).where('id', '=', p.id));
+
+/**
+ * Lazy expiry of one session before a read or a request that may fail, in a transaction of its
+ * own (a request that then fails, 409 SESSION_NOT_PAYABLE on an expired session, must not roll
+ * the expiry and its event back). A plain read first: the write transaction (SQLite's write
+ * lock and a commit, PostgreSQL's BEGIN and COMMIT) only for a session that is due; expireIfDue
+ * checks again inside it, so a race with another change stays safe.
+ */
+export async function expireDue(deps: TransitionDeps & { db: Db }, sessionId: string): Promise<void> {
+  const [s] = await expiryOf(deps.db, { id: sessionId });
+  if (!s || s.status !== 'open' || s.expires_at > deps.clock.now().toISOString()) return;
+  await deps.db.transaction().execute((trx) => expireIfDue(trx, deps, sessionId));
+}
+
+/** expireDue for sessions already read as due (a list's): one transaction for them all, each checked again inside it. */
+export async function expireAllDue(deps: TransitionDeps & { db: Db }, sessionIds: readonly string[]): Promise<void> {
+  if (sessionIds.length === 0) return;
+  await deps.db.transaction().execute(async (trx) => {
+    for (const id of sessionIds) await expireIfDue(trx, deps, id);
+  });
 }

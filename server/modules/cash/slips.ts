@@ -4,8 +4,9 @@ import { issueSlip, replaceSlip } from '../../domain/slip-transitions';
 import { newSlipReference, slipReferenceKey } from '../../lib/slip-reference';
 import type { CashDepositSlipResponse } from '../../../shared/schemas/checkout';
 import { quoteRail } from '../payments/payments.repository';
-import { expireDue, loadFresh, notPayable, requireRail, type PaymentsDeps } from '../payments/rails';
+import { loadFresh, notPayable, requireRail, type PaymentsDeps } from '../payments/rails';
 import { slipBody } from './slip-body';
+import { expireDue } from '../../domain/session-transitions';
 
 /**
  * Issues the session's deposit slip. One payable slip per open session (also enforced by a

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { isPostgres } from '../../db/engine';
 import type { Db } from '../../db/database';
 import type { CheckoutSessionsTable } from '../../db/schema';
-import { expireIfDue, NO_STATUS, type TransitionDeps } from '../../domain/session-transitions';
+import { expireAllDue, expireDue, NO_STATUS, type TransitionDeps } from '../../domain/session-transitions';
 import { invalid, notFound } from '../../lib/errors';
 import { boundedTotal } from '../../lib/list-total';
 import { sessionMode } from '../../lib/ids';
@@ -181,17 +181,16 @@ export interface SessionFilter {
 export async function listSessions(deps: FinanceDeps, merchantId: string, f: SessionFilter, cap: number): Promise<SessionList> {
   // Sessions past their time read as expired here too, as on every other read: found on the open sessions' expiry
   // index (0013), the merchant a filter (merchantScope), or SQLite walks every session of the merchant (0.4 s at 200k).
-  await deps.db.transaction().execute(async (trx) => {
-    const due = await trx
-      .selectFrom('checkout_sessions as s')
-      .select('s.id')
-      .where(merchantScope(true), '=', merchantId)
-      .where('s.status', '=', 'open')
-      .where('s.expires_at', '<=', deps.clock.now().toISOString())
-      .limit(500)
-      .execute();
-    for (const s of due) await expireIfDue(trx, deps, s.id);
-  });
+  // A plain read: the write transaction (SQLite's write lock, PostgreSQL's BEGIN and COMMIT) only when one is due.
+  const due = await deps.db
+    .selectFrom('checkout_sessions as s')
+    .select('s.id')
+    .where(merchantScope(true), '=', merchantId)
+    .where('s.status', '=', 'open')
+    .where('s.expires_at', '<=', deps.clock.now().toISOString())
+    .limit(500)
+    .execute();
+  await expireAllDue(deps, due.map((s) => s.id));
   const from = iso('from', f.from);
   const to = iso('to', f.to);
   if (from && to && from >= to) throw invalid('to', 'must be after from');
@@ -266,9 +265,7 @@ const breakdown = (base: number, fee: number, total: number, currency: string) =
 
 /** One session with its invoice lines and everything that happened to it, oldest first. */
 export async function sessionDetail(deps: FinanceDeps, staff: StaffContext, sessionId: string): Promise<SessionDetail> {
-  await deps.db.transaction().execute(async (trx) => {
-    await expireIfDue(trx, deps, sessionId);
-  });
+  await expireDue(deps, sessionId);
   const s = await sessionBase(deps.db).where('s.id', '=', sessionId).executeTakeFirst();
   if (!s || (staff.role === 'finance' && s.merchant_id !== staff.merchantId)) throw notFound(`session ${sessionId}`);
   const db = deps.db;

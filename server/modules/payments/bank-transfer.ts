@@ -1,8 +1,9 @@
 import { AppError, notFound } from '../../lib/errors';
 import { endTransferWindowIfDue } from '../../domain/bank-transfer-window';
-import { expireDue, loadFresh, notPayable, type PaymentsDeps } from './rails';
+import { loadFresh, notPayable, type PaymentsDeps } from './rails';
 import { applyOutcome, statusBody } from './attempts';
 import { recordAudit, type Actor } from '../audit/audit.service';
+import { expireDue } from '../../domain/session-transitions';
 
 /**
  * The sandbox bank's notification that a transfer arrived. It pays the session while the

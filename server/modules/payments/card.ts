@@ -4,8 +4,9 @@ import { callProvider } from '../../providers/call';
 import { IN_FLIGHT } from '../../providers/types';
 import type { CardPaymentResponse } from '../../../shared/schemas/checkout';
 import { findAttempt, findSession, quoteRail } from './payments.repository';
-import { expireDue, loadFresh, notPayable, railProvider, requireRail, type PaymentsDeps } from './rails';
+import { loadFresh, notPayable, railProvider, requireRail, type PaymentsDeps } from './rails';
 import { applyOutcome, beginAttempt, discardRefused, lostRace, pendingRow } from './attempts';
+import { expireDue } from '../../domain/session-transitions';
 
 export interface CardInput {
   amount_minor: number;

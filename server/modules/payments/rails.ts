@@ -1,11 +1,10 @@
 import type { Transaction } from 'kysely';
 import type { Db } from '../../db/database';
-import { precompiled } from '../../db/precompiled';
 import type { Database } from '../../db/schema';
 import type { Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
 import type { IdGenerator } from '../../lib/ids';
-import { expireIfDue, type TransitionDeps } from '../../domain/session-transitions';
+import { expireDue, expireIfDue, type TransitionDeps } from '../../domain/session-transitions';
 import type { ProviderRegistry, RailProvider } from '../../providers/types';
 import type { Rail } from '../../../shared/schemas/common';
 import { allowedRails, findSession, type SessionWithOwner } from './payments.repository';
@@ -32,20 +31,6 @@ type Trx = Transaction<Database>;
 
 export const notPayable = (status: string) =>
   new AppError('SESSION_NOT_PAYABLE', `session is ${status}, not open for payment; refresh the session before continuing`);
-
-/**
- * Lazy expiry in a transaction of its own: a request that then fails (409 SESSION_NOT_PAYABLE
- * on an expired session) must not roll the expiry, and its event, back.
- */
-const expiryOf = precompiled((db, p: { id: string }) => db.selectFrom('checkout_sessions').select(['status', 'expires_at']).where('id', '=', p.id));
-
-export async function expireDue(deps: PaymentsDeps, sessionId: string): Promise<void> {
-  // A plain read first: the write transaction (SQLite's write lock, a commit) only for a session
-  // that is due. expireIfDue checks again inside it, so a race with another change stays safe.
-  const [s] = await expiryOf(deps.db, { id: sessionId });
-  if (!s || s.status !== 'open' || s.expires_at > deps.clock.now().toISOString()) return;
-  await deps.db.transaction().execute((trx) => expireIfDue(trx, deps, sessionId));
-}
 
 /** Thrown inside a transaction that found its session past its time, before it wrote anything. */
 class SessionDue extends Error {}

@@ -161,3 +161,34 @@ describe('webhook URLs when connecting', () => {
     expect(JSON.parse(a!.response_headers!)).toEqual({ 'content-type': 'application/json', server: 'test-receiver', date: expect.any(String) });
   });
 });
+
+describe("a listening server's own dispatcher", () => {
+  it('refuses an endpoint on the port it is bound to (not known when the URL was saved), and nothing reaches the server', async () => {
+    const reached: string[] = [];
+    const own = await createTestApp({
+      backgroundJobs: true,
+      publicBaseUrl: null,
+      env: { HOST: '127.0.0.1', PORT: '0' },
+      extend: (app) => {
+        app.addHook('onRequest', async (req) => void reached.push(req.url));
+      },
+    });
+    try {
+      await own.app.listen({ host: '127.0.0.1', port: 0 });
+      const port = (own.app.server.address() as { port: number }).port;
+      // PORT=0 at save time: the save-time check knows no port to refuse; the dispatcher knows the bound one.
+      const m = await own.merchant('Self Caller', `http://127.0.0.1:${port}/api/backoffice/v1/admin/staff`);
+      const first = await paidSession(own, m.api_key);
+      const second = await paidSession(own, m.api_key);
+      await own.app.webhookDispatcher!.idle();
+      for (const { event } of [first, second]) {
+        const [a] = await attemptsOf(own, event.id);
+        expect(a).toMatchObject({ outcome: 'failed', status_code: null });
+        expect(a!.error).toMatch(/^refused: .*Paydesk's own address/);
+      }
+      expect(reached.filter((u) => u.startsWith('/api/backoffice'))).toEqual([]);
+    } finally {
+      await own.close();
+    }
+  });
+});

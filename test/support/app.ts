@@ -48,6 +48,8 @@ export async function createTestApp(
     extend?: (app: FastifyInstance) => void | Promise<void>;
     /** The app talks to the database through this (a Kysely plugin that records its SQL: test/integration/query-plans.test.ts). */
     wrapDb?: (db: Db) => Db;
+    /** Runs the webhook dispatcher and the sweeper, as `npm run serve` does (off by default: tests drive their own). */
+    backgroundJobs?: boolean;
   } = {},
 ): Promise<TestContext> {
   const dataDir = mkdtempSync(join(tmpdir(), 'paydesk-test-'));
@@ -76,6 +78,7 @@ export async function createTestApp(
     outbox,
     ...(opts.providers ? { providers: opts.providers } : {}),
     ...(opts.providerTimeoutMs ? { providerTimeoutMs: opts.providerTimeoutMs } : {}),
+    ...(opts.backgroundJobs ? { backgroundJobs: true } : {}),
   });
   await opts.extend?.(app);
   await app.ready();

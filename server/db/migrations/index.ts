@@ -28,6 +28,7 @@ import * as m0028 from './0028_session_search_window';
 import * as m0029 from './0029_session_search_window_in_order';
 import * as m0030 from './0030_session_amount_pairs';
 import * as m0031 from './0031_session_search_range_merchants';
+import * as m0032 from './0032_session_search_noted_by_rowid';
 
 /**
  * Every migration, in order. Append only: the runner refuses to start when the applied
@@ -63,4 +64,5 @@ export const migrations: Record<string, Migration> = {
   '0029_session_search_window_in_order': m0029,
   '0030_session_amount_pairs': m0030,
   '0031_session_search_range_merchants': m0031,
+  '0032_session_search_noted_by_rowid': m0032,
 };

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { ddl } from './ddl';
 
-// Frozen. Issue 18: 0031's `_noted` trigger joined the ranges to the sessions with
+// Frozen. Issue 18: 0031's `_noted` trigger (as released) joined the ranges to the sessions with
 // `s.rowid > r.lo AND (r.hi IS NULL OR s.rowid <= r.hi)`, and SQLite planned it range first:
 // for each range a rowid scan from its `lo` up to the new mark, whatever the few rows the mark
 // just passed. At a million sessions that was 430-620 ms for every index batch (bench:volume,
@@ -13,7 +13,8 @@ import { ddl } from './ddl';
 // range, past its range's `hi`, still adds nothing). PostgreSQL: nothing (no ranges there).
 export async function up(db: Kysely<unknown>): Promise<void> {
   if (ddl(db).pg) return;
-  await sql`DROP TRIGGER checkout_sessions_search_range_merchants_noted`.execute(db);
+  // IF EXISTS: a file migrated while 0031 had no triggers yet (a development build of that day) gets it here too.
+  await sql`DROP TRIGGER IF EXISTS checkout_sessions_search_range_merchants_noted`.execute(db);
   await sql`CREATE TRIGGER checkout_sessions_search_range_merchants_noted AFTER UPDATE OF indexed_through ON checkout_sessions_search_mark
     WHEN new.indexed_through > old.indexed_through BEGIN
       INSERT OR IGNORE INTO checkout_sessions_search_range_merchants (range_id, merchant_id)

@@ -1,7 +1,7 @@
 import { sql, type Transaction } from 'kysely';
 import type { Db } from '../../db/database';
 import type { CashDepositsTable, Database } from '../../db/schema';
-import { expireDue, applyTransition, expireIfDue, requireTransition, type TransitionDeps } from '../../domain/session-transitions';
+import { applyTransition, expireIfDue, requireTransition, type TransitionDeps } from '../../domain/session-transitions';
 import * as depositState from '../../domain/deposit-transitions';
 import { submitSlip, useSlip, voidSlip } from '../../domain/slip-transitions';
 import { AppError, invalid, notFound } from '../../lib/errors';
@@ -39,10 +39,13 @@ async function scanned(q: Q, deps: CashDeskDeps, slipId: string): Promise<Scanne
 
 /** GET /cash-slips/{slip_token}: the slip as scanned (expiring its session first when its time has passed). */
 export async function lookupSlip(deps: CashDeskDeps, tokenOrReference: string): Promise<ScannedSlip> {
-  // Plain reads: a write transaction only when the session is due (expireDue).
-  const slip = await findSlip(deps.db, tokenOrReference);
-  await expireDue(deps, slip.session_id);
-  return scanned(deps.db, deps, slip.id);
+  // One transaction: the slip, its session and its latest deposit as of one moment (a teller
+  // recording or a supervisor approving at the same time never shows half of it).
+  return deps.db.transaction().execute(async (trx) => {
+    const slip = await findSlip(trx, tokenOrReference);
+    await expireIfDue(trx, deps, slip.session_id);
+    return scanned(trx, deps, slip.id);
+  });
 }
 
 /** POST /cash-slips/{slip_token}/deposits: the teller records the counted cash; the session waits for review (pending). */

@@ -14,8 +14,8 @@ import type { Database } from '../../db/schema';
  * A search reads the ranges newest first and stops at its limit (newestMatching): the same rows,
  * in the same order, as one index read `ORDER BY rowid DESC LIMIT n`.
  * Each range records the merchants whose sessions it indexes (migration 0031,
- * `checkout_sessions_search_range_merchants`), written by a trigger as the mark moves past the
- * rows put in (indexBatch, the rebuild, an older server's job) and never taken out: a superset,
+ * `checkout_sessions_search_range_merchants`), written by a trigger (0032's, reading only the
+ * rows the mark passed) as the mark moves past the rows put in (indexBatch, the rebuild, an older server's job) and never taken out: a superset,
  * so a range without the merchant holds none of its sessions, and every session of a range whose
  * only merchant it is is the merchant's.
  */
@@ -121,7 +121,7 @@ export function rebuildSearchIndex(sqlite: BetterSqlite3.Database, rangeRows = R
       sqlite.exec(`DROP TRIGGER IF EXISTS ${t}_delete; DROP TRIGGER IF EXISTS ${t}_update; DROP TABLE ${t};`);
     }
     sqlite.exec(`DELETE FROM checkout_sessions_search_ranges WHERE id > 0; UPDATE checkout_sessions_search_ranges SET lo = 0, hi = NULL, merged = 0 WHERE id = 0`);
-    // The mark from 0: its move to the newest session at the end records every range's merchants (0031's trigger).
+    // The mark from 0: its move to the newest session at the end records every range's merchants (the `_noted` trigger, 0032).
     sqlite.exec(`DELETE FROM checkout_sessions_search_range_merchants; UPDATE checkout_sessions_search_mark SET indexed_through = 0 WHERE id = 1`);
     sqlite.exec(`INSERT INTO checkout_sessions_search (checkout_sessions_search) VALUES ('delete-all')`);
     const top = (sqlite.prepare(`SELECT COALESCE(max(rowid), 0) FROM checkout_sessions`).pluck().get() as number);

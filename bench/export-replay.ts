@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
-import { createWriteStream, existsSync, readFileSync, statSync } from 'node:fs';
+import { createWriteStream } from 'node:fs';
 import { join } from 'node:path';
 import { MAX_OFFSET } from '../shared/schemas/common';
 import { rssMb, spawnServer, type Child } from './processes';
+import { loopWindow as loopWindowOf } from './loop-window';
 
 /**
  * Replays the full payments CSV export on a kept bench:volume database (issue 18), alone:
@@ -29,20 +30,7 @@ const monitor = flag('monitor') ?? join(import.meta.dirname, 'loop-monitor.mjs')
 const PASSWORD = 'volume bench staff password 2026';
 const loopFile = join(dir, 'loop.json');
 
-async function loopWindow(server: Child): Promise<Record<string, unknown> & { max_ms: number; p99_ms: number }> {
-  const before = existsSync(loopFile) ? statSync(loopFile).mtimeMs : 0;
-  process.kill(server.pid, 'SIGUSR2');
-  // A loaded machine may take a while to answer the signal: wait for a new, whole file.
-  for (let i = 0; ; i++) {
-    await new Promise((r) => setTimeout(r, 200));
-    try {
-      if (statSync(loopFile).mtimeMs > before) return JSON.parse(readFileSync(loopFile, 'utf8')) as { max_ms: number; p99_ms: number };
-    } catch {
-      // half written: read it again
-    }
-    if (i > 50) throw new Error('the loop monitor did not answer (is it preloaded?)');
-  }
-}
+const loopWindow = (server: Child) => loopWindowOf<Record<string, unknown> & { max_ms: number; p99_ms: number }>(server, loopFile, (msg) => process.stderr.write(`export-replay: ${msg}\n`));
 
 async function main(): Promise<void> {
   const env: Record<string, string> = { PAYDESK_LOOP_MONITOR_FILE: loopFile };

@@ -1,8 +1,9 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import SQLite from 'better-sqlite3';
 import { ROOT, cpuMs, runAdmin, spawnServer, type Child } from './processes';
+import { signalWindows } from './loop-window';
 
 /**
  * `npx tsx bench/stall-trace.ts --data-dir DIR [--seconds 30] [--out FILE]` (issue 18): where the
@@ -35,11 +36,7 @@ function dist(xs: number[]) {
   return { n: s.length, p50: q(0.5), p90: q(0.9), p99: q(0.99), max: s.length ? r2(s.at(-1)!) : null, over10: s.filter((x) => x > 10).length, over18: s.filter((x) => x > 18).length };
 }
 
-async function signal(server: Child, files: string[]): Promise<unknown[]> {
-  process.kill(server.pid, 'SIGUSR2');
-  await new Promise((r) => setTimeout(r, 300));
-  return files.map((f) => JSON.parse(readFileSync(f, 'utf8')) as unknown);
-}
+const signal = (server: Child, files: string[]) => signalWindows(server, files, (msg) => process.stderr.write(`stall-trace: ${msg}\n`));
 
 async function main(): Promise<void> {
   const loopFile = join(dir!, 'loop.json');

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
@@ -10,6 +10,7 @@ import { createOutbox } from '../server/modules/webhooks/outbox';
 import { encodeCursor } from '../server/modules/finance/finance-paging';
 import { MAX_OFFSET } from '../shared/schemas/common';
 import { ROOT, rssMb, runAdmin, spawnServer, type Child } from './processes';
+import { loopWindow } from './loop-window';
 import { postgresEngine, sqliteEngine, type VolumeEngine } from './volume-engines';
 
 /**
@@ -48,32 +49,6 @@ const round = (n: number) => Math.round(n * 100) / 100;
 async function p99(url: string, opts: Partial<autocannon.Options>, seconds: number): Promise<{ p99: number; rps: number; errors: number }> {
   const r = await autocannon({ url, connections: 10, duration: seconds, ...opts });
   return { p99: r.latency.p99, rps: Math.round(r.requests.average), errors: r.errors + r.timeouts + r.non2xx };
-}
-
-/**
- * The server's event-loop delay since the last read (bench/loop-monitor.mjs). The file is removed
- * first and waited for (the handler runs when the server's loop next turns): an answer later
- * than 200 ms is said on stderr, not mistaken for a missing monitor.
- */
-async function loopWindow(server: Child, file: string): Promise<{ max_ms: number; p99_ms: number }> {
-  rmSync(file, { force: true });
-  const t0 = performance.now();
-  process.kill(server.pid, 'SIGUSR2');
-  for (;;) {
-    await new Promise((r) => setTimeout(r, 20));
-    let read: { max_ms: number; p99_ms: number } | undefined;
-    try {
-      read = JSON.parse(readFileSync(file, 'utf8')) as { max_ms: number; p99_ms: number };
-    } catch {
-      // not written yet (or being written)
-    }
-    const waited = performance.now() - t0;
-    if (read) {
-      if (waited > 200) note(`the server's loop monitor answered after ${Math.round(waited)} ms`);
-      return read;
-    }
-    if (waited > 30_000) throw new Error(`the server's loop monitor did not answer SIGUSR2 within 30 s (${file})`);
-  }
 }
 
 async function timed(url: string, headers: Record<string, string>, timeoutMs = 120_000): Promise<{ ms: number; bytes: number; status: number }> {
@@ -176,7 +151,7 @@ async function main(): Promise<void> {
     line('session_get_p99_ratio', round(full.get / Math.max(empty.get, 1)), 1.5, full.get <= 1.5 * Math.max(empty.get, 1), { empty_ms: empty.get, full_ms: full.get });
 
     note(`mixed load for ${MIXED_S} s (creates and reads, the sweeper running)`);
-    const before = await loopWindow(server, loopFile);
+    const before = await loopWindow(server, loopFile, note);
     note(`event-loop delay from the server's start to here (not a threshold): max ${before.max_ms} ms, p99 ${before.p99_ms} ms`);
     let healthMax = 0;
     let polling = true;
@@ -199,7 +174,7 @@ async function main(): Promise<void> {
     });
     polling = false;
     await poll;
-    const stall = await loopWindow(server, loopFile);
+    const stall = await loopWindow(server, loopFile, note);
     line('event_loop_stall_max_ms_mixed', stall.max_ms, 20, stall.max_ms <= 20, { p99_ms: stall.p99_ms, healthz_max_ms: round(healthMax), requests: mixed.requests.total, errors: mixed.errors + mixed.non2xx });
 
     const login = await fetch(`${server.url}/api/backoffice/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'volume_admin', password: PASSWORD }) });
@@ -248,7 +223,7 @@ async function main(): Promise<void> {
     line('backoffice_offset_past_max_ms', refused.ms, 50, refused.status === 400 && refused.ms <= 50, { status: refused.status, offset: Math.floor(N * 0.7) });
 
     note('full CSV export of the paid sessions');
-    await loopWindow(server, loopFile);
+    await loopWindow(server, loopFile, note);
     const rss0 = rssMb(server.pid) ?? 0;
     let rssMax = rss0;
     const sampler = setInterval(() => (rssMax = Math.max(rssMax, rssMb(server!.pid) ?? 0)), 100);
@@ -258,7 +233,7 @@ async function main(): Promise<void> {
     let bytes = 0;
     for await (const chunk of res.body ?? []) bytes += (chunk as Uint8Array).byteLength;
     clearInterval(sampler);
-    const exportStall = await loopWindow(server, loopFile);
+    const exportStall = await loopWindow(server, loopFile, note);
     line('export_rss_growth_mb', round(rssMax - rss0), 50, res.status === 200 && rssMax - rss0 < 50, { status: res.status, bytes, seconds: round((performance.now() - e0) / 1000) });
     line('export_event_loop_stall_max_ms', exportStall.max_ms, 20, exportStall.max_ms <= 20, { p99_ms: exportStall.p99_ms });
 

@@ -265,10 +265,13 @@ export async function failIfTooManyDeclines(trx: Trx, deps: TransitionDeps, sess
 }
 
 /** Expires the session if it is open and past expires_at; returns true when it did. */
+/** A session still open past its time: due for the lazy expiry (the sweeper's query says the same in SQL). */
+export const isDue = (s: Pick<CheckoutSessionsTable, 'status' | 'expires_at'> | undefined, now: Date): boolean =>
+  s !== undefined && s.status === 'open' && s.expires_at <= now.toISOString();
+
 export async function expireIfDue(trx: Trx, deps: TransitionDeps, sessionId: string): Promise<boolean> {
-  const now = deps.clock.now().toISOString();
   const s = await trx.selectFrom('checkout_sessions').select(['status', 'expires_at']).where('id', '=', sessionId).executeTakeFirst();
-  if (!s || s.status !== 'open' || s.expires_at > now) return false;
+  if (!isDue(s, deps.clock.now())) return false;
   return (await applyTransition(trx, deps, sessionId, { kind: 'expired', cause: 'expires_at passed while open' })) !== null;
 }
 
@@ -283,7 +286,7 @@ const expiryOf = precompiled((db, p: { id: string }) => db.selectFrom('checkout_
  */
 export async function expireDue(deps: TransitionDeps & { db: Db }, sessionId: string): Promise<void> {
   const [s] = await expiryOf(deps.db, { id: sessionId });
-  if (!s || s.status !== 'open' || s.expires_at > deps.clock.now().toISOString()) return;
+  if (!isDue(s, deps.clock.now())) return;
   await deps.db.transaction().execute((trx) => expireIfDue(trx, deps, sessionId));
 }
 

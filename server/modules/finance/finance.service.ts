@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { isPostgres } from '../../db/engine';
 import type { Db } from '../../db/database';
 import type { CheckoutSessionsTable } from '../../db/schema';
-import { expireAllDue, expireDue, NO_STATUS, type TransitionDeps } from '../../domain/session-transitions';
+import { expireAllDue, expireIfDue, isDue, NO_STATUS, type TransitionDeps } from '../../domain/session-transitions';
 import { invalid, notFound } from '../../lib/errors';
 import { boundedTotal } from '../../lib/list-total';
 import { sessionMode } from '../../lib/ids';
@@ -265,8 +265,13 @@ const breakdown = (base: number, fee: number, total: number, currency: string) =
 
 /** One session with its invoice lines and everything that happened to it, oldest first. */
 export async function sessionDetail(deps: FinanceDeps, staff: StaffContext, sessionId: string): Promise<SessionDetail> {
-  await expireDue(deps, sessionId);
-  const s = await sessionBase(deps.db).where('s.id', '=', sessionId).executeTakeFirst();
+  const find = () => sessionBase(deps.db).where('s.id', '=', sessionId).executeTakeFirst();
+  let s = await find();
+  // Past its time and the sweeper not there yet: expired now (in a transaction of its own), then read again.
+  if (isDue(s, deps.clock.now())) {
+    await deps.db.transaction().execute((trx) => expireIfDue(trx, deps, sessionId));
+    s = await find();
+  }
   if (!s || (staff.role === 'finance' && s.merchant_id !== staff.merchantId)) throw notFound(`session ${sessionId}`);
   const db = deps.db;
   const [history, attempts, slips, deposits, events, lines] = await Promise.all([

@@ -15,9 +15,9 @@ import type { Database } from '../../db/schema';
  * in the same order, as one index read `ORDER BY rowid DESC LIMIT n`.
  * Each range records the merchants whose sessions it indexes (migration 0031,
  * `checkout_sessions_search_range_merchants`), written by a trigger (0032's, reading only the
- * rows the mark passed) as the mark moves past the rows put in (indexBatch, the rebuild, an older server's job) and never taken out: a superset,
- * so a range without the merchant holds none of its sessions, and every session of a range whose
- * only merchant it is is the merchant's.
+ * rows the mark passed) as the mark moves past the rows put in (indexBatch, the rebuild, an
+ * older server's job) and never taken out: a superset, so a range without the merchant holds
+ * none of its sessions, and every session of a range whose only merchant it is is the merchant's.
  */
 export const RANGE_ROWS = 200_000;
 

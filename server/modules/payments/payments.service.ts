@@ -4,7 +4,7 @@ import type { PublicCheckoutOptions, PublicCheckoutQuote, PublicCheckoutSession 
 import { RAILS, type Rail } from '../../../shared/schemas/common';
 import { OPERATOR_LABELS, RAIL_PAYER_LABELS } from '../../../shared/labels';
 import { computeFee } from '../../domain/fees';
-import { expireIfDue } from '../../domain/session-transitions';
+import { expireIfDue, isDue } from '../../domain/session-transitions';
 import { findSession } from './payments.repository';
 import { findSessionForQuote, quoteFeeRules, type QuoteInputMemory } from './quote-inputs';
 import { loadFresh, notPayable, payableRails, type PaymentsDeps } from './rails';
@@ -98,7 +98,7 @@ export async function quoteSession(deps: PaymentsDeps & { quoteInputs: QuoteInpu
   const read = await findSessionForQuote(deps.db, sessionId);
   let s = read.session;
   let dataVersion = read.dataVersion;
-  if (s.status === 'open' && s.expires_at <= deps.clock.now().toISOString()) {
+  if (isDue(s, deps.clock.now())) {
     await deps.db.transaction().execute((trx) => expireIfDue(trx, deps, sessionId));
     s = await findSession(deps.db, sessionId);
     dataVersion = undefined; // read again with the stamp

@@ -4,7 +4,7 @@ import type { Database } from '../../db/schema';
 import type { Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
 import type { IdGenerator } from '../../lib/ids';
-import { expireDue, expireIfDue, type TransitionDeps } from '../../domain/session-transitions';
+import { expireDue, expireIfDue, isDue, type TransitionDeps } from '../../domain/session-transitions';
 import type { ProviderRegistry, RailProvider } from '../../providers/types';
 import type { Rail } from '../../../shared/schemas/common';
 import { allowedRails, findSession, type SessionWithOwner } from './payments.repository';
@@ -46,7 +46,7 @@ export async function inFreshSession<T>(deps: PaymentsDeps, sessionId: string, w
   try {
     return await deps.db.transaction().execute(async (trx) => {
       const s = await findSession(trx, sessionId);
-      if (s.status === 'open' && s.expires_at <= deps.clock.now().toISOString()) throw new SessionDue('session due for expiry');
+      if (isDue(s, deps.clock.now())) throw new SessionDue('session due for expiry');
       return work(trx, s);
     });
   } catch (err) {
@@ -60,7 +60,7 @@ export async function inFreshSession<T>(deps: PaymentsDeps, sessionId: string, w
 export async function loadFresh(trx: Trx, deps: PaymentsDeps, sessionId: string): Promise<SessionWithOwner> {
   const s = await findSession(trx, sessionId);
   // Read again only when the session did expire here; an unexpired one is returned as read.
-  if (s.status === 'open' && s.expires_at <= deps.clock.now().toISOString() && (await expireIfDue(trx, deps, sessionId))) {
+  if (isDue(s, deps.clock.now()) && (await expireIfDue(trx, deps, sessionId))) {
     return findSession(trx, sessionId);
   }
   return s;

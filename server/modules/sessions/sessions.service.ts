@@ -1,5 +1,5 @@
 import type { Transaction } from 'kysely';
-import { expireIfDue, openInvoiceSession } from '../../domain/session-transitions';
+import { expireIfDue, isDue, openInvoiceSession } from '../../domain/session-transitions';
 import type { CheckoutSessionsTable, Database } from '../../db/schema';
 import type { AppDeps } from '../../deps';
 import { AppError, notFound } from '../../lib/errors';
@@ -103,7 +103,7 @@ export async function getMerchantSession(
   const row = sessionMode(id) === owner.mode ? await find() : undefined;
   if (!row) throw notFound(`session ${id}`);
   // Between two sweeps a session can be past expires_at: the lookup never reports it as open.
-  if (row.status === 'open' && row.expires_at <= deps.clock.now().toISOString()) {
+  if (isDue(row, deps.clock.now())) {
     await db.transaction().execute((trx) => expireIfDue(trx, deps, id));
     return (await find()) ?? row;
   }

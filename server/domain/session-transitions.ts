@@ -12,7 +12,7 @@ import { reallocateInvoice } from './invoice-allocation';
 import { expireSessionAttempts } from './attempt-transitions';
 import { voidSessionSlips } from './slip-transitions';
 import { deltaInsert, sessionDelta, summaryOnLinesChanged, summaryOnSessionCreated, summaryOnSessionMoved } from './invoice-summary';
-import { invoiceCurrency, lineCurrencyQuery } from '../modules/invoices/invoices.repository';
+import { lineCurrencyQuery } from '../modules/invoices/invoices.repository';
 
 /**
  * The session state machine (docs/lifecycle.md prints it with every cause). Every move is a conditional update
@@ -101,11 +101,47 @@ const openWithLineCurrency = precompiled((db, p: CheckoutSessionsTable & { histo
 );
 
 /**
+ * SQLite: the session inserted unless the invoice's recorded lines are billed in another
+ * currency, in one statement (`INSERT … SELECT … WHERE NOT EXISTS`, the lines' unique
+ * (merchant_id, invoice_ref, mode, code) index): the separate read of the lines' currency cost
+ * about what an insert does inside the server, 26–39 µs of every create (docs/performance.md,
+ * round 13). Its RETURNING says whether the session was written.
+ */
+const insertSessionInLineCurrency = precompiled((db, p: CheckoutSessionsTable & { mode: 'test' | 'live' }) =>
+  db
+    .insertInto('checkout_sessions')
+    .columns(SESSION_COLUMNS)
+    .expression(
+      db
+        .selectNoFrom((eb) => SESSION_COLUMNS.map((c) => eb.val(p[c]).as(c)))
+        .where((eb) =>
+          eb.not(
+            eb.exists(
+              eb
+                .selectFrom('invoice_lines')
+                .select('currency')
+                .where('merchant_id', '=', p.merchant_id)
+                .where('invoice_ref', '=', p.invoice_ref)
+                .where('mode', '=', p.mode)
+                .where('currency', '<>', p.currency),
+            ),
+          ),
+        ),
+    )
+    .returning('id'),
+);
+/** The currency of a line of the invoice that is not `currency` (SQLite, after insertSessionInLineCurrency wrote nothing). */
+const otherLineCurrency = precompiled((db, p: { merchantId: string; mode: 'test' | 'live'; invoiceRef: string; currency: string }) =>
+  lineCurrencyQuery(db, p).where('currency', '<>', p.currency),
+);
+
+/**
  * Opens a session of an invoice (openSession) unless the invoice's recorded lines are billed in
- * another currency; returns that currency (undefined when it has no lines), and the caller
- * refuses a session in another one (409 INVOICE_CURRENCY_MISMATCH) by throwing. SQLite reads the
- * currency first and writes nothing on a mismatch; PostgreSQL writes and reads in one statement
- * (openWithLineCurrency), and the caller's throw rolls the rows back with its transaction.
+ * another currency; returns that currency (undefined, or the session's own, when they are not),
+ * and the caller refuses a session in another one (409 INVOICE_CURRENCY_MISMATCH) by throwing.
+ * SQLite writes nothing on a mismatch (insertSessionInLineCurrency); PostgreSQL writes and reads
+ * in one statement (openWithLineCurrency), and the caller's throw rolls the rows back with its
+ * transaction.
  */
 export async function openInvoiceSession(trx: Trx, deps: Pick<TransitionDeps, 'ids'>, row: CheckoutSessionsTable & { status: 'open' }): Promise<string | undefined> {
   const mode = sessionMode(row.id);
@@ -113,9 +149,16 @@ export async function openInvoiceSession(trx: Trx, deps: Pick<TransitionDeps, 'i
     const historyId = deps.ids.timeUuid(Date.parse(row.created_at));
     return (await openWithLineCurrency(trx, { ...row, historyId, mode }))[0]?.currency;
   }
-  const lineCurrency = await invoiceCurrency(trx, { merchantId: row.merchant_id, mode, invoiceRef: row.invoice_ref });
-  if (lineCurrency === undefined || lineCurrency === row.currency) await openSession(trx, deps, row);
-  return lineCurrency;
+  const written = await insertSessionInLineCurrency(trx, { ...row, mode });
+  if (written.length === 0) {
+    const other = (await otherLineCurrency(trx, { merchantId: row.merchant_id, mode, invoiceRef: row.invoice_ref, currency: row.currency }))[0]?.currency;
+    // Under the write lock the line that stopped the insert is still there; were it not, the session must not be reported as written.
+    if (other === undefined) throw new Error(`session ${row.id} was not written and its invoice has no line in another currency`);
+    return other;
+  }
+  await insertCreatedHistory(trx, { id: deps.ids.timeUuid(Date.parse(row.created_at)), sessionId: row.id, at: row.created_at });
+  await summaryOnSessionCreated(trx, row);
+  return undefined;
 }
 
 // A move with one from-state and no event (open → pending, pending → open: every payment

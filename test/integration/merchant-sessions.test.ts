@@ -227,6 +227,26 @@ describe('POST /api/v1/sessions and GET /api/v1/sessions/{reference}', () => {
     expect((await create({ amount_minor: 500, invoice_ref: 'INV-CUR', currency: 'GHS' })).statusCode).toBe(201);
   });
 
+  it("the live invoice's lines do not decide a test session's currency: the check is of the key's own mode", async () => {
+    // A live line of the same reference, in USD (no live key here: written as the live ingest would).
+    const at = new Date().toISOString();
+    await t.database.db
+      .insertInto('invoice_lines')
+      .values({ id: 'line-live-usd', merchant_id: m.merchant_id, mode: 'live', invoice_ref: 'INV-MODE', code: 'WATER', name: 'Water', amount_minor: 500, currency: 'USD', remitted: 0, remitted_at: null, created_at: at, updated_at: at })
+      .execute();
+    const res = await create({ amount_minor: 500, invoice_ref: 'INV-MODE', currency: 'GHS' });
+    expect(res.statusCode).toBe(201);
+    const id = res.json().id as string;
+    expect(await t.database.db.selectFrom('checkout_sessions').select(['currency', 'status']).where('id', '=', id).executeTakeFirst()).toEqual({ currency: 'GHS', status: 'open' });
+    expect(await t.database.db.selectFrom('session_history').select(['from_status', 'to_status']).where('session_id', '=', id).execute()).toEqual([{ from_status: 'none', to_status: 'open' }]);
+    // A test line in USD for the same reference: now the test session in GHS is refused.
+    await post(t.app, '/api/v1/revenue-lines', { lines: [{ code: 'WATER', name: 'Water' }] }, { key: m.api_key });
+    expect((await post(t.app, '/api/v1/invoice-lines', { invoice_ref: 'INV-MODE', currency: 'USD', lines: [{ code: 'WATER', amount_minor: 500 }] }, { key: m.api_key })).statusCode).toBe(200);
+    const refused = await create({ amount_minor: 500, invoice_ref: 'INV-MODE', currency: 'GHS' });
+    expect(refused.statusCode).toBe(409);
+    expect(envelope(refused)).toMatchObject({ code: 'INVOICE_CURRENCY_MISMATCH', message: 'currency: invoice INV-MODE is billed in USD, not GHS' });
+  });
+
   it('opening a session writes its first history row (none → open, "created"); a refused create and a replay write none', async () => {
     const historyOf = (id: string) => t.database.db.selectFrom('session_history').select(['from_status', 'to_status', 'cause', 'at']).where('session_id', '=', id).execute();
     const allRows = async () => (await t.database.db.selectFrom('session_history').select('id').execute()).length;

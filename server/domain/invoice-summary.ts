@@ -12,7 +12,7 @@ type Q = Transaction<Database> | Kysely<Database>;
  * saying what it adds, and domain/invoice-summary-fold.ts folds those into the summaries (the
  * sweeper's job; the invoice reads and `invoices:rebuild` catch up first). Three hooks:
  *
- * - `summaryOnSessionCreated` (domain/session-transitions.ts `openSession`): one more session,
+ * - `summaryOnSessionCreated` (domain/session-transitions.ts `openInvoiceSession`): one more session,
  *   perhaps the latest.
  * - `summaryOnSessionMoved` (`applyTransition`, every status change whatever its cause:
  *   payment, deposit approval, reconcile, sweeper expiry…): perhaps the latest's status, and on

@@ -76,16 +76,16 @@ const SESSION_COLUMNS = columnList<CheckoutSessionsTable>()([
   'customer_email', 'callback_url', 'metadata', 'paid_rail', 'expires_at', 'created_at', 'updated_at', 'finalized_at',
 ]);
 
-// session_create's two inserts, compiled once (issue 16).
+// session_create's inserts, compiled once (issue 16).
 const sessionInsert = (db: QueryCreator<Database>, p: CheckoutSessionsTable) => db.insertInto('checkout_sessions').values(rowOf(p, SESSION_COLUMNS));
 const createdHistoryInsert = (db: QueryCreator<Database>, p: { id: string; sessionId: string; at: string }) =>
   db.insertInto('session_history').values({ id: p.id, session_id: p.sessionId, from_status: NO_STATUS, to_status: 'open', cause: 'created', at: p.at });
-const insertSession = precompiled(sessionInsert);
 const insertCreatedHistory = precompiled(createdHistoryInsert);
 
 /**
- * PostgreSQL: openSession's three inserts and the read of the currency the invoice's recorded
- * lines are billed in, as one statement (data-modifying CTEs; the history row's foreign key is
+ * PostgreSQL: session create's three inserts (the session, its first history row, its
+ * invoice-summary delta) and the read of the currency the invoice's recorded lines are billed
+ * in, as one statement (data-modifying CTEs; the history row's foreign key is
  * checked at the statement's end, when the session is there). One round trip instead of four:
  * each is a wake-up of a backend and of the server, what the mixed-load stall at a million
  * sessions was made of (docs/performance.md, round 11).
@@ -136,11 +136,12 @@ const otherLineCurrency = precompiled((db, p: { merchantId: string; mode: 'test'
 );
 
 /**
- * Opens a session of an invoice (openSession) unless the invoice's recorded lines are billed in
- * another currency; returns that currency (undefined, or the session's own, when they are not),
- * and the caller refuses a session in another one (409 INVOICE_CURRENCY_MISMATCH) by throwing.
- * SQLite writes nothing on a mismatch (insertSessionInLineCurrency); PostgreSQL writes and reads
- * in one statement (openWithLineCurrency), and the caller's throw rolls the rows back with its
+ * (none) → open for a session of an invoice: the session, its first history row and its
+ * invoice-summary delta, unless the invoice's recorded lines are billed in another currency.
+ * Returns that currency (undefined, or the session's own, when they are not), and the caller
+ * refuses a session in another one (409 INVOICE_CURRENCY_MISMATCH) by throwing. SQLite writes
+ * nothing on a mismatch (insertSessionInLineCurrency); PostgreSQL writes and reads in one
+ * statement (openWithLineCurrency), and the caller's throw rolls the rows back with its
  * transaction.
  */
 export async function openInvoiceSession(trx: Trx, deps: Pick<TransitionDeps, 'ids'>, row: CheckoutSessionsTable & { status: 'open' }): Promise<string | undefined> {
@@ -156,6 +157,7 @@ export async function openInvoiceSession(trx: Trx, deps: Pick<TransitionDeps, 'i
     if (other === undefined) throw new Error(`session ${row.id} was not written and its invoice has no line in another currency`);
     return other;
   }
+  // History ids are UUIDv7 (time-ordered), as are its rows: the primary-key index takes them at its end.
   await insertCreatedHistory(trx, { id: deps.ids.timeUuid(Date.parse(row.created_at)), sessionId: row.id, at: row.created_at });
   await summaryOnSessionCreated(trx, row);
   return undefined;
@@ -169,13 +171,6 @@ const moveQuietly = precompiled((db, p: { id: string; from: SessionStatus; to: S
 const insertHistory = precompiled((db, p: { id: string; sessionId: string; from: string; to: SessionStatus; cause: string; at: string }) =>
   db.insertInto('session_history').values({ id: p.id, session_id: p.sessionId, from_status: p.from, to_status: p.to, cause: p.cause, at: p.at }),
 );
-
-export async function openSession(trx: Trx, deps: Pick<TransitionDeps, 'ids'>, row: CheckoutSessionsTable & { status: 'open' }): Promise<void> {
-  await insertSession(trx, row);
-  // History ids are UUIDv7 (time-ordered), as are its rows: the primary-key index takes them at its end.
-  await insertCreatedHistory(trx, { id: deps.ids.timeUuid(Date.parse(row.created_at)), sessionId: row.id, at: row.created_at });
-  await summaryOnSessionCreated(trx, row);
-}
 
 /**
  * Applies a transition; returns the updated session, or null when the session was not in a

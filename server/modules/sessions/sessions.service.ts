@@ -44,7 +44,7 @@ export function toMerchantSession(row: CheckoutSessionsTable, baseUrl: string): 
 }
 
 /**
- * Creates an `open` session (with its first history row, see openSession and openInvoiceSession). Its currency must match the invoice lines recorded for the same
+ * Creates an `open` session (with its first history row, see openInvoiceSession). Its currency must match the invoice lines recorded for the same
  * reference (409 INVOICE_CURRENCY_MISMATCH). An invoice that a session already paid is not
  * refused a new session: the API does not make payment policy for the merchant (a staging
  * instance reuses invoice references freely), and fulfilment is guarded by the receiver rules

@@ -2,7 +2,7 @@
 // the server for it: `BENCH_SERVER_NODE_ARGS="--import ./bench/sql-timer.mjs"
 // PAYDESK_SQL_TIMER_FILE=/tmp/sql.txt npm run bench -- --only session_create`.
 //
-// - Wraps better-sqlite3's `prepare` (so each statement's run/all/get) and `exec` in this process:
+// - Wraps better-sqlite3's statements' run/get/all and the connection's `exec` in this process:
 //   the server's bundle requires the same module, so its statements are the ones timed. `iterate`
 //   (the streamed exports) is not timed.
 // - Keeps, per 100 ms, each statement's count and time (the text with its whitespace and runs of
@@ -42,24 +42,26 @@ if (file) {
       s[1] += t1 - t0;
     } else m.set(text, [1, t1 - t0]);
   };
+  // The Statement prototype's run/get/all, patched once as bench/stall-trace.mjs does; a statement's
+  // folded text is kept per SQL source (the server prepares each text once: statement-cache.ts).
   const Database = createRequire(new URL('../package.json', import.meta.url))('better-sqlite3');
-  const prepare = Database.prototype.prepare;
-  Database.prototype.prepare = function (sql, ...rest) {
-    const statement = prepare.call(this, sql, ...rest);
-    const text = textOf(sql);
-    for (const method of ['run', 'all', 'get']) {
-      const call = statement[method];
-      statement[method] = function (...args) {
-        const t0 = performance.now();
-        try {
-          return call.apply(this, args);
-        } finally {
-          record(text, t0);
-        }
-      };
-    }
-    return statement;
-  };
+  const probe = new Database(':memory:');
+  const proto = Object.getPrototypeOf(probe.prepare('select 1'));
+  probe.close();
+  const texts = new Map();
+  for (const method of ['run', 'get', 'all']) {
+    const call = proto[method];
+    proto[method] = function timed(...args) {
+      const t0 = performance.now();
+      try {
+        return call.apply(this, args);
+      } finally {
+        let text = texts.get(this.source);
+        if (text === undefined) texts.set(this.source, (text = textOf(this.source)));
+        record(text, t0);
+      }
+    };
+  }
   const exec = Database.prototype.exec;
   Database.prototype.exec = function (sql) {
     const t0 = performance.now();

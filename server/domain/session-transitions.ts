@@ -76,7 +76,7 @@ const SESSION_COLUMNS = columnList<CheckoutSessionsTable>()([
   'customer_email', 'callback_url', 'metadata', 'paid_rail', 'expires_at', 'created_at', 'updated_at', 'finalized_at',
 ]);
 
-// session_create's inserts, compiled once (issue 16).
+// session_create's inserts: the session's and the first history row's builders (PostgreSQL's one statement), the history insert compiled once (issue 16).
 const sessionInsert = (db: QueryCreator<Database>, p: CheckoutSessionsTable) => db.insertInto('checkout_sessions').values(rowOf(p, SESSION_COLUMNS));
 const createdHistoryInsert = (db: QueryCreator<Database>, p: { id: string; sessionId: string; at: string }) =>
   db.insertInto('session_history').values({ id: p.id, session_id: p.sessionId, from_status: NO_STATUS, to_status: 'open', cause: 'created', at: p.at });

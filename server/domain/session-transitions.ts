@@ -71,7 +71,8 @@ export const NO_STATUS = 'none';
  * caller's transaction, so every status a session ever had has its row. No event: creation is
  * not announced to webhooks.
  */
-const SESSION_COLUMNS = columnList<CheckoutSessionsTable>()([
+/** Every column of a session as the app knows it (PostgreSQL's lower-cased search columns, migration 0033, are not among them). */
+export const SESSION_COLUMNS = columnList<CheckoutSessionsTable>()([
   'id', 'merchant_id', 'integration_id', 'status', 'amount_minor', 'currency', 'invoice_ref', 'description', 'customer_name',
   'customer_email', 'callback_url', 'metadata', 'paid_rail', 'expires_at', 'created_at', 'updated_at', 'finalized_at',
 ]);

@@ -17,6 +17,7 @@ import { createTestApp, type TestContext } from '../support/app';
 import { onPostgres } from '../support/database';
 import { BO, call, errorCode, sessionWithSlip, staff, type Staff } from '../support/backoffice';
 import { openSession, payByCard } from '../support/checkout';
+import { SESSION_COLUMNS } from '../../server/domain/session-transitions';
 
 /**
  * Issue 18: exports and reports run off the event loop, in the report worker (a worker thread
@@ -62,7 +63,8 @@ describe('back-office exports off the event loop', () => {
     // A year's worth in miniature: copies of the card payments (session and attempt rows), one
     // second apart, so the export runs over many batches of 200.
     const db = t.database.db;
-    const sessions = await db.selectFrom('checkout_sessions').selectAll().where('id', 'in', paid).execute();
+    // The app's columns, not `*`: PostgreSQL's generated search columns (migration 0033) cannot be inserted.
+    const sessions = await db.selectFrom('checkout_sessions').select(SESSION_COLUMNS).where('id', 'in', paid).execute();
     const attempts = await db.selectFrom('payment_attempts').selectAll().where('session_id', 'in', paid).where('status', '=', 'succeeded').execute();
     const base = t.clock.now().getTime() - 86_400_000;
     shortTo = new Date(base + 60_000).toISOString();

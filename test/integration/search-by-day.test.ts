@@ -44,6 +44,12 @@ describe.runIf(onPostgres)('the day-by-day search finds what the whole-index sea
         if (i === 0) await openSession(t, b, { invoice_ref: `BYDAY-${day.slice(5, 7)}-B${n}`, customer: { name: `Kofi Payer B${n}` } });
       }
     }
+    // Letters beyond ASCII, in both cases, on two days of a month of their own: the walk reads a
+    // dense day's text lower-cased (migration 0033) and must match what ILIKE matches.
+    for (const [i, day] of ['2026-02-10', '2026-02-10', '2026-02-10', '2026-02-11', '2026-02-11'].entries()) {
+      t.clock.set(`${day}T0${i}:30:00.000Z`);
+      await openSession(t, a, { invoice_ref: `ÑYAMÉ-${i}`, customer: { name: i % 2 === 0 ? `ÁMA ÑYAMÉ ${i}` : `áma ñyamé ${i}` } });
+    }
     // The newest: three sessions in one millisecond, which a cap of 1 or 2 splits.
     t.clock.set('2026-04-20T10:00:00.000Z');
     for (let i = 0; i < 3; i++) await openSession(t, a, { invoice_ref: `BYDAY-04-T${i}`, customer: { name: `Kofi Payer T${i}` } });
@@ -79,6 +85,7 @@ describe.runIf(onPostgres)('the day-by-day search finds what the whole-index sea
     ['byday-03', 4],
     ['byday', 20],
     ['nobody', 5],
+    ['Áma ñYAMÉ', 3],
   ])('%s, cap %i', async (text, cap) => {
     const whole = await found(text, cap, false);
     expect(whole.ids.length).toBeLessThanOrEqual(cap);
@@ -114,6 +121,8 @@ describe.runIf(onPostgres)('the day-by-day search finds what the whole-index sea
     ['kofi payer t', false],
     ['byday', true],
     ['byday-03', true],
+    ['áma ñyamé', false],
+    ['ÑYAMÉ-', true],
   ])('the window function finds the cap-th newest of %s (invoice_ref only: %s) for every cap', async (text, onlyRef) => {
     const db = t.database.db;
     const p = `%${text}%`;

@@ -6,6 +6,7 @@ import { invalid, notFound } from '../../lib/errors';
 import type { InvoiceDetail, InvoiceList, InvoiceSummary, SessionRow } from '../../../shared/schemas/backoffice';
 import { invoiceLines } from '../invoices/invoices.repository';
 import { likeEscape } from './finance-search';
+import { SESSION_SELECTION } from './session-selection';
 import { afterCursor, decodeCursor, encodeCursor, pageOf } from './finance-paging';
 import { catchUpInvoiceSummaries } from '../../domain/invoice-summary-fold';
 import type { CheckoutSessionsTable } from '../../db/schema';
@@ -105,7 +106,7 @@ export async function invoiceDetail(
   // merchants table first and then sorts every session of the invoice (100,000 for a popular one)
   // instead of reading the newest 51 from (merchant_id, invoice_ref, created_at).
   const merchant = await db.selectFrom('merchants').select('name').where('id', '=', merchantId).executeTakeFirstOrThrow();
-  let q = db.selectFrom('checkout_sessions as s').selectAll('s').where('s.merchant_id', '=', merchantId).where('s.invoice_ref', '=', invoiceRef);
+  let q = db.selectFrom('checkout_sessions as s').select(SESSION_SELECTION).where('s.merchant_id', '=', merchantId).where('s.invoice_ref', '=', invoiceRef);
   if (page.cursor) {
     const c = decodeCursor(page.cursor, 'created_at', 'desc');
     q = q.where((eb) => afterCursor(eb, 's.created_at', 's.id', 'desc', c));

@@ -3,6 +3,7 @@ import { isPostgres } from '../../db/engine';
 import type { Db } from '../../db/database';
 import type { CheckoutSessionsTable } from '../../db/schema';
 import { expireAllDue, expireIfDue, isDue, NO_STATUS, type TransitionDeps } from '../../domain/session-transitions';
+import { SESSION_SELECTION } from './session-selection';
 import { invalid, notFound } from '../../lib/errors';
 import { boundedTotal } from '../../lib/list-total';
 import { sessionMode } from '../../lib/ids';
@@ -130,7 +131,7 @@ export async function invoiceDetail(db: Db, merchantId: string, invoiceRef: stri
 // ---------------------------------------------------------------- sessions
 
 export const sessionBase = (db: Db) =>
-  db.selectFrom('checkout_sessions as s').innerJoin('merchants as m', 'm.id', 's.merchant_id').selectAll('s').select('m.name as merchant_name');
+  db.selectFrom('checkout_sessions as s').innerJoin('merchants as m', 'm.id', 's.merchant_id').select(SESSION_SELECTION).select('m.name as merchant_name');
 
 /** A session row with what settled it (base, fee and collected amount stay apart everywhere). */
 const toSessionRow = (s: CheckoutSessionsTable & { merchant_name: string }, paid: Map<string, Settlement>): SessionRow => ({

@@ -76,6 +76,10 @@ async function timed(url: string, headers: Record<string, string>, timeoutMs = 1
 }
 
 async function main(): Promise<void> {
+  // Measure what `npm run serve` runs, as `npm run bench` does: the server bundle built from the current sources.
+  // Without it, a source newer than the bundle made scripts/serve.mjs run the TypeScript through tsx, and the
+  // figures were those of that (round 14: the export's RSS growth +55 MB instead of +30-36).
+  execFileSync(process.execPath, [join(ROOT, 'scripts/build-server.mjs')], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
   const dir = mkdtempSync(join(tmpdir(), 'paydesk-volume-'));
   const loopFile = join(dir, 'loop.json');
   const serverEnv = { PAYDESK_LOOP_MONITOR_FILE: loopFile };

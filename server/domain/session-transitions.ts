@@ -101,6 +101,10 @@ const openWithLineCurrency = precompiled((db, p: CheckoutSessionsTable & { histo
   ),
 );
 
+/** A line of the invoice billed in a currency that is not `currency`: what refuses SQLite's session insert below, and what the refusal then reads. */
+const lineInOtherCurrency = (db: QueryCreator<Database>, p: { merchantId: string; mode: 'test' | 'live'; invoiceRef: string; currency: string }) =>
+  lineCurrencyQuery(db, p).where('currency', '<>', p.currency);
+
 /**
  * SQLite: the session inserted unless the invoice's recorded lines are billed in another
  * currency, in one statement (`INSERT … SELECT … WHERE NOT EXISTS`, the lines' unique
@@ -115,26 +119,12 @@ const insertSessionInLineCurrency = precompiled((db, p: CheckoutSessionsTable & 
     .expression(
       db
         .selectNoFrom((eb) => SESSION_COLUMNS.map((c) => eb.val(p[c]).as(c)))
-        .where((eb) =>
-          eb.not(
-            eb.exists(
-              eb
-                .selectFrom('invoice_lines')
-                .select('currency')
-                .where('merchant_id', '=', p.merchant_id)
-                .where('invoice_ref', '=', p.invoice_ref)
-                .where('mode', '=', p.mode)
-                .where('currency', '<>', p.currency),
-            ),
-          ),
-        ),
+        .where((eb) => eb.not(eb.exists(lineInOtherCurrency(db, { merchantId: p.merchant_id, mode: p.mode, invoiceRef: p.invoice_ref, currency: p.currency })))),
     )
     .returning('id'),
 );
 /** The currency of a line of the invoice that is not `currency` (SQLite, after insertSessionInLineCurrency wrote nothing). */
-const otherLineCurrency = precompiled((db, p: { merchantId: string; mode: 'test' | 'live'; invoiceRef: string; currency: string }) =>
-  lineCurrencyQuery(db, p).where('currency', '<>', p.currency),
-);
+const otherLineCurrency = precompiled(lineInOtherCurrency);
 
 /**
  * (none) → open for a session of an invoice: the session, its first history row and its

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { SERVER_NODE_FLAGS } from '../scripts/server-node-flags.mjs';
@@ -102,6 +102,15 @@ export async function spawnNode(
       await exited(proc);
     },
   };
+}
+
+/**
+ * Builds the server bundle from the current sources (scripts/build-server.mjs), so a bench's
+ * servers run what `npm run serve` runs: with a source newer than the bundle, scripts/serve.mjs
+ * runs the TypeScript through tsx instead, and the figures are those of that (round 14).
+ */
+export function buildServerBundle(): void {
+  execFileSync(process.execPath, ['scripts/build-server.mjs'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
 }
 
 /**

@@ -1,10 +1,9 @@
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { startReceiver, type Receiver } from './bench-receiver';
-import { cpuMs, ROOT, rssMb, runAdmin, spawnNode, spawnServer, type Child } from './processes';
+import { buildServerBundle, cpuMs, rssMb, runAdmin, spawnNode, spawnServer, type Child } from './processes';
 import { postgresScenarios } from './postgres';
 import { CEILING_OF, ratios, targets, type ScenarioResult } from './bench-targets';
 
@@ -356,7 +355,7 @@ async function webhookFanout(base: string, receiver: Receiver, attempts: Array<{
 async function main(): Promise<void> {
   const started = Date.now();
   // Measure what `npm run serve` runs: a server bundle built from the current sources.
-  execFileSync(process.execPath, [join(ROOT, 'scripts/build-server.mjs')], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+  buildServerBundle();
   note(`${CONNECTIONS} connections, ${DURATION_S} s per scenario; loopback only; figures are noisy on a shared machine`);
   const receiver = await startReceiver();
   try {

@@ -9,7 +9,7 @@ import { randomIds } from '../server/lib/ids';
 import { createOutbox } from '../server/modules/webhooks/outbox';
 import { encodeCursor } from '../server/modules/finance/finance-paging';
 import { MAX_OFFSET } from '../shared/schemas/common';
-import { ROOT, rssMb, runAdmin, spawnServer, type Child } from './processes';
+import { ROOT, buildServerBundle, rssMb, runAdmin, spawnServer, type Child } from './processes';
 import { loopWindow } from './loop-window';
 import { postgresEngine, sqliteEngine, type VolumeEngine } from './volume-engines';
 
@@ -76,10 +76,9 @@ async function timed(url: string, headers: Record<string, string>, timeoutMs = 1
 }
 
 async function main(): Promise<void> {
-  // Measure what `npm run serve` runs, as `npm run bench` does: the server bundle built from the current sources.
-  // Without it, a source newer than the bundle made scripts/serve.mjs run the TypeScript through tsx, and the
-  // figures were those of that (round 14: the export's RSS growth +55 MB instead of +30-36).
-  execFileSync(process.execPath, [join(ROOT, 'scripts/build-server.mjs')], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+  // Measure what `npm run serve` runs, as `npm run bench` does (round 14: run from the TypeScript, the export's
+  // RSS growth read +55 MB instead of +30-36).
+  buildServerBundle();
   const dir = mkdtempSync(join(tmpdir(), 'paydesk-volume-'));
   const loopFile = join(dir, 'loop.json');
   const serverEnv = { PAYDESK_LOOP_MONITOR_FILE: loopFile };

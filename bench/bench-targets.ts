@@ -12,7 +12,7 @@ export interface ScenarioResult {
   errors: number;
   /** Server CPU (user + system) per request in µs: steadier than rps when other work shares the cores. */
   server_cpu_us_per_req?: number;
-  /** webhook_fanout: the receiver's CPU per delivery (it runs in the bench process, on the same cores). */
+  /** webhook_fanout: the receiver's CPU per delivery (its own process, on the same cores as the server). */
   receiver_cpu_us_per_req?: number;
 }
 

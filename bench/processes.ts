@@ -1,5 +1,5 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { appendFileSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { SERVER_NODE_FLAGS } from '../scripts/server-node-flags.mjs';
 
@@ -56,6 +56,10 @@ export async function spawnNode(
   });
   live.add(proc);
   proc.once('exit', () => live.delete(proc));
+  // BENCH_SERVER_STDOUT=FILE: the child's whole stdout appended there too (V8's --trace-opt /
+  // --trace-deopt print to stdout; otherwise it is read only for the listening line).
+  const tee = process.env.BENCH_SERVER_STDOUT;
+  if (tee) proc.stdout?.on('data', (d: Buffer | string) => appendFileSync(tee, d));
   let err = '';
   proc.stderr?.setEncoding('utf8').on('data', (d: string) => {
     err = (err + d).slice(-20_000);

@@ -17,6 +17,8 @@ import { fileURLToPath } from 'node:url';
 export interface ReceiverStats {
   /** POSTs to /hooks received (answered or waiting). */
   attempts: number;
+  /** TCP connections accepted so far (the warm-up's included). */
+  connections: number;
   /** Distinct event ids acknowledged. */
   acked: number;
   /** ms since the dispatcher last dropped a waiting request (its attempt timed out), or null. */

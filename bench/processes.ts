@@ -1,5 +1,5 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { appendFileSync, readFileSync } from 'node:fs';
+import { appendFileSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { SERVER_NODE_FLAGS } from '../scripts/server-node-flags.mjs';
 
@@ -174,4 +174,25 @@ export function cpuMs(pid: number): number | null {
   } catch {
     return null;
   }
+}
+
+/** CPU ms per thread of a process, by thread name (Linux /proc/PID/task), or {} elsewhere. */
+export function threadCpuMs(pid: number): Record<string, number> {
+  const out: Record<string, number> = {};
+  try {
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      try {
+        const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+        const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        const key = tid === String(pid) ? 'main' : `${name}:${tid}`;
+        out[key] = (out[key] ?? 0) + ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+      } catch {
+        // the thread ended
+      }
+    }
+  } catch {
+    // not Linux
+  }
+  return out;
 }

@@ -16,6 +16,8 @@ import process from 'node:process';
 
 let gated = true;
 let attempts = 0;
+/** TCP connections accepted (the dispatcher keeps its connections alive: few, not one per delivery). */
+let connections = 0;
 let lastDropped = null;
 let openedAt = 0;
 /** Event id → ms after the last `open` when it was first acknowledged. */
@@ -42,6 +44,7 @@ const server = createServer((req, res) => {
   });
 });
 server.keepAliveTimeout = 30_000;
+server.on('connection', () => connections++);
 
 process.on('message', (m) => {
   if (m.op === 'open') {
@@ -51,7 +54,7 @@ process.on('message', (m) => {
     waiting.clear();
     process.send({ id: m.id });
   } else if (m.op === 'stats') {
-    process.send({ id: m.id, attempts, acked: acked.size, droppedAgoMs: lastDropped === null ? null : performance.now() - lastDropped });
+    process.send({ id: m.id, attempts, connections, acked: acked.size, droppedAgoMs: lastDropped === null ? null : performance.now() - lastDropped });
   } else if (m.op === 'times') {
     process.send({ id: m.id, times: [...acked.values()] });
   }

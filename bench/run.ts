@@ -2,8 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
+import SQLite from 'better-sqlite3';
 import { startReceiver, type Receiver } from './bench-receiver';
-import { buildServerBundle, cpuMs, rssMb, runAdmin, spawnNode, spawnServer, type Child } from './processes';
+import { buildServerBundle, cpuMs, rssMb, threadCpuMs, runAdmin, spawnNode, spawnServer, type Child } from './processes';
 import { postgresScenarios } from './postgres';
 import { CEILING_OF, ratios, targets, type ScenarioResult } from './bench-targets';
 
@@ -256,7 +257,7 @@ async function paydeskScenarios(receiver: Receiver): Promise<void> {
         },
       ],
     });
-    await webhookFanout(base, receiver, attempts);
+    await webhookFanout(base, receiver, attempts, join(dir, 'paydesk.sqlite'));
     afterLoadRss(server.pid);
   } finally {
     await server?.stop();
@@ -279,7 +280,7 @@ function afterLoadRss(pid: number): void {
  * Sessions are driven to success by authorising the attempts momo_attempt_create started
  * (reported as momo_authorize).
  */
-async function webhookFanout(base: string, receiver: Receiver, attempts: Array<{ session: string; attempt: string }>): Promise<void> {
+async function webhookFanout(base: string, receiver: Receiver, attempts: Array<{ session: string; attempt: string }>, databaseFile: string): Promise<void> {
   const batch = attempts.slice(0, FANOUT_EVENTS);
   // The receiver stands in for a merchant's long-running server: its answering path is warmed
   // first, so what the window times is the server's work (bench-receiver.ts `warm`).
@@ -319,6 +320,18 @@ async function webhookFanout(base: string, receiver: Receiver, attempts: Array<{
   if ((await receiver.stats()).attempts === 0) {
     return unavailable(`webhook delivery is not available: ${expected} sessions reached success but no delivery attempt reached the receiver within 10 s`);
   }
+  // Each authorisation also left the invoice summaries a delta, which the server's sweeper folds
+  // within a tick or two (domain/invoice-summary-fold.ts): that is momo_authorize's work, done
+  // before the window, as it would be long before a receiver outage ends (a read-only look at the file).
+  const reader = new SQLite(databaseFile, { readonly: true, fileMustExist: true });
+  try {
+    const pending = reader.prepare('SELECT EXISTS (SELECT 1 FROM invoice_summary_deltas) AS n').pluck();
+    const t0 = Date.now();
+    while (pending.get() === 1 && Date.now() < t0 + 10_000) await pause(50);
+    note(`webhook_fanout: the authorisations' invoice-summary deltas folded ${Date.now() - t0} ms after the last one${pending.get() === 1 ? ' (NOT all: gave up after 10 s)' : ''}`);
+  } finally {
+    reader.close();
+  }
   // The gated receiver holds the attempts it gets; one that timed out (10 s) is due again 1 s
   // later. Open when none was dropped in the last 1.5 s, so the whole backlog is due at opening.
   const settle = Date.now() + 15_000;
@@ -329,8 +342,10 @@ async function webhookFanout(base: string, receiver: Receiver, attempts: Array<{
     await pause(100);
   }
   const cpu0 = serverPid === undefined ? null : cpuMs(serverPid);
+  const threads0 = serverPid === undefined ? {} : threadCpuMs(serverPid);
   // The receiver is a process of its own (bench-receiver.ts), on the same cores as the server.
   const receiverCpu0 = cpuMs(receiver.pid);
+  const connections0 = (await receiver.stats()).connections;
   await receiver.open();
   const deadline = Date.now() + 60_000;
   let acked = (await receiver.stats()).acked;
@@ -339,7 +354,11 @@ async function webhookFanout(base: string, receiver: Receiver, attempts: Array<{
     acked = (await receiver.stats()).acked;
   }
   const cpu1 = serverPid === undefined ? null : cpuMs(serverPid);
+  const threads1 = serverPid === undefined ? {} : threadCpuMs(serverPid);
   const receiverCpu1 = cpuMs(receiver.pid);
+  note(`webhook_fanout: ${(await receiver.stats()).connections - connections0} connections opened to the receiver in the window`);
+  // Where the server's CPU went in the window, per thread (the main thread, V8's compiler and GC helpers, libuv's pool, workers).
+  note(`webhook_fanout: server CPU ms in the window by thread: ${Object.keys(threads1).map((k) => `${k} ${Math.round(threads1[k]! - (threads0[k] ?? 0))}`).filter((e) => !e.endsWith(' 0')).join(', ')}`);
   // ms from opening to each event's first acknowledgement (the receiver's clock).
   const times = (await receiver.ackTimes()).sort((a, b) => a - b);
   const seconds = Math.max((times[times.length - 1] ?? 0) / 1000, 0.001);

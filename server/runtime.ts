@@ -4,6 +4,7 @@ import { build } from './app';
 import type { Config } from './config';
 import { connectDatabase, migrate, type OpenedDatabase } from './db/database';
 import { refusalOf, schemaStatus, staleReasonOf } from './db/schema-version';
+import { startCheckpointer, type Checkpointer } from './db/sqlite-checkpointer';
 import { systemClock, type Clock } from './lib/clock';
 import { randomIds } from './lib/ids';
 
@@ -53,6 +54,10 @@ export async function startServer(config: Config, opts: { clock?: Clock; logger?
   }
   const app = await build({ db: database.db, clock: opts.clock ?? systemClock, ids: randomIds, config, logger, backgroundJobs: true });
   await app.listen({ port: config.port, host: config.host });
+  // SQLite: from now on the WAL is checkpointed by a worker thread, not inside the event loop's
+  // commits (sqlite-checkpointer.ts). Started once listening: its thread's start is not the server's.
+  const checkpointer: Checkpointer | null =
+    database.engine === 'sqlite' ? startCheckpointer(database.sqlite, config.databaseFile, { onError: (message) => logger && logger.error({ err: message }, 'WAL checkpoint failed') }) : null;
   const url = app.listeningOrigin;
   let stopping: Promise<void> | undefined;
   const stop = () =>
@@ -60,6 +65,8 @@ export async function startServer(config: Config, opts: { clock?: Clock; logger?
       app.readiness.drain();
       if (config.shutdownDrainMs > 0) await new Promise((r) => setTimeout(r, config.shutdownDrainMs));
       await app.close();
+      // The worker's connection closes first: the server's, the last one, then checkpoints what is left and removes the WAL.
+      await checkpointer?.stop();
       await database.close();
     })());
   return { app, database, url, stop };

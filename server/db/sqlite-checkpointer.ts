@@ -1,0 +1,135 @@
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
+import type SQLite from 'better-sqlite3';
+import { WAL_AUTOCHECKPOINT_PAGES } from './database';
+
+/**
+ * The server's WAL checkpoints, off the event loop (round 15).
+ *
+ * SQLite checkpoints inside whichever commit pushes the WAL past `wal_autocheckpoint` pages
+ * (server/db/database.ts: 300), on the connection that commits: on the server's one connection,
+ * that is the event loop. With `synchronous = NORMAL` a checkpoint syncs the WAL, copies its pages
+ * into the database file and syncs that: in `npm run bench`'s webhook fan-out window one commit in
+ * six checkpointed and those took 3-20 ms each against 0.4 for the others, 110-230 ms of the main
+ * thread's ~900; and while another process wrote heavily to the same disk one such commit took
+ * 277 ms (round 14, docs/operations.md "A disk shared with other writers").
+ *
+ * Here a worker thread with a connection of its own runs `PRAGMA wal_checkpoint(PASSIVE)` every
+ * `intervalMs`. PASSIVE never waits for readers or the writer, and a checkpoint with nothing new to
+ * copy does no I/O. The server's connection keeps a checkpoint of its own only as a backstop, at
+ * BACKSTOP_WAL_PAGES: SQLite starts the WAL over once a checkpoint has copied all of it (at the next
+ * write), and under writes that never pause the worker may never catch up exactly; then the
+ * server's commit at the backstop copies the little left and the WAL starts over.
+ *
+ * Durability is unchanged: a commit is in the WAL when it is answered, checkpointed or not, and a
+ * checkpoint cut short (the process killed) is redone by the next one. Only the server starts one
+ * (server/runtime.ts): the CLI's short runs and the tests' databases checkpoint in their commits.
+ */
+
+/** WAL pages past which the server's own commit checkpoints while the worker runs (16 MB of 4 KB pages). */
+export const BACKSTOP_WAL_PAGES = 4_000;
+/** How often the worker checkpoints. */
+export const CHECKPOINT_INTERVAL_MS = 100;
+
+export interface CheckpointResult {
+  /** 1 when the checkpoint could not run to completion (another connection was checkpointing, or readers hold frames). */
+  busy: number;
+  /** Frames in the WAL. */
+  log: number;
+  /** Frames of it copied into the database file. */
+  checkpointed: number;
+}
+
+export interface Checkpointer {
+  /** Checkpoints now, in the worker, and resolves with what SQLite answered (tests, shutdown). */
+  checkpointNow(): Promise<CheckpointResult>;
+  /** Stops the worker and closes its connection; the server's connection checkpoints at WAL_AUTOCHECKPOINT_PAGES again. */
+  stop(): Promise<void>;
+}
+
+// Plain JavaScript, run by the worker (eval): no bundling or loader is involved, in the bundle, from
+// source through tsx, or in the desktop app.
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const Database = require(workerData.module);
+const db = new Database(workerData.file, { fileMustExist: true });
+db.pragma('cache_size = -512');
+const checkpoint = db.prepare('PRAGMA wal_checkpoint(PASSIVE)');
+let timer;
+const run = () => {
+  try {
+    return checkpoint.get();
+  } catch (err) {
+    parentPort.postMessage({ error: String(err && err.message || err) });
+    return null;
+  }
+};
+const tick = () => {
+  run();
+  timer = setTimeout(tick, workerData.intervalMs);
+};
+timer = setTimeout(tick, workerData.intervalMs);
+parentPort.on('message', (m) => {
+  if (m.op === 'now') {
+    parentPort.postMessage({ id: m.id, result: run() });
+  } else if (m.op === 'stop') {
+    clearTimeout(timer);
+    db.close();
+    parentPort.postMessage({ id: m.id });
+    parentPort.close();
+  }
+});
+`;
+
+export function startCheckpointer(sqlite: SQLite.Database, file: string, opts: { intervalMs?: number; onError?: (message: string) => void } = {}): Checkpointer {
+  const module = createRequire(import.meta.url).resolve('better-sqlite3');
+  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { module, file, intervalMs: opts.intervalMs ?? CHECKPOINT_INTERVAL_MS },
+    // It allocates next to nothing: a small young generation keeps its heap (and the server's RSS) small.
+    resourceLimits: { maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 16 },
+  });
+  // The worker never keeps the process alive by itself: the server's stop() ends it.
+  worker.unref();
+  sqlite.pragma(`wal_autocheckpoint = ${BACKSTOP_WAL_PAGES}`);
+  let next = 0;
+  const waiting = new Map<number, { resolve: (m: { result?: CheckpointResult }) => void; reject: (err: Error) => void }>();
+  let failure: Error | null = null;
+  const fail = (err: Error) => {
+    failure ??= err;
+    // Without the worker the server's connection checkpoints in its commits again, as before.
+    if (sqlite.open) sqlite.pragma(`wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_PAGES}`);
+    for (const w of waiting.values()) w.reject(err);
+    waiting.clear();
+  };
+  worker.on('message', (m: { id?: number; result?: CheckpointResult; error?: string }) => {
+    if (m.error !== undefined) opts.onError?.(m.error);
+    if (m.id === undefined) return;
+    waiting.get(m.id)?.resolve(m);
+    waiting.delete(m.id);
+  });
+  worker.on('error', (err) => {
+    opts.onError?.(err.message);
+    fail(err);
+  });
+  worker.on('exit', () => fail(new Error('the checkpoint worker has stopped')));
+  const ask = (op: 'now' | 'stop') =>
+    new Promise<{ result?: CheckpointResult }>((resolve, reject) => {
+      if (failure) return reject(failure);
+      const id = next++;
+      waiting.set(id, { resolve, reject });
+      worker.postMessage({ op, id });
+    });
+  let stopped: Promise<void> | undefined;
+  return {
+    async checkpointNow() {
+      const { result } = await ask('now');
+      if (!result) throw new Error('the checkpoint failed (see the server log)');
+      return result;
+    },
+    stop: () =>
+      (stopped ??= (async () => {
+        await ask('stop').catch(() => undefined);
+        await worker.terminate();
+        if (sqlite.open) sqlite.pragma(`wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_PAGES}`);
+      })()),
+  };
+}

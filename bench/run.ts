@@ -272,7 +272,9 @@ function afterLoadRss(pid: number): void {
 }
 
 /**
- * webhook_fanout: terminal events per second delivered and acknowledged by a local receiver.
+ * webhook_fanout: terminal events per second delivered and acknowledged by a local receiver
+ * (its own process, its answering path warmed first: bench-receiver.ts). The window opens once
+ * the server has folded the earlier scenarios' invoice-summary deltas (below).
  * The receiver first holds every request unanswered (bench-receiver.ts), so the
  * `checkout.session.completed` events of FANOUT_EVENTS authorised Mobile Money attempts pile
  * up in the outbox, due (the dispatcher's `concurrency` attempts wait at the receiver); then it
@@ -320,9 +322,10 @@ async function webhookFanout(base: string, receiver: Receiver, attempts: Array<{
   if ((await receiver.stats()).attempts === 0) {
     return unavailable(`webhook delivery is not available: ${expected} sessions reached success but no delivery attempt reached the receiver within 10 s`);
   }
-  // Each authorisation also left the invoice summaries a delta, which the server's sweeper folds
-  // within a tick or two (domain/invoice-summary-fold.ts): that is momo_authorize's work, done
-  // before the window, as it would be long before a receiver outage ends (a read-only look at the file).
+  // Each authorisation (and each session create before it) left the invoice summaries a delta,
+  // which the server's sweeper folds 100 ms a tick (domain/invoice-summary-fold.ts; 3.7-6.9 s after
+  // the last authorisation in round 15): the earlier scenarios' work, done before the window, as it
+  // would be long before a receiver outage ends (a read-only look at the file).
   const reader = new SQLite(databaseFile, { readonly: true, fileMustExist: true });
   try {
     const pending = reader.prepare('SELECT EXISTS (SELECT 1 FROM invoice_summary_deltas) AS n').pluck();

@@ -41,7 +41,7 @@ export interface CheckpointResult {
 }
 
 export interface Checkpointer {
-  /** Checkpoints now, in the worker, and resolves with what SQLite answered (tests, shutdown). */
+  /** Checkpoints now, in the worker, and resolves with what SQLite answered (tests). */
   checkpointNow(): Promise<CheckpointResult>;
   /** Stops the worker and closes its connection; the server's connection checkpoints at WAL_AUTOCHECKPOINT_PAGES again. */
   stop(): Promise<void>;
@@ -83,8 +83,11 @@ parentPort.on('message', (m) => {
 
 export function startCheckpointer(sqlite: SQLite.Database, file: string, opts: { intervalMs?: number; onError?: (message: string) => void } = {}): Checkpointer {
   const module = createRequire(import.meta.url).resolve('better-sqlite3');
-  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { module, file, intervalMs: opts.intervalMs ?? CHECKPOINT_INTERVAL_MS },
-    // It allocates next to nothing: a small young generation keeps its heap (and the server's RSS) small.
+  const worker = new Worker(WORKER_SOURCE, {
+    eval: true,
+    workerData: { module, file, intervalMs: opts.intervalMs ?? CHECKPOINT_INTERVAL_MS },
+    // A bound on its heap (it allocates next to nothing). The ~10 MB of RSS it adds is its isolate,
+    // which these limits do not shrink (measured, docs/performance.md "Round 15").
     resourceLimits: { maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 16 },
   });
   // The worker never keeps the process alive by itself: the server's stop() ends it.

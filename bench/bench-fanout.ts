@@ -8,9 +8,9 @@ import { systemClock } from '../server/lib/clock';
 import { randomIds } from '../server/lib/ids';
 import { createIntegration } from '../server/modules/integrations/integrations.service';
 import { createDispatcher } from '../server/modules/webhooks/dispatcher';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { createOutbox } from '../server/modules/webhooks/outbox';
 import { startWalCount, walPagesByTree } from './wal-pages';
+import { startReceiver } from './bench-receiver';
 
 /**
  * The `webhook_fanout` benchmark scenario, for bench/run.ts:
@@ -21,7 +21,7 @@ import { startWalCount, walPagesByTree } from './wal-pages';
  * In a fresh temporary database it records `events` terminal transitions through the real
  * domain layer (each writes its event and, through the outbox hook, its delivery row), then
  * starts a dispatcher with production settings against a local receiver on 127.0.0.1 (its
- * own Node process, as a merchant's receiver would be, answering 200 at once) and
+ * own Node process, bench/receiver-process.mjs, as a merchant's receiver would be, answering 200 at once) and
  * times how long it takes until every delivery has succeeded. Prints the CONTRACT §8 shape:
  * `requests` = deliveries, `rps` = deliveries per second, `p50_ms` / `p99_ms` = attempt
  * latency as the dispatcher logged it, `errors` = attempts that did not succeed.
@@ -34,24 +34,6 @@ export interface FanoutResult {
   p50_ms: number;
   p99_ms: number;
   errors: number;
-}
-
-/** A receiver in its own process: `{"received":true}` to every POST. */
-async function startReceiverProcess(): Promise<{ url: string; child: ChildProcess }> {
-  const script = `
-    const http = require('node:http');
-    const server = http.createServer((req, res) => {
-      req.on('data', () => {});
-      req.on('end', () => { res.writeHead(200, { 'content-type': 'application/json' }); res.end('{"received":true}'); });
-    });
-    server.keepAliveTimeout = 30000;
-    server.listen(0, '127.0.0.1', () => process.stdout.write(server.address().port + '\\n'));`;
-  const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const port = await new Promise<string>((resolve, reject) => {
-    child.stdout!.once('data', (c: Buffer) => resolve(c.toString().trim()));
-    child.once('exit', (code) => reject(new Error(`receiver exited ${code}`)));
-  });
-  return { url: `http://127.0.0.1:${port}/webhooks`, child };
 }
 
 /**
@@ -87,7 +69,9 @@ export async function webhookFanoutScenario(opts: { events?: number; concurrency
   const events = opts.events ?? 5000;
   const dir = mkdtempSync(join(tmpdir(), 'paydesk-bench-webhooks-'));
   const database = openDatabase(join(dir, 'paydesk.sqlite'));
-  const receiver = await startReceiverProcess();
+  // npm run bench's receiver (its own process), opened at once: every POST answered 200.
+  const receiver = await startReceiver();
+  await receiver.open();
   try {
     const db = database.db;
     await migrate(db);
@@ -166,7 +150,7 @@ export async function webhookFanoutScenario(opts: { events?: number; concurrency
       errors: attempts.length - delivered,
     };
   } finally {
-    receiver.child.kill();
+    receiver.close();
     await database.close();
     rmSync(dir, { recursive: true, force: true });
   }

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
  * Until round 15 it ran inside the bench process (tsx, autocannon, the scenario data on its heap)
  * and its answering path ran for the first time when it opened: it used 145-273 µs of CPU per
  * delivery in the fan-out window, on the two cores the server needs. In a process of its own, still
- * cold: 220-235 µs. Warmed first (`warm`): 70-80 µs. A merchant's receiver runs on another machine
+ * cold: 220-235 µs. Warmed first (`warm`): 70-120 µs. A merchant's receiver runs on another machine
  * and has answered before: the bench should charge the server's window with as little of it as it
  * can (docs/performance.md "Round 15").
  */

@@ -167,13 +167,17 @@ export function rssMb(pid: number): number | null {
  */
 export function cpuMs(pid: number): number | null {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    // utime and stime are fields 14 and 15 of stat(5); fields[0] here is field 3.
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // USER_HZ is 100 on Linux
+    return statCpuMs(readFileSync(`/proc/${pid}/stat`, 'utf8'));
   } catch {
     return null;
   }
+}
+
+/** user + system ms from the text of a /proc stat file (a process's or a thread's). */
+function statCpuMs(stat: string): number {
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // utime and stime are fields 14 and 15 of stat(5); fields[0] here is field 3.
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // USER_HZ is 100 on Linux
 }
 
 /** CPU ms per thread of a process, by thread name (Linux /proc/PID/task), or {} elsewhere. */
@@ -184,9 +188,8 @@ export function threadCpuMs(pid: number): Record<string, number> {
       try {
         const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
         const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
         const key = tid === String(pid) ? 'main' : `${name}:${tid}`;
-        out[key] = (out[key] ?? 0) + ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+        out[key] = (out[key] ?? 0) + statCpuMs(stat);
       } catch {
         // the thread ended
       }

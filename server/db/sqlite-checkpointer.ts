@@ -52,15 +52,31 @@ export interface Checkpointer {
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.module);
-const db = new Database(workerData.file, { fileMustExist: true });
-db.pragma('cache_size = -512');
-const checkpoint = db.prepare('PRAGMA wal_checkpoint(PASSIVE)');
+const db = new Database(workerData.file, { fileMustExist: true, timeout: workerData.busyTimeoutMs });
+// Set up at the first checkpoint, not here: preparing any statement reads the schema, and a
+// database locked at start is then a failed checkpoint (retried next time), not a dead worker.
+let checkpoint = null;
+const prepare = () => {
+  // As the server's connection (database.ts), said rather than taken from better-sqlite3's default:
+  // a checkpoint syncs the WAL before copying it and the database file before the WAL starts over.
+  db.pragma('synchronous = NORMAL');
+  db.pragma('cache_size = -512');
+  return db.prepare('PRAGMA wal_checkpoint(PASSIVE)');
+};
 let timer;
+// Failures in a row: the first is reported, then one in every workerData.reportEvery (once a
+// minute at the default interval), and the first success after them.
+let failures = 0;
 const run = () => {
   try {
-    return checkpoint.get();
+    checkpoint ??= prepare();
+    const result = checkpoint.get();
+    if (failures > 0) parentPort.postMessage({ recovered: failures });
+    failures = 0;
+    return result;
   } catch (err) {
-    parentPort.postMessage({ error: String(err && err.message || err) });
+    failures++;
+    if (failures === 1 || failures % workerData.reportEvery === 0) parentPort.postMessage({ error: String((err && (err.message || err.code)) || err), failures });
     return null;
   }
 };
@@ -81,11 +97,30 @@ parentPort.on('message', (m) => {
 });
 `;
 
-export function startCheckpointer(sqlite: SQLite.Database, file: string, opts: { intervalMs?: number; onError?: (message: string) => void } = {}): Checkpointer {
+/** While checkpoints keep failing, one report in this many after the first (once a minute at 100 ms). */
+export const CHECKPOINT_FAILURE_REPORT_EVERY = 600;
+
+export interface CheckpointerOptions {
+  intervalMs?: number;
+  /** How long the worker's connection waits for a lock (better-sqlite3's default, 5 s; tests lower it). */
+  busyTimeoutMs?: number;
+  /** CHECKPOINT_FAILURE_REPORT_EVERY (tests lower it). */
+  reportEvery?: number;
+  /**
+   * A checkpoint failed: `failures` in a row so far. Called for the first, then for one in every
+   * CHECKPOINT_FAILURE_REPORT_EVERY, so a lasting failure is not a log line every interval.
+   * Also called with the worker's own error if it dies (failures 0).
+   */
+  onError?: (message: string, failures: number) => void;
+  /** A checkpoint succeeded after `failures` that failed in a row. */
+  onRecovered?: (failures: number) => void;
+}
+
+export function startCheckpointer(sqlite: SQLite.Database, file: string, opts: CheckpointerOptions = {}): Checkpointer {
   const module = createRequire(import.meta.url).resolve('better-sqlite3');
   const worker = new Worker(WORKER_SOURCE, {
     eval: true,
-    workerData: { module, file, intervalMs: opts.intervalMs ?? CHECKPOINT_INTERVAL_MS },
+    workerData: { module, file, intervalMs: opts.intervalMs ?? CHECKPOINT_INTERVAL_MS, busyTimeoutMs: opts.busyTimeoutMs ?? 5_000, reportEvery: opts.reportEvery ?? CHECKPOINT_FAILURE_REPORT_EVERY },
     // A bound on its heap (it allocates next to nothing). The ~10 MB of RSS it adds is its isolate,
     // which these limits do not shrink (measured, docs/performance.md "Round 15").
     resourceLimits: { maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 16 },
@@ -103,14 +138,16 @@ export function startCheckpointer(sqlite: SQLite.Database, file: string, opts: {
     for (const w of waiting.values()) w.reject(err);
     waiting.clear();
   };
-  worker.on('message', (m: { id?: number; result?: CheckpointResult; error?: string }) => {
-    if (m.error !== undefined) opts.onError?.(m.error);
+  worker.on('message', (m: { id?: number; result?: CheckpointResult; error?: string; failures?: number; recovered?: number }) => {
+    if (m.error !== undefined) opts.onError?.(m.error, m.failures ?? 1);
+    if (m.recovered !== undefined) opts.onRecovered?.(m.recovered);
     if (m.id === undefined) return;
     waiting.get(m.id)?.resolve(m);
     waiting.delete(m.id);
   });
-  worker.on('error', (err) => {
-    opts.onError?.(err.message);
+  worker.on('error', (err: Error & { code?: string }) => {
+    // An error thrown in the worker arrives cloned: a SqliteError keeps its code, not always its message.
+    opts.onError?.(err.message || err.code || String(err), 0);
     fail(err);
   });
   worker.on('exit', () => fail(new Error('the checkpoint worker has stopped')));

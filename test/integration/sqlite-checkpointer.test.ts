@@ -78,6 +78,34 @@ describe('the SQLite checkpoint worker', () => {
     expect(fileSize(file) - before).toBeGreaterThanOrEqual(4096 * 180);
   });
 
+  it('reports a lasting failure once, then one in every reportEvery, and says when checkpoints succeed again', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'paydesk-ckpt-'));
+    const file = join(dir, 'paydesk.sqlite');
+    opened = openDatabase(file);
+    opened.sqlite.exec('CREATE TABLE filler (id INTEGER PRIMARY KEY, body TEXT NOT NULL)');
+    // Exclusive locking: no other connection can read the database, so every checkpoint fails.
+    opened.sqlite.pragma('locking_mode = EXCLUSIVE');
+    write(opened, 50);
+    const errors: Array<[string, number]> = [];
+    const recovered: number[] = [];
+    checkpointer = startCheckpointer(opened.sqlite, file, { intervalMs: 60_000, busyTimeoutMs: 0, reportEvery: 3, onError: (m, n) => errors.push([m, n]), onRecovered: (n) => recovered.push(n) });
+    for (let i = 0; i < 7; i++) await expect(checkpointer.checkpointNow()).rejects.toThrow(/checkpoint failed/);
+    // Failures 1, 3 and 6 of the 7 in a row.
+    expect(errors.map(([, n]) => n)).toEqual([1, 3, 6]);
+    expect(errors[0]![0]).toMatch(/locked/);
+    expect(recovered).toEqual([]);
+
+    // The lock is given up at the connection's next read in normal mode.
+    opened.sqlite.pragma('locking_mode = NORMAL');
+    opened.sqlite.prepare('SELECT count(*) FROM filler').get();
+    const result = await checkpointer.checkpointNow();
+    expect(result.checkpointed).toBe(result.log);
+    expect(recovered).toEqual([7]);
+    await checkpointer.checkpointNow();
+    expect(recovered).toEqual([7]);
+    expect(errors).toHaveLength(3);
+  });
+
   it('runs in the server on SQLite, and stops with it', async () => {
     dir = mkdtempSync(join(tmpdir(), 'paydesk-ckpt-'));
     const config = loadConfig({ DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', RATE_LIMIT_PER_MIN: '0' });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { padded, powerOfTwoChunks } from '../../server/modules/webhooks/batch-sql';
+import { padded, padTail, powerOfTwoChunks } from '../../server/modules/webhooks/batch-sql';
 
 const isPowerOfTwo = (n: number) => n > 0 && (n & (n - 1)) === 0;
 
@@ -16,6 +16,26 @@ describe('webhook batch SQL shapes', () => {
       expect(out.slice(0, n)).toEqual(values);
       expect(new Set(out)).toEqual(new Set(values));
     }
+  });
+
+  it('pads the tail of a parameter list in place, after the leading parameters, and says how long the list part is', () => {
+    const params: unknown[] = ['owner', 'now'];
+    expect(padTail(params, 2)).toBe(0);
+    expect(params).toEqual(['owner', 'now']);
+    params.push('a', 'b', 'c');
+    expect(padTail(params, 2)).toBe(4);
+    expect(params).toEqual(['owner', 'now', 'a', 'b', 'c', 'c']);
+    for (let n = 1; n <= 70; n++) {
+      const list: unknown[] = ['x', 1, null];
+      for (let i = 0; i < n; i++) list.push(`id${i}`);
+      const size = padTail(list, 3);
+      expect(isPowerOfTwo(size) && size >= n && size < 2 * n).toBe(true);
+      expect(list).toHaveLength(3 + size);
+      expect(list.slice(0, 3 + n)).toEqual(['x', 1, null, ...Array.from({ length: n }, (_, i) => `id${i}`)]);
+      expect(new Set(list.slice(3))).toEqual(new Set(Array.from({ length: n }, (_, i) => `id${i}`)));
+    }
+    // A Set (distinct ids) pads as its values.
+    expect(padded(new Set(['a', 'b', 'a', 'c']))).toEqual(['a', 'b', 'c', 'c']);
   });
 
   it('splits rows into power-of-two chunks of at most max, every row once and in order', () => {

@@ -10,14 +10,29 @@ import type { Database } from '../../db/schema';
  * largest to build, is also compiled by Kysely once per shape (`precompiledValuesBySize`).
  */
 
-/** `values` padded to the next power of two by repeating the last one (an `in` list then matches the same rows). */
-export function padded<T>(values: readonly T[]): T[] {
-  const out = [...values];
-  const last = values[values.length - 1];
-  if (last === undefined) return out;
+/**
+ * Pads the elements of `list` from index `from` to the next power of two by repeating the last
+ * one (an `in` list then matches the same rows), in place; returns how many there are now (0 when
+ * none). In place and by push, so a query's parameter array is one array of one elements kind,
+ * whatever the sizes: a spread copy (`[...values]`, `[a, b, ...ids]`) of an array that `map` made
+ * changed its hidden class with the size, and the optimised outcome writer was thrown away at
+ * `ids.length` in the first webhook burst (a "wrong map" deopt; issue 16, round 16).
+ */
+export function padTail<T>(list: T[], from = 0): number {
+  const n = list.length - from;
+  if (n <= 0) return 0;
   let size = 1;
-  while (size < values.length) size *= 2;
-  while (out.length < size) out.push(last);
+  while (size < n) size *= 2;
+  const last = list[list.length - 1]!;
+  while (list.length - from < size) list.push(last);
+  return size;
+}
+
+/** `values` padded to the next power of two by repeating the last one (`padTail` on a copy). */
+export function padded<T>(values: Iterable<T>): T[] {
+  const out: T[] = [];
+  for (const v of values) out.push(v);
+  padTail(out);
   return out;
 }
 

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { isPostgres } from '../../db/engine';
 import type { Database } from '../../db/schema';
-import { padded, precompiledValuesBySize } from './batch-sql';
+import { padded, padTail, precompiledValuesBySize } from './batch-sql';
 import type { Claimed, Job } from './outcomes';
 
 /**
@@ -80,14 +80,18 @@ const eventsBySize = precompiledValuesBySize((db, p, n) => eventsQuery(db, listO
 const endpointsBySize = precompiledValuesBySize((db, p, n) => endpointsQuery(db, listOf(p, 'id', n)), (n) => namesOf('id', n));
 
 export async function claimDue(db: Kysely<Database>, opts: ClaimParams): Promise<Job[]> {
-  const busy = padded(opts.busy);
   const recorded = db.getExecutor().plugins.length > 0;
-  const claimed: Claimed[] = recorded
-    ? await claimQuery(db, { ...opts, busy }).execute()
-    : await claimBySize(db, busy.length, [opts.owner, opts.now, opts.lease, opts.limit, ...busy]);
+  let claimed: Claimed[];
+  if (recorded) {
+    claimed = await claimQuery(db, { ...opts, busy: padded(opts.busy) }).execute();
+  } else {
+    const params: unknown[] = [opts.owner, opts.now, opts.lease, opts.limit];
+    for (const id of opts.busy) params.push(id);
+    claimed = await claimBySize(db, padTail(params, 4), params);
+  }
   if (claimed.length === 0) return [];
-  const eventIds = padded([...new Set(claimed.map((c) => c.event_id))]);
-  const endpointIds = padded([...new Set(claimed.map((c) => c.endpoint_id))]);
+  const eventIds = padded(new Set(claimed.map((c) => c.event_id)));
+  const endpointIds = padded(new Set(claimed.map((c) => c.endpoint_id)));
   const [events, endpoints] = recorded
     ? await Promise.all([eventsQuery(db, eventIds).execute(), endpointsQuery(db, endpointIds).execute()])
     : await Promise.all([eventsBySize(db, eventIds.length, eventIds), endpointsBySize(db, endpointIds.length, endpointIds)]);

@@ -4,7 +4,7 @@ import type { Clock } from '../../lib/clock';
 import { timeOrderedBase62 } from '../../lib/ids';
 import { holdPendingDeliveries } from './hold';
 import { columnList } from '../../db/precompiled';
-import { padded, powerOfTwoChunks, precompiledValuesBySize } from './batch-sql';
+import { padTail, powerOfTwoChunks, precompiledValuesBySize } from './batch-sql';
 import { isSuccessStatus, nextDeliveryState } from './retry-policy';
 
 /**
@@ -149,9 +149,9 @@ export function createOutcomeWriter(opts: { clock: Clock; delaysS: readonly numb
         }
         await insertAttempts(trx, chunk.length, values);
       }
-      const nowIso = clock.now().toISOString();
-      const ids = padded(results.map((r) => r.job.id));
-      await markSucceeded(trx, ids.length, [owner, nowIso, ...ids]);
+      const params: unknown[] = [owner, clock.now().toISOString()];
+      for (const r of results) params.push(r.job.id);
+      await markSucceeded(trx, padTail(params, 2), params);
     },
 
     async writeOutcome(trx: Transaction<Database>, outcome: Outcome): Promise<void> {

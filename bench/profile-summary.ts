@@ -2,7 +2,12 @@ import { readFileSync } from 'node:fs';
 
 /**
  * Summarises a `node --cpu-prof` profile: self time per function and per package/file, the
- * heaviest first. `npx tsx bench/profile-summary.ts FILE.cpuprofile [top]`
+ * heaviest first. `npx tsx bench/profile-summary.ts FILE.cpuprofile [top] [FROM_US TO_US]`
+ *
+ * FROM_US TO_US: only the samples taken in that span of the monotonic clock, in µs (the clock
+ * V8 stamps samples with, `process.hrtime` in any process on the machine): e.g. the window
+ * `npm run bench` prints for webhook_fanout, from a server run with
+ * `BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=DIR"`.
  */
 interface Node {
   id: number;
@@ -10,10 +15,27 @@ interface Node {
   hitCount: number;
   children?: number[];
 }
-const [file, topArg] = process.argv.slice(2);
-if (!file) throw new Error('usage: profile-summary.ts FILE.cpuprofile [top]');
-const profile = JSON.parse(readFileSync(file, 'utf8')) as { nodes: Node[]; samples: number[] };
+const [file, topArg, fromArg, toArg] = process.argv.slice(2);
+if (!file) throw new Error('usage: profile-summary.ts FILE.cpuprofile [top] [FROM_US TO_US]');
+const profile = JSON.parse(readFileSync(file, 'utf8')) as { nodes: Node[]; samples: number[]; startTime: number; timeDeltas: number[] };
 const top = Number(topArg ?? 30);
+if (fromArg !== undefined) {
+  // Recount hitCount from the samples stamped inside the window.
+  const from = Number(fromArg);
+  const to = Number(toArg ?? Infinity);
+  const hits = new Map<number, number>();
+  let t = profile.startTime;
+  let kept = 0;
+  profile.samples.forEach((id, i) => {
+    t += profile.timeDeltas[i] ?? 0;
+    if (t < from || t > to) return;
+    hits.set(id, (hits.get(id) ?? 0) + 1);
+    kept++;
+  });
+  for (const n of profile.nodes) n.hitCount = hits.get(n.id) ?? 0;
+  profile.samples = profile.samples.slice(0, kept);
+  process.stdout.write(`${kept} samples in ${((to - from) / 1000).toFixed(0)} ms\n`);
+}
 const total = profile.samples.length;
 const byFn = new Map<string, number>();
 const byPkg = new Map<string, number>();

@@ -349,6 +349,7 @@ async function webhookFanout(base: string, receiver: Receiver, attempts: Array<{
   // The receiver is a process of its own (bench-receiver.ts), on the same cores as the server.
   const receiverCpu0 = cpuMs(receiver.pid);
   const connections0 = (await receiver.stats()).connections;
+  const window0 = process.hrtime.bigint() / 1000n;
   await receiver.open();
   const deadline = Date.now() + 60_000;
   let acked = (await receiver.stats()).acked;
@@ -359,6 +360,8 @@ async function webhookFanout(base: string, receiver: Receiver, attempts: Array<{
   const cpu1 = serverPid === undefined ? null : cpuMs(serverPid);
   const threads1 = serverPid === undefined ? {} : threadCpuMs(serverPid);
   const receiverCpu1 = cpuMs(receiver.pid);
+  // The window on the monotonic clock, as V8 stamps profile samples (bench/profile-summary.ts FROM_US TO_US).
+  note(`webhook_fanout: the window on the monotonic clock: ${window0} ${process.hrtime.bigint() / 1000n} (µs)`);
   note(`webhook_fanout: ${(await receiver.stats()).connections - connections0} connections opened to the receiver in the window`);
   // Where the server's CPU went in the window, per thread (the main thread, V8's compiler and GC helpers, libuv's pool, workers).
   note(`webhook_fanout: server CPU ms in the window by thread: ${Object.keys(threads1).map((k) => `${k} ${Math.round(threads1[k]! - (threads0[k] ?? 0))}`).filter((e) => !e.endsWith(' 0')).join(', ')}`);

@@ -57,10 +57,17 @@ export async function startServer(config: Config, opts: { clock?: Clock; logger?
   // SQLite: from now on the WAL is checkpointed by a worker thread, not inside the event loop's
   // commits (sqlite-checkpointer.ts). Started once listening: its thread's start is not the server's.
   const checkpointer: Checkpointer | null =
-    database.engine === 'sqlite' ? startCheckpointer(database.sqlite, config.databaseFile, {
-          onError: (message, failures) => logger && logger.error({ err: message, failures }, failures > 1 ? `WAL checkpoints still failing (${failures} in a row)` : 'WAL checkpoint failed'),
+    database.engine === 'sqlite'
+      ? startCheckpointer(database.sqlite, config.databaseFile, {
+          onError: (message, failures) =>
+            logger &&
+            logger.error(
+              { err: message, failures },
+              failures === 0 ? 'WAL checkpoint worker stopped; the server checkpoints in its commits again' : failures > 1 ? `WAL checkpoints still failing (${failures} in a row)` : 'WAL checkpoint failed',
+            ),
           onRecovered: (failures) => logger && logger.info({ failures }, `WAL checkpoints succeed again after ${failures} failed`),
-        }) : null;
+        })
+      : null;
   const url = app.listeningOrigin;
   let stopping: Promise<void> | undefined;
   const stop = () =>

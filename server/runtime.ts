@@ -59,12 +59,8 @@ export async function startServer(config: Config, opts: { clock?: Clock; logger?
   const checkpointer: Checkpointer | null =
     database.engine === 'sqlite'
       ? startCheckpointer(database.sqlite, config.databaseFile, {
-          onError: (message, failures) =>
-            logger &&
-            logger.error(
-              { err: message, failures },
-              failures === 0 ? 'WAL checkpoint worker stopped; the server checkpoints in its commits again' : failures > 1 ? `WAL checkpoints still failing (${failures} in a row)` : 'WAL checkpoint failed',
-            ),
+          onError: (message, failures) => logger && logger.error({ err: message, failures }, failures > 1 ? `WAL checkpoints still failing (${failures} in a row)` : 'WAL checkpoint failed'),
+          onStopped: (message) => logger && logger.error({ err: message }, 'WAL checkpoint worker stopped; the server checkpoints in its commits again'),
           onRecovered: (failures) => logger && logger.info({ failures }, `WAL checkpoints succeed again after ${failures} failed`),
         })
       : null;

@@ -109,9 +109,10 @@ export interface CheckpointerOptions {
   /**
    * A checkpoint failed: `failures` in a row so far. Called for the first, then for one in every
    * CHECKPOINT_FAILURE_REPORT_EVERY, so a lasting failure is not a log line every interval.
-   * Also called with the worker's own error if it dies (failures 0).
    */
   onError?: (message: string, failures: number) => void;
+  /** The worker itself died (its error): the server's connection checkpoints in its commits again. */
+  onStopped?: (message: string) => void;
   /** A checkpoint succeeded after `failures` that failed in a row. */
   onRecovered?: (failures: number) => void;
 }
@@ -147,7 +148,7 @@ export function startCheckpointer(sqlite: SQLite.Database, file: string, opts: C
   });
   worker.on('error', (err: Error & { code?: string }) => {
     // An error thrown in the worker arrives cloned: a SqliteError keeps its code, not always its message.
-    opts.onError?.(err.message || err.code || String(err), 0);
+    opts.onStopped?.(err.message || err.code || String(err));
     fail(err);
   });
   worker.on('exit', () => fail(new Error('the checkpoint worker has stopped')));

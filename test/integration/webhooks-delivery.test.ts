@@ -17,6 +17,7 @@ import {
 import { verifyWebhook } from '../../shared/webhooks/verify';
 import { createTestApp, type TestContext } from '../support/app';
 import { createSession as createSessionFor, paidSession as paid, until } from '../support/webhooks';
+import { onPostgres } from '../support/database';
 
 /**
  * The dispatcher against a real receiver over HTTP on 127.0.0.1. Events come from real
@@ -358,6 +359,50 @@ describe('webhook delivery', () => {
     expect(dispatcher!.inFlight()).toBe(1);
     await dispatcher!.stop();
     expect(await delivery(event.id)).toMatchObject({ status: 'succeeded', attempt_count: 1 });
+  });
+
+  it('a backlog larger than concurrency: never more attempts at once than `concurrency`, the next ones leased ahead (SQLite), each event delivered once and logged; a stop mid-backlog leaves nothing leased', async () => {
+    const m = await t.merchant(undefined, receiver.url);
+    receiver.respond = () => 'hang';
+    const events = [];
+    for (let i = 0; i < 14; i++) events.push((await paidSession(m.api_key)).event);
+    const opts = { db: t.database.db, clock: t.clock, outbox: t.outbox, retryDelaysS: [1, 1, 1], attemptTimeoutMs: 5_000, pollIntervalMs: 50, concurrency: 3, shutdownGraceMs: 100 };
+    const leased = async () => (await t.database.db.selectFrom('webhook_deliveries').select('id').where('claimed_by', 'is not', null).execute()).length;
+
+    // Every attempt hangs: 3 at the receiver, and on SQLite 3 more leased, queued for the next free slot.
+    const first = createDispatcher(opts);
+    await first.start();
+    await receiver.waitFor(3);
+    await until('the claim ahead', async () => (await leased()) === (onPostgres ? 3 : 6));
+    await new Promise((r) => setTimeout(r, 200));
+    expect(receiver.received).toHaveLength(3);
+    // Stopped mid-backlog: the hanging attempts are cut and recorded, and every lease is let go.
+    await first.stop();
+    expect(await leased()).toBe(0);
+    expect((await t.database.db.selectFrom('webhook_delivery_attempts').select('id').execute()).length).toBe(3);
+
+    // Answered after 15 ms: at most 3 at once, every event delivered once.
+    let open = 0;
+    let most = 0;
+    receiver.respond = () => {
+      most = Math.max(most, ++open);
+      setTimeout(() => open--, 15);
+      return { status: 200, delayMs: 15 };
+    };
+    dispatcher = createDispatcher(opts);
+    await dispatcher.start();
+    await until('all delivered', async () => (await t.database.db.selectFrom('webhook_deliveries').select('id').where('status', '=', 'succeeded').execute()).length === events.length);
+    await dispatcher.idle();
+    expect(most).toBeLessThanOrEqual(3);
+    expect(most).toBeGreaterThan(1);
+    const answered = receiver.received.slice(3).map((r) => String(r.headers['webhook-id']));
+    expect(answered.sort()).toEqual(events.map((e) => e.id).sort());
+    for (const e of events) {
+      const log = await attempts(e.id);
+      expect(log.filter((a) => a.outcome === 'succeeded')).toHaveLength(1);
+      expect(await delivery(e.id)).toMatchObject({ status: 'succeeded', claimed_by: null, locked_until: null, last_status_code: 200 });
+    }
+    expect(await leased()).toBe(0);
   });
 
   /** A second active endpoint (secret `whsec_second`) on the merchant's integration, with its own local receiver. */

@@ -39,6 +39,8 @@ import type { OwnAddress } from './url-policy';
 
 export const ATTEMPT_TIMEOUT_MS = 10_000;
 export const LEASE_MARGIN_MS = 30_000;
+/** Longest an outcome waits for others to be written with it (`record`). */
+const FLUSH_WAIT_MS = 2;
 export const USER_AGENT = 'Paydesk-Webhooks/2026-06';
 
 export interface DispatcherLog {
@@ -61,6 +63,14 @@ export interface DispatcherOptions {
   pollIntervalMs?: number;
   /** Deliveries claimed per query. Default 64. */
   batchSize?: number;
+  /**
+   * Deliveries claimed ahead of a free slot (leased, queued here, launched as slots free up), so
+   * a claim takes a few dozen rows at once rather than the handful a batch of outcomes frees.
+   * Default: `concurrency` on SQLite, 0 on PostgreSQL (where a queue here would take work the
+   * other instances could send now). At most `concurrency`, so a queued delivery waits at most one
+   * attempt timeout for its slot and its lease outlasts its attempt (below).
+   */
+  claimAhead?: number;
   /** How long `stop()` waits for attempts in flight before aborting them. Default 8 s. */
   shutdownGraceMs?: number;
   /** Paydesk's own addresses, never called (url-policy.ts `ownAddresses`). Default none. */
@@ -97,6 +107,7 @@ export function createDispatcher(opts: DispatcherOptions): Dispatcher {
   const pollMs = opts.pollIntervalMs ?? 500;
   const batchSize = opts.batchSize ?? 64;
   const graceMs = opts.shutdownGraceMs ?? 8_000;
+  const ahead = Math.max(0, Math.min(concurrency, opts.claimAhead ?? (isPostgres(db) ? 0 : concurrency)));
   const leases = createLeases({ db, clock, onWake: () => wake(), log: opts.log });
   const owner = leases.owner;
   const shutdown = new AbortController();
@@ -107,7 +118,13 @@ export function createDispatcher(opts: DispatcherOptions): Dispatcher {
   // bound) rather than at each attempt: each read parses the configured URLs.
   let own: readonly OwnAddress[] = [];
 
+  // Every delivery launched and not yet recorded: its attempt, then its outcome's write.
   const inFlight = new Map<string, Promise<void>>();
+  // Attempts being made (HTTP): the slots `concurrency` bounds. A slot is free again as soon as its
+  // attempt ends; the outcome is written with others (`record`), while the next attempt is made.
+  let sending = 0;
+  // Claimed ahead (leased by this owner), oldest claim first: launched as slots free up.
+  let queued: Job[] = [];
   let started = false;
   let stopping = false;
   let timer: NodeJS.Timeout | undefined;
@@ -119,6 +136,9 @@ export function createDispatcher(opts: DispatcherOptions): Dispatcher {
   let lastOrphanCheck = performance.now();
   let pendingOutcomes: Array<{ outcome: Outcome; done: () => void }> = [];
   let flushing: Promise<void> | undefined;
+  // A write of outcomes waiting for more (record): its timer, and what starts it early.
+  let flushTimer: NodeJS.Timeout | undefined;
+  let flushSoon: (() => void) | undefined;
 
   function wake(): void {
     if (!started || stopping || wakeQueued) return;
@@ -146,10 +166,12 @@ export function createDispatcher(opts: DispatcherOptions): Dispatcher {
         }
         do {
           tickAgain = false;
-          while (!stopping && inFlight.size < concurrency) {
-            const want = Math.min(batchSize, concurrency - inFlight.size);
+          launchQueued();
+          while (!stopping && sending + queued.length < concurrency) {
+            const want = Math.min(batchSize, concurrency + ahead - sending - queued.length);
             const jobs = await claim(want);
-            for (const job of jobs) launch(job);
+            for (const job of jobs) queued.push(job);
+            launchQueued();
             if (jobs.length < want) break;
           }
         } while (tickAgain && !stopping);
@@ -178,7 +200,7 @@ export function createDispatcher(opts: DispatcherOptions): Dispatcher {
   async function arm(): Promise<void> {
     if (stopping) return;
     // Every slot busy: each attempt that ends wakes the loop, so only the poll is armed.
-    if (inFlight.size >= concurrency) return armIn(pollMs);
+    if (sending >= concurrency) return armIn(pollMs);
     const next = await db
       .selectFrom('webhook_deliveries')
       .select((eb) => eb.fn.min('next_attempt_at').as('at'))
@@ -188,7 +210,19 @@ export function createDispatcher(opts: DispatcherOptions): Dispatcher {
     armIn(Math.max(5, Math.min(pollMs, at)));
   }
 
-  function claim(limit: number, on: Db = db, busy: readonly string[] = [...inFlight.keys()]): Promise<Job[]> {
+  /** Ids this dispatcher holds a lease on: in flight and queued. */
+  function held(): string[] {
+    const ids = [...inFlight.keys()];
+    for (const job of queued) ids.push(job.id);
+    return ids;
+  }
+
+  /** Launches queued deliveries into free slots. */
+  function launchQueued(): void {
+    while (!stopping && sending < concurrency && queued.length > 0) launch(queued.shift()!);
+  }
+
+  function claim(limit: number, on: Db = db, busy: readonly string[] = held()): Promise<Job[]> {
     own = ownAddresses();
     const now = clock.now();
     const lease = new Date(now.getTime() + timeoutMs + LEASE_MARGIN_MS).toISOString();
@@ -196,12 +230,16 @@ export function createDispatcher(opts: DispatcherOptions): Dispatcher {
   }
 
   function launch(job: Job): void {
+    sending++;
     const p = (async () => {
       let outcome: Outcome;
-      if (job.endpoint.status !== 'active') {
-        outcome = { type: 'hold', job };
-      } else {
-        outcome = { type: 'attempt', result: await attempt(job) };
+      try {
+        outcome = job.endpoint.status !== 'active' ? { type: 'hold', job } : { type: 'attempt', result: await attempt(job) };
+      } finally {
+        // The slot is free: the next queued delivery is sent while this outcome waits for its write.
+        sending--;
+        launchQueued();
+        if (queued.length === 0) wake();
       }
       await record(outcome);
     })()
@@ -251,10 +289,32 @@ export function createDispatcher(opts: DispatcherOptions): Dispatcher {
     };
   }
 
+  /**
+   * Queues an outcome for the next write. Written at the next turn when no attempt is still being
+   * made (a lone delivery is recorded at once) or once half of `concurrency` are waiting; else
+   * within `FLUSH_WAIT_MS`, with whatever ended meanwhile. Under load an outcome write then takes
+   * a dozen or more at once, and its COMMIT is shared by more deliveries (issue 16, round 17).
+   */
   function record(outcome: Outcome): Promise<void> {
     return new Promise<void>((resolve) => {
       pendingOutcomes.push({ outcome, done: resolve });
-      if (!flushing) flushing = new Promise<void>((r) => setImmediate(r)).then(flush);
+      const now = stopping || sending === 0 || pendingOutcomes.length * 2 >= concurrency;
+      if (flushTimer) {
+        if (!now) return;
+        clearTimeout(flushTimer);
+        flushTimer = undefined;
+        setImmediate(flushSoon!);
+        return;
+      }
+      if (flushing) return;
+      flushing = new Promise<void>((r) => {
+        if (now) return setImmediate(r);
+        flushSoon = r;
+        flushTimer = setTimeout(() => {
+          flushTimer = undefined;
+          r();
+        }, FLUSH_WAIT_MS);
+      }).then(flush);
     });
   }
 
@@ -272,14 +332,15 @@ export function createDispatcher(opts: DispatcherOptions): Dispatcher {
             ok.map((o) => o.result),
           );
           for (const { outcome } of batch) if (!(outcome.type === 'attempt' && isSuccess(outcome.result))) await writeOutcome(trx, outcome);
-          return claimAlong(trx, batch);
+          return claimAlong(trx);
         });
       } catch (err) {
         // The leases lapse and the attempts are made again: at-least-once.
         opts.log?.error({ err, count: batch.length }, 'webhook outcomes could not be written');
       }
       for (const b of batch) b.done();
-      for (const job of next) launch(job);
+      for (const job of next) queued.push(job);
+      launchQueued();
     }
     flushing = undefined;
   }
@@ -288,15 +349,18 @@ export function createDispatcher(opts: DispatcherOptions): Dispatcher {
    * SQLite: the slots these outcomes free are claimed again in the transaction that writes them,
    * so a round of the fan-out costs one COMMIT instead of two (the claim's own, then the
    * outcomes'): each COMMIT writes the pages it changed and the header page to the WAL (issue 16).
-   * Launched once it commits. PostgreSQL keeps claiming in `tick` (a claim here would hold its row
-   * locks for the outcomes' transaction; not measured there).
+   * Only when the queue, once these slots are refilled from it, would hold less than half of
+   * `ahead`: then enough is claimed to fill every slot and the queue (a claim's cost is mostly
+   * per query, not per row: issue 16, round 17). Queued once it commits. PostgreSQL keeps
+   * claiming in `tick` (a claim here would hold its row locks for the outcomes' transaction; not
+   * measured there).
    */
-  function claimAlong(trx: Db, batch: ReadonlyArray<{ outcome: Outcome }>): Promise<Job[]> | Job[] {
+  function claimAlong(trx: Db): Promise<Job[]> | Job[] {
     if (stopping || isPostgres(db)) return [];
-    const finishing = new Set(batch.map(({ outcome }) => (outcome.type === 'hold' ? outcome.job.id : outcome.result.job.id)));
-    const busy = [...inFlight.keys()];
-    const room = Math.min(batchSize, concurrency - busy.filter((id) => !finishing.has(id)).length);
-    // The finishing ones stay in `busy`: one due again at once is claimed by a later round, not relaunched beside itself.
+    const busy = held();
+    if (ahead > 0 && queued.length >= ahead / 2) return [];
+    const room = Math.min(batchSize, concurrency + ahead - sending - queued.length);
+    // The outcomes being written stay in `busy`: one due again at once is claimed by a later round, not relaunched beside itself.
     return room > 0 ? claim(room, trx, busy) : [];
   }
 
@@ -327,6 +391,7 @@ export function createDispatcher(opts: DispatcherOptions): Dispatcher {
         await Promise.allSettled([...inFlight.values()]);
       }
       await flushing;
+      queued = [];
       // Anything still leased here (a claim whose outcome could not be written) is due again now, elsewhere.
       await leases.releaseOwn().catch((err: unknown) => opts.log?.error({ err }, 'webhook leases could not be released at shutdown (they lapse)'));
       await leases.close();
@@ -339,7 +404,7 @@ export function createDispatcher(opts: DispatcherOptions): Dispatcher {
       while (!stopping) {
         if (ticking) await ticking;
         await tick();
-        if (inFlight.size === 0) return;
+        if (inFlight.size === 0 && queued.length === 0) return;
         await Promise.allSettled([...inFlight.values()]);
       }
     },

@@ -1,4 +1,4 @@
-import { createHmac } from 'node:crypto';
+import { createHmac, createSecretKey, type KeyObject } from 'node:crypto';
 import type { EventsTable } from '../../db/schema';
 
 /**
@@ -23,7 +23,7 @@ export interface SigningSecrets {
 export const SIGNATURE_HEADER = 'x-service-signature';
 
 export function hexSignature(secret: string, t: number, body: string): string {
-  return createHmac('sha256', secret).update(`${t}.`).update(body).digest('hex');
+  return createHmac('sha256', keysOf(secret).hex).update(`${t}.`).update(body).digest('hex');
 }
 
 /** The key Standard Webhooks libraries derive from a `whsec_…` secret. */
@@ -31,22 +31,26 @@ export function standardWebhooksKey(secret: string): Buffer {
   return Buffer.from(secret.startsWith('whsec_') ? secret.slice('whsec_'.length) : secret, 'base64');
 }
 
-/** Decoded keys of the secrets in use (a handful per endpoint), dropped all at once when full. */
-const decodedKeys = new Map<string, Buffer>();
-const DECODED_KEYS_MAX = 1_000;
+/**
+ * The HMAC keys of the secrets in use (a handful per endpoint), dropped all at once when full.
+ * As KeyObjects: an HMAC keyed with the secret string re-encodes it on every call, and both
+ * signatures of an attempt together cost a third less this way (9.7 → 6.5 µs; issue 16, round 17).
+ */
+const keys = new Map<string, { hex: KeyObject; standard: KeyObject }>();
+const KEYS_MAX = 1_000;
 
-function cachedStandardKey(secret: string): Buffer {
-  let key = decodedKeys.get(secret);
-  if (!key) {
-    key = standardWebhooksKey(secret);
-    if (decodedKeys.size >= DECODED_KEYS_MAX) decodedKeys.clear();
-    decodedKeys.set(secret, key);
+function keysOf(secret: string): { hex: KeyObject; standard: KeyObject } {
+  let k = keys.get(secret);
+  if (!k) {
+    k = { hex: createSecretKey(Buffer.from(secret, 'utf8')), standard: createSecretKey(standardWebhooksKey(secret)) };
+    if (keys.size >= KEYS_MAX) keys.clear();
+    keys.set(secret, k);
   }
-  return key;
+  return k;
 }
 
 export function standardSignature(secret: string, eventId: string, t: number, body: string): string {
-  return createHmac('sha256', cachedStandardKey(secret)).update(`${eventId}.${t}.`).update(body).digest('base64');
+  return createHmac('sha256', keysOf(secret).standard).update(`${eventId}.${t}.`).update(body).digest('base64');
 }
 
 /** The secrets an endpoint signs with at `now`: the previous one only until its overlap ends. */

@@ -54,6 +54,23 @@ async function startProfile(file: string): Promise<() => Promise<void>> {
   };
 }
 
+/**
+ * FANOUT_HEAP=FILE: a sampling heap profile (every 4 KiB allocated) of the dispatch phase, the
+ * objects the young and old collections freed included: where a delivery allocates (load
+ * it in Chrome DevTools' Memory tab, or summarise it with bench/heap-summary.ts).
+ */
+async function startHeapSampling(file: string): Promise<() => Promise<void>> {
+  const { Session } = await import('node:inspector/promises');
+  const session = new Session();
+  session.connect();
+  await session.post('HeapProfiler.startSampling', { samplingInterval: 4096, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true } as never);
+  return async () => {
+    const { profile } = await session.post('HeapProfiler.stopSampling');
+    writeFileSync(file, JSON.stringify(profile));
+    session.disconnect();
+  };
+}
+
 /** This process's I/O counters (Linux /proc/self/io: wchar = bytes written, write_bytes = to storage), {} elsewhere. */
 function ioCounters(): Record<string, number> {
   try {
@@ -114,6 +131,7 @@ export async function webhookFanoutScenario(opts: { events?: number; concurrency
     const dispatcher = createDispatcher({ db, clock: systemClock, outbox, retryDelaysS: [1, 1, 1], ...(opts.concurrency ? { concurrency: opts.concurrency } : {}) });
     if (process.env.FANOUT_WAL) startWalCount(database.sqlite);
     const prof = process.env.FANOUT_PROFILE ? await startProfile(process.env.FANOUT_PROFILE) : null;
+    const heap = process.env.FANOUT_HEAP ? await startHeapSampling(process.env.FANOUT_HEAP) : null;
     const io0 = ioCounters();
     const t0 = performance.now();
     const cpu0 = process.cpuUsage();
@@ -128,6 +146,7 @@ export async function webhookFanoutScenario(opts: { events?: number; concurrency
     const seconds = (performance.now() - t0) / 1000;
     const cpu = process.cpuUsage(cpu0);
     await prof?.();
+    await heap?.();
     const io1 = ioCounters();
     process.stderr.write(`webhook_fanout: io per delivery: ${Object.keys(io1).map((k) => `${k} ${((io1[k]! - io0[k]!) / events).toFixed(1)}`).join(', ')}\n`);
     // CPU the dispatcher spent per delivery: on a loaded machine, the capacity it would have.

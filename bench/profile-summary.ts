@@ -8,6 +8,9 @@ import { readFileSync } from 'node:fs';
  * V8 stamps samples with, `process.hrtime` in any process on the machine): e.g. the window
  * `npm run bench` prints for webhook_fanout, from a server run with
  * `BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=DIR"`.
+ *
+ * Also the inclusive time of each function (its samples and its callees', each sample counted
+ * once per function however deep the recursion): where a path's time goes, callees included.
  */
 interface Node {
   id: number;
@@ -58,3 +61,19 @@ const show = (title: string, m: Map<string, number>) => {
 };
 show('self time by package / file', byPkg);
 show('self time by function', byFn);
+
+// Inclusive: every function on the stack of a sample, once per sample.
+const parent = new Map<number, number>();
+for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+const nodeById = new Map(profile.nodes.map((n) => [n.id, n]));
+const inclusive = new Map<string, number>();
+for (const n of profile.nodes) {
+  if (!n.hitCount) continue;
+  const seen = new Set<string>();
+  for (let id: number | undefined = n.id; id !== undefined; id = parent.get(id)) {
+    const f = nodeById.get(id)!.callFrame;
+    seen.add(`${f.functionName || '(anon)'} ${where(f.url)}:${f.lineNumber + 1}`);
+  }
+  for (const k of seen) inclusive.set(k, (inclusive.get(k) ?? 0) + n.hitCount);
+}
+show('inclusive time by function', inclusive);

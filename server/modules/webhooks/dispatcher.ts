@@ -68,7 +68,7 @@ export interface DispatcherOptions {
    * a claim takes a few dozen rows at once rather than the handful a batch of outcomes frees.
    * Default: `concurrency` on SQLite, 0 on PostgreSQL (where a queue here would take work the
    * other instances could send now). At most `concurrency`, so a queued delivery waits at most one
-   * attempt timeout for its slot and its lease outlasts its attempt (below).
+   * attempt timeout for its slot; with any, a lease covers that wait too (`claim`).
    */
   claimAhead?: number;
   /** How long `stop()` waits for attempts in flight before aborting them. Default 8 s. */
@@ -225,7 +225,8 @@ export function createDispatcher(opts: DispatcherOptions): Dispatcher {
   function claim(limit: number, on: Db = db, busy: readonly string[] = held()): Promise<Job[]> {
     own = ownAddresses();
     const now = clock.now();
-    const lease = new Date(now.getTime() + timeoutMs + LEASE_MARGIN_MS).toISOString();
+    // The attempt, the wait in the queue when claiming ahead (at most one attempt timeout), and the margin.
+    const lease = new Date(now.getTime() + timeoutMs + (ahead > 0 ? timeoutMs : 0) + LEASE_MARGIN_MS).toISOString();
     return claimDue(on, { owner, now: now.toISOString(), lease, limit, busy });
   }
 
@@ -349,9 +350,9 @@ export function createDispatcher(opts: DispatcherOptions): Dispatcher {
    * SQLite: the slots these outcomes free are claimed again in the transaction that writes them,
    * so a round of the fan-out costs one COMMIT instead of two (the claim's own, then the
    * outcomes'): each COMMIT writes the pages it changed and the header page to the WAL (issue 16).
-   * Only when the queue, once these slots are refilled from it, would hold less than half of
-   * `ahead`: then enough is claimed to fill every slot and the queue (a claim's cost is mostly
-   * per query, not per row: issue 16, round 17). Queued once it commits. PostgreSQL keeps
+   * Only when fewer than half of `ahead` are queued: then enough is claimed to fill every slot and
+   * the queue (a claim's cost is mostly per query, not per row: issue 16, round 17). Queued once
+   * it commits. PostgreSQL keeps
    * claiming in `tick` (a claim here would hold its row locks for the outcomes' transaction; not
    * measured there).
    */

@@ -176,7 +176,7 @@ test.describe.serial('back office: cash desk to finance', () => {
   });
 
   test('a teller scans a slip with the camera', async ({ baseURL }, info) => {
-    test.setTimeout(90_000); // its own browser, and up to 40 s for the first frame read (below)
+    test.setTimeout(120_000); // its own browser, and up to three camera openings of 25 s each (below)
     mkdirSync(info.outputDir, { recursive: true });
     const video = join(info.outputDir, 'slip-qr.y4m');
     qrVideo(cameraSlip.slip_token, video);
@@ -188,21 +188,31 @@ test.describe.serial('back office: cash desk to finance', () => {
     try {
       const page = await browser.newPage({ baseURL: baseURL!, viewport: { width: 1280, height: 860 } });
       await signIn(page, USERS.teller);
-      await page.getByRole('button', { name: 'Scan with the camera' }).click();
-      await expect(page.getByTestId('camera-scanner')).toBeVisible();
       const scanned = page.getByTestId('scanned-slip');
-      try {
-        // 40 s: once in CI (round 11) no frame was read within 20 s beside two busy browsers; locally under load it takes 2–4 s.
-        await expect(scanned).toContainText(cameraSlip.reference, { timeout: 40_000 });
-      } catch (err) {
-        // What the page saw, for the next time: the video's state and a screenshot of the scanner (this browser is not traced).
-        await page
-          .locator('video')
-          .evaluate((v: HTMLVideoElement) => ({ readyState: v.readyState, width: v.videoWidth, height: v.videoHeight, time: v.currentTime, paused: v.paused }), undefined, { timeout: 2_000 })
-          .then((state) => info.attach('camera-video-state', { body: JSON.stringify(state), contentType: 'application/json' }))
-          .catch(() => undefined);
-        await page.screenshot({ timeout: 5_000 }).then((png) => info.attach('camera-screenshot', { body: png, contentType: 'image/png' })).catch(() => undefined);
-        throw err;
+      // Locally, even under load, the first frame is read in 2-4 s. In CI, beside a second busy
+      // browser, a camera stream has now and then (rounds 8, 11, 17) read nothing for 40 s. A
+      // teller whose camera shows nothing closes and reopens it: so does the test, three times at
+      // most, and says on stderr what the video element held each time it gave up.
+      for (let opening = 1; ; opening++) {
+        await page.getByRole('button', { name: 'Scan with the camera' }).click();
+        await expect(page.getByTestId('camera-scanner')).toBeVisible();
+        try {
+          await expect(scanned).toContainText(cameraSlip.reference, { timeout: 25_000 });
+          break;
+        } catch (err) {
+          const state = await page
+            .locator('video')
+            .evaluate((v: HTMLVideoElement) => ({ readyState: v.readyState, width: v.videoWidth, height: v.videoHeight, time: v.currentTime, paused: v.paused }), undefined, { timeout: 2_000 })
+            .catch((e: unknown) => ({ unreadable: String(e) }));
+          const status = await page.getByTestId('camera-scanner').getByRole('status').textContent({ timeout: 2_000 }).catch(() => null);
+          process.stderr.write(`camera scan, opening ${opening}: nothing read in 25 s; status ${JSON.stringify(status)}; video ${JSON.stringify(state)}\n`);
+          await page.screenshot({ timeout: 5_000 }).then((png) => info.attach(`camera-screenshot-${opening}`, { body: png, contentType: 'image/png' })).catch(() => undefined);
+          if (opening === 3) throw err;
+          // Read just after the wait gave up: the scanner has closed itself.
+          if ((await page.getByTestId('camera-scanner').count()) === 0 && (await scanned.textContent().catch(() => ''))?.includes(cameraSlip.reference)) break;
+          await page.getByRole('button', { name: 'Close camera' }).click();
+          await expect(page.getByTestId('camera-scanner')).toHaveCount(0);
+        }
       }
       await expect(page.getByTestId('camera-scanner')).toHaveCount(0);
       await expect(page.getByLabel('Slip barcode or reference')).toHaveValue(cameraSlip.slip_token);

@@ -418,10 +418,21 @@ test.describe.serial('back office: cash desk to finance', () => {
     // In time order the pages go by cursor (issue 18): Next asks for the entries after the first
     // page's last one, not for an offset, so entries audited meanwhile shift nothing, and the
     // list goes on past the API's deepest offset. Previous comes back to the first page.
+    // The first page is compared with the data its cursor comes from: back in time order the list
+    // may first show its cached page (10 s staleTime) while it fetches the newer one, and in CI
+    // the other worker's sign-ins are audited meanwhile (round 17: the cursor came from the fresh
+    // page, the comparison from the cached one). So no audit request may still be in flight.
+    let auditFetches = 0;
+    const isAudit = (r: { url(): string }) => r.url().includes('/api/backoffice/v1/audit?');
+    page.on('request', (r) => void (isAudit(r) && auditFetches++));
+    const settled = (r: { url(): string }) => void (isAudit(r) && auditFetches--);
+    page.on('requestfinished', settled);
+    page.on('requestfailed', settled);
     const whenHeader = audit.getByRole('columnheader', { name: /When/ });
     await whenHeader.getByRole('button').click();
     await expect(whenHeader).toHaveAttribute('aria-sort', 'descending');
     await expect(audit.locator('.bo-pagination__count')).toHaveText(/^1–25 of \d+$/);
+    await expect.poll(() => auditFetches, { timeout: 30_000 }).toBe(0);
     const lastOnFirst = await audit.locator('tbody tr').last().locator('time').getAttribute('datetime');
     const byCursor = page.waitForRequest((r) => r.url().includes('/api/backoffice/v1/audit?') && new URL(r.url()).searchParams.has('cursor'));
     await audit.getByRole('button', { name: 'Next' }).click();

@@ -6,7 +6,8 @@ import { createWebhookHttpClient, describeAttemptError } from './http-attempt';
 import { createLeases, ORPHAN_CHECK_MS } from './leases';
 import type { Outbox } from './outbox';
 import { claimDue } from './claim';
-import { bodyPastRetention, createOutcomeWriter, isSuccess, type AttemptResult, type Job, type Outcome } from './outcomes';
+import { createOutcomeQueue } from './outcome-queue';
+import { bodyPastRetention, createOutcomeWriter, type AttemptResult, type Job, type Outcome } from './outcomes';
 import { activeSecrets, deliveryHeaders } from './signing';
 import type { OwnAddress } from './url-policy';
 
@@ -23,8 +24,9 @@ import type { OwnAddress } from './url-policy';
  *   `concurrency` HTTP attempts at once over undici with keep-alive pools per origin, each
  *   connected only where the URL rules allow (http-attempt.ts, url-policy.ts).
  * - Each attempt is bounded by `attemptTimeoutMs` (10 s), covering connect, headers and
- *   the response excerpt. Outcomes are written in batches (one transaction per batch):
- *   an attempt row (the delivery log) and the delivery's new state (retry-policy.ts).
+ *   the response excerpt. A slot is free when its attempt ends; outcomes are written in batches
+ *   (outcome-queue.ts, one transaction per batch): an attempt row (the delivery log) and the
+ *   delivery's new state (retry-policy.ts).
  * - Held deliveries (endpoint disabled, by a 410 or by hand) are never claimed. Enabling
  *   the endpoint makes them due again; they are then sent one at a time per endpoint, oldest
  *   event first (a delivery released from hold is claimable only when no older released one
@@ -39,8 +41,6 @@ import type { OwnAddress } from './url-policy';
 
 export const ATTEMPT_TIMEOUT_MS = 10_000;
 export const LEASE_MARGIN_MS = 30_000;
-/** Longest an outcome waits for others to be written with it (`record`). */
-const FLUSH_WAIT_MS = 2;
 export const USER_AGENT = 'Paydesk-Webhooks/2026-06';
 
 export interface DispatcherLog {
@@ -112,7 +112,7 @@ export function createDispatcher(opts: DispatcherOptions): Dispatcher {
   const owner = leases.owner;
   const shutdown = new AbortController();
   const client = createWebhookHttpClient();
-  const { writeSuccesses, writeOutcome } = createOutcomeWriter({ clock, delaysS: opts.retryDelaysS, owner });
+  const writer = createOutcomeWriter({ clock, delaysS: opts.retryDelaysS, owner });
   const ownAddresses = opts.ownAddresses ?? (() => []);
   // Paydesk's own addresses, read again at each claim (they change only when the listener is
   // bound) rather than at each attempt: each read parses the configured URLs.
@@ -121,7 +121,7 @@ export function createDispatcher(opts: DispatcherOptions): Dispatcher {
   // Every delivery launched and not yet recorded: its attempt, then its outcome's write.
   const inFlight = new Map<string, Promise<void>>();
   // Attempts being made (HTTP): the slots `concurrency` bounds. A slot is free again as soon as its
-  // attempt ends; the outcome is written with others (`record`), while the next attempt is made.
+  // attempt ends; the outcome is written with others (`outcomes`), while the next attempt is made.
   let sending = 0;
   // Claimed ahead (leased by this owner), oldest claim first: launched as slots free up.
   let queued: Job[] = [];
@@ -134,11 +134,21 @@ export function createDispatcher(opts: DispatcherOptions): Dispatcher {
   let unsubscribe: (() => void) | undefined;
 
   let lastOrphanCheck = performance.now();
-  let pendingOutcomes: Array<{ outcome: Outcome; done: () => void }> = [];
-  let flushing: Promise<void> | undefined;
-  // A write of outcomes waiting for more (record): its timer, and what starts it early.
-  let flushTimer: NodeJS.Timeout | undefined;
-  let flushSoon: (() => void) | undefined;
+  const outcomes = createOutcomeQueue({
+    concurrency,
+    sending: () => sending,
+    stopping: () => stopping,
+    write: (batch) =>
+      db.transaction().execute(async (trx) => {
+        await writer.writeBatch(trx, batch);
+        return claimAlong(trx);
+      }),
+    claimed(jobs) {
+      for (const job of jobs) queued.push(job);
+      launchQueued();
+    },
+    log: opts.log,
+  });
 
   function wake(): void {
     if (!started || stopping || wakeQueued) return;
@@ -242,7 +252,7 @@ export function createDispatcher(opts: DispatcherOptions): Dispatcher {
         launchQueued();
         if (queued.length === 0) wake();
       }
-      await record(outcome);
+      await outcomes.record(outcome);
     })()
       .catch((err: unknown) => opts.log?.error({ err, delivery: job.id }, 'webhook attempt could not be recorded'))
       .finally(() => {
@@ -291,62 +301,6 @@ export function createDispatcher(opts: DispatcherOptions): Dispatcher {
   }
 
   /**
-   * Queues an outcome for the next write. Written at the next turn when no attempt is still being
-   * made (a lone delivery is recorded at once) or once half of `concurrency` are waiting; else
-   * within `FLUSH_WAIT_MS`, with whatever ended meanwhile. Under load an outcome write then takes
-   * a dozen or more at once, and its COMMIT is shared by more deliveries (issue 16, round 17).
-   */
-  function record(outcome: Outcome): Promise<void> {
-    return new Promise<void>((resolve) => {
-      pendingOutcomes.push({ outcome, done: resolve });
-      const now = stopping || sending === 0 || pendingOutcomes.length * 2 >= concurrency;
-      if (flushTimer) {
-        if (!now) return;
-        clearTimeout(flushTimer);
-        flushTimer = undefined;
-        setImmediate(flushSoon!);
-        return;
-      }
-      if (flushing) return;
-      flushing = new Promise<void>((r) => {
-        if (now) return setImmediate(r);
-        flushSoon = r;
-        flushTimer = setTimeout(() => {
-          flushTimer = undefined;
-          r();
-        }, FLUSH_WAIT_MS);
-      }).then(flush);
-    });
-  }
-
-  async function flush(): Promise<void> {
-    while (pendingOutcomes.length > 0) {
-      const batch = pendingOutcomes;
-      pendingOutcomes = [];
-      let next: Job[] = [];
-      try {
-        next = await db.transaction().execute(async (trx) => {
-          // The common case, a 2xx, is written for the whole batch in two statements.
-          const ok = batch.map((b) => b.outcome).filter((o): o is Extract<Outcome, { type: 'attempt' }> => o.type === 'attempt' && isSuccess(o.result));
-          await writeSuccesses(
-            trx,
-            ok.map((o) => o.result),
-          );
-          for (const { outcome } of batch) if (!(outcome.type === 'attempt' && isSuccess(outcome.result))) await writeOutcome(trx, outcome);
-          return claimAlong(trx);
-        });
-      } catch (err) {
-        // The leases lapse and the attempts are made again: at-least-once.
-        opts.log?.error({ err, count: batch.length }, 'webhook outcomes could not be written');
-      }
-      for (const b of batch) b.done();
-      for (const job of next) queued.push(job);
-      launchQueued();
-    }
-    flushing = undefined;
-  }
-
-  /**
    * SQLite: the slots these outcomes free are claimed again in the transaction that writes them,
    * so a round of the fan-out costs one COMMIT instead of two (the claim's own, then the
    * outcomes'): each COMMIT writes the pages it changed and the header page to the WAL (issue 16).
@@ -391,7 +345,7 @@ export function createDispatcher(opts: DispatcherOptions): Dispatcher {
         client.abortAll();
         await Promise.allSettled([...inFlight.values()]);
       }
-      await flushing;
+      await outcomes.flushed();
       queued = [];
       // Anything still leased here (a claim whose outcome could not be written) is due again now, elsewhere.
       await leases.releaseOwn().catch((err: unknown) => opts.log?.error({ err }, 'webhook leases could not be released at shutdown (they lapse)'));

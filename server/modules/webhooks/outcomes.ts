@@ -8,7 +8,7 @@ import { padTail, powerOfTwoChunks, precompiledValuesBySize } from './batch-sql'
 import { isSuccessStatus, nextDeliveryState } from './retry-policy';
 
 /**
- * Writing what an attempt did (dispatcher.ts batches them, one transaction per batch): the
+ * Writing what an attempt did (outcome-queue.ts batches them, one transaction per batch): the
  * attempt row of the delivery log and the delivery's new state, decided by retry-policy.ts.
  * Every update is conditional on this dispatcher still holding the lease (`claimed_by`).
  */
@@ -138,82 +138,91 @@ const markSucceeded = precompiledValuesBySize((db, p, n) =>
 export function createOutcomeWriter(opts: { clock: Clock; delaysS: readonly number[]; owner: string }) {
   const { clock, owner } = opts;
   const delays = opts.delaysS;
-  return {
-    async writeSuccesses(trx: Transaction<Database>, results: AttemptResult[]): Promise<void> {
-      if (results.length === 0) return;
-      for (const chunk of powerOfTwoChunks(results)) {
-        const values: unknown[] = [];
-        for (const r of chunk) {
-          const row = attemptRow(r, null, r.error);
-          for (const column of ATTEMPT_COLUMNS) values.push(row[column]);
-        }
-        await insertAttempts(trx, chunk.length, values);
-      }
-      const params: unknown[] = [owner, clock.now().toISOString()];
-      for (const r of results) params.push(r.job.id);
-      await markSucceeded(trx, padTail(params, 2), params);
-    },
 
-    async writeOutcome(trx: Transaction<Database>, outcome: Outcome): Promise<void> {
-      const now = clock.now();
-      const nowIso = now.toISOString();
-      const job = outcome.type === 'hold' ? outcome.job : outcome.result.job;
-      const endpoint = await trx.selectFrom('webhook_endpoints').select(['status', 'disabled_reason']).where('id', '=', job.endpoint_id).executeTakeFirst();
-      const reason = endpoint?.disabled_reason ?? 'disabled';
-      if (outcome.type === 'hold') {
-        await trx
-          .updateTable('webhook_deliveries')
-          .set({ held_at: nowIso, next_attempt_at: null, claimed_by: null, locked_until: null, last_error: `held: endpoint disabled: ${reason}`, updated_at: nowIso })
-          .where('id', '=', job.id)
-          .where('claimed_by', '=', owner)
-          .execute();
-        return;
+  async function writeSuccesses(trx: Transaction<Database>, results: AttemptResult[]): Promise<void> {
+    if (results.length === 0) return;
+    for (const chunk of powerOfTwoChunks(results)) {
+      const values: unknown[] = [];
+      for (const r of chunk) {
+        const row = attemptRow(r, null, r.error);
+        for (const column of ATTEMPT_COLUMNS) values.push(row[column]);
       }
-      const r = outcome.result;
-      const state: ReturnType<typeof nextDeliveryState> = r.final ? { status: 'failed', step: job.schedule_step } : nextDeliveryState({ step: job.schedule_step }, r, { delaysS: delays, now, endpointActive: endpoint?.status === 'active' });
-      const next = state.status === 'pending' ? state.nextAttemptAt.toISOString() : null;
-      const goneReason = `receiver answered 410 Gone at ${nowIso}`;
-      const error =
-        r.error ??
-        (state.status === 'succeeded'
-          ? null
-          : r.statusCode === 410
-            ? 'receiver answered 410 Gone: endpoint disabled, delivery held'
-            : state.status === 'held'
-              ? `receiver answered ${r.statusCode}; held: endpoint disabled: ${reason}`
-              : `receiver answered ${r.statusCode}`);
-      await trx.insertInto('webhook_delivery_attempts').values(attemptRow(r, next, error)).execute();
+      await insertAttempts(trx, chunk.length, values);
+    }
+    const params: unknown[] = [owner, clock.now().toISOString()];
+    for (const r of results) params.push(r.job.id);
+    await markSucceeded(trx, padTail(params, 2), params);
+  }
+
+  /** A batch of outcomes: the common case, a 2xx, in two statements for all of them; the rest one by one. */
+  async function writeBatch(trx: Transaction<Database>, outcomes: readonly Outcome[]): Promise<void> {
+    const ok: AttemptResult[] = [];
+    for (const o of outcomes) if (o.type === 'attempt' && isSuccess(o.result)) ok.push(o.result);
+    await writeSuccesses(trx, ok);
+    for (const o of outcomes) if (!(o.type === 'attempt' && isSuccess(o.result))) await writeOutcome(trx, o);
+  }
+
+  async function writeOutcome(trx: Transaction<Database>, outcome: Outcome): Promise<void> {
+    const now = clock.now();
+    const nowIso = now.toISOString();
+    const job = outcome.type === 'hold' ? outcome.job : outcome.result.job;
+    const endpoint = await trx.selectFrom('webhook_endpoints').select(['status', 'disabled_reason']).where('id', '=', job.endpoint_id).executeTakeFirst();
+    const reason = endpoint?.disabled_reason ?? 'disabled';
+    if (outcome.type === 'hold') {
       await trx
         .updateTable('webhook_deliveries')
-        .set({
-          status: state.status === 'held' ? 'pending' : state.status,
-          // Held: no next attempt until the endpoint is enabled. Any other outcome ends a release
-          // from hold, except our own shutdown (the delivery keeps its place in the order).
-          ...(r.aborted ? {} : { held_at: state.status === 'held' ? nowIso : null }),
-          attempt_count: job.attempt_count + 1,
-          schedule_step: state.step,
-          next_attempt_at: next,
-          ...(r.aborted ? {} : { manual_requested_at: null }),
-          claimed_by: null,
-          locked_until: null,
-          last_attempt_at: r.startedAt,
-          last_status_code: r.statusCode,
-          last_error: error,
-          ...(state.status === 'succeeded' ? { delivered_at: nowIso } : {}),
-          updated_at: nowIso,
-        })
+        .set({ held_at: nowIso, next_attempt_at: null, claimed_by: null, locked_until: null, last_error: `held: endpoint disabled: ${reason}`, updated_at: nowIso })
         .where('id', '=', job.id)
         .where('claimed_by', '=', owner)
         .execute();
-      if (state.status === 'held' && state.disableEndpoint) {
-        await trx
-          .updateTable('webhook_endpoints')
-          .set({ status: 'disabled', disabled_reason: goneReason, updated_at: nowIso })
-          .where('id', '=', job.endpoint_id)
-          .where('status', '=', 'active')
-          .execute();
-        await holdPendingDeliveries(trx, job.endpoint_id, endpoint?.status === 'active' ? goneReason : reason, now);
-      }
-    },
-  };
+      return;
+    }
+    const r = outcome.result;
+    const state: ReturnType<typeof nextDeliveryState> = r.final ? { status: 'failed', step: job.schedule_step } : nextDeliveryState({ step: job.schedule_step }, r, { delaysS: delays, now, endpointActive: endpoint?.status === 'active' });
+    const next = state.status === 'pending' ? state.nextAttemptAt.toISOString() : null;
+    const goneReason = `receiver answered 410 Gone at ${nowIso}`;
+    const error =
+      r.error ??
+      (state.status === 'succeeded'
+        ? null
+        : r.statusCode === 410
+          ? 'receiver answered 410 Gone: endpoint disabled, delivery held'
+          : state.status === 'held'
+            ? `receiver answered ${r.statusCode}; held: endpoint disabled: ${reason}`
+            : `receiver answered ${r.statusCode}`);
+    await trx.insertInto('webhook_delivery_attempts').values(attemptRow(r, next, error)).execute();
+    await trx
+      .updateTable('webhook_deliveries')
+      .set({
+        status: state.status === 'held' ? 'pending' : state.status,
+        // Held: no next attempt until the endpoint is enabled. Any other outcome ends a release
+        // from hold, except our own shutdown (the delivery keeps its place in the order).
+        ...(r.aborted ? {} : { held_at: state.status === 'held' ? nowIso : null }),
+        attempt_count: job.attempt_count + 1,
+        schedule_step: state.step,
+        next_attempt_at: next,
+        ...(r.aborted ? {} : { manual_requested_at: null }),
+        claimed_by: null,
+        locked_until: null,
+        last_attempt_at: r.startedAt,
+        last_status_code: r.statusCode,
+        last_error: error,
+        ...(state.status === 'succeeded' ? { delivered_at: nowIso } : {}),
+        updated_at: nowIso,
+      })
+      .where('id', '=', job.id)
+      .where('claimed_by', '=', owner)
+      .execute();
+    if (state.status === 'held' && state.disableEndpoint) {
+      await trx
+        .updateTable('webhook_endpoints')
+        .set({ status: 'disabled', disabled_reason: goneReason, updated_at: nowIso })
+        .where('id', '=', job.endpoint_id)
+        .where('status', '=', 'active')
+        .execute();
+      await holdPendingDeliveries(trx, job.endpoint_id, endpoint?.status === 'active' ? goneReason : reason, now);
+    }
+  }
+
+  return { writeBatch };
 }

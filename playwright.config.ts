@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig } from '@playwright/test';
@@ -9,7 +9,14 @@ import { defineConfig } from '@playwright/test';
  * the runner and again by every worker: the data directory and port are fixed in the
  * environment on first load so all of them agree.
  */
-if (!process.env.PAYDESK_E2E_DATA_DIR) process.env.PAYDESK_E2E_DATA_DIR = mkdtempSync(join(tmpdir(), 'paydesk-e2e-'));
+if (!process.env.PAYDESK_E2E_DATA_DIR) {
+  const made = mkdtempSync(join(tmpdir(), 'paydesk-e2e-'));
+  process.env.PAYDESK_E2E_DATA_DIR = made;
+  // Made by this process, the runner (workers inherit the variable): removed when the runner
+  // exits, by which time Playwright has stopped the web server that used it. A directory given
+  // in PAYDESK_E2E_DATA_DIR is the caller's and is left alone.
+  process.on('exit', () => rmSync(made, { recursive: true, force: true }));
+}
 if (!process.env.PAYDESK_E2E_PORT) process.env.PAYDESK_E2E_PORT = '47913';
 
 const dataDir = process.env.PAYDESK_E2E_DATA_DIR;

@@ -124,11 +124,17 @@ describe('the session search finds what was just written', () => {
 });
 
 describe.skipIf(onPostgres)('migration 0020 from the trigger version', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'paydesk-m0020-'));
-  const d = openDatabase(join(dir, 'paydesk.sqlite'));
+  // Made in beforeAll, not while the suite is collected: a suite skipped on PostgreSQL is still
+  // collected, and its afterAll never runs.
+  let dir: string;
+  let d: ReturnType<typeof openDatabase>;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'paydesk-m0020-'));
+    d = openDatabase(join(dir, 'paydesk.sqlite'));
+  });
   afterAll(async () => {
-    await d.close();
-    rmSync(dir, { recursive: true, force: true });
+    await d?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
   it('loses nothing: the sessions the triggers indexed stay found, the mark starts at the newest, later ones are indexed by the job', async () => {

@@ -235,11 +235,17 @@ describe.skipIf(onPostgres)('the session search index in rowid ranges (0025)', (
 });
 
 describe.skipIf(onPostgres)('migration 0025 from one index', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'paydesk-m0025-'));
-  const d = openDatabase(join(dir, 'paydesk.sqlite'));
+  // Made in beforeAll, not while the suite is collected: a suite skipped on PostgreSQL is still
+  // collected, and its afterAll never runs.
+  let dir: string;
+  let d: ReturnType<typeof openDatabase>;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'paydesk-m0025-'));
+    d = openDatabase(join(dir, 'paydesk.sqlite'));
+  });
   afterAll(async () => {
-    await d.close();
-    rmSync(dir, { recursive: true, force: true });
+    await d?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
   it('from 200,000 indexed sessions: range 0 closed at the mark and merged, the next sessions go to range 1, found with the old ones', async () => {

@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { chromium, expect, test, type Page } from '@playwright/test';
+import { chromium, expect, test, type Browser, type Page } from '@playwright/test';
 import { adminCli, shot, type CreatedSession, apiFetch } from './support';
 import { qrVideo } from './qr-video';
 
@@ -66,6 +66,30 @@ async function signIn(page: Page, username: string): Promise<void> {
   await page.getByLabel('Password').fill(PASSWORD);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page.getByRole('navigation', { name: 'Back office' })).toBeVisible();
+}
+
+/**
+ * A browser whose camera films `text`'s QR code (Chromium's fake camera plays the video; the
+ * permission prompt is answered yes), with the flags every other browser of these tests runs
+ * with (playwright.config.ts).
+ */
+async function cameraBrowser(dir: string, text: string): Promise<Browser> {
+  mkdirSync(dir, { recursive: true });
+  const video = join(dir, 'slip-qr.y4m');
+  qrVideo(text, video);
+  return chromium.launch({
+    executablePath: process.env.PLAYWRIGHT_CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--use-fake-ui-for-media-stream',
+      '--use-fake-device-for-media-stream',
+      `--use-file-for-fake-video-capture=${video}`,
+    ],
+  });
 }
 
 async function signOut(page: Page): Promise<void> {
@@ -177,22 +201,18 @@ test.describe.serial('back office: cash desk to finance', () => {
 
   test('a teller scans a slip with the camera', async ({ baseURL }, info) => {
     test.setTimeout(120_000); // its own browser, and up to three camera openings of 25 s each (below)
-    mkdirSync(info.outputDir, { recursive: true });
-    const video = join(info.outputDir, 'slip-qr.y4m');
-    qrVideo(cameraSlip.slip_token, video);
-    // Chromium's fake camera plays the video; the permission prompt is answered yes.
-    const browser = await chromium.launch({
-      executablePath: process.env.PLAYWRIGHT_CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: ['--headless', '--no-sandbox', '--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', `--use-file-for-fake-video-capture=${video}`],
-    });
+    const browser = await cameraBrowser(info.outputDir, cameraSlip.slip_token);
     try {
       const page = await browser.newPage({ baseURL: baseURL!, viewport: { width: 1280, height: 860 } });
       await signIn(page, USERS.teller);
       const scanned = page.getByTestId('scanned-slip');
-      // Locally, even under load, the first frame is read in 2-4 s. In CI, beside a second busy
-      // browser, a camera stream has now and then (rounds 8, 11, 17) read nothing for 40 s. A
-      // teller whose camera shows nothing closes and reopens it: so does the test, three times at
-      // most, and says on stderr what the video element held each time it gave up.
+      // The first frame is read in 2-4 s. In CI a camera stream now and then (rounds 8, 11, 17,
+      // 18) read nothing in 40 s or more. Round 18 found the likely cause: the video played the QR code, but
+      // ZXing's detector misjudges ~1 slip token's code in 20 at this size, and a still camera
+      // shows the same frame over and over. The scanner now also tries smaller copies of the
+      // frame; the next test pins one such code. Kept as a teller would do it: a camera that
+      // shows nothing is closed and reopened, three times at most. Each time the test gives up, it
+      // says on stderr what the video element held, and what a canvas copy of its frame holds.
       for (let opening = 1; ; opening++) {
         await page.getByRole('button', { name: 'Scan with the camera' }).click();
         await expect(page.getByTestId('camera-scanner')).toBeVisible();
@@ -202,7 +222,29 @@ test.describe.serial('back office: cash desk to finance', () => {
         } catch (err) {
           const state = await page
             .locator('video')
-            .evaluate((v: HTMLVideoElement) => ({ readyState: v.readyState, width: v.videoWidth, height: v.videoHeight, time: v.currentTime, paused: v.paused }), undefined, { timeout: 2_000 })
+            .evaluate(
+              (v: HTMLVideoElement) => {
+                // The frame as the scanner sees it: a canvas copy, summarised (dark pixels and range of the red channel).
+                const c = document.createElement('canvas');
+                [c.width, c.height] = [v.videoWidth, v.videoHeight];
+                const g = c.getContext('2d', { willReadFrequently: true });
+                let copy: object = { unreadable: 'no 2d context' };
+                if (g && c.width > 0) {
+                  g.drawImage(v, 0, 0, c.width, c.height);
+                  const px = g.getImageData(0, 0, c.width, c.height).data;
+                  let [min, max, dark] = [255, 0, 0];
+                  for (let i = 0; i < px.length; i += 4) {
+                    min = Math.min(min, px[i]!);
+                    max = Math.max(max, px[i]!);
+                    if (px[i]! < 64) dark++;
+                  }
+                  copy = { min, max, darkShare: Math.round((dark / (px.length / 4)) * 1000) / 1000 };
+                }
+                return { readyState: v.readyState, width: v.videoWidth, height: v.videoHeight, time: v.currentTime, paused: v.paused, canvasCopy: copy };
+              },
+              undefined,
+              { timeout: 2_000 },
+            )
             .catch((e: unknown) => ({ unreadable: String(e) }));
           const status = await page.getByTestId('camera-scanner').getByRole('status').textContent({ timeout: 2_000 }).catch(() => null);
           process.stderr.write(`camera scan, opening ${opening}: nothing read in 25 s; status ${JSON.stringify(status)}; video ${JSON.stringify(state)}\n`);
@@ -218,6 +260,26 @@ test.describe.serial('back office: cash desk to finance', () => {
       await expect(page.getByLabel('Slip barcode or reference')).toHaveValue(cameraSlip.slip_token);
       await expect(page.getByLabel(/Counted cash/)).toBeFocused();
       await shot(page, info, 'bo-05b-camera-scanned');
+    } finally {
+      await browser.close();
+    }
+  });
+
+  test('the camera reads a QR code that ZXing misjudges at full size (a slip held close to the camera)', async ({ baseURL }, info) => {
+    // ZXing's detector fails on ~5 % of slip tokens' QR codes when a module is 8 camera pixels
+    // (test/e2e/qr-video.ts), whatever the frame's position: this token is one of them, and a
+    // camera that holds still shows the same frame over and over. The scanner also tries a
+    // half-size and a third-size copy of each frame it cannot read (camera-scanner.tsx). Not a
+    // slip of this instance: what is checked is that the camera read it into the scan field.
+    const hard = 'slp_PoaAXzW1wauBoOd9G62wCtg3YqO7oAAx';
+    const browser = await cameraBrowser(info.outputDir, hard);
+    try {
+      const page = await browser.newPage({ baseURL: baseURL!, viewport: { width: 1280, height: 860 } });
+      await signIn(page, USERS.teller);
+      await page.getByRole('button', { name: 'Scan with the camera' }).click();
+      await expect(page.getByTestId('camera-scanner')).toBeVisible();
+      await expect(page.getByTestId('camera-scanner')).toHaveCount(0, { timeout: 20_000 });
+      await expect(page.getByLabel('Slip barcode or reference')).toHaveValue(hard);
     } finally {
       await browser.close();
     }

@@ -9,6 +9,7 @@ import {
   PostgresDialect,
   RawNode,
   UpdateQueryNode,
+  type KyselyConfig,
   type KyselyPlugin,
   type OperationNode,
   type TransactionBuilder,
@@ -48,6 +49,23 @@ export function isRetryableTransactionError(err: unknown): boolean {
   return typeof code === 'string' && RETRYABLE.has(code);
 }
 
+/** The connection itself is gone: its backend was terminated or crashed, or its socket closed. */
+const DEAD_CONNECTION_CODES = new Set(['57P01', '57P02', 'ECONNRESET', 'EPIPE']);
+const DEAD_CONNECTION_MESSAGES = /^(?:Connection terminated|Client has encountered a connection error|Client was closed and is not queryable)/;
+
+/**
+ * A pooled connection that died while it sat idle (a failover, a restart, `pg_terminate_backend`)
+ * and that the pool had not yet noticed: the pool drops it once it is released with the error.
+ * Not a connect that failed or timed out (a new connection would fail the same way), nor a
+ * statement cut by a timeout.
+ */
+export function isDeadConnectionError(err: unknown): boolean {
+  const e = err as { code?: unknown; message?: unknown } | null;
+  const code = typeof e?.code === 'string' ? e.code : '';
+  if (DEAD_CONNECTION_CODES.has(code) || (code.startsWith('08') && code.length === 5)) return true;
+  return typeof e?.message === 'string' && DEAD_CONNECTION_MESSAGES.test(e.message);
+}
+
 /**
  * The pg driver, loaded the first time a PostgreSQL database is opened: an instance on SQLite
  * (the default) never evaluates it, ~40 ms of its cold start (issue 16). A require rather than
@@ -65,18 +83,37 @@ export const pgTypes = {
     oid === INT8 || oid === NUMERIC ? (v: string) => (v === null ? null : Number(v)) : loadPg().types.getTypeParser(oid, format ?? 'text')) as typeof Pg.types.getTypeParser,
 };
 
-function retrying<DB>(builder: TransactionBuilder<DB>): TransactionBuilder<DB> {
+/**
+ * `staleLimit`: how many dead pooled connections one transaction may meet before its BEGIN
+ * succeeds (the pool's size: each one met is dropped). Nothing of the transaction ran on them, so
+ * it starts again on the next connection instead of answering 503: after a backend restart, the
+ * first request on each idle connection would otherwise fail.
+ */
+function retrying<DB>(builder: TransactionBuilder<DB>, staleLimit: number): TransactionBuilder<DB> {
   return new Proxy(builder, {
     get(target, prop, receiver) {
       if (prop === 'execute') {
         return async <T>(callback: Parameters<TransactionBuilder<DB>['execute']>[0]): Promise<T> => {
+          let stale = 0;
           for (let attempt = 1; ; attempt++) {
+            // Set once BEGIN has succeeded and the callback runs: before that, nothing has been sent but BEGIN.
+            let began = false;
             try {
-              const { queue, result } = collectAfterCommit(() => target.execute(callback));
+              const { queue, result } = collectAfterCommit(() =>
+                target.execute((trx) => {
+                  began = true;
+                  return callback(trx);
+                }),
+              );
               const value = (await result) as T;
               for (const fn of queue) fn();
               return value;
             } catch (err) {
+              if (!began && isDeadConnectionError(err) && stale < staleLimit) {
+                stale++;
+                attempt--;
+                continue;
+              }
               if (!isRetryableTransactionError(err) || attempt >= MAX_TRANSACTION_ATTEMPTS) throw err;
               transactionRetries.count++;
               // Jittered backoff: 1, 2, 4 … 64 ms ceilings, so racing retries spread out.
@@ -86,17 +123,24 @@ function retrying<DB>(builder: TransactionBuilder<DB>): TransactionBuilder<DB> {
         };
       }
       if (prop === 'setIsolationLevel' || prop === 'setAccessMode') {
-        return (value: never) => retrying((target[prop] as (v: never) => TransactionBuilder<DB>).call(target, value));
+        return (value: never) => retrying((target[prop] as (v: never) => TransactionBuilder<DB>).call(target, value), staleLimit);
       }
       return Reflect.get(target, prop, receiver) as unknown;
     },
   });
 }
 
-/** Kysely whose transactions are SERIALIZABLE and retried on serialization failures (see above). */
+/** Kysely whose transactions are SERIALIZABLE and retried on serialization failures, and on a pooled connection found dead at BEGIN (see above). */
 class SerializableKysely<DB> extends Kysely<DB> {
+  constructor(
+    config: KyselyConfig,
+    private readonly poolSize: number,
+  ) {
+    super(config);
+  }
+
   override transaction(): TransactionBuilder<DB> {
-    return retrying(super.transaction().setIsolationLevel('serializable'));
+    return retrying(super.transaction().setIsolationLevel('serializable'), this.poolSize);
   }
 }
 
@@ -116,6 +160,8 @@ function targetTable(node: OperationNode): string | undefined {
 
 export interface OpenedPostgres {
   db: Kysely<Database>;
+  /** The connection pool behind `db` (tests). */
+  pool: Pg.Pool;
   /** Changes when this process may have written a credential or fee-rule row (credential-writes.ts), and every CREDENTIAL_CACHE_TTL_MS. */
   changeStamp(): string;
 }
@@ -146,9 +192,10 @@ export function openPostgres(connectionString: string, opts: { poolSize?: number
     // short queries of a request take in all (the amount list's attempts part planned one for a read of no rows).
     'SET jit = off; SET max_parallel_workers_per_gather = 0',
   );
-  const db = new SerializableKysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [watch] });
+  const db = new SerializableKysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [watch] }, opts.poolSize ?? 10);
   return {
     db,
+    pool,
     changeStamp: () => `pg:${Math.floor(performance.now() / CREDENTIAL_CACHE_TTL_MS)}:${writes}`,
   };
 }

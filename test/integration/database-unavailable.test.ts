@@ -5,11 +5,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { build } from '../../server/app';
 import { loadConfig } from '../../server/config';
 import { connectDatabase } from '../../server/db/database';
-import { MAX_TRANSACTION_ATTEMPTS } from '../../server/db/postgres';
+import { MAX_TRANSACTION_ATTEMPTS, openPostgres } from '../../server/db/postgres';
 import { ManualClock } from '../../server/lib/clock';
 import { randomIds } from '../../server/lib/ids';
 import { bearer, createTestApp, type TestContext } from '../support/app';
-import { onPostgres } from '../support/database';
+import { createPostgresDatabase, onPostgres } from '../support/database';
 
 /**
  * A lost database connection (failover, restart, pg_terminate_backend) answers 503
@@ -132,5 +132,36 @@ describe('database unavailable', () => {
       payload: { amount_minor: 1000, invoice_ref: 'INV-AFTER', description: 'healed' },
     });
     expect(last.statusCode).toBe(201);
+  });
+
+  it.skipIf(!onPostgres)('a pooled connection whose backend died while idle is replaced at BEGIN: the transaction runs on a new one, no 503', async () => {
+    const { url, drop } = await createPostgresDatabase();
+    const opened = openPostgres(url, { poolSize: 2 });
+    const admin = new pg.Client({ connectionString: url });
+    admin.on('error', () => undefined);
+    const clients: pg.PoolClient[] = [];
+    opened.pool.on('connect', (c) => clients.push(c));
+    const backend = () => opened.db.transaction().execute(async (trx) => (await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(trx)).rows[0]!.pid);
+    try {
+      await admin.connect();
+      const first = await backend();
+      expect(clients).toHaveLength(1); // idle in the pool now
+      // The pool learns of a dead connection only when its socket is read. Paused, the socket is
+      // not read: the connection stays idle in the pool, dead, as it does between a backend's
+      // death and the event-loop turn that reads it (a failover, a restart, pg_terminate_backend).
+      const socket = (clients[0] as unknown as { connection: { stream: NodeJS.ReadableStream } }).connection.stream;
+      socket.pause();
+      await admin.query('select pg_terminate_backend($1, 5000)', [first]);
+      // The transaction takes the dead connection from the pool and sends BEGIN on it; only then
+      // is the socket read, and BEGIN fails with the backend's death.
+      const second = backend();
+      setImmediate(() => socket.resume());
+      expect(await second).not.toBe(first);
+      expect(clients).toHaveLength(2);
+    } finally {
+      await admin.end();
+      await opened.db.destroy();
+      await drop();
+    }
   });
 });

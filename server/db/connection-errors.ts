@@ -24,7 +24,8 @@ const SQLSTATES = new Set([
 const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
 // node-postgres reports a socket that ended, a client that broke earlier and a pool connect timeout
 // as plain Errors with these messages (no code).
-const MESSAGES = /^(?:Connection terminated|Client has encountered a connection error|timeout exceeded when trying to connect|Connection terminated due to connection timeout|Client was closed and is not queryable)/;
+const CONNECT_TIMEOUT = /^(?:timeout exceeded when trying to connect|Connection terminated due to connection timeout)/;
+const LOST = /^(?:Connection terminated|Client has encountered a connection error|Client was closed and is not queryable)/;
 
 export const DATABASE_RETRY_AFTER_SECONDS = 1;
 
@@ -33,7 +34,24 @@ export function isDatabaseUnavailable(err: unknown): boolean {
     const code = typeof e.code === 'string' ? e.code : '';
     if (code.startsWith('08') && code.length === 5) return true;
     if (SQLSTATES.has(code) || SOCKET_CODES.has(code)) return true;
-    if (typeof e.message === 'string' && MESSAGES.test(e.message)) return true;
+    if (typeof e.message === 'string' && (LOST.test(e.message) || CONNECT_TIMEOUT.test(e.message))) return true;
   }
   return false;
+}
+
+/** The connection itself is gone: its backend was terminated or crashed, or its socket closed. */
+const DEAD_CONNECTION_CODES = new Set(['57P01', '57P02', 'ECONNRESET', 'EPIPE']);
+
+/**
+ * A pooled connection that died while it sat idle (a failover, a restart, `pg_terminate_backend`)
+ * and that the pool had not yet noticed: the pool drops it once it is released with the error
+ * (server/db/postgres.ts starts the transaction again on the next one). Not a connect that
+ * failed or timed out (a new connection would fail the same way, after the same wait), nor a
+ * statement cut by a timeout.
+ */
+export function isDeadConnectionError(err: unknown): boolean {
+  const e = err as { code?: unknown; message?: unknown } | null;
+  const code = typeof e?.code === 'string' ? e.code : '';
+  if (DEAD_CONNECTION_CODES.has(code) || (code.startsWith('08') && code.length === 5)) return true;
+  return typeof e?.message === 'string' && LOST.test(e.message) && !CONNECT_TIMEOUT.test(e.message);
 }

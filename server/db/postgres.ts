@@ -15,6 +15,7 @@ import {
   type TransactionBuilder,
 } from 'kysely';
 import { collectAfterCommit } from './after-commit';
+import { isDeadConnectionError } from './connection-errors';
 import { CREDENTIAL_TABLES, mayTouchCredentials } from './credential-writes';
 import type { Database } from './schema';
 
@@ -47,23 +48,6 @@ export const transactionRetries = { count: 0 };
 export function isRetryableTransactionError(err: unknown): boolean {
   const code = (err as { code?: unknown } | null)?.code;
   return typeof code === 'string' && RETRYABLE.has(code);
-}
-
-/** The connection itself is gone: its backend was terminated or crashed, or its socket closed. */
-const DEAD_CONNECTION_CODES = new Set(['57P01', '57P02', 'ECONNRESET', 'EPIPE']);
-const DEAD_CONNECTION_MESSAGES = /^(?:Connection terminated|Client has encountered a connection error|Client was closed and is not queryable)/;
-
-/**
- * A pooled connection that died while it sat idle (a failover, a restart, `pg_terminate_backend`)
- * and that the pool had not yet noticed: the pool drops it once it is released with the error.
- * Not a connect that failed or timed out (a new connection would fail the same way), nor a
- * statement cut by a timeout.
- */
-export function isDeadConnectionError(err: unknown): boolean {
-  const e = err as { code?: unknown; message?: unknown } | null;
-  const code = typeof e?.code === 'string' ? e.code : '';
-  if (DEAD_CONNECTION_CODES.has(code) || (code.startsWith('08') && code.length === 5)) return true;
-  return typeof e?.message === 'string' && DEAD_CONNECTION_MESSAGES.test(e.message);
 }
 
 /**

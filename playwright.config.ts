@@ -22,6 +22,11 @@ if (!process.env.PAYDESK_E2E_PORT) process.env.PAYDESK_E2E_PORT = '47913';
 const dataDir = process.env.PAYDESK_E2E_DATA_DIR;
 const port = Number(process.env.PAYDESK_E2E_PORT);
 export const baseURL = `http://127.0.0.1:${port}`;
+/** Debian's Chromium and its flags, for every browser of these tests (a spec that launches its own adds to them). */
+export const chromiumLaunch = {
+  executablePath: process.env.PLAYWRIGHT_CHROMIUM_PATH ?? '/usr/bin/chromium',
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'],
+};
 
 export default defineConfig({
   testDir: 'test/e2e',
@@ -39,10 +44,7 @@ export default defineConfig({
     baseURL,
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
-    launchOptions: {
-      executablePath: process.env.PLAYWRIGHT_CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'],
-    },
+    launchOptions: chromiumLaunch,
   },
   projects: [
     { name: 'desktop', use: { browserName: 'chromium', viewport: { width: 1280, height: 860 } } },

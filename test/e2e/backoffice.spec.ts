@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { chromium, expect, test, type Browser, type Page } from '@playwright/test';
 import { adminCli, shot, type CreatedSession, apiFetch } from './support';
+import { chromiumLaunch } from '../../playwright.config';
 import { qrVideo } from './qr-video';
 
 /**
@@ -78,17 +79,8 @@ async function cameraBrowser(dir: string, text: string): Promise<Browser> {
   const video = join(dir, 'slip-qr.y4m');
   qrVideo(text, video);
   return chromium.launch({
-    executablePath: process.env.PLAYWRIGHT_CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--use-fake-ui-for-media-stream',
-      '--use-fake-device-for-media-stream',
-      `--use-file-for-fake-video-capture=${video}`,
-    ],
+    ...chromiumLaunch,
+    args: [...chromiumLaunch.args, '--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', `--use-file-for-fake-video-capture=${video}`],
   });
 }
 
@@ -269,7 +261,7 @@ test.describe.serial('back office: cash desk to finance', () => {
     // ZXing's detector fails on ~5 % of slip tokens' QR codes when a module is 8 camera pixels
     // (test/e2e/qr-video.ts), whatever the frame's position: this token is one of them, and a
     // camera that holds still shows the same frame over and over. The scanner also tries a
-    // half-size and a third-size copy of each frame it cannot read (camera-scanner.tsx). Not a
+    // half-, third- and quarter-size copy of each frame it cannot read (camera-scanner.tsx). Not a
     // slip of this instance: what is checked is that the camera read it into the scan field.
     const hard = 'slp_PoaAXzW1wauBoOd9G62wCtg3YqO7oAAx';
     const browser = await cameraBrowser(info.outputDir, hard);

@@ -18,6 +18,7 @@ const onBothEngines = ['test/integration/**/*.test.ts', 'test/security/**/*.test
 const sqliteOnly = [
   'test/integration/cli.test.ts',
   'test/integration/serve.test.ts',
+  'test/integration/durability-strace.test.ts',
   'test/integration/sqlite-checkpointer.test.ts',
   'test/integration/webhooks-restart.test.ts',
   'test/integration/migrations.test.ts',

@@ -24,10 +24,20 @@ export interface OpenedDatabase {
   close(): Promise<void>;
 }
 
+/**
+ * How a connection commits. `synced` (the default, and the only one the server, the CLI and the
+ * desktop app use): a commit is on disk before it returns (SQLite `synchronous = FULL`, PostgreSQL
+ * `synchronous_commit` on). `testOnlyUnsynced`: for the test suite's throwaway databases only
+ * (test/support/database.ts), which no test power-cuts: SQLite `synchronous = NORMAL` and
+ * PostgreSQL's database default (the test clusters set it off), so thousands of test commits do
+ * not each wait for the disk. Nothing reads it from the environment: an operator cannot turn it on.
+ */
+export type CommitDurability = 'synced' | 'testOnlyUnsynced';
+
 /** Opens what the config names: PostgreSQL when DATABASE_URL is set, else the SQLite file in DATA_DIR. */
-export function connectDatabase(config: { databaseUrl: string | null; databaseFile: string }): OpenedDatabase {
-  if (!config.databaseUrl) return openDatabase(config.databaseFile);
-  const pg = openPostgres(config.databaseUrl);
+export function connectDatabase(config: { databaseUrl: string | null; databaseFile: string }, durability: CommitDurability = 'synced'): OpenedDatabase {
+  if (!config.databaseUrl) return openDatabase(config.databaseFile, durability);
+  const pg = openPostgres(config.databaseUrl, { durability });
   changeStamps.set(pg.db, pg.changeStamp);
   postgresUrls.set(pg.db, config.databaseUrl);
   return {
@@ -143,11 +153,17 @@ function restrictDatabaseFiles(file: string): void {
 export const WAL_AUTOCHECKPOINT_PAGES = 300;
 
 /** Opens (creating if needed) the SQLite file with the pragmas Paydesk relies on. */
-export function openDatabase(file: string): OpenedDatabase {
+export function openDatabase(file: string, durability: CommitDurability = 'synced'): OpenedDatabase {
   if (file !== ':memory:') restrictDatabaseFiles(file);
   const sqlite = new SQLite(file);
   sqlite.pragma('journal_mode = WAL');
-  sqlite.pragma('synchronous = NORMAL');
+  // Every COMMIT syncs the WAL (fdatasync) before it returns, so nothing is answered, evented
+  // or handed to the webhook dispatcher that a power cut or an OS crash could still take back
+  // (docs/operations.md "What survives a crash"). NORMAL synced the WAL only at checkpoints: a
+  // commit was safe from a process crash but not from the machine stopping. A request's
+  // transaction commits with the rest of its event-loop turn (sqlite-group-commit.ts), so this
+  // is one sync per group, not per request (docs/performance.md "Synced commits").
+  sqlite.pragma(durability === 'synced' ? 'synchronous = FULL' : 'synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   // The CLI and the server share the file: wait for the other's write instead of failing.
   sqlite.pragma('busy_timeout = 5000');

@@ -150,7 +150,17 @@ export interface OpenedPostgres {
   changeStamp(): string;
 }
 
-export function openPostgres(connectionString: string, opts: { poolSize?: number } = {}): OpenedPostgres {
+/**
+ * Run on every new connection of the server's pool: a commit waits for its WAL record to be
+ * flushed (`synchronous_commit` on) even where the database's or role's default is off, so
+ * nothing is answered, evented or handed to the webhook dispatcher that a crash of the database
+ * server or a power cut could take back. The set is conditional so a stronger setting an operator
+ * chose for a standby (`remote_write`, `remote_apply`; `local` too, which also flushes locally) is
+ * kept: only `off` is raised. A SET-like statement, not a startup option (PgBouncer refuses those).
+ */
+export const SYNCED_COMMITS_SQL = "SELECT set_config('synchronous_commit', 'on', false) WHERE current_setting('synchronous_commit') = 'off'";
+
+export function openPostgres(connectionString: string, opts: { poolSize?: number; durability?: 'synced' | 'testOnlyUnsynced' } = {}): OpenedPostgres {
   let writes = 0;
   const watch: KyselyPlugin = {
     transformQuery({ node }) {
@@ -174,7 +184,7 @@ export function openPostgres(connectionString: string, opts: { poolSize?: number
     },
     // No parallel workers either (issue 18, bench:volume at a million): starting one cost 20-30 ms, more than the
     // short queries of a request take in all (the amount list's attempts part planned one for a read of no rows).
-    'SET jit = off; SET max_parallel_workers_per_gather = 0',
+    `SET jit = off; SET max_parallel_workers_per_gather = 0${opts.durability === 'testOnlyUnsynced' ? '' : `; ${SYNCED_COMMITS_SQL}`}`,
   );
   const db = new SerializableKysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [watch] }, opts.poolSize ?? 10);
   return {

@@ -83,11 +83,13 @@ export function settleDatabases(): void {
 /** A migrated, empty database of the project's engine: a SQLite file in `dataDir`, or a fresh PostgreSQL database. */
 export async function createTestDatabase(dataDir: string): Promise<TestDatabase> {
   if (!onPostgres) {
-    const opened = openDatabase(join(dataDir, 'paydesk.sqlite'));
+    // Unsynced commits (server/db/database.ts CommitDurability): no test power-cuts the machine.
+    // test/integration/durability-strace.test.ts and durability-postgres.test.ts test the synced ones.
+    const opened = openDatabase(join(dataDir, 'paydesk.sqlite'), 'testOnlyUnsynced');
     return { opened, url: null, dispose: () => opened.close() };
   }
   const created = await createPostgresDatabase();
-  const opened = connectDatabase({ databaseUrl: created.url, databaseFile: '' });
+  const opened = connectDatabase({ databaseUrl: created.url, databaseFile: '' }, 'testOnlyUnsynced');
   return {
     opened,
     url: created.url,

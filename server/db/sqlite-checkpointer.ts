@@ -8,7 +8,7 @@ import { WAL_AUTOCHECKPOINT_PAGES } from './database';
  *
  * SQLite checkpoints inside whichever commit pushes the WAL past `wal_autocheckpoint` pages
  * (server/db/database.ts: 300), on the connection that commits: on the server's one connection,
- * that is the event loop. With `synchronous = NORMAL` a checkpoint syncs the WAL, copies its pages
+ * that is the event loop. A checkpoint syncs the WAL, copies its pages
  * into the database file and syncs that: in `npm run bench`'s webhook fan-out window one commit in
  * six checkpointed and those took 3-20 ms each against 0.4 for the others, 110-230 ms of the main
  * thread's ~900; and while another process wrote heavily to the same disk one such commit took
@@ -21,9 +21,12 @@ import { WAL_AUTOCHECKPOINT_PAGES } from './database';
  * write), and under writes that never pause the worker may never catch up exactly; then the
  * server's commit at the backstop copies the little left and the WAL starts over.
  *
- * Durability is unchanged: a commit is in the WAL when it is answered, checkpointed or not, and a
- * checkpoint cut short (the process killed) is redone by the next one. Only the server starts one
- * (server/runtime.ts): the CLI's short runs and the tests' databases checkpoint in their commits.
+ * Checkpoints play no part in durability: the server's connection syncs the WAL at every commit
+ * (`synchronous = FULL`, database.ts), before anything is answered, so a commit is on disk whether
+ * or not it was checkpointed yet; a checkpoint copies synced frames into the file and syncs that
+ * before the WAL starts over, and one cut short (the process killed, the power cut) is redone by
+ * the next. Only the server starts one (server/runtime.ts): the CLI's short runs and the tests'
+ * databases checkpoint in their commits.
  */
 
 /** WAL pages past which the server's own commit checkpoints while the worker runs (16 MB of 4 KB pages). */
@@ -58,8 +61,9 @@ const db = new Database(workerData.file, { fileMustExist: true, timeout: workerD
 let checkpoint = null;
 const prepare = () => {
   // As the server's connection (database.ts), said rather than taken from better-sqlite3's default:
-  // a checkpoint syncs the WAL before copying it and the database file before the WAL starts over.
-  db.pragma('synchronous = NORMAL');
+  // a checkpoint syncs the WAL before copying it and the database file before the WAL starts over
+  // (in WAL mode FULL and NORMAL checkpoint alike; they differ at commits, which this one never makes).
+  db.pragma('synchronous = FULL');
   db.pragma('cache_size = -512');
   return db.prepare('PRAGMA wal_checkpoint(PASSIVE)');
 };

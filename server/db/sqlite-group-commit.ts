@@ -16,7 +16,9 @@ import { SelectQueryNode, type CompiledQuery, type DatabaseConnection, type Driv
  * - a transaction whose callback throws rolls back to its savepoint only: the others keep theirs;
  * - each transaction's result (or error) is handed to its caller only after the outer COMMIT, so
  *   nothing is answered that a crash could still lose (the kill -9 drill), and its afterCommit
- *   work (server/db/after-commit.ts) runs after that COMMIT too;
+ *   work (server/db/after-commit.ts) runs after that COMMIT too. The COMMIT returns once the WAL
+ *   is synced (`synchronous = FULL`, database.ts), so a power cut cannot lose it either: one
+ *   fdatasync per group, however many requests it answers (test/integration/durability-strace.test.ts);
  * - when the COMMIT fails (or SQLite rolled the whole transaction back, e.g. disk full), every
  *   member runs again alone, as a transaction of its own (a callback may run more than once, as on
  *   PostgreSQL: docs/architecture.md);

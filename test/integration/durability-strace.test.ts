@@ -58,7 +58,8 @@ function parseTrace(text: string): Trace {
   const trace: Trace = { walWrites: [], walSyncs: [], answers: [], sent: [] };
   const open = new Map<string, { list: Call[]; call: Call & { status?: number } }>();
   const lines = text.split('\n');
-  const call = /^(\d+)\s+(?:\S+\s+)?(\w+)\((\d+)<([^>]*)>(.*)$/;
+  // A path may hold `->` (`-yy`: TCP:[a:1->b:2]).
+  const call = /^(\d+)\s+(?:\S+\s+)?(\w+)\((\d+)<((?:->|[^>])*)>(.*)$/;
   const resumed = /^(\d+)\s+(?:\S+\s+)?<\.\.\. (\w+) resumed>/;
   lines.forEach((line, i) => {
     const r = resumed.exec(line);
@@ -232,5 +233,29 @@ describe.skipIf(skip !== null)(skip ? `synced commits under strace (skipped: ${s
       return last !== undefined && !trace.walSyncs.some((s) => s.start > last.end && s.end < d.start);
     });
     expect(early.map((d) => `delivery sent at trace line ${d.start + 1}`).slice(0, 5), `${early.length} deliveries sent before the WAL was synced`).toEqual([]);
+  });
+});
+
+describe('reading the strace log', () => {
+  it('finds WAL writes, WAL syncs resumed after another thread’s call, answers and sent requests', () => {
+    const log = [
+      '100 pwrite64(19</d/paydesk.sqlite-wal>, "\\0\\0"..., 4096, 0) = 4096',
+      '100 fdatasync(19</d/paydesk.sqlite-wal> <unfinished ...>',
+      '101 write(1<pipe:[5]>, "listening"..., 9) = 9',
+      '100 <... fdatasync resumed>) = 0',
+      '100 pwrite64(18</d/paydesk.sqlite>, "\\0"..., 4096, 0) = 4096',
+      '100 writev(29<socket:[77]>, [{iov_base="HTTP/1.1 201 Created\\r\\nconten"..., iov_len=200}, {iov_base="{}", iov_len=2}], 2) = 202',
+      '100 write(31<TCP:[127.0.0.1:5->127.0.0.1:9]>, "POST /hooks HTTP/1.1\\r\\nhost"..., 300) = 300',
+      '102 fsync(40</d/paydesk.sqlite-wal>) = 0',
+    ].join('\n');
+    expect(parseTrace(log)).toEqual({
+      walWrites: [{ start: 0, end: 0 }],
+      walSyncs: [
+        { start: 1, end: 3 },
+        { start: 7, end: 7 },
+      ],
+      answers: [{ start: 5, end: 5, status: 201 }],
+      sent: [{ start: 6, end: 6 }],
+    });
   });
 });

@@ -1,5 +1,6 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'electron-vite';
 import type { Plugin } from 'vite';
@@ -23,8 +24,30 @@ function rendererInputs(): Record<string, string> {
     console.warn(`electron-vite: renderer entry "${name}" skipped: ${file} does not exist`);
     return false;
   });
-  return Object.fromEntries(present);
+  const inputs: Record<string, string> = Object.fromEntries(present);
+  if (inputs.checkout) inputs[FIRST_FETCH_ENTRY] = resolve(rendererRoot, 'checkout/first-fetch.ts');
+  return inputs;
 }
+
+/**
+ * The checkout page's first reads (renderer/checkout/first-fetch.ts) are an entry of their own,
+ * loaded by an `async` module script that this plugin adds to the checkout page: the HTML's own
+ * module scripts would be bundled into the app's entry, which runs only once React has arrived.
+ */
+const FIRST_FETCH_ENTRY = 'checkout-first-fetch';
+const firstFetchScript: Plugin = {
+  name: 'paydesk:checkout-first-fetch',
+  apply: 'build',
+  transformIndexHtml: {
+    order: 'post',
+    handler(_html, ctx) {
+      if (!ctx.filename.endsWith('checkout/index.html') || !ctx.bundle) return;
+      const chunk = Object.values(ctx.bundle).find((c) => c.type === 'chunk' && c.isEntry && c.name === FIRST_FETCH_ENTRY);
+      if (!chunk) throw new Error(`renderer build: the ${FIRST_FETCH_ENTRY} chunk is missing`);
+      return [{ tag: 'script', attrs: { type: 'module', async: true, crossorigin: true, src: `/${chunk.fileName}` }, injectTo: 'head-prepend' }];
+    },
+  },
+};
 
 /**
  * electron-vite forces `base: './'` for production renderer builds (right for file:// pages).
@@ -36,6 +59,46 @@ const absoluteBase: Plugin = {
   name: 'paydesk:absolute-asset-base',
   config: () => ({ base: '/' }),
 };
+
+/**
+ * Every text file of the renderer (the pages' index.html and the assets) is also written
+ * compressed beside itself, once at build time (`x.js.br` at brotli's best quality, `x.js.gz` at
+ * gzip's), and the server picks the variant the browser accepts (server/http/pages.ts): nothing
+ * is compressed per request.
+ * Node's zlib makes both formats, so this needs no plugin package. A file whose compressed form
+ * would not be smaller (a tiny one) is left alone and served as it is.
+ */
+const COMPRESSIBLE = /\.(?:js|css|html|svg|json|txt)$/;
+const precompressAssets: Plugin = {
+  name: 'paydesk:precompress-assets',
+  apply: 'build',
+  writeBundle(options, bundle) {
+    if (!options.dir) return;
+    for (const fileName of Object.keys(bundle)) {
+      if (!COMPRESSIBLE.test(fileName)) continue;
+      const file = resolve(options.dir, fileName);
+      const raw = readFileSync(file);
+      const br = brotliCompressSync(raw, {
+        params: { [zlib.BROTLI_PARAM_QUALITY]: zlib.BROTLI_MAX_QUALITY, [zlib.BROTLI_PARAM_SIZE_HINT]: raw.length },
+      });
+      const gz = gzipSync(raw, { level: zlib.Z_BEST_COMPRESSION });
+      if (br.length < raw.length) writeFileSync(`${file}.br`, br);
+      if (gz.length < raw.length) writeFileSync(`${file}.gz`, gz);
+    }
+  },
+};
+
+/**
+ * The libraries each in a chunk of their own, so that an entry loads only the ones it imports:
+ * the payer's page needs React and react-query, never zod (the back office validates its API
+ * answers with it; the payer page reads types only). Left to itself the bundler put all three
+ * in one chunk shared by both entries, which every payer downloaded.
+ */
+const VENDOR_CHUNKS = [
+  { name: 'react', test: /node_modules[\\/](?:react|react-dom|scheduler)[\\/]/ },
+  { name: 'react-query', test: /node_modules[\\/]@tanstack[\\/]/ },
+  { name: 'zod', test: /node_modules[\\/]zod[\\/]/ },
+];
 
 export default defineConfig({
   main: {
@@ -60,7 +123,7 @@ export default defineConfig({
   },
   renderer: {
     root: rendererRoot,
-    plugins: [react(), absoluteBase],
+    plugins: [react(), absoluteBase, firstFetchScript, precompressAssets],
     build: {
       outDir: resolve(root, 'out/renderer'),
       emptyOutDir: true,
@@ -68,7 +131,7 @@ export default defineConfig({
       // Served over HTTP, the checkout to payers' phones: minified, unlike the Node-side bundles.
       minify: true,
       sourcemap: false,
-      rolldownOptions: { input: rendererInputs() },
+      rolldownOptions: { input: rendererInputs(), output: { codeSplitting: { groups: VENDOR_CHUNKS } } },
     },
   },
 });

@@ -21,6 +21,25 @@ export default tseslint.config(
     },
   },
   {
+    // The payer's page ships to phones on slow networks: it reads the API's shapes as types only,
+    // so the request schemas and zod stay out of its bundle (docs/checkout.md, "Page weight").
+    files: ['renderer/checkout/**/*.{ts,tsx}'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/shared/schemas/**', 'zod', 'zod/*'],
+              allowTypeImports: true,
+              message: 'The payer page imports types only from the schemas: a value import ships zod to every payer.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Plain Node.js scripts (npm start, check:electron): Node's globals, no TypeScript.
     files: ['scripts/**/*.mjs'],
     languageOptions: {

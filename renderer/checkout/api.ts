@@ -11,6 +11,7 @@ import type {
 } from '../../shared/schemas/checkout';
 import type { Rail } from '../../shared/schemas/common';
 import { parseJsonBody, readErrorEnvelope } from '../../shared/http-envelope';
+import { CHECKOUT_API, readInit, takeStarted } from './first-fetch';
 
 /**
  * All hosted-checkout data access: one fetch wrapper that understands the error envelope,
@@ -18,7 +19,7 @@ import { parseJsonBody, readErrorEnvelope } from '../../shared/http-envelope';
  * Same origin, no credential: the page never holds a merchant key.
  */
 
-const BASE = '/api/v1/checkout';
+const BASE = CHECKOUT_API;
 
 export class ApiError extends Error {
   constructor(
@@ -48,14 +49,16 @@ export class NetworkError extends Error {
 async function request<T>(path: string, init: { method?: 'GET' | 'POST'; body?: unknown; signal?: AbortSignal } = {}): Promise<T> {
   let res: Response;
   try {
-    res = await fetch(`${BASE}${path}`, {
-      method: init.method ?? 'GET',
-      headers: init.body === undefined ? { accept: 'application/json' } : { accept: 'application/json', 'content-type': 'application/json' },
-      body: init.body === undefined ? undefined : JSON.stringify(init.body),
-      signal: init.signal ?? null,
-      credentials: 'omit',
-      cache: 'no-store',
-    });
+    // The page's first reads were started before this code arrived (first-fetch.ts): take those answers.
+    const early = init.method === undefined ? await takeStarted(path) : null;
+    res =
+      early ??
+      (await fetch(`${BASE}${path}`, {
+        ...readInit,
+        method: init.method ?? 'GET',
+        ...(init.body === undefined ? {} : { headers: { accept: 'application/json', 'content-type': 'application/json' }, body: JSON.stringify(init.body) }),
+        signal: init.signal ?? null,
+      }));
   } catch (err) {
     if (err instanceof DOMException && err.name === 'AbortError') throw err;
     throw new NetworkError();

@@ -2,11 +2,43 @@ import { useEffect, useState } from 'react';
 
 type Symbology = 'code128' | 'qrcode';
 
+const loadQr = () => import('qrcode');
+const loadCode128 = () => import('jsbarcode');
+
 /**
- * A barcode drawn as SVG by bwip-js in the browser. The library (~2 MB of PostScript compiled to JS)
- * is loaded on first use only, so payers who never open a cash slip never download it.
- * The encoded text is passed as barcode data, never as markup; the SVG bwip-js returns contains
- * only paths (no human-readable text, which the slip prints itself).
+ * Starts loading both libraries without drawing anything: the cash screen calls it when it
+ * opens, so they arrive while the payer reads the steps and the slip shows its codes at once.
+ */
+export function preloadBarcodes(): void {
+  void loadQr().catch(() => undefined);
+  void loadCode128().catch(() => undefined);
+}
+
+/**
+ * The SVG markup of one code: the QR code by `qrcode` (error correction M, no margin: the slip
+ * leaves white around it), the Code 128 barcode by `jsbarcode`, drawn on a detached SVG element
+ * and serialized. Each library is its own chunk, loaded on first use only (about 23 kB
+ * compressed together), so a payer who never opens a cash slip never downloads them.
+ */
+async function drawSvg(kind: Symbology, value: string): Promise<string> {
+  if (kind === 'qrcode') {
+    const { toString } = await loadQr();
+    return toString(value, { type: 'svg', errorCorrectionLevel: 'M', margin: 0 });
+  }
+  const { default: JsBarcode } = await loadCode128();
+  const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
+  JsBarcode(svg, value, { format: 'CODE128', width: 2, height: 56, margin: 0, displayValue: false, background: '#ffffff', lineColor: '#000000' });
+  // Bars may stretch vertically (only their widths carry data); the QR code keeps its square.
+  svg.setAttribute('preserveAspectRatio', 'none');
+  svg.removeAttribute('width');
+  svg.removeAttribute('height');
+  return svg.outerHTML;
+}
+
+/**
+ * A barcode drawn as SVG in the browser. The encoded text is passed as barcode data, never as
+ * markup; the SVG either library returns holds only shapes (no human-readable text, which the
+ * slip prints itself).
  */
 export function Barcode({ kind, value, label, className }: { kind: Symbology; value: string; label: string; className?: string }) {
   const [svg, setSvg] = useState<string | null>(null);
@@ -15,15 +47,9 @@ export function Barcode({ kind, value, label, className }: { kind: Symbology; va
     let cancelled = false;
     setSvg(null);
     setFailed(false);
-    import('bwip-js/browser')
-      .then((bwip) => {
-        if (cancelled) return;
-        const out =
-          kind === 'qrcode'
-            ? bwip.toSVG({ bcid: 'qrcode', text: value, scale: 4, eclevel: 'M', paddingwidth: 0, paddingheight: 0 } as Parameters<typeof bwip.toSVG>[0])
-            : bwip.toSVG({ bcid: 'code128', text: value, scale: 2, height: 14, includetext: false, paddingwidth: 0, paddingheight: 0 } as Parameters<typeof bwip.toSVG>[0]);
-        // Bars may stretch vertically (only their widths carry data); the QR code keeps its square.
-        setSvg(kind === 'code128' ? out.replace('<svg ', '<svg preserveAspectRatio="none" ') : out);
+    drawSvg(kind, value)
+      .then((out) => {
+        if (!cancelled) setSvg(out);
       })
       .catch(() => {
         if (!cancelled) setFailed(true);

@@ -1,8 +1,8 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { CashDepositSlipResponse, PublicCheckoutOptions } from '../../shared/schemas/checkout';
 import { issueCashSlip, sessionQuery } from './api';
-import { Barcode } from './barcode';
+import { Barcode, preloadBarcodes } from './barcode';
 import { formatDateTime, formatMoney } from './format';
 import { Spinner } from './icons';
 import type { RailPrice } from './method-picker';
@@ -29,6 +29,7 @@ export function CashPayment({
   onBack: () => void;
 }) {
   const explain = usePaymentErrors(sessionId);
+  useEffect(preloadBarcodes, []);
   const [slip, setSlip] = useState<CashDepositSlipResponse | null>(initialSlip);
   const [error, setError] = useState<string | null>(null);
   const heading = useFocusOnChange<HTMLHeadingElement>(slip?.slip_token ?? null);

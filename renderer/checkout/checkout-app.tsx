@@ -1,25 +1,18 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useMemo, useState } from 'react';
+import { Suspense, useEffect, useMemo, useState } from 'react';
 import type { PublicCheckoutQuote, PublicCheckoutSession } from '../../shared/schemas/checkout';
 import type { Rail } from '../../shared/schemas/common';
 import { ApiError, describeError, optionsQuery, quoteQuery, refreshSession, sessionQuery } from './api';
-import { BankTransferPayment } from './bank-transfer-payment';
-import { CardPayment } from './card-payment';
-import { CashPayment } from './cash-slip';
 import { RAIL_LABELS } from './format';
 import { Spinner } from './icons';
 import { MethodPicker, priceOf, type RailPrice } from './method-picker';
-import { MomoPayment } from './momo-payment';
+import { BankTransferPayment, CardPayment, CashPayment, MomoPayment } from './rail-screens';
 import type { ResumableAttempt } from './resumable-attempt';
 import { OrderSummary } from './order-summary';
 import { ExpiredScreen, FailedScreen, LoadErrorScreen, NotFoundScreen, PendingScreen, RejectedDepositNotice, SuccessScreen } from './outcome-screens';
 import { useFocusOnChange } from './use-focus';
 
-/** The session id is the last segment of `/checkout/{id}`. */
-export function sessionIdFromLocation(pathname: string): string | null {
-  const m = /\/checkout\/([^/?#]+)\/?$/.exec(pathname);
-  return m?.[1] ? decodeURIComponent(m[1]) : null;
-}
+export { sessionIdFromLocation } from './first-fetch';
 
 function initials(name: string): string {
   const parts = name.trim().split(/\s+/).filter(Boolean);
@@ -252,7 +245,7 @@ function Payable({ session }: { session: PublicCheckoutSession }) {
       <div className="layout">
         <OrderSummary session={session} selected={price} />
         <section className="panel" aria-label={selected ? `Pay with ${RAIL_LABELS[selected]}` : 'Payment method'}>
-          {body}
+          <Suspense fallback={<RailLoading />}>{body}</Suspense>
         </section>
       </div>
     </Shell>
@@ -289,6 +282,15 @@ function QuoteState({
         <li key={i} className="method method-skeleton" />
       ))}
     </ul>
+  );
+}
+
+/** While a rail's screen is on its way (its chunk loads when the payer chooses the rail). */
+function RailLoading() {
+  return (
+    <div className="loading-card" aria-busy="true">
+      <Spinner label="Loading" />
+    </div>
   );
 }
 

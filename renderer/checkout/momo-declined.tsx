@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { MAX_DECLINED_ATTEMPTS, type ProviderPaymentStatusResponse } from '../../shared/schemas/checkout';
+import { MAX_DECLINED_ATTEMPTS } from '../../shared/checkout-limits';
+import type { ProviderPaymentStatusResponse } from '../../shared/schemas/checkout';
 import { refreshSession, startMomoAttempt } from './api';
 import { describeDecline } from './format';
 import { Spinner } from './icons';

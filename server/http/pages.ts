@@ -1,8 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Negotiator } from '@fastify/accept-negotiator';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { PAGE_CSP } from '../../shared/csp';
 
 /**
@@ -75,15 +76,32 @@ export function notBuiltPage(entry: PageEntry, rendererDir: string): string {
 `;
 }
 
+/** The build's compressed variants (x.br, x.gz beside x), brotli preferred, as @fastify/static negotiates them for the assets. */
+const ENCODINGS = new Negotiator<'br' | 'gzip'>({ supportedValues: ['br', 'gzip'] });
+const EXTENSION = { br: '.br', gzip: '.gz' } as const;
+
+/** The page's compressed variant the request accepts, if the build made it (null: send the plain file). */
+async function compressedEntry(file: string, req: FastifyRequest): Promise<{ encoding: 'br' | 'gzip'; body: Buffer } | null> {
+  const header = req.headers['accept-encoding'];
+  const encoding = typeof header === 'string' ? ENCODINGS.negotiate(header) : null;
+  if (!encoding) return null;
+  try {
+    return { encoding, body: await readFile(file + EXTENSION[encoding]) };
+  } catch {
+    return null;
+  }
+}
+
 export async function registerPages(app: FastifyInstance, opts: PagesOptions = {}): Promise<void> {
   const rendererDir = opts.rendererDir ? resolve(opts.rendererDir) : defaultRendererDir();
 
   // Read on every request (the files are small): a build made while the server runs is
   // picked up without a restart, and a missing build is a page, never a 500.
-  const sendEntry = async (entry: PageEntry, reply: FastifyReply) => {
+  const sendEntry = async (entry: PageEntry, req: FastifyRequest, reply: FastifyReply) => {
+    const file = join(rendererDir, entry, 'index.html');
     let html: string;
     try {
-      html = await readFile(join(rendererDir, entry, 'index.html'), 'utf8');
+      html = await readFile(file, 'utf8');
     } catch {
       return securityHeaders(reply, CSP_NOT_BUILT, entry)
         .code(503)
@@ -92,24 +110,29 @@ export async function registerPages(app: FastifyInstance, opts: PagesOptions = {
         .send(notBuiltPage(entry, rendererDir));
     }
     // Revalidated every time: it names the current hashed bundles.
-    return securityHeaders(reply, CSP, entry).header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(html);
+    securityHeaders(reply, CSP, entry).header('cache-control', 'no-cache').header('vary', 'accept-encoding').type('text/html; charset=utf-8');
+    const compressed = await compressedEntry(file, req);
+    return compressed ? reply.header('content-encoding', compressed.encoding).send(compressed.body) : reply.send(html);
   };
 
   const hidden = { schema: { hide: true } };
   app.get('/', hidden, async (_req, reply) => reply.redirect('/backoffice/', 302));
   app.get('/backoffice', hidden, async (_req, reply) => reply.redirect('/backoffice/', 301));
-  app.get('/backoffice/', hidden, async (_req, reply) => sendEntry('backoffice', reply));
-  app.get('/backoffice/*', hidden, async (_req, reply) => sendEntry('backoffice', reply));
+  app.get('/backoffice/', hidden, async (req, reply) => sendEntry('backoffice', req, reply));
+  app.get('/backoffice/*', hidden, async (req, reply) => sendEntry('backoffice', req, reply));
 
-  const checkout = async (req: { params: unknown }, reply: FastifyReply) => {
+  const checkout = async (req: FastifyRequest, reply: FastifyReply) => {
     const { reference } = req.params as { reference: string };
     if (!REFERENCE.test(reference)) return reply.callNotFound();
-    return sendEntry('checkout', reply);
+    return sendEntry('checkout', req, reply);
   };
   app.get('/checkout/:reference', hidden, checkout);
   app.get('/checkout/:reference/*', hidden, checkout);
 
   // Content-hashed bundles: a changed file gets a new name, so they are cached for a year.
+  // The build writes each text asset brotli- and gzip-compressed beside itself (x.js.br, x.js.gz,
+  // electron.vite.config.ts): the variant the request's Accept-Encoding prefers is sent (brotli
+  // first), the plain file to a client that accepts neither, always with `Vary: Accept-Encoding`.
   await app.register(async (scope) => {
     await scope.register(fastifyStatic, {
       root: join(rendererDir, 'assets'),
@@ -120,6 +143,7 @@ export async function registerPages(app: FastifyInstance, opts: PagesOptions = {
       maxAge: '365d',
       immutable: true,
       decorateReply: false,
+      preCompressed: true,
       // Not built yet: asset requests are plain 404s and the warning would only be noise.
       suppressWarning: true,
       setHeaders: (reply) => {

@@ -123,12 +123,7 @@ export const ProviderPaymentInitiate = z.object({
 });
 export type ProviderPaymentInitiate = z.infer<typeof ProviderPaymentInitiate>;
 
-/**
- * Declined attempts (card and Mobile Money together) after which a session is `failed`: an
- * anti-abuse cap against card testing and code guessing, far above what a payer needs
- * (docs/lifecycle.md). Below it a decline never ends the session.
- */
-export const MAX_DECLINED_ATTEMPTS = 20;
+export { MAX_DECLINED_ATTEMPTS } from '../checkout-limits';
 
 export const ATTEMPT_STATUSES = ['pending', 'succeeded', 'declined', 'expired'] as const;
 export const AttemptStatus = z.enum(ATTEMPT_STATUSES);

@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { readCode } from './read-codes';
 import { MERCHANT_NAME, SUPERVISOR, TELLER, checkoutPath, createSession, shot, staffCall } from './support';
 
 test('creates and shows a printable cash deposit slip', async ({ page }, info) => {
@@ -22,7 +23,7 @@ test('creates and shows a printable cash deposit slip', async ({ page }, info) =
   await expect(slip).toContainText('GCB Bank');
   await expect(slip).toContainText('High Street, Accra');
 
-  // QR code and Code 128 barcode, drawn by bwip-js as SVG, with real size.
+  // QR code and Code 128 barcode, drawn as SVG (qrcode, jsbarcode), with real size.
   const qr = page.getByTestId('barcode-qrcode').locator('svg');
   const bars = page.getByTestId('barcode-code128').locator('svg');
   await expect(qr).toBeVisible();
@@ -41,6 +42,11 @@ test('creates and shows a printable cash deposit slip', async ({ page }, info) =
   await expect(slip).toBeVisible();
   await expect(qr).toBeVisible();
   await expect(bars).toBeVisible();
+  // Both printed codes carry the slip token: a scanner reads the same text from either.
+  const token = (await page.locator('.slip-token').textContent())!.trim();
+  expect(token).toMatch(/^slp_[A-Za-z0-9]+$/);
+  expect(await readCode(page.context(), page.getByTestId('barcode-qrcode'), 'qrcode')).toBe(token);
+  expect(await readCode(page.context(), page.getByTestId('barcode-code128'), 'code128')).toBe(token);
   await shot(page, info, '12-cash-slip-print');
   if (info.project.name === 'desktop') {
     // A real PDF of the page as Chromium would print it, for a person to look at.

@@ -32,8 +32,16 @@ export function takeStarted(path: string): Promise<Response | null> | null {
   return answer;
 }
 
-const read = (path: string) => fetch(`${CHECKOUT_API}${path}`, readInit);
-const settle = (answer: Promise<Response | null>) => answer.catch(() => null);
+/**
+ * Reads the whole answer at once (a body nobody reads would hold its request open) and hands on
+ * an equal Response for the app to read.
+ */
+async function read(path: string): Promise<{ response: Response; text: string }> {
+  const res = await fetch(`${CHECKOUT_API}${path}`, readInit);
+  const text = await res.text();
+  return { response: new Response(text, { status: res.status, statusText: res.statusText, headers: res.headers }), text };
+}
+const settle = (answer: Promise<{ response: Response } | null>) => answer.then((a) => a?.response ?? null).catch(() => null);
 
 const id = typeof location === 'undefined' ? null : sessionIdFromLocation(location.pathname);
 if (id) {
@@ -42,12 +50,6 @@ if (id) {
   started.set(session, settle(sessionAnswer));
   started.set('/options', settle(read('/options')));
   // The quote only for an open session, as the app asks: any other answers 409.
-  started.set(
-    `${session}/quote`,
-    settle(
-      sessionAnswer
-        .then((res) => (res.ok ? (res.clone().json() as Promise<{ status?: unknown }>) : null))
-        .then((s) => (s?.status === 'open' ? read(`${session}/quote`) : null)),
-    ),
-  );
+  const open = sessionAnswer.then(({ response, text }) => response.ok && (JSON.parse(text) as { status?: unknown }).status === 'open');
+  started.set(`${session}/quote`, settle(open.then((yes) => (yes ? read(`${session}/quote`) : null))));
 }

@@ -32,6 +32,8 @@ interface Transfer {
   endMs?: number;
   bytes?: number;
   failed?: boolean;
+  /** The response's Content-Encoding ('' when none). */
+  encoding?: string;
 }
 interface Run {
   profile: string;
@@ -88,6 +90,11 @@ async function phoneOn(browser: Browser, baseURL: string, profile: NetworkProfil
     if (e.request.url.startsWith('data:')) return;
     transfers.set(e.requestId, { url: e.request.url, wallMs: e.wallTime * 1000, monotonic: e.timestamp, startMs: 0 });
   });
+  cdp.on('Network.responseReceived', (e) => {
+    const t = transfers.get(e.requestId);
+    const header = Object.entries(e.response.headers).find(([name]) => name.toLowerCase() === 'content-encoding');
+    if (t) t.encoding = header?.[1] ?? '';
+  });
   cdp.on('Network.loadingFinished', (e) => {
     const t = transfers.get(e.requestId);
     if (t) Object.assign(t, { bytes: e.encodedDataLength, endMs: (e.timestamp - t.monotonic) * 1000 });
@@ -108,6 +115,7 @@ async function phoneOn(browser: Browser, baseURL: string, profile: NetworkProfil
       endMs: t.endMs === undefined ? undefined : Math.round(t.wallMs - origin + t.endMs),
       bytes: t.bytes,
       failed: t.failed,
+      encoding: t.encoding,
     }));
   };
   return { context, page, requestsBefore };
@@ -161,7 +169,7 @@ function print(what: string, runs: Run[], maxMs: number) {
   for (const [i, run] of runs.entries()) {
     const lines = run.requests
       .toSorted((a, b) => a.startMs - b.startMs)
-      .map((r) => `    ${String(r.startMs).padStart(5)}–${String(r.endMs ?? '?').padStart(5)} ms ${String(r.bytes ?? 0).padStart(7)} B  ${r.url}`);
+      .map((r) => `    ${String(r.startMs).padStart(5)}–${String(r.endMs ?? '?').padStart(5)} ms ${String(r.bytes ?? 0).padStart(7)} B ${(r.encoding || '-').padEnd(4)} ${r.url}`);
     console.log(
       `checkout budget · ${what} · ${run.profile}${runs.length > 1 ? ` (run ${i + 1} of ${runs.length})` : ''}: ` +
         `${run.ms} ms (budget ${maxMs} ms), ${(run.bytes / 1000).toFixed(1)} kB in ${run.requests.length} requests\n${lines.join('\n')}`,
@@ -195,7 +203,13 @@ for (const { profile, maxMs } of CHECKOUT_BUDGET.methodsVisibleMs) {
     for (const run of runs) {
       expect(run.bytes, 'bytes transferred before the methods showed').toBeLessThanOrEqual(CHECKOUT_BUDGET.firstViewMaxBytes);
       // The page itself: no validation library, no barcode library, no rail's screen before a rail is chosen.
-      expect(run.requests.map((r) => r.url).filter((u) => /\/assets\/(?:zod|JsBarcode|browser|esm|bwip|momo-payment|card-payment|cash-slip|bank-transfer)/.test(u))).toEqual([]);
+      const urls = run.requests.map((r) => r.url);
+      expect(urls.filter((u) => /\/assets\/(?:zod|JsBarcode|browser|esm|bwip|momo-payment|card-payment|cash-slip|bank-transfer)/.test(u))).toEqual([]);
+      // The page and its code come brotli-compressed.
+      expect(run.requests.filter((r) => !r.url.startsWith('/api/') && r.encoding !== 'br').map((r) => r.url)).toEqual([]);
+      // Each read once: the app takes the answers its first-fetch module started.
+      expect(urls.filter((u, i) => urls.indexOf(u) !== i)).toEqual([]);
+      expect(urls.filter((u) => u.startsWith('/api/')).length).toBe(3);
     }
     expect(runs.at(-1)!.ms, `payment methods on ${profile.name}`).toBeLessThanOrEqual(maxMs);
   });

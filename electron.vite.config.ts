@@ -98,6 +98,8 @@ const VENDOR_CHUNKS = [
   { name: 'react', test: /node_modules[\\/](?:react|react-dom|scheduler)[\\/]/ },
   { name: 'react-query', test: /node_modules[\\/]@tanstack[\\/]/ },
   { name: 'zod', test: /node_modules[\\/]zod[\\/]/ },
+  // The cash desk's camera reader, loaded when a teller opens the camera (test/e2e/camera-library.spec.ts).
+  { name: 'zxing', test: /node_modules[\\/]@zxing[\\/]/ },
 ];
 
 export default defineConfig({

@@ -12,6 +12,7 @@ import { createIntegration, listIntegrations, revokeApiKey } from '../modules/in
 import { createStaff } from '../modules/auth/staff.service';
 import { webhookCommands } from '../modules/webhooks/cli';
 import { dbCommands } from '../modules/retention/cli';
+import { dbCopyCommands } from './db-copy';
 import { ownAddresses } from '../modules/webhooks/url-policy';
 import { confirmBankTransfer } from '../modules/payments/bank-transfer';
 import { composeDeps } from '../compose';
@@ -55,6 +56,7 @@ async function passwordOf(flags: Flags): Promise<string> {
 const COMMANDS: Record<string, Command> = {
   ...webhookCommands, // webhooks:tail, :redeliver, :recover, :health, :rotate-secret, :enable
   ...dbCommands, // db:stats, db:prune (retention, docs/operations.md)
+  ...dbCopyCommands, // db:copy: a desk's SQLite database into PostgreSQL (docs/operations.md)
   'integration:create': {
     usage: 'integration:create --merchant NAME [--webhook-url URL] [--json]',
     options: { merchant: { type: 'string' }, 'webhook-url': { type: 'string' }, live: { type: 'boolean' } },

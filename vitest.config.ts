@@ -26,6 +26,8 @@ const sqliteOnly = [
   'test/integration/migrations-upgrade.test.ts',
   'test/integration/migrations-schema.test.ts',
   'test/security/file-permissions.test.ts',
+  // Both engines at once (a SQLite desk copied into PostgreSQL): it finds its own PostgreSQL server.
+  'test/integration/db-copy.test.ts',
 ];
 
 export default defineConfig({

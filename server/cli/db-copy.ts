@@ -17,7 +17,7 @@ import { verifyCopy, type TableCheck } from '../db/copy/verify';
 type Flags = Record<string, string | boolean | undefined>;
 type Command = { usage: string; options: Record<string, { type: 'string' | 'boolean' }>; run: (f: Flags) => Promise<{ json: unknown; text: string }> };
 
-const USAGE = 'db:copy --to postgres://… [--resume] [--batch-size N] | db:copy --to postgres://… --verify  [--json]';
+const USAGE = 'db:copy --to postgres://… [--resume] [--batch-size N] | db:copy --to postgres://… --verify [--json]';
 
 
 const n = (v: number) => v.toLocaleString('en-US');

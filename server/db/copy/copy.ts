@@ -213,6 +213,8 @@ async function finish(client: Pg.Client, plan: CopyPlan): Promise<CopyReport['se
   const out: CopyReport['sequences'] = [];
   await client.query('BEGIN');
   try {
+    // This commit says the copy is complete: it waits for the disk (the batches did not).
+    await client.query('SET LOCAL synchronous_commit = on');
     for (const t of plan.tables) {
       for (const column of t.sequences) {
         const r = await client.query<{ next: string }>(

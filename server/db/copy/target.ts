@@ -8,11 +8,18 @@ import { PROGRESS_TABLE, quoteIdent } from './catalog';
 /**
  * The PostgreSQL side of `db:copy`: one plain connection that parses no value (every value comes
  * back as the server's text: values.ts), the target's schema version, and whether it already
- * holds Paydesk rows.
+ * holds Paydesk rows. The batches commit without waiting for the disk (synchronous_commit off: a
+ * crash of the server loses whole batches, which --resume copies again); the copy's last
+ * transaction, which says it is complete, waits (copy.ts).
  */
 export async function connectTarget(url: string): Promise<Pg.Client> {
   const { Client } = loadPg();
-  const client = new Client({ connectionString: url, application_name: 'paydesk db:copy', types: { getTypeParser: () => (v: string) => v } as Pg.CustomTypesConfig });
+  const client = new Client({
+    connectionString: url,
+    application_name: 'paydesk db:copy',
+    options: '-c synchronous_commit=off',
+    types: { getTypeParser: () => (v: string) => v } as Pg.CustomTypesConfig,
+  });
   await client.connect();
   return client;
 }

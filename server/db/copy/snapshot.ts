@@ -24,10 +24,38 @@ export interface Snapshot {
   close(): void;
 }
 
+/** Snapshot folders of this process: removed on Ctrl-C or SIGTERM too, not left holding secrets. */
+const live = new Set<string>();
+let hooked = false;
+
+function removeLive(): void {
+  for (const dir of live) rmSync(dir, { recursive: true, force: true });
+  live.clear();
+}
+
+function track(dir: string): void {
+  live.add(dir);
+  if (hooked) return;
+  hooked = true;
+  process.once('exit', removeLive);
+  for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+    process.once(signal, () => {
+      removeLive();
+      process.exit(code);
+    });
+  }
+}
+
+function untrack(dir: string): void {
+  rmSync(dir, { recursive: true, force: true });
+  live.delete(dir);
+}
+
 export async function takeSnapshot(file: string): Promise<Snapshot> {
   const source = resolve(file);
   if (!existsSync(source)) throw new Error(`no database at ${source}; check DATA_DIR`);
   const dir = mkdtempSync(join(tmpdir(), 'paydesk-copy-'));
+  track(dir);
   chmodSync(dir, 0o700);
   const out = join(dir, 'snapshot.sqlite');
   try {
@@ -46,11 +74,11 @@ export async function takeSnapshot(file: string): Promise<Snapshot> {
       takenAt: new Date().toISOString(),
       close: () => {
         db.close();
-        rmSync(dir, { recursive: true, force: true });
+        untrack(dir);
       },
     };
   } catch (err) {
-    rmSync(dir, { recursive: true, force: true });
+    untrack(dir);
     throw err;
   }
 }

@@ -181,7 +181,17 @@ describe('db:copy: a desk to a central PostgreSQL server', { timeout: 120_000 },
     verifiedA = await verifyCopy({ sourceFile: deskFile(), targetUrl: urlA, progress: () => undefined });
     expect(verifiedA.equal).toBe(true);
 
-    // The target now holds a desk: another copy into it (a second desk's file) is refused, unchanged.
+    // The target now holds a desk: a second desk's file (or this one again) is refused, nothing written.
+    const other = mkdtempSync(join(tmpdir(), 'paydesk-desk2-'));
+    try {
+      const desk2 = openDatabase(join(other, 'paydesk.sqlite'));
+      await migrate(desk2.db);
+      desk2.sqlite.prepare('INSERT INTO merchants (id, name, created_at) VALUES (?, ?, ?)').run('m_desk2', 'Copy Desk Water', new Date().toISOString());
+      await desk2.close();
+      await expect(copyDesk({ ...options(), sourceFile: join(other, 'paydesk.sqlite'), targetUrl: urlA })).rejects.toThrow(/already holds Paydesk rows/);
+    } finally {
+      rmSync(other, { recursive: true, force: true });
+    }
     await expect(copyDesk({ ...options(), targetUrl: urlA })).rejects.toThrow(/already holds Paydesk rows/);
     expect((await verifyCopy({ sourceFile: deskFile(), targetUrl: urlA, progress: () => undefined })).tables).toEqual(verifiedA.tables);
   });
@@ -206,7 +216,7 @@ describe('db:copy: a desk to a central PostgreSQL server', { timeout: 120_000 },
     }
 
     await expect(copyDesk({ ...options(), targetUrl: urlB })).rejects.toThrow(/interrupted copy .*--resume/);
-    const resumed = json<CopyJson>(await copy(['--to', urlB, '--resume', '--json']));
+    const resumed = await copyDesk({ ...options(), targetUrl: urlB, resume: true });
     expect(resumed.resumed).toBe(true);
     expect(resumed.tables.find((x) => x.table === 'merchants')).toMatchObject({ state: 'already copied' });
     expect(resumed.tables.find((x) => x.table === 'session_history')).toMatchObject({ state: 'copied' });
@@ -272,7 +282,8 @@ describe('db:copy: a desk to a central PostgreSQL server', { timeout: 120_000 },
       const signIn = (password: string) => fetch(`${central!.url}${BO}/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: boss.username, password }) });
       expect((await signIn(PASSWORD)).status).toBe(200);
       expect((await signIn('not the password')).status).toBe(401);
-      // New rows take new numbers past the copied ones (identity sequences were set).
+      // New rows take new numbers past the copied ones: a session appends an invoice-summary delta,
+      // whose identity would collide with a copied one had its sequence not been set.
       const created = await there('/api/v1/sessions', m2.api_key, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ amount_minor: 700, invoice_ref: uniqueInvoice('CENTRAL') }) });
       expect(created.status).toBe(201);
     } finally {

@@ -1,4 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -198,6 +199,9 @@ describe('db:copy: a desk to a central PostgreSQL server', { timeout: 120_000 },
 
   it('a copy interrupted midway is refused without --resume, and resumed gives the same result', async (ctx) => {
     if (unavailable) ctx.skip();
+    // The desk's file and its WAL, byte for byte: the copies read them and never write them.
+    const deskBytes = () => createHash('sha256').update(Buffer.concat([deskFile(), `${deskFile()}-wal`].filter((f) => existsSync(f)).map((f) => readFileSync(f)))).digest('hex');
+    const before = deskBytes();
     // The target fails inserts into session_history once it holds 2 rows: a copy in batches of 2
     // stops after that table's first batch, with the tables before it done.
     const target = connectDatabase({ databaseUrl: urlB, databaseFile: '' });
@@ -224,6 +228,8 @@ describe('db:copy: a desk to a central PostgreSQL server', { timeout: 120_000 },
     expect(checks.equal).toBe(true);
     // The same rows as the uninterrupted copy, table by table (the desk has not changed since).
     expect(checks.tables).toEqual(verifiedA.tables);
+
+    expect(deskBytes()).toBe(before);
 
     // One value changed in the target is a difference, though every count still matches.
     const client = new pg.Client({ connectionString: urlB });

@@ -66,6 +66,7 @@ export const dbCopyCommands: Record<string, Command> = {
         text: [
           `copied ${n(rows)} rows in ${report.tables.length} tables from ${report.source} (as of ${report.snapshot_at}) to ${target} in ${(report.duration_ms / 1000).toFixed(1)} s${report.resumed ? ' (resumed)' : ''}`,
           `not copied: ${report.skipped.length} tables of SQLite's session search index (PostgreSQL indexes the sessions themselves)`,
+          `what the desk writes after ${report.snapshot_at} is not in the copy: the desk stays stopped from the copy to the switch`,
           `next: npm run admin -- db:copy --to … --verify`,
         ].join('\n'),
       };

@@ -256,12 +256,23 @@ describe('db:copy: a desk to a central PostgreSQL server', { timeout: 120_000 },
       const row = desk.sqlite.prepare('INSERT INTO later_kinds VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)').safeIntegers(true);
       row.run('a', 1n, 9_007_199_254_740_993n, '{"b": 1, "a": [true, null]}', '2026-11-29T03:04:05.123456Z', Buffer.from([0, 255, 16]), 0.1, '12.50', 'Ama Mensah');
       row.run('b', 0n, -5n, '[]', '2026-11-29T05:04:05.1+02:00', null, null, null, null);
+      // And one with no key at all: a resumed copy cannot tell its rows already there.
+      desk.sqlite.exec(`CREATE TABLE later_log (line TEXT NOT NULL); INSERT INTO later_log VALUES ('one'), ('two'), ('three')`);
       await desk.close();
       await migrate(target.db);
       await sql`CREATE TABLE later_kinds (id text PRIMARY KEY, flag boolean, big bigint, doc jsonb, at timestamptz, raw bytea, ratio double precision, exact numeric(10, 3), note text)`.execute(target.db);
-
-      const report = await copyDesk({ ...options(), sourceFile: join(dir, 'paydesk.sqlite'), targetUrl: urlC });
-      expect(report.tables.find((x) => x.table === 'later_kinds')).toMatchObject({ rows: 2, state: 'copied' });
+      await sql`CREATE TABLE later_log (line text NOT NULL)`.execute(target.db);
+      // Interrupted after later_log's first row (batches of 1), then resumed.
+      await sql`CREATE FUNCTION log_fault() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN IF (SELECT count(*) FROM later_log) >= 1 THEN RAISE EXCEPTION 'connection lost'; END IF; RETURN NEW; END $$`.execute(target.db);
+      await sql`CREATE TRIGGER log_fault BEFORE INSERT ON later_log FOR EACH ROW EXECUTE FUNCTION log_fault()`.execute(target.db);
+      const desk3 = { ...options(), sourceFile: join(dir, 'paydesk.sqlite'), targetUrl: urlC };
+      await expect(copyDesk({ ...desk3, batchSize: 1 })).rejects.toThrow(/later_log \(after 1 of 3 rows\).*connection lost/);
+      await sql`DROP TRIGGER log_fault ON later_log`.execute(target.db);
+      const report = await copyDesk({ ...desk3, resume: true });
+      expect(report.tables.find((x) => x.table === 'later_kinds')).toMatchObject({ rows: 2, state: 'already copied' });
+      expect(report.tables.find((x) => x.table === 'later_log')).toMatchObject({ rows: 3, state: 'copied' });
+      expect((await sql<{ line: string }>`SELECT line FROM later_log ORDER BY line`.execute(target.db)).rows.map((r) => r.line)).toEqual(['one', 'three', 'two']);
       const rows = await sql<Record<string, string | null>>`SELECT id, flag::text, big::text, doc::text, to_char(at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US') AS at, encode(raw, 'hex') AS raw, ratio::text, exact::text, note FROM later_kinds ORDER BY id`.execute(target.db);
       expect(rows.rows).toEqual([
         { id: 'a', flag: 'true', big: '9007199254740993', doc: '{"a": [true, null], "b": 1}', at: '2026-11-29T03:04:05.123456', raw: '00ff10', ratio: '0.1', exact: '12.500', note: 'Ama Mensah' },

@@ -53,6 +53,8 @@ export interface CopyTable {
   sequences: string[];
   /** Target columns with no source value, left to their default (none today). */
   defaulted: string[];
+  /** Whether the target has a unique key on it (a resumed copy skips the rows already there by it). */
+  keyed: boolean;
 }
 
 export interface CopyPlan {
@@ -112,6 +114,7 @@ interface TargetTable {
   name: string;
   columns: TargetColumn[];
   references: string[];
+  keyed: boolean;
 }
 
 export async function readTargetCatalog(client: Pg.Client): Promise<TargetTable[]> {
@@ -133,10 +136,17 @@ export async function readTargetCatalog(client: Pg.Client): Promise<TargetTable[
     JOIN pg_class r ON r.oid = k.confrelid
     JOIN pg_namespace n ON n.oid = c.relnamespace AND n.nspname = current_schema()
     WHERE k.contype = 'f'`);
+  const keyed = await client.query<{ table: string }>(`
+    SELECT DISTINCT c.relname AS table
+    FROM pg_index i
+    JOIN pg_class c ON c.oid = i.indrelid
+    JOIN pg_namespace n ON n.oid = c.relnamespace AND n.nspname = current_schema()
+    WHERE i.indisunique AND i.indpred IS NULL`);
+  const keyedNames = new Set(keyed.rows.map((r) => r.table));
   const tables = new Map<string, TargetTable>();
   for (const c of cols.rows) {
     if (BOOKKEEPING.test(c.table) || c.table === PROGRESS_TABLE) continue;
-    const table = tables.get(c.table) ?? { name: c.table, columns: [], references: [] };
+    const table = tables.get(c.table) ?? { name: c.table, columns: [], references: [], keyed: keyedNames.has(c.table) };
     table.columns.push({ name: c.name, type: c.type, category: c.category, generated: yes(c.generated), sequenced: yes(c.sequenced), nullable: yes(c.nullable), hasDefault: yes(c.has_default) });
     tables.set(c.table, table);
   }
@@ -205,6 +215,7 @@ export function planCopy(source: ReturnType<typeof readSourceCatalog>, target: T
       sourceOrder: s.withoutRowid ? s.pk.map(quoteIdent).join(', ') : 'rowid',
       sequences: t.columns.filter((c) => c.sequenced && columns.some((k) => k.name === c.name)).map((c) => c.name),
       defaulted,
+      keyed: t.keyed,
     });
   }
   if (problems.length > 0) {

@@ -14,7 +14,7 @@ import { toTarget } from './values';
  * transaction, and the last transaction of the copy sets the sequences and drops the progress
  * table. So a target with that table is an interrupted copy, and `--resume` skips the tables
  * marked copied and inserts the others' rows with ON CONFLICT DO NOTHING: the batches that had
- * committed are not written twice. The desk must not have changed in between (its row counts
+ * committed are not written twice (a table without a unique key is emptied and copied again). The desk must not have changed in between (its row counts
  * are compared): the copy is of one moment of it.
  *
  * The target's triggers stay armed: the copy only inserts, which the audit trail's guards allow
@@ -170,7 +170,10 @@ async function copyTable(client: Pg.Client, snapshot: Snapshot, table: CopyTable
     .raw(true)
     .safeIntegers(true);
   const head = `INSERT INTO ${quoteIdent(table.name)} (${cols.map((c) => quoteIdent(c.name)).join(', ')})${table.sequences.length > 0 ? ' OVERRIDING SYSTEM VALUE' : ''} VALUES `;
-  const tail = resuming ? ' ON CONFLICT DO NOTHING' : '';
+  const tail = resuming && table.keyed ? ' ON CONFLICT DO NOTHING' : '';
+  // A table with no unique key cannot skip the rows an interrupted run wrote: they go first
+  // (every row of it in the target came from this copy).
+  if (resuming && !table.keyed) await client.query(`DELETE FROM ${quoteIdent(table.name)}`);
   let rows = 0;
   let lastReport = Date.now();
   const progress = (state: TableProgress['state']): TableProgress => {

@@ -1,3 +1,4 @@
+import { MOMO_NETWORKS, networkLabel } from './countries';
 import type { DepositStatus } from './schemas/backoffice';
 import type { SLIP_STATUSES } from './schemas/checkout';
 import type { Rail, SessionStatus } from './schemas/common';
@@ -63,8 +64,8 @@ export function targetTypeLabel(type: string): string {
 export const RAIL_LABELS: Readonly<Record<Rail, string>> = { momo: 'Mobile Money', card: 'Card', bank_transfer: 'Bank transfer', cash: 'Cash' };
 export const RAIL_PAYER_LABELS: Readonly<Record<Rail, string>> = { ...RAIL_LABELS, cash: 'Cash at a bank branch' };
 
-/** Mobile Money networks, by the operator codes of the contract. */
-export const OPERATOR_LABELS: Readonly<Record<string, string>> = { mtn: 'MTN MoMo', telecel: 'Telecel Cash', airteltigo: 'AirtelTigo Money' };
+/** Mobile Money networks, by the operator codes of the contract (every country's: shared/countries.ts). */
+export const OPERATOR_LABELS: Readonly<Record<string, string>> = Object.fromEntries(MOMO_NETWORKS.map((n) => [n, networkLabel(n)]));
 
 /** "cash" → "Cash"; an unknown rail reads as its code, a missing one as a dash. */
 export function railLabel(rail: string | null | undefined): string {

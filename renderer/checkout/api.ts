@@ -139,6 +139,8 @@ export interface MomoAttemptInput {
   amount_minor: number;
   operator: MomoOperator;
   phone: string;
+  /** The payer's country among the session's (ISO 3166 alpha-2). */
+  country?: string;
 }
 
 export const startMomoAttempt = (id: string, input: MomoAttemptInput) =>
@@ -228,7 +230,7 @@ export function describeError(err: unknown): string {
 
 /** What to do about each field the server can refuse, in the payer's words (the server's reason is for developers). */
 const FIELD_SENTENCES: Record<string, (reason: string) => string> = {
-  phone: () => 'Enter a Ghana mobile number, like 024 123 4567.',
+  phone: () => 'Enter your Mobile Money number in your country’s format.',
   operator: () => 'Choose your mobile network.',
   card_number: (r) => (/test/i.test(r) ? 'In test mode only the test cards shown on this page work. Use one of them.' : 'Check the card number.'),
   expiry_month: () => 'Check the expiry date.',

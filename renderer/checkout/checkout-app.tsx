@@ -209,7 +209,7 @@ function Payable({ session }: { session: PublicCheckoutSession }) {
             sessionId={sessionId}
             price={price}
             currency={currency}
-            operators={options.data?.momo_operators ?? []}
+            countries={session.momo_countries}
             resumeAttempt={resumed}
             testMode={session.mode === 'test'}
             onBack={back}

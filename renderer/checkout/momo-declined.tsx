@@ -31,7 +31,7 @@ export function MomoDeclined({
   data: ProviderPaymentStatusResponse;
   price: RailPrice;
   /** The number and network of the declined request, when this page sent it (not after a reload). */
-  retryWith: { operator: string; phone: string } | null;
+  retryWith: { operator: string; phone: string; country: string } | null;
   onStarted: (a: MomoAttemptRef) => void;
   onRetry: () => void;
 }) {
@@ -39,10 +39,11 @@ export function MomoDeclined({
   const explain = usePaymentErrors(sessionId);
   const heading = useFocusOnChange<HTMLHeadingElement>();
   const again = useMutation({
-    mutationFn: (w: { operator: string; phone: string }) => startMomoAttempt(sessionId, { amount_minor: price.totalMinor, operator: w.operator as 'mtn', phone: w.phone }),
+    mutationFn: (w: { operator: string; phone: string; country: string }) =>
+      startMomoAttempt(sessionId, { amount_minor: price.totalMinor, operator: w.operator, phone: w.phone, ...(w.country ? { country: w.country } : {}) }),
     onSuccess: (res, w) => {
       void refreshSession(qc, sessionId);
-      onStarted({ reference: res.attempt_reference, operator: res.instructions.operator ?? w.operator, last4: res.instructions.phone_last4 ?? w.phone.slice(-4) });
+      onStarted({ reference: res.attempt_reference, operator: res.instructions.operator ?? w.operator, last4: res.instructions.phone_last4 ?? w.phone.replace(/\D/g, '').slice(-4) });
     },
   });
   const expired = data.status === 'expired';

@@ -1,26 +1,33 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useRef, useState, type FormEvent } from 'react';
-import type { PublicCheckoutOptions } from '../../shared/schemas/checkout';
+import { momoCountry, type MomoCountry } from '../../shared/countries';
 import { ApiError, refreshSession, startMomoAttempt } from './api';
-import { OPERATOR_LABELS, formatMoney } from './format';
+import { formatMoney } from './format';
 import { Spinner } from './icons';
 import { useFocusOnChange } from './use-focus';
 import { usePaymentErrors } from './use-payment-errors';
 import type { RailPrice } from './method-picker';
 import type { MomoAttemptRef } from './momo-declined';
 
-/** The first Mobile Money step: network and number, which starts the attempt (the approval step is momo-payment.tsx). */
+/**
+ * The first Mobile Money step: country (when the session's currency has several), network and
+ * number, which starts the attempt (the approval step is momo-payment.tsx). The number is only
+ * checked for its length here; the server reads it with the country's rules (libphonenumber-js,
+ * kept off this page so its first view stays light) and names the country's format when it
+ * refuses it.
+ */
 
-type ChoiceOption = PublicCheckoutOptions['momo_operators'][number];
 type Attempt = MomoAttemptRef;
-/** Ghana mobile number as the server accepts it: 0XXXXXXXXX or 233XXXXXXXXX (spaces, dashes, + tolerated). */
-export function normaliseGhanaPhone(input: string): string | null {
-  const s = input.replace(/[\s-().]/g, '').replace(/^\+/, '');
-  return /^(0\d{9}|233\d{9})$/.test(s) ? s : null;
+
+/** Enough digits to be a mobile number anywhere (6 to 15, E.164's bound), spaces, dashes and a + allowed. */
+export function plausiblePhone(input: string): boolean {
+  const s = input.trim();
+  return /^\+?[\d\s().-]+$/.test(s) && /^\d{6,15}$/.test(s.replace(/\D/g, ''));
 }
 
-/** Network from the number prefix, to preselect it; the payer can always change it. */
-function guessOperator(phone: string): string | null {
+/** Ghana's networks from the number prefix, to preselect one; the payer can always change it. */
+function guessOperator(country: string, phone: string): string | null {
+  if (country !== 'GH') return null;
   const s = phone.replace(/\D/g, '');
   const local = s.startsWith('233') ? `0${s.slice(3)}` : s;
   const prefix = local.slice(0, 3);
@@ -30,20 +37,27 @@ function guessOperator(phone: string): string | null {
   return null;
 }
 
+const wrongNumber = (c: MomoCountry | undefined) => (c ? `Enter a ${c.name} mobile number, like ${c.phoneExample} (${c.phoneFormat}).` : 'Enter your Mobile Money number.');
+
 export function MomoForm(props: {
   sessionId: string;
   price: RailPrice;
   currency: string;
-  operators: ChoiceOption[];
+  countries: string[];
+  country: string;
   phone: string;
   operator: string;
+  onCountry: (v: string) => void;
   onPhone: (v: string) => void;
   onOperator: (v: string) => void;
   onStarted: (a: Attempt) => void;
   onBack: () => void;
   focusHeading: boolean;
 }) {
-  const { sessionId, price, currency, operators, phone, operator } = props;
+  const { sessionId, price, currency, phone, operator } = props;
+  const countries = props.countries.map(momoCountry).filter((c): c is MomoCountry => !!c);
+  const country = countries.find((c) => c.code === props.country) ?? countries[0];
+  const operators = country?.networks ?? [];
   const qc = useQueryClient();
   const explain = usePaymentErrors(sessionId);
   const id = useId();
@@ -54,19 +68,19 @@ export function MomoForm(props: {
   const operatorRef = useRef<HTMLSelectElement>(null);
 
   const start = useMutation({
-    mutationFn: (input: { operator: string; phone: string }) =>
-      startMomoAttempt(sessionId, { amount_minor: price.totalMinor, operator: input.operator as 'mtn', phone: input.phone }),
+    mutationFn: (input: { operator: string; phone: string; country: string }) =>
+      startMomoAttempt(sessionId, { amount_minor: price.totalMinor, operator: input.operator, phone: input.phone, country: input.country }),
     onSuccess: (res, input) => {
       void refreshSession(qc, sessionId);
       props.onStarted({
         reference: res.attempt_reference,
         operator: res.instructions.operator ?? input.operator,
-        last4: res.instructions.phone_last4 ?? input.phone.slice(-4),
+        last4: res.instructions.phone_last4 ?? input.phone.replace(/\D/g, '').slice(-4),
       });
     },
     onError: (err) => {
-      if (err instanceof ApiError && err.code === 'INVALID_ARGUMENT' && /phone/i.test(err.message)) {
-        setErrors({ phone: 'Enter a Ghana mobile number, for example 024 123 4567.' });
+      if (err instanceof ApiError && err.code === 'INVALID_ARGUMENT' && /^phone/i.test(err.message)) {
+        setErrors({ phone: wrongNumber(country) });
         phoneRef.current?.focus();
         return;
       }
@@ -77,14 +91,14 @@ export function MomoForm(props: {
   const submit = (e: FormEvent) => {
     e.preventDefault();
     setFormError(null);
-    const normalised = normaliseGhanaPhone(phone);
+    if (!country) return;
     const next: typeof errors = {};
     if (!operator) next.operator = 'Choose your Mobile Money network.';
-    if (!normalised) next.phone = phone.trim() ? 'Enter a Ghana mobile number, for example 024 123 4567.' : 'Enter your Mobile Money number.';
+    if (!plausiblePhone(phone)) next.phone = phone.trim() ? wrongNumber(country) : 'Enter your Mobile Money number.';
     setErrors(next);
     if (next.operator) return operatorRef.current?.focus();
-    if (next.phone || !normalised) return phoneRef.current?.focus();
-    start.mutate({ operator, phone: normalised });
+    if (next.phone) return phoneRef.current?.focus();
+    start.mutate({ operator, phone: phone.trim(), country: country.code });
   };
 
   return (
@@ -93,6 +107,35 @@ export function MomoForm(props: {
         Pay with Mobile Money
       </h2>
       <p className="step-lead">We will send a payment request to your phone. Approve it there to complete the payment.</p>
+
+      {!country && (
+        <div className="notice notice-error" role="alert">
+          Mobile Money does not take payments in {currency}. Choose another method.
+        </div>
+      )}
+
+      {countries.length > 1 && (
+        <div className="field">
+          <label htmlFor={`${id}-country`}>Country</label>
+          <div className="select-wrap">
+            <select
+              id={`${id}-country`}
+              name="country"
+              value={country?.code ?? ''}
+              onChange={(e) => {
+                props.onCountry(e.target.value);
+                setErrors({});
+              }}
+            >
+              {countries.map((c) => (
+                <option key={c.code} value={c.code}>
+                  {c.name}
+                </option>
+              ))}
+            </select>
+          </div>
+        </div>
+      )}
 
       <div className={`field${errors.operator ? ' has-error' : ''}`}>
         <label htmlFor={`${id}-op`}>Network</label>
@@ -115,7 +158,7 @@ export function MomoForm(props: {
             </option>
             {operators.map((o) => (
               <option key={o.value} value={o.value}>
-                {o.label || OPERATOR_LABELS[o.value] || o.value}
+                {o.label}
               </option>
             ))}
           </select>
@@ -136,14 +179,14 @@ export function MomoForm(props: {
           type="tel"
           inputMode="tel"
           autoComplete="tel-national"
-          placeholder="024 123 4567"
+          placeholder={country?.phoneExample}
           value={phone}
           onChange={(e) => {
             const v = e.target.value;
             props.onPhone(v);
             setErrors((x) => ({ ...x, phone: undefined }));
-            if (!operator) {
-              const guess = guessOperator(v);
+            if (!operator && country) {
+              const guess = guessOperator(country.code, v);
               if (guess && operators.some((o) => o.value === guess)) props.onOperator(guess);
             }
           }}
@@ -152,7 +195,7 @@ export function MomoForm(props: {
           required
         />
         <p className="field-hint" id={`${id}-phone-hint`}>
-          Ghana number: 10 digits starting with 0 (e.g. 024 123 4567) or 233…
+          {country ? `${country.name} number: ${country.phoneFormat}, like ${country.phoneExample}` : ''}
         </p>
         {errors.phone && (
           <p className="field-error" id={`${id}-phone-err`}>
@@ -167,7 +210,7 @@ export function MomoForm(props: {
         </div>
       )}
 
-      <button type="submit" className="btn btn-primary btn-block" disabled={start.isPending}>
+      <button type="submit" className="btn btn-primary btn-block" disabled={start.isPending || !country}>
         {start.isPending ? (
           <>
             <Spinner /> Sending request…

@@ -1,10 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import type { ProviderPaymentStatusResponse, PublicCheckoutOptions } from '../../shared/schemas/checkout';
-
-type ChoiceOption = PublicCheckoutOptions['momo_operators'][number];
+import type { ProviderPaymentStatusResponse } from '../../shared/schemas/checkout';
 import { ApiError, attemptQuery, authorizeAttempt, checkoutKeys, refreshSession, resendAttemptCode } from './api';
-import { MomoForm, normaliseGhanaPhone } from './momo-form';
+import { MomoForm, plausiblePhone } from './momo-form';
 import { OPERATOR_LABELS, formatClock, formatMoney } from './format';
 import { Spinner } from './icons';
 import { useCountdown } from './use-countdown';
@@ -14,8 +12,6 @@ import type { RailPrice } from './method-picker';
 import { str, type ResumableAttempt } from './resumable-attempt';
 import { MomoDeclined, type MomoAttemptRef } from './momo-declined';
 
-// Options carry ChoiceOption shapes; fall back to the contract's operators if the list is empty.
-const DEFAULT_OPERATORS = Object.entries(OPERATOR_LABELS).map(([value, label]) => ({ value, label }));
 
 
 type Attempt = MomoAttemptRef;
@@ -24,7 +20,7 @@ export function MomoPayment({
   sessionId,
   price,
   currency,
-  operators,
+  countries,
   resumeAttempt,
   testMode,
   onBack,
@@ -32,7 +28,8 @@ export function MomoPayment({
   sessionId: string;
   price: RailPrice;
   currency: string;
-  operators: ChoiceOption[];
+  /** The session's Mobile Money countries (its currency's). */
+  countries: string[];
   resumeAttempt: ResumableAttempt | null;
   testMode: boolean;
   onBack: () => void;
@@ -48,8 +45,9 @@ export function MomoPayment({
   );
   const [phone, setPhone] = useState('');
   const [operator, setOperator] = useState('');
+  const [country, setCountry] = useState(countries[0] ?? '');
   // What the form sent, so a declined request can be sent again in one step.
-  const sentTo = attempt && operator && normaliseGhanaPhone(phone) ? { operator, phone: normaliseGhanaPhone(phone)! } : null;
+  const sentTo = attempt && operator && plausiblePhone(phone) ? { operator, phone: phone.trim(), country } : null;
   return attempt ? (
     <MomoApprove
       key={attempt.reference}
@@ -67,9 +65,14 @@ export function MomoPayment({
       sessionId={sessionId}
       price={price}
       currency={currency}
-      operators={operators.length ? operators : DEFAULT_OPERATORS}
+      countries={countries}
+      country={country}
       phone={phone}
       operator={operator}
+      onCountry={(c) => {
+        setCountry(c);
+        setOperator('');
+      }}
       onPhone={setPhone}
       onOperator={setOperator}
       onStarted={setAttempt}
@@ -109,7 +112,7 @@ function MomoApprove({
   price: RailPrice;
   currency: string;
   testMode: boolean;
-  retryWith: { operator: string; phone: string } | null;
+  retryWith: { operator: string; phone: string; country: string } | null;
   onStarted: (a: Attempt) => void;
   onRetry: () => void;
 }) {

@@ -215,6 +215,8 @@ export interface FeeRulesTable {
   bearer: 'payer' | 'merchant';
   created_at: string;
   updated_at: string;
+  /** ISO 4217 code: fixed_minor and cap_minor are minor units of it (migration 0034). */
+  currency: string;
 }
 
 export interface PaymentAttemptsTable {

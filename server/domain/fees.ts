@@ -1,22 +1,6 @@
-import type { Rail } from '../../shared/schemas/common';
+import type { FeeRule } from '../../shared/fee-defaults';
 
-export interface FeeRule {
-  percent_bps: number;
-  fixed_minor: number;
-  cap_minor: number | null;
-  bearer: 'payer' | 'merchant';
-}
-
-/**
- * Defaults for an integration with no fee rule of its own for a rail (staging figures in the
- * spirit of Ghanaian collection pricing). Admins override them per integration and rail.
- */
-export const DEFAULT_FEE_RULES: Record<Rail, FeeRule> = {
-  momo: { percent_bps: 100, fixed_minor: 0, cap_minor: 2_000, bearer: 'payer' }, // 1 %, at most 20.00
-  card: { percent_bps: 195, fixed_minor: 0, cap_minor: null, bearer: 'merchant' }, // 1.95 %, merchant-borne
-  bank_transfer: { percent_bps: 0, fixed_minor: 100, cap_minor: null, bearer: 'payer' }, // flat 1.00
-  cash: { percent_bps: 0, fixed_minor: 200, cap_minor: null, bearer: 'payer' }, // flat 2.00 branch handling
-};
+export { DEFAULT_FEE_RULES, DEFAULT_FEE_RULES_BY_CURRENCY, defaultFeeRule, FEE_DEFAULT_CURRENCIES, type FeeRule } from '../../shared/fee-defaults';
 
 export interface FeeQuote {
   bearer: 'payer' | 'merchant';
@@ -30,6 +14,7 @@ export interface FeeQuote {
  * fee = fixed + round_half_up(base × bps / 10 000), then capped. Computed in BigInt so no
  * amount loses precision; the fee is never more than the cap and never negative.
  * Payer-borne fees are added to the total (surcharge); merchant-borne fees are not.
+ * The rule must be one of the session's currency: callers read it by currency.
  */
 export function computeFee(baseMinor: number, currency: string, rule: FeeRule): FeeQuote {
   const proportional = (BigInt(baseMinor) * BigInt(rule.percent_bps) + 5_000n) / 10_000n;

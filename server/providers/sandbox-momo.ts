@@ -1,4 +1,5 @@
 import type { PaymentAttemptsTable } from '../db/schema';
+import { MOMO_COUNTRIES, MOMO_SANDBOX_SCENARIOS, type MomoCountry, type MomoCountryCode, type MomoSandboxScenario } from '../../shared/countries';
 import { AppError } from '../lib/errors';
 import { randomBase62 } from '../lib/ids';
 import { IN_FLIGHT, unconfirmedCall, type InitiateInput, type InitiateResult, type ProviderOutcome, type RailProvider } from './types';
@@ -8,24 +9,32 @@ export const SANDBOX_MOMO_APPROVE_CODE = '123456';
 /** How long a payer has to approve a prompt before it expires. */
 export const MOMO_PROMPT_TTL_SECONDS = 300;
 
-/**
- * Sandbox wallets (last nine digits, so 024… and 23324… both work), in the spirit of MTN
- * MoMo's sandbox MSISDNs. Any other valid Ghana number behaves normally: code 123456
- * approves, any other code declines. docs/sandbox.md prints this table.
- */
-export const MOMO_TEST_NUMBERS: Record<string, { scenario: string; behaviour: string }> = {
-  '240000001': { scenario: 'payer_declined', behaviour: 'the payer rejects the prompt: authorize declines (PAYER_DECLINED) whatever the code' },
-  '240000002': { scenario: 'insufficient_funds', behaviour: 'authorize with 123456 declines with INSUFFICIENT_FUNDS' },
-  '240000003': { scenario: 'prompt_expired', behaviour: 'the prompt times out: the next authorize, refresh or resend finds the attempt expired (PROMPT_EXPIRED)' },
-  '240000004': {
-    scenario: 'stuck',
-    behaviour: 'authorize with 123456 is accepted but no callback arrives: the attempt stays pending (AWAITING_CALLBACK) until a status call with refresh=1 asks the provider, which then confirms it',
-  },
-  '240000005': { scenario: 'unavailable', behaviour: 'the provider is down after the prompt: authorize, resend and refresh answer 503 PROVIDER_RAIL_UNAVAILABLE' },
-  '240000006': { scenario: 'wallet_rejected', behaviour: 'the provider refuses to start: 400 PROVIDER_PAYMENT_REJECTED (wallet not registered)' },
+/** What each sandbox scenario does; docs/sandbox.md prints it with every country's numbers. */
+export const MOMO_SCENARIO_BEHAVIOUR: Record<MomoSandboxScenario, string> = {
+  payer_declined: 'the payer rejects the prompt: authorize declines (PAYER_DECLINED) whatever the code',
+  insufficient_funds: 'authorize with 123456 declines with INSUFFICIENT_FUNDS',
+  prompt_expired: 'the prompt times out: the next authorize, refresh or resend finds the attempt expired (PROMPT_EXPIRED)',
+  stuck: 'authorize with 123456 is accepted but no callback arrives: the attempt stays pending (AWAITING_CALLBACK) until a status call with refresh=1 asks the provider, which then confirms it',
+  unavailable: 'the provider is down after the prompt: authorize, resend and refresh answer 503 PROVIDER_RAIL_UNAVAILABLE',
+  wallet_rejected: 'the provider refuses to start: 400 PROVIDER_PAYMENT_REJECTED (wallet not registered)',
 };
 
-const OPERATOR_PROVIDER: Record<string, string> = { mtn: 'MTN', telecel: 'TEL', airteltigo: 'ATG' };
+/** Digits of a number in international form (dialling code first), without + or spaces. */
+const internationalDigits = (country: MomoCountry, national: string): string => {
+  const digits = national.replace(/\D/g, '');
+  return country.dialCode + (digits.startsWith('0') ? digits.slice(1) : digits);
+};
+
+/**
+ * Sandbox wallets of every country (shared/countries.ts), by their digits in international form
+ * (`233240000001`: the server stores numbers in E.164), in the spirit of MTN MoMo's sandbox
+ * MSISDNs. Any other valid number behaves normally: code 123456 approves, any other declines.
+ */
+export const MOMO_TEST_NUMBERS: Record<string, { scenario: MomoSandboxScenario; country: MomoCountryCode }> = Object.fromEntries(
+  MOMO_COUNTRIES.flatMap((c) => MOMO_SANDBOX_SCENARIOS.map((scenario) => [internationalDigits(c, c.sandboxNumbers[scenario]), { scenario, country: c.code }])),
+);
+
+const OPERATOR_PROVIDER: Record<string, string> = { mtn: 'MTN', telecel: 'TEL', airteltigo: 'ATG', orange: 'OM', moov: 'MOOV', wave: 'WAVE', free: 'FREE', mpesa: 'MPESA', airtel: 'AIRTEL' };
 
 const unavailable = () => new AppError('PROVIDER_RAIL_UNAVAILABLE', 'the Mobile Money provider is temporarily unavailable; retry shortly', { retryAfterSeconds: 30 });
 
@@ -38,7 +47,7 @@ export const sandboxMomo: RailProvider = {
   name: 'sandbox_momo',
   async initiate(input: InitiateInput): Promise<InitiateResult> {
     const phone = input.phone ?? '';
-    const scenario = MOMO_TEST_NUMBERS[phone.slice(-9)]?.scenario ?? 'normal';
+    const scenario = MOMO_TEST_NUMBERS[phone.replace(/\D/g, '')]?.scenario ?? 'normal';
     if (scenario === 'wallet_rejected') {
       throw new AppError('PROVIDER_PAYMENT_REJECTED', 'phone: the Mobile Money provider rejected the payment: wallet is not registered for Mobile Money');
     }

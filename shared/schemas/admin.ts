@@ -9,6 +9,8 @@ import { IsoDateTime, Rail } from './common';
 
 export const FeeRuleView = z.object({
   rail: Rail,
+  /** ISO 4217 code: fixed_minor and cap_minor are minor units of it; only sessions in it are quoted with the rule. */
+  currency: z.string(),
   percent_bps: z.number().int(),
   fixed_minor: z.number().int(),
   cap_minor: z.number().int().nullable(),

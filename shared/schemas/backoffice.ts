@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CashDepositSlipResponse } from './checkout';
-import { AmountMinor, IsoDateTime, ListOffset, ListTotal, MAX_PAGE_SIZE, QueryBoolean, Rail, requiredOr, SessionStatus } from './common';
+import { IsoDateTime, PaidAmountMinor, ListOffset, ListTotal, MAX_PAGE_SIZE, QueryBoolean, Rail, requiredOr, SessionStatus } from './common';
 
 /**
  * Back-office API (`/api/backoffice/v1`, CONTRACT §3): request and response shapes shared by
@@ -131,7 +131,7 @@ export const ScannedSlip = CashDepositSlipResponse.extend({
 export type ScannedSlip = z.infer<typeof ScannedSlip>;
 
 export const DepositRecord = z.object({
-  amount_minor: AmountMinor,
+  amount_minor: PaidAmountMinor,
   branch_id: z.string().max(80, { error: 'must be at most 80 characters' }).optional(),
   note: z.string().trim().max(500, { error: 'must be at most 500 characters' }).optional(),
 });

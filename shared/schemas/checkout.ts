@@ -1,20 +1,23 @@
 import { z } from 'zod';
-import { AmountMinor, IsoDateTime, Rail, SessionStatus, requiredOr } from './common';
+import { IsoDateTime, PaidAmountMinor, Rail, SessionStatus, requiredOr } from './common';
+import { MOMO_COUNTRY_CODES, MOMO_NETWORKS } from '../countries';
 
 /**
  * Hosted-checkout (payer) API shapes: `/api/v1/checkout/...`, no credential.
  * Field names follow API-SPEC 2026-06; additions are marked "extension".
  */
 
-export const MOMO_OPERATORS = ['mtn', 'telecel', 'airteltigo'] as const;
+/**
+ * Every Mobile Money network of every country (shared/countries.ts), Ghana's first. Which of them
+ * a session takes, and in which number format, depends on its currency's countries: the server
+ * checks that (server/lib/phone.ts).
+ */
+export const MOMO_OPERATORS = MOMO_NETWORKS as readonly [string, ...string[]];
 export const MomoOperator = z.enum(MOMO_OPERATORS, { error: requiredOr(`must be one of ${MOMO_OPERATORS.join(', ')}`) });
 export type MomoOperator = z.infer<typeof MomoOperator>;
 
-/** Ghana mobile number: 0XXXXXXXXX or 233XXXXXXXXX (spaces, dashes and a leading + are tolerated). */
-export const GhanaPhone = z
-  .string({ error: requiredOr('must be a string') })
-  .transform((s) => s.replace(/[\s-]/g, '').replace(/^\+/, ''))
-  .refine((s) => /^(0\d{9}|233\d{9})$/.test(s), { error: 'must be a Ghana number: 0XXXXXXXXX or 233XXXXXXXXX' });
+/** A Mobile Money number as typed (spaces, dashes, a leading + or the dialling code allowed); the server reads it for the session's countries. */
+export const MomoPhone = z.string({ error: requiredOr('must be a string') }).max(40, { error: 'must be at most 40 characters' });
 
 // ---------------------------------------------------------------- options
 export const ChoiceOption = z.object({ value: z.string(), label: z.string() });
@@ -58,6 +61,8 @@ export const PublicCheckoutSession = z.object({
   line_items: z.array(PublicLineItem),
   /** extension: `test` or `live`, so the page can label sandbox payments. */
   mode: z.enum(['test', 'live']),
+  /** extension: the countries (ISO 3166 alpha-2, shared/countries.ts) whose Mobile Money numbers pay this session: those of its currency; empty when Mobile Money is not offered. */
+  momo_countries: z.array(z.enum(MOMO_COUNTRY_CODES)),
   /** extension: the rail that paid the session, once `success`. */
   paid_rail: Rail.nullable(),
   /** extension: the attempt still pending on this session, so a reloaded page can resume it. */
@@ -116,9 +121,11 @@ export type PublicCheckoutQuote = z.infer<typeof PublicCheckoutQuote>;
 // ---------------------------------------------------------------- provider attempts
 export const ProviderPaymentInitiate = z.object({
   rail: Rail,
-  amount_minor: AmountMinor,
+  amount_minor: PaidAmountMinor,
   operator: MomoOperator.optional(),
-  phone: GhanaPhone.optional(),
+  phone: MomoPhone.optional(),
+  /** extension: the payer's country (ISO 3166 alpha-2) among the session's; absent, the number says which. */
+  country: z.enum(MOMO_COUNTRY_CODES, { error: requiredOr(`must be one of ${MOMO_COUNTRY_CODES.join(', ')}`) }).optional(),
   account_name: z.string().trim().max(200, { error: 'must be at most 200 characters' }).optional(),
 });
 export type ProviderPaymentInitiate = z.infer<typeof ProviderPaymentInitiate>;
@@ -198,7 +205,7 @@ export const AttemptStatusQuery = z.object({
 
 // ---------------------------------------------------------------- card (test simulation, hosted page only)
 export const CardPaymentCreate = z.object({
-  amount_minor: AmountMinor,
+  amount_minor: PaidAmountMinor,
   card_number: z
     .string({ error: requiredOr('must be a string') })
     .transform((s) => s.replace(/[\s-]/g, ''))
@@ -224,7 +231,7 @@ export type CardPaymentResponse = z.infer<typeof CardPaymentResponse>;
 // ---------------------------------------------------------------- cash slips
 export const CashDepositSlipCreate = z.object({
   session_id: z.string({ error: requiredOr('must be a string') }).min(1, { error: 'must not be empty' }).max(80, { error: 'must be at most 80 characters' }),
-  amount_minor: AmountMinor,
+  amount_minor: PaidAmountMinor,
 });
 export const SLIP_STATUSES = ['active', 'under_review', 'used', 'voided', 'expired'] as const;
 export const CashDepositSlipResponse = z.object({

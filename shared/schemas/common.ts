@@ -27,12 +27,28 @@ export const TERMINAL_STATUSES: readonly SessionStatus[] = ['success', 'failed',
 /** Largest amount the service accepts: keeps every sum an exact integer in JavaScript and SQLite. */
 export const MAX_AMOUNT_MINOR = 100_000_000_000_000; // 1e14 minor units
 
+/**
+ * Largest amount a payer may be asked for: a session at MAX_AMOUNT_MINOR plus the largest payer
+ * fee a rule can add (a fee rule's fixed part and cap are at most MAX_AMOUNT_MINOR and its
+ * percentage at most 100 %, so the fee is at most twice the cap). The cap applies to what the
+ * merchant asks; the quoted total of a session at the cap is payable. Still far below
+ * Number.MAX_SAFE_INTEGER, so every sum stays exact.
+ */
+export const MAX_PAYABLE_MINOR = 3 * MAX_AMOUNT_MINOR;
+
 /** Integer amount in minor units, at least 1. */
 export const AmountMinor = z
   .number({ error: requiredOr('must be an integer number of minor units') })
   .int({ error: 'must be an integer number of minor units' })
   .min(1, { error: 'must be at least 1' })
   .max(MAX_AMOUNT_MINOR, { error: `must be at most ${MAX_AMOUNT_MINOR}` });
+
+/** An amount a payer pays (a quoted total: the session's amount plus any payer-borne fee). */
+export const PaidAmountMinor = z
+  .number({ error: requiredOr('must be an integer number of minor units') })
+  .int({ error: 'must be an integer number of minor units' })
+  .min(1, { error: 'must be at least 1' })
+  .max(MAX_PAYABLE_MINOR, { error: `must be at most ${MAX_PAYABLE_MINOR}` });
 
 /** ISO 4217 alphabetic code: three letters (the spec's "max length 3"), normalised to upper case. */
 export const Currency = z

@@ -21,7 +21,8 @@ import { RESEND_COOLDOWN_SECONDS } from '../../server/modules/payments/payments.
 import type { CreatedIntegration } from '../../server/modules/integrations/integrations.service';
 
 /** Sandbox test numbers by scenario, in the local 0XXXXXXXXX form. */
-const TEST_PHONE = Object.fromEntries(Object.entries(MOMO_TEST_NUMBERS).map(([digits, v]) => [v.scenario, `0${digits}`]));
+/** Ghana's sandbox numbers by scenario, national form (`0240000001`). */
+const TEST_PHONE = Object.fromEntries(Object.entries(MOMO_TEST_NUMBERS).filter(([, v]) => v.country === 'GH').map(([digits, v]) => [v.scenario, `0${digits.slice(3)}`]));
 
 describe('hosted checkout: Mobile Money sandbox scenarios, status, resend, encodings, expiry', () => {
   let t: TestContext;

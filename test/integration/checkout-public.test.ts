@@ -19,7 +19,8 @@ describe('GET /api/v1/checkout/options', () => {
     expect(o.payment_methods.map((p: { value: string }) => p.value)).toEqual(['momo', 'card', 'bank_transfer', 'cash']);
     for (const p of o.payment_methods) expect(p.label).toEqual(expect.any(String));
     expect(o.branch_payment_methods).toEqual([{ value: 'cash', label: expect.any(String) }]);
-    expect(o.momo_operators.map((p: { value: string }) => p.value)).toEqual(['mtn', 'telecel', 'airteltigo']);
+    // Every country's networks, Ghana's first; a session names the countries (and so the networks) it takes.
+    expect(o.momo_operators.map((p: { value: string }) => p.value)).toEqual(['mtn', 'telecel', 'airteltigo', 'orange', 'moov', 'wave', 'free', 'mpesa', 'airtel']);
 
     const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
     expect(o.banks.map((b: { code: string }) => b.code).sort()).toEqual(['ABSA', 'CAL', 'ECO', 'FBL', 'GCB', 'SBG']);
@@ -96,6 +97,7 @@ describe('GET /api/v1/checkout/sessions/{reference}', () => {
       card_collection_mode: 'test_simulation',
       line_items: expect.any(Array),
       mode: 'test',
+      momo_countries: ['GH'],
       paid_rail: null,
       pending_attempt: null,
       cash_slip: null,

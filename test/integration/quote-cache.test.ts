@@ -53,7 +53,7 @@ describe('the quote after a fee-rule or rail change', () => {
       const now = new Date().toISOString();
       await other.db
         .insertInto('fee_rules')
-        .values({ id: `fr-${m.integration_id}`, integration_id: m.integration_id, rail: 'bank_transfer', percent_bps: 0, fixed_minor: 450, cap_minor: null, bearer: 'payer', created_at: now, updated_at: now })
+        .values({ id: `fr-${m.integration_id}`, integration_id: m.integration_id, rail: 'bank_transfer', currency: 'GHS', percent_bps: 0, fixed_minor: 450, cap_minor: null, bearer: 'payer', created_at: now, updated_at: now })
         .execute();
     } finally {
       await other.close();

@@ -87,11 +87,12 @@ export async function setFeeRule(
   integrationId: string,
   rail: Rail,
   rule: { percent_bps: number; fixed_minor: number; cap_minor: number | null; bearer: 'payer' | 'merchant' },
+  currency = 'GHS',
 ): Promise<void> {
   const now = new Date().toISOString();
   await t.database.db
     .insertInto('fee_rules')
-    .values({ id: `${integrationId}-${rail}`, integration_id: integrationId, rail, ...rule, created_at: now, updated_at: now })
-    .onConflict((oc) => oc.columns(['integration_id', 'rail']).doUpdateSet({ ...rule, updated_at: now }))
+    .values({ id: `${integrationId}-${currency}-${rail}`, integration_id: integrationId, rail, currency, ...rule, created_at: now, updated_at: now })
+    .onConflict((oc) => oc.columns(['integration_id', 'currency', 'rail']).doUpdateSet({ ...rule, updated_at: now }))
     .execute();
 }

@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppDeps } from '../../deps';
 import { confirmBankTransfer } from '../payments/bank-transfer';
-import { AmountMinor, Rail } from '../../../shared/schemas/common';
+import { AmountMinor, Currency, DEFAULT_CURRENCY, MAX_AMOUNT_MINOR, Rail } from '../../../shared/schemas/common';
 import { ProviderPaymentStatusResponse } from '../../../shared/schemas/checkout';
 import { STAFF_ROLES } from '../../../shared/schemas/backoffice';
 import { BanksView, CreatedApiKey, CreatedEndpoint, CreatedIntegration, CreatedStaff, IntegrationsView, RevokedApiKey, StaffView } from '../../../shared/schemas/admin';
@@ -80,13 +80,15 @@ export async function adminRoutes(app: FastifyInstance, deps: AppDeps): Promise<
       {
         schema: {
           tags,
-          summary: 'Set the fee rule of one rail',
+          summary: 'Set the fee rule of one rail in one currency (its fixed part and cap in that currency\'s minor units)',
           params: Id('integration_id'),
           body: z.object({
             rail: Rail,
+            /** Absent: GHS, the default market. */
+            currency: Currency.optional().transform((c) => c ?? DEFAULT_CURRENCY),
             percent_bps: z.number().int().min(0).max(10_000),
-            fixed_minor: z.number().int().min(0),
-            cap_minor: z.number().int().min(0).nullable(),
+            fixed_minor: z.number().int().min(0).max(MAX_AMOUNT_MINOR),
+            cap_minor: z.number().int().min(0).max(MAX_AMOUNT_MINOR).nullable(),
             bearer: z.enum(['payer', 'merchant']),
           }),
           response: { 200: IntegrationsView, ...errors },

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/database';
-import { DEFAULT_FEE_RULES } from '../../domain/fees';
+import { defaultFeeRule, FEE_DEFAULT_CURRENCIES } from '../../domain/fees';
 import { AppError, invalid, notFound } from '../../lib/errors';
 import type { TransitionDeps } from '../../domain/session-transitions';
 import { checkWebhookUrl, createIntegration, listIntegrations, newApiKey, newWebhookSecret, revokeApiKey } from '../integrations/integrations.service';
@@ -28,11 +28,15 @@ export async function integrationsView(db: Db) {
     integrations: list.map((i) => ({
       ...i,
       card_collection_mode: modes.find((m) => m.id === i.integration_id)?.card_collection_mode ?? 'test_simulation',
-      fee_rules: RAILS.map((rail) => {
-        const own = rules.find((r) => r.integration_id === i.integration_id && r.rail === rail);
-        const rule = own ?? DEFAULT_FEE_RULES[rail];
-        return { rail, percent_bps: rule.percent_bps, fixed_minor: rule.fixed_minor, cap_minor: rule.cap_minor, bearer: rule.bearer, default: !own };
-      }),
+      // Every rail in each currency with shipped defaults, then in any other currency the
+      // integration has a rule of its own for.
+      fee_rules: [...new Set([...FEE_DEFAULT_CURRENCIES, ...rules.filter((r) => r.integration_id === i.integration_id).map((r) => r.currency).sort()])].flatMap((currency) =>
+        RAILS.map((rail) => {
+          const own = rules.find((r) => r.integration_id === i.integration_id && r.currency === currency && r.rail === rail);
+          const rule = own ?? defaultFeeRule(currency, rail);
+          return { rail, currency, percent_bps: rule.percent_bps, fixed_minor: rule.fixed_minor, cap_minor: rule.cap_minor, bearer: rule.bearer, default: !own };
+        }),
+      ),
     })),
   };
 }
@@ -113,12 +117,13 @@ export async function adminSetFeeRule(
   deps: AdminDeps,
   actor: Actor,
   integrationId: string,
-  rule: { rail: Rail; percent_bps: number; fixed_minor: number; cap_minor: number | null; bearer: 'payer' | 'merchant' },
+  input: { rail: Rail; currency: string; percent_bps: number; fixed_minor: number; cap_minor: number | null; bearer: 'payer' | 'merchant' },
 ) {
   const i = await integration(deps.db, integrationId);
   const now = deps.clock.now().toISOString();
+  const { currency, ...rule } = input;
   await deps.db.transaction().execute(async (trx) => {
-    const before = await trx.selectFrom('fee_rules').selectAll().where('integration_id', '=', i.id).where('rail', '=', rule.rail).executeTakeFirst();
+    const before = await trx.selectFrom('fee_rules').selectAll().where('integration_id', '=', i.id).where('currency', '=', currency).where('rail', '=', rule.rail).executeTakeFirst();
     if (before) {
       await trx
         .updateTable('fee_rules')
@@ -126,10 +131,17 @@ export async function adminSetFeeRule(
         .where('id', '=', before.id)
         .execute();
     } else {
-      await trx.insertInto('fee_rules').values({ id: deps.ids.uuid(), integration_id: i.id, ...rule, created_at: now, updated_at: now }).execute();
+      await trx.insertInto('fee_rules').values({ id: deps.ids.uuid(), integration_id: i.id, currency, ...rule, created_at: now, updated_at: now }).execute();
     }
-    const { rail: _r, ...prev } = before ? { rail: before.rail, percent_bps: before.percent_bps, fixed_minor: before.fixed_minor, cap_minor: before.cap_minor, bearer: before.bearer } : { rail: rule.rail, ...DEFAULT_FEE_RULES[rule.rail] };
-    await recordAudit(trx, deps, actor, { action: 'fee_rule.set', targetType: 'integration', targetId: i.id, merchantId: i.merchant_id, before: { rail: rule.rail, ...prev }, after: rule });
+    const prev = before ? { percent_bps: before.percent_bps, fixed_minor: before.fixed_minor, cap_minor: before.cap_minor, bearer: before.bearer } : defaultFeeRule(currency, rule.rail);
+    await recordAudit(trx, deps, actor, {
+      action: 'fee_rule.set',
+      targetType: 'integration',
+      targetId: i.id,
+      merchantId: i.merchant_id,
+      before: { rail: rule.rail, currency, ...prev },
+      after: { ...rule, currency },
+    });
   });
   return integrationsView(deps.db);
 }

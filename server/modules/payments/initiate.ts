@@ -4,14 +4,34 @@ import { transferWindowEnd } from '../../domain/bank-transfer-window';
 import { recordInitiation } from '../../domain/attempt-transitions';
 import { callProvider } from '../../providers/call';
 import { IN_FLIGHT } from '../../providers/types';
-import { MOMO_OPERATORS, type ProviderPaymentInitiate, type ProviderPaymentInitiationResponse } from '../../../shared/schemas/checkout';
+import { type ProviderPaymentInitiate, type ProviderPaymentInitiationResponse } from '../../../shared/schemas/checkout';
 import { findAttempt, quoteRail, samePendingAttempt } from './payments.repository';
+import { momoCountriesFor, parseMomoPhone, phoneFormatMessage } from '../../lib/phone';
+import { MOMO_COUNTRIES } from '../../../shared/countries';
 import { inFreshSession, notPayable, railProvider, requireRail, type PaymentsDeps } from './rails';
 import { applyOutcome, beginAttempt, discardRefused, fullInstructions, initiationBody, lostRace, pendingRow } from './attempts';
 
-/** POST …/provider-attempts: a Mobile Money prompt or bank-transfer instructions, in the three steps of attempts.ts. */
-const normalisePhone = (phone: string): string => (phone.startsWith('0') ? `233${phone.slice(1)}` : phone);
+/**
+ * The payer's number and network for a Mobile Money attempt on a session in `currency`: the number
+ * must be a mobile number of one of the currency's countries (the one named, if any), the network
+ * one of that country's. The number is kept in E.164.
+ */
+function momoPayer(currency: string, body: ProviderPaymentInitiate): { phone: string; operator: string } {
+  const countries = momoCountriesFor(currency);
+  if (countries.length === 0) throw new AppError('PROVIDER_RAIL_UNSUPPORTED', `rail: Mobile Money takes no ${currency} payments (its countries: ${MOMO_COUNTRIES.map((c) => `${c.name} in ${c.currency}`).join(', ')})`);
+  const named = body.country ? countries.filter((c) => c.code === body.country) : countries;
+  if (named.length === 0) throw invalid('country', `must be one of ${countries.map((c) => c.code).join(', ')} for a ${currency} session`);
+  const networks = [...new Set(named.flatMap((c) => c.networks.map((n) => n.value)))];
+  if (!body.operator) throw invalid('operator', `is required for momo: one of ${networks.join(', ')}`);
+  if (!body.phone) throw invalid('phone', `is required for momo: ${phoneFormatMessage(named).replace(/^must be /, '')}`);
+  const phone = parseMomoPhone(body.phone, named);
+  if (!phone) throw invalid('phone', phoneFormatMessage(named));
+  const own = phone.country.networks.map((n) => n.value);
+  if (!own.includes(body.operator)) throw invalid('operator', `must be one of ${own.join(', ')} for a ${phone.country.name} number`);
+  return { phone: phone.e164, operator: body.operator };
+}
 
+/** POST …/provider-attempts: a Mobile Money prompt or bank-transfer instructions, in the three steps of attempts.ts. */
 export async function createProviderAttempt(
   deps: PaymentsDeps,
   sessionId: string,
@@ -23,12 +43,9 @@ export async function createProviderAttempt(
   const begun = await inFreshSession(deps, sessionId, async (trx, s) => {
     const provider = railProvider(deps, body.rail, s.mode);
     requireRail(deps, s, body.rail);
-    if (body.rail === 'momo') {
-      if (!body.operator) throw invalid('operator', `is required for momo: one of ${MOMO_OPERATORS.join(', ')}`);
-      if (!body.phone) throw invalid('phone', 'is required for momo: a Ghana number, 0XXXXXXXXX or 233XXXXXXXXX');
-    }
-    const phone = body.rail === 'momo' && body.phone ? normalisePhone(body.phone) : null;
-    const operator = body.rail === 'momo' ? (body.operator ?? null) : null;
+    const payer = body.rail === 'momo' ? momoPayer(s.currency, body) : null;
+    const phone = payer?.phone ?? null;
+    const operator = payer?.operator ?? null;
 
     // A retry of the same request while its attempt is pending replays it, whatever the session
     // status. An open session has no pending attempt (starting one moves it to pending, and every

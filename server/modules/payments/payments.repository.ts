@@ -2,7 +2,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { CheckoutSessionsTable, Database, PaymentAttemptsTable } from '../../db/schema';
 import { precompiled } from '../../db/precompiled';
 import { notFound } from '../../lib/errors';
-import { computeFee, DEFAULT_FEE_RULES, type FeeQuote, type FeeRule } from '../../domain/fees';
+import { computeFee, defaultFeeRule, type FeeQuote, type FeeRule } from '../../domain/fees';
 import { RAILS, type Rail } from '../../../shared/schemas/common';
 
 type Q = Kysely<Database> | Transaction<Database>;
@@ -36,17 +36,23 @@ export const allowedRails = (s: SessionWithOwner): Rail[] => {
   return RAILS.filter((r) => allowed.has(r));
 };
 
-const feeRuleOf = precompiled((db, p: { integrationId: string; rail: Rail }) =>
-  db.selectFrom('fee_rules').select(['percent_bps', 'fixed_minor', 'cap_minor', 'bearer']).where('integration_id', '=', p.integrationId).where('rail', '=', p.rail),
+const feeRuleOf = precompiled((db, p: { integrationId: string; currency: string; rail: Rail }) =>
+  db
+    .selectFrom('fee_rules')
+    .select(['percent_bps', 'fixed_minor', 'cap_minor', 'bearer'])
+    .where('integration_id', '=', p.integrationId)
+    .where('currency', '=', p.currency)
+    .where('rail', '=', p.rail),
 );
 
-export async function feeRule(q: Q, integrationId: string, rail: Rail): Promise<FeeRule> {
-  const [row] = await feeRuleOf(q, { integrationId, rail });
-  return row ?? DEFAULT_FEE_RULES[rail];
+/** The integration's rule for a rail in one currency (its own, else that currency's default): never another currency's. */
+export async function feeRule(q: Q, integrationId: string, currency: string, rail: Rail): Promise<FeeRule> {
+  const [row] = await feeRuleOf(q, { integrationId, currency, rail });
+  return row ?? defaultFeeRule(currency, rail);
 }
 
 export async function quoteRail(q: Q, s: CheckoutSessionsTable, rail: Rail): Promise<FeeQuote> {
-  return computeFee(s.amount_minor, s.currency, await feeRule(q, s.integration_id, rail));
+  return computeFee(s.amount_minor, s.currency, await feeRule(q, s.integration_id, s.currency, rail));
 }
 
 const attemptOfSession = precompiled((db, p: { id: string; sessionId: string }) =>

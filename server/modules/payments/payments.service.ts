@@ -1,5 +1,6 @@
 import type { Db } from '../../db/database';
 import { MOMO_OPERATORS } from '../../../shared/schemas/checkout';
+import { momoCountriesFor } from '../../../shared/countries';
 import type { PublicCheckoutOptions, PublicCheckoutQuote, PublicCheckoutSession } from '../../../shared/schemas/checkout';
 import { RAILS, type Rail } from '../../../shared/schemas/common';
 import { OPERATOR_LABELS, RAIL_PAYER_LABELS } from '../../../shared/labels';
@@ -41,7 +42,7 @@ export async function checkoutOptions(db: Db): Promise<PublicCheckoutOptions> {
       ...b,
       branches: branches.filter((br) => br.bank_id === b.id).map(({ id, name, code }) => ({ id, name, code })),
     })),
-    momo_operators: MOMO_OPERATORS.map((o) => ({ value: o, label: OPERATOR_LABELS[o] ?? o })),
+    momo_operators: MOMO_OPERATORS.map((o) => ({ value: o, label: OPERATOR_LABELS[o] ?? o })), // every country's: the session names its countries
   };
 }
 
@@ -79,6 +80,8 @@ export async function publicSession(deps: PaymentsDeps, sessionId: string): Prom
       card_collection_mode: s.card_collection_mode,
       line_items: lines,
       mode: s.mode,
+      // The session's currency decides its payer's countries; an integration without Mobile Money offers none.
+      momo_countries: payableRails(deps, s).includes('momo') ? momoCountriesFor(s.currency).map((c) => c.code) : [],
       paid_rail: (s.paid_rail as Rail | null) ?? null,
       pending_attempt: pending
         ? { attempt_reference: pending.id, rail: pending.rail, status: pending.status, instructions: fullInstructions(pending, s) }
@@ -105,7 +108,7 @@ export async function quoteSession(deps: PaymentsDeps & { quoteInputs: QuoteInpu
   }
   if (s.status !== 'open') throw notPayable(s.status);
   const rails = payableRails(deps, s);
-  const ruleOf = await quoteFeeRules(deps, s.integration_id, dataVersion);
+  const ruleOf = await quoteFeeRules(deps, s.integration_id, s.currency, dataVersion);
   const surcharges: PublicCheckoutQuote['surcharges'] = {};
   for (const rail of rails) surcharges[rail] = computeFee(s.amount_minor, s.currency, ruleOf(rail));
   return { id: s.id, status: s.status, base_minor: s.amount_minor, currency: s.currency, expires_at: s.expires_at, allowed_rails: rails, surcharges };

@@ -4,7 +4,7 @@ import { isPostgres } from '../../db/engine';
 import { precompiled } from '../../db/precompiled';
 import { notFound } from '../../lib/errors';
 import type { SessionWithOwner } from './payments.repository';
-import { DEFAULT_FEE_RULES, type FeeRule } from '../../domain/fees';
+import { defaultFeeRule, type FeeRule } from '../../domain/fees';
 import type { Rail } from '../../../shared/schemas/common';
 
 /**
@@ -18,6 +18,7 @@ import type { Rail } from '../../../shared/schemas/common';
  * stale. One per composed Deps (server/compose.ts), never module state.
  */
 export interface QuoteInputMemory {
+  /** Keyed by integration id and currency. */
   feeRules: Map<string, { stamp: string; rules: Partial<Record<Rail, FeeRule>> }>;
 }
 
@@ -25,8 +26,12 @@ export const createQuoteInputMemory = (): QuoteInputMemory => ({ feeRules: new M
 
 const CACHE_MAX = 1000;
 
-const feeRulesOfIntegration = precompiled((db, p: { integrationId: string }) =>
-  db.selectFrom('fee_rules').select(['rail', 'percent_bps', 'fixed_minor', 'cap_minor', 'bearer']).where('integration_id', '=', p.integrationId),
+const feeRulesOfIntegration = precompiled((db, p: { integrationId: string; currency: string }) =>
+  db
+    .selectFrom('fee_rules')
+    .select(['rail', 'percent_bps', 'fixed_minor', 'cap_minor', 'bearer'])
+    .where('integration_id', '=', p.integrationId)
+    .where('currency', '=', p.currency),
 );
 
 // findSession's query (payments.repository.ts), with SQLite's data_version in the same statement.
@@ -50,20 +55,27 @@ export async function findSessionForQuote(db: Db, id: string): Promise<{ session
 }
 
 /**
- * The integration's rule for each rail (its own, else the default): one query per change of the
- * stamp. `dataVersion`: SQLite's, when the caller has just read it (findSessionForQuote).
+ * The integration's rule for each rail in the session's currency (its own, else that currency's
+ * default; never a rule of another currency): one query per change of the stamp. `dataVersion`:
+ * SQLite's, when the caller has just read it (findSessionForQuote).
  */
-export async function quoteFeeRules(deps: { db: Db; quoteInputs: QuoteInputMemory }, integrationId: string, dataVersion?: number): Promise<(rail: Rail) => FeeRule> {
+export async function quoteFeeRules(
+  deps: { db: Db; quoteInputs: QuoteInputMemory },
+  integrationId: string,
+  currency: string,
+  dataVersion?: number,
+): Promise<(rail: Rail) => FeeRule> {
   const stamp = changeStamp(deps.db, dataVersion);
   const cache = deps.quoteInputs.feeRules;
-  let hit = cache.get(integrationId);
+  const key = `${integrationId} ${currency}`;
+  let hit = cache.get(key);
   if (!hit || hit.stamp !== stamp) {
     const rules: Partial<Record<Rail, FeeRule>> = {};
-    for (const { rail, ...rule } of await feeRulesOfIntegration(deps.db, { integrationId })) rules[rail] = rule;
-    if (!cache.has(integrationId) && cache.size >= CACHE_MAX) cache.delete(cache.keys().next().value as string);
+    for (const { rail, ...rule } of await feeRulesOfIntegration(deps.db, { integrationId, currency })) rules[rail] = rule;
+    if (!cache.has(key) && cache.size >= CACHE_MAX) cache.delete(cache.keys().next().value as string);
     hit = { stamp, rules };
-    cache.set(integrationId, hit);
+    cache.set(key, hit);
   }
   const { rules } = hit;
-  return (rail) => rules[rail] ?? DEFAULT_FEE_RULES[rail];
+  return (rail) => rules[rail] ?? defaultFeeRule(currency, rail);
 }

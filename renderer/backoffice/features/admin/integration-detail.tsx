@@ -1,6 +1,9 @@
 import { useState } from 'react';
 import { useApi } from '../common/api';
-import { formatDateTime, formatMoney, parseAmount, railLabel } from '../common/format';
+import { amountPlaceholder, formatAmountInput, formatDateTime, formatMoney, parseAmount, railLabel, useAmountLocale } from '../common/format';
+import { parsePercent } from '../../../ui/amount';
+import { defaultFeeRule } from '../../../../shared/fee-defaults';
+import type { Rail } from '../../../../shared/schemas/common';
 import { Card, DataTable, InputField, Mono, SelectField, ShortId, StatusBadge } from '../common/ui';
 import { type IntegrationView } from './admin.queries';
 import { z } from 'zod';
@@ -20,7 +23,28 @@ export function IntegrationDetail({ i, onClose }: { i: IntegrationView; onClose:
   const [endpointUrl, setEndpointUrl] = useState('');
   const [keyName, setKeyName] = useState('');
   const [confirm, setConfirm] = useState<{ kind: 'revoke'; id: string; label: string } | { kind: 'disable'; id: string; url: string } | null>(null);
-  const [fee, setFee] = useState({ rail: 'cash', percent: '0', fixed: '2.00', cap: '', bearer: 'payer' });
+  const locale = useAmountLocale();
+  // Fee rules are kept per currency: the table and the form show one currency's at a time.
+  const feeCurrencies = [...new Set(i.fee_rules.map((f) => f.currency))];
+  const [feeCurrency, setFeeCurrency] = useState(feeCurrencies[0] ?? 'GHS');
+  const [otherCurrency, setOtherCurrency] = useState('');
+  const currencyRules = i.fee_rules.filter((f) => f.currency === feeCurrency);
+  const ruleForm = (rail: string, currency: string) => {
+    const r = i.fee_rules.find((f) => f.currency === currency && f.rail === rail) ?? defaultFeeRule(currency, rail as Rail);
+    const pct = new Intl.NumberFormat(locale, { minimumFractionDigits: 0, maximumFractionDigits: 2 });
+    return {
+      rail,
+      percent: pct.format(r.percent_bps / 100),
+      fixed: formatAmountInput(r.fixed_minor, currency, locale),
+      cap: r.cap_minor === null ? '' : formatAmountInput(r.cap_minor, currency, locale),
+      bearer: r.bearer as string,
+    };
+  };
+  const [fee, setFee] = useState(() => ruleForm('cash', feeCurrency));
+  const chooseCurrency = (c: string) => {
+    setFeeCurrency(c);
+    setFee(ruleForm(fee.rail, c));
+  };
   const newKey = useAdminAction(
     () => api.post(`/admin/integrations/${i.integration_id}/api-keys`, { name: keyName.trim() }, CreatedApiKey),
     (r) => {
@@ -62,15 +86,23 @@ export function IntegrationDetail({ i, onClose }: { i: IntegrationView; onClose:
   );
   const saveFee = useAdminAction(
     () => {
-      const fixed = parseAmount(fee.fixed, 'GHS');
-      const cap = fee.cap.trim() ? parseAmount(fee.cap, 'GHS') : null;
-      const bps = Math.round(Number(fee.percent) * 100);
-      if (fixed === null || (fee.cap.trim() && cap === null) || !Number.isFinite(bps) || bps < 0 || bps > 10_000) {
-        return Promise.reject(new FormError('Enter the percentage (0–100) and amounts like 2.00.'));
-      }
-      return api.post(`/admin/integrations/${i.integration_id}/fee-rules`, { rail: fee.rail, percent_bps: bps, fixed_minor: fixed, cap_minor: cap, bearer: fee.bearer });
+      const percent = parsePercent(fee.percent, locale);
+      if (!percent.ok) return Promise.reject(new FormError(`Percent: ${percent.message}`));
+      if (percent.minor > 10_000) return Promise.reject(new FormError('Percent: at most 100.'));
+      const fixed = fee.fixed.trim() ? parseAmount(fee.fixed, feeCurrency, locale) : ({ ok: true, minor: 0 } as const);
+      if (!fixed.ok) return Promise.reject(new FormError(`Fixed: ${fixed.message}`));
+      const cap = fee.cap.trim() ? parseAmount(fee.cap, feeCurrency, locale) : null;
+      if (cap && !cap.ok) return Promise.reject(new FormError(`Cap: ${cap.message}`));
+      return api.post(`/admin/integrations/${i.integration_id}/fee-rules`, {
+        rail: fee.rail,
+        currency: feeCurrency,
+        percent_bps: percent.minor,
+        fixed_minor: fixed.minor,
+        cap_minor: cap ? cap.minor : null,
+        bearer: fee.bearer,
+      });
     },
-    () => `Fee rule for ${railLabel(fee.rail)} saved.`,
+    () => `Fee rule for ${railLabel(fee.rail)} in ${feeCurrency} saved.`,
   );
 
   return (
@@ -218,14 +250,33 @@ export function IntegrationDetail({ i, onClose }: { i: IntegrationView; onClose:
       </div>
 
       <div className="bo-subhead">Fee rules</div>
+      <p className="bo-muted">
+        Each currency has its own rules: a session is quoted only with the rules of its currency, and fixed parts and caps are amounts in it. A currency without shipped defaults charges
+        each method&apos;s percentage alone until you set its rules.
+      </p>
+      <div className="bo-inline-form">
+        <SelectField label="Currency" value={feeCurrency} onChange={chooseCurrency} options={[...new Set([...feeCurrencies, feeCurrency])].map((c) => ({ value: c, label: c }))} />
+        <InputField label="Other currency (ISO code)" value={otherCurrency} onChange={(v) => setOtherCurrency(v.toUpperCase().slice(0, 3))} placeholder="USD" />
+        <button
+          type="button"
+          className="bo-btn bo-btn--secondary bo-btn--sm bo-export-btn"
+          disabled={!/^[A-Z]{3}$/.test(otherCurrency)}
+          onClick={() => {
+            chooseCurrency(otherCurrency);
+            setOtherCurrency('');
+          }}
+        >
+          Show its rules
+        </button>
+      </div>
       <DataTable
-        rows={i.fee_rules}
-        rowKey={(f) => f.rail}
+        rows={currencyRules.length ? currencyRules : RAILS.map((rail) => ({ rail: rail as Rail, currency: feeCurrency, ...defaultFeeRule(feeCurrency, rail as Rail), default: true }))}
+        rowKey={(f) => `${f.currency}-${f.rail}`}
         columns={[
           { key: 'rail', header: 'Method', sortValue: (f) => railLabel(f.rail), render: (f) => railLabel(f.rail) },
           { key: 'pct', header: 'Percent', align: 'right', sortValue: (f) => f.percent_bps, render: (f) => `${(f.percent_bps / 100).toFixed(2)} %` },
-          { key: 'fixed', header: 'Fixed', align: 'right', sortValue: (f) => f.fixed_minor, render: (f) => formatMoney(f.fixed_minor, 'GHS') },
-          { key: 'cap', header: 'Cap', align: 'right', sortValue: (f) => f.cap_minor, render: (f) => (f.cap_minor === null ? '—' : formatMoney(f.cap_minor, 'GHS')) },
+          { key: 'fixed', header: 'Fixed', align: 'right', sortValue: (f) => f.fixed_minor, render: (f) => formatMoney(f.fixed_minor, f.currency) },
+          { key: 'cap', header: 'Cap', align: 'right', sortValue: (f) => f.cap_minor, render: (f) => (f.cap_minor === null ? '—' : formatMoney(f.cap_minor, f.currency)) },
           { key: 'bearer', header: 'Paid by', sortValue: (f) => f.bearer, render: (f) => (f.bearer === 'payer' ? 'Payer (surcharge)' : 'Merchant') },
           { key: 'src', header: 'Source', hideHeader: true, render: (f) => (f.default ? <span className="bo-muted">default</span> : <StatusBadge status="active" label="custom" />) },
         ]}
@@ -237,10 +288,10 @@ export function IntegrationDetail({ i, onClose }: { i: IntegrationView; onClose:
           saveFee.mutate(undefined);
         }}
       >
-        <SelectField label="Method" value={fee.rail} onChange={(v) => setFee({ ...fee, rail: v })} options={RAILS.map((r) => ({ value: r, label: railLabel(r) }))} />
-        <InputField label="Percent" value={fee.percent} onChange={(v) => setFee({ ...fee, percent: v })} />
-        <InputField label="Fixed (GHS)" value={fee.fixed} onChange={(v) => setFee({ ...fee, fixed: v })} />
-        <InputField label="Cap (GHS)" value={fee.cap} onChange={(v) => setFee({ ...fee, cap: v })} placeholder="none" />
+        <SelectField label="Method" value={fee.rail} onChange={(v) => setFee(ruleForm(v, feeCurrency))} options={RAILS.map((r) => ({ value: r, label: railLabel(r) }))} />
+        <InputField label="Percent" value={fee.percent} onChange={(v) => setFee({ ...fee, percent: v })} inputMode="decimal" />
+        <InputField label={`Fixed (${feeCurrency})`} value={fee.fixed} onChange={(v) => setFee({ ...fee, fixed: v })} placeholder={amountPlaceholder(feeCurrency, locale)} inputMode="decimal" />
+        <InputField label={`Cap (${feeCurrency})`} value={fee.cap} onChange={(v) => setFee({ ...fee, cap: v })} placeholder="none" inputMode="decimal" />
         <SelectField label="Paid by" value={fee.bearer} onChange={(v) => setFee({ ...fee, bearer: v })} options={[{ value: 'payer', label: 'Payer' }, { value: 'merchant', label: 'Merchant' }]} />
         <button type="submit" className="bo-btn bo-btn--secondary bo-export-btn" disabled={saveFee.pending}>
           Save fee rule

@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { useApi } from '../common/api';
-import { parseAmount } from '../common/format';
-import { Card, InputField } from '../common/ui';
+import { amountPlaceholder, parseAmount, useAmountLocale } from '../common/format';
+import { Card, InputField, SelectField } from '../common/ui';
+import { FEE_CURRENCIES } from './fee-currencies';
 import { FormError, useAdminAction } from './use-admin-action';
 import { ProviderPaymentStatusResponse } from '../../../../shared/schemas/checkout';
 
@@ -9,11 +10,13 @@ export function SandboxTab() {
   const api = useApi();
   const [reference, setReference] = useState('');
   const [amount, setAmount] = useState('');
+  const [currency, setCurrency] = useState('GHS');
+  const locale = useAmountLocale();
   const confirm = useAdminAction(
     () => {
-      const minor = parseAmount(amount, 'GHS');
-      if (minor === null || minor <= 0) return Promise.reject(new FormError('Enter the transferred amount, e.g. 223.50.'));
-      return api.post('/admin/sandbox/bank-transfers', { payment_reference: reference.trim(), amount_minor: minor }, ProviderPaymentStatusResponse);
+      const read = parseAmount(amount, currency, locale);
+      if (!read.ok || read.minor <= 0) return Promise.reject(new FormError(read.ok ? 'Enter the transferred amount.' : read.message));
+      return api.post('/admin/sandbox/bank-transfers', { payment_reference: reference.trim(), amount_minor: read.minor }, ProviderPaymentStatusResponse);
     },
     (r) => `Transfer received: session ${r.session_id} is now ${r.session_status}.`,
   );
@@ -24,7 +27,8 @@ export function SandboxTab() {
       </p>
       <form className="bo-inline-form" onSubmit={(e) => (e.preventDefault(), confirm.mutate(undefined))}>
         <InputField label="Payment reference" value={reference} onChange={setReference} placeholder="PDT…" />
-        <InputField label="Amount (GHS)" value={amount} onChange={setAmount} placeholder="223.50" />
+        <SelectField label="Currency" value={currency} onChange={setCurrency} options={FEE_CURRENCIES.map((c) => ({ value: c, label: c }))} />
+        <InputField label={`Amount (${currency})`} value={amount} onChange={setAmount} placeholder={amountPlaceholder(currency, locale)} />
         <button type="submit" className="bo-btn bo-btn--primary bo-export-btn" disabled={confirm.pending || !reference.trim() || !amount.trim()}>
           Confirm transfer
         </button>

@@ -5,7 +5,7 @@ import { ApiError } from '../../api/client';
 import { meQueries } from '../auth/me.queries';
 import { useApi } from '../common/api';
 import { errorText } from '../common/error-text';
-import { formatMoney, parseAmount } from '../common/format';
+import { parseAmount, useAmountLocale } from '../common/format';
 import { Card, Empty, PageTitle } from '../common/ui';
 import { depositQueries } from '../review/deposits.queries';
 import { CameraScanner } from './camera-scanner';
@@ -106,16 +106,17 @@ export function CashDeskPage() {
     [],
   );
 
+  const locale = useAmountLocale();
   const submitAmount = (e: FormEvent) => {
     e.preventDefault();
     if (!slip.data) return;
-    const amount = parseAmount(counted, slip.data.currency);
-    if (amount === null || amount <= 0) {
-      setAmountError(`Type the counted amount in ${slip.data.currency}, e.g. ${formatMoney(slip.data.amount_minor, slip.data.currency)}.`);
+    const amount = parseAmount(counted, slip.data.currency, locale);
+    if (!amount.ok || amount.minor <= 0) {
+      setAmountError(amount.ok ? `Type the counted amount in ${slip.data.currency}.` : amount.message);
       return;
     }
     setAmountError(null);
-    record.mutate(amount);
+    record.mutate(amount.minor);
   };
 
   const print = async () => {

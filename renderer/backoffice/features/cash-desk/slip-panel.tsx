@@ -2,7 +2,7 @@ import type { FormEvent } from 'react';
 import type { ScannedSlip } from '../../../../shared/schemas/backoffice';
 import { ApiError } from '../../api/client';
 import { errorText } from '../common/error-text';
-import { formatDateTime, formatMoney, formatRelative, railLabel } from '../common/format';
+import { amountPlaceholder, formatDateTime, formatMoney, formatRelative, railLabel, useAmountLocale } from '../common/format';
 import { SESSION_STATUS_LABELS } from '../../../../shared/labels';
 import { Card, DetailList, Loading, Mono, StatusBadge } from '../common/ui';
 
@@ -44,6 +44,7 @@ export function SlipPanel(props: {
   amountRef: React.RefObject<HTMLInputElement | null>;
   onNext: () => void;
 }) {
+  const locale = useAmountLocale();
   const { slip } = props;
   if (slip.isPending) return <Card><Loading label="Looking up the slip…" /></Card>;
   if (slip.isError || !slip.data) {
@@ -114,7 +115,7 @@ export function SlipPanel(props: {
               autoComplete="off"
               value={props.counted}
               onChange={(e) => props.setCounted(e.target.value)}
-              placeholder="0.00"
+              placeholder={amountPlaceholder(s.currency, locale)}
               aria-invalid={props.amountError ? true : undefined}
               aria-describedby="counted-hint"
             />

@@ -3,25 +3,9 @@ import { currencyDigits, formatMoney, LOCALE, minorToDecimal } from '../../../ui
 
 export { currencyDigits, formatMoney, minorToDecimal };
 
-/**
- * A typed amount ("1,250.5", "1250.50", "GHS 1250") → minor units, or null when it is not a
- * valid amount with at most the currency's number of decimals.
- */
-export function parseAmount(text: string, currency: string): number | null {
-  // A currency code before or after the number, spaces and thousands separators are allowed;
-  // any other letter (an exponent, a typo) makes the text not an amount.
-  const cleaned = text
-    .trim()
-    .replace(/^[A-Za-z]{3}\s*/, '')
-    .replace(/\s*[A-Za-z]{3}$/, '')
-    .replace(/[\s,]/g, '');
-  if (!/^\d+(\.\d*)?$/.test(cleaned)) return null;
-  const digits = currencyDigits(currency);
-  const [whole = '0', frac = ''] = cleaned.split('.');
-  if (frac.length > digits) return null;
-  const minor = Number(whole) * 10 ** digits + Number(frac.padEnd(digits, '0') || '0');
-  return Number.isSafeInteger(minor) ? minor : null;
-}
+/** Typed amounts: one locale-aware parser for every amount field (renderer/ui/amount.ts). */
+export { amountPlaceholder, formatAmountInput, parseAmount, type AmountReading } from '../../../ui/amount';
+export { useAmountLocale } from '../../../ui/amount-locale';
 
 const dateTime = new Intl.DateTimeFormat(LOCALE, { dateStyle: 'medium', timeStyle: 'short' });
 const dateTimeSeconds = new Intl.DateTimeFormat(LOCALE, { dateStyle: 'medium', timeStyle: 'medium' });

@@ -2,7 +2,8 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useRouter } from '../../router';
 import { useApi } from '../common/api';
-import { dayEndIso, dayStartIso, formatDateTime, formatMoney, parseAmount, railLabel } from '../common/format';
+import { amountPlaceholder, dayEndIso, dayStartIso, formatDateTime, formatMoney, parseAmount, railLabel, useAmountLocale } from '../common/format';
+import { FEE_CURRENCIES } from '../admin/fee-currencies';
 import { NoMatch } from '../common/filter-hint';
 import { listPager, useListPages } from '../common/paging';
 import { Card, DataTable, DetailList, Empty, InputField, Money, Mono, Pagination, QueryState, SelectField, ShortId, StatusBadge, type SortState } from '../common/ui';
@@ -22,13 +23,16 @@ export function SessionsView({ merchantId }: { merchantId: string | undefined })
   const [rail, setRail] = useState('');
   const [search, setSearch] = useState('');
   const [amount, setAmount] = useState('');
+  const [amountCurrency, setAmountCurrency] = useState('GHS');
+  const locale = useAmountLocale();
   const [fromDay, setFromDay] = useState('');
   const [toDay, setToDay] = useState('');
   const [sort, setSort] = useState<SortState>({ key: 'created_at', dir: 'desc' });
   const limit = 20;
   const pages = useListPages(limit);
-  // An amount is typed as staff read it ("125.45"); the list shows GHS, the back office's currency.
-  const amountMinor = amount.trim() ? parseAmount(amount, 'GHS') : null;
+  // An amount is typed as staff read it, in their locale ("125,45" in French), in the currency chosen beside it.
+  const amountRead = amount.trim() ? parseAmount(amount, amountCurrency, locale) : null;
+  const amountMinor = amountRead?.ok ? amountRead.minor : null;
   const filters: SessionFilters = {
     status,
     rail,
@@ -63,7 +67,15 @@ export function SessionsView({ merchantId }: { merchantId: string | undefined })
           // The server's trigram index needs 3 characters (finance-search.ts): shorter text matches a whole invoice ref only.
           hint={search.trim().length > 0 && search.trim().length < 3 ? 'Type at least 3 characters to search names (shorter: a whole invoice ref)' : undefined}
         />
-        <InputField label="Amount" value={amount} onChange={change(setAmount)} placeholder="125.45" inputMode="decimal" error={amount.trim() && amountMinor === null ? 'Type an amount like 125.45' : undefined} />
+        <InputField
+          label="Amount"
+          value={amount}
+          onChange={change(setAmount)}
+          placeholder={amountPlaceholder(amountCurrency, locale)}
+          inputMode="decimal"
+          error={amountRead && !amountRead.ok ? amountRead.message : undefined}
+        />
+        <SelectField label="Amount in" value={amountCurrency} onChange={change(setAmountCurrency)} options={FEE_CURRENCIES.map((c) => ({ value: c, label: c }))} />
         <InputField label="From" type="date" value={fromDay} onChange={change(setFromDay)} />
         <InputField label="To" type="date" value={toDay} onChange={change(setToDay)} />
         {filtered && (

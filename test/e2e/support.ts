@@ -68,10 +68,12 @@ const LINES = [
  * Creates a checkout session the way a merchant backend does: sync the service codes, record the
  * invoice lines, then create the session for the invoice total.
  */
-export async function createSession(opts: { expiresInSeconds?: number; description?: string; withLines?: boolean } = {}): Promise<CreatedSession> {
+export async function createSession(
+  opts: { expiresInSeconds?: number; description?: string; withLines?: boolean; amountMinor?: number; currency?: string } = {},
+): Promise<CreatedSession> {
   const invoiceRef = `INV-${new Date().getFullYear()}-${Math.floor(Math.random() * 900_000 + 100_000)}`;
-  const withLines = opts.withLines ?? true;
-  let amount = 25_000;
+  const withLines = opts.withLines ?? opts.amountMinor === undefined;
+  let amount = opts.amountMinor ?? 25_000;
   if (withLines) {
     await merchantCall('POST', '/revenue-lines', { lines: LINES.map(({ code, name }) => ({ code, name })), deactivate_missing: false });
     await merchantCall('POST', '/invoice-lines', { invoice_ref: invoiceRef, currency: 'GHS', lines: LINES });
@@ -80,7 +82,7 @@ export async function createSession(opts: { expiresInSeconds?: number; descripti
   return merchantCall<CreatedSession>('POST', '/sessions', {
     amount_minor: amount,
     invoice_ref: invoiceRef,
-    currency: 'GHS',
+    currency: opts.currency ?? 'GHS',
     description: opts.description ?? 'Water bill, March 2026',
     customer: { name: 'Ama Mensah', email: 'ama.mensah@example.com' },
     callback_url: CALLBACK_URL,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatMoney, minorToDecimal, parseAmount } from '../../renderer/backoffice/features/common/format';
+import { formatMoney as formatMoneyIn } from '../../shared/money';
 
 describe('back-office amounts', () => {
   const minor = (text: string, currency: string) => {
@@ -27,5 +28,14 @@ describe('back-office amounts', () => {
     expect(minorToDecimal(99_999_999_999_999, 'GHS')).toBe('999999999999.99');
     expect(formatMoney(22_450, 'GHS').replace(/\s/g, ' ')).toMatch(/GHS\s?224\.50/);
     expect(formatMoney(1_500, 'JPY')).toMatch(/1,500/);
+  });
+
+  it('writes each currency with its ISO 4217 decimals, as the CSV decimal columns and receipts do', () => {
+    expect(minorToDecimal(250_000, 'XOF')).toBe('250000');
+    expect(minorToDecimal(151_500, 'KES')).toBe('1515.00');
+    expect(minorToDecimal(1_234, 'BHD')).toBe('1.234');
+    expect(formatMoneyIn(250_000, 'XOF', 'fr-FR')).toMatch(/^250\s000\sXOF$/u);
+    expect(formatMoneyIn(19_653, 'GHS', 'fr-FR')).toMatch(/^196,53\sGHS$/u);
+    expect(formatMoneyIn(19_653, 'GHS', 'en-GH')).toMatch(/^GHS\s196\.53$/u);
   });
 });

@@ -104,7 +104,7 @@ test.describe.serial('finance, audit, webhooks and administration screens', () =
     await shots(page, info, 'of-01-finance-search');
     await page.getByLabel('Search').fill('');
     await page.getByLabel('Amount').fill('lots');
-    await expect(page.getByText('Type an amount like 125.45')).toBeVisible();
+    await expect(page.getByText('“lots” is not an amount: type it like 1,234.50.')).toBeVisible(); // in the browser's en-US format
     await page.getByLabel('Amount').fill((paid.total / 100).toFixed(2));
     await expect(list.locator('tbody tr')).toHaveCount(1);
     // Under 3 characters the search takes whole invoice refs only, and the box says so.

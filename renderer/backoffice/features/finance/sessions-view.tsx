@@ -75,7 +75,7 @@ export function SessionsView({ merchantId }: { merchantId: string | undefined })
           inputMode="decimal"
           error={amountRead && !amountRead.ok ? amountRead.message : undefined}
         />
-        <SelectField label="Amount in" value={amountCurrency} onChange={change(setAmountCurrency)} options={FEE_CURRENCIES.map((c) => ({ value: c, label: c }))} />
+        <SelectField label="Currency" value={amountCurrency} onChange={change(setAmountCurrency)} options={FEE_CURRENCIES.map((c) => ({ value: c, label: c }))} />
         <InputField label="From" type="date" value={fromDay} onChange={change(setFromDay)} />
         <InputField label="To" type="date" value={toDay} onChange={change(setToDay)} />
         {filtered && (

@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Browser, type Page } from '@playwright/test';
-import { STAFF_PASSWORD, TELLER, apiFetch, checkoutPath, createSession } from './support';
+import { STAFF_PASSWORD, TELLER, adminCli, apiFetch, checkoutPath, createSession } from './support';
 
 /**
  * Every currency and locale reads right: a teller types the counted cash as they write amounts
@@ -124,5 +124,42 @@ test('a KES session pays by M-Pesa in the sandbox', async ({ browser }) => {
   await expect(page.getByTestId('screen-success')).toContainText('MPESA-'); // the M-Pesa sandbox's reference
   await page.setViewportSize({ width: 1366, height: 900 });
   await expect(page.getByTestId('screen-success')).toContainText(/KES\s1,515\.00/u);
+  await page.context().close();
+});
+
+test('an admin edits fee rules per currency in French: the XOF cash fee changes XOF quotes only', async ({ browser }) => {
+  const run = `${Date.now() % 1_000_000}`;
+  const merchant = `Dakar Énergie ${run}`;
+  const created = adminCli(['integration:create', '--merchant', merchant]);
+  adminCli(['staff:create', '--username', `cur.admin.${run}`, '--password', STAFF_PASSWORD, '--role', 'admin']);
+  const page = await pageIn(browser, 'fr-FR', 1366);
+  await page.goto('/backoffice/');
+  await page.getByLabel('Username').fill(`cur.admin.${run}`);
+  await page.getByLabel('Password').fill(STAFF_PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('link', { name: 'Administration', exact: true }).click();
+  await page.getByRole('button', { name: `Manage ${merchant} integration` }).click();
+  const card = page.getByTestId('integration-card').filter({ hasText: merchant });
+  await card.getByLabel('Currency', { exact: true }).selectOption('XOF');
+  await card.getByLabel('Method').selectOption('cash');
+  await expect(card.getByLabel('Fixed (XOF)')).toHaveValue('150'); // the shipped XOF default, no decimals
+  await card.getByLabel('Fixed (XOF)').fill('1 250');
+  await card.getByRole('button', { name: 'Save fee rule' }).click();
+  await expect(card).toContainText('Fee rule for Cash in XOF saved.');
+  await expect(card.locator('tbody tr').filter({ hasText: 'Cash' })).toContainText(/1\s250\sXOF/u);
+  await noSeriousViolations(page, 'fee rules per currency');
+
+  const quote = async (currency: string, amount: number) => {
+    const res = await apiFetch(`${API}/api/v1/sessions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${created.api_key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ amount_minor: amount, currency, invoice_ref: `CUR-${currency}-${run}` }),
+    });
+    const s = (await res.json()) as { id: string };
+    const q = (await (await apiFetch(`${API}/api/v1/checkout/sessions/${s.id}/quote`)).json()) as { surcharges: { cash: { fee_minor: number } } };
+    return q.surcharges.cash.fee_minor;
+  };
+  expect(await quote('XOF', 250_000)).toBe(1_250);
+  expect(await quote('GHS', 19_453)).toBe(200); // GHS keeps its own default
   await page.context().close();
 });

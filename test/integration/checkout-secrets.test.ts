@@ -187,7 +187,7 @@ describe('card data and phone numbers never leak (database files, logs, response
     }
     expect(holders).toEqual(['payment_attempts.phone']);
     const row = await database.db.selectFrom('payment_attempts').select(['phone', 'phone_last4']).where('phone', 'is not', null).executeTakeFirstOrThrow();
-    expect(row).toEqual({ phone: `233${PHONE_DIGITS}`, phone_last4: '0199' });
+    expect(row).toEqual({ phone: `+233${PHONE_DIGITS}`, phone_last4: '0199' }); // E.164
   });
 
   it('the trace-level log has every request and no card number, CVC or full phone number', () => {

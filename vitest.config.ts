@@ -23,6 +23,7 @@ const sqliteOnly = [
   'test/integration/webhooks-restart.test.ts',
   'test/integration/migrations.test.ts',
   'test/integration/migration-0009.test.ts',
+  'test/integration/migration-0035.test.ts',
   'test/integration/migrations-upgrade.test.ts',
   'test/integration/migrations-schema.test.ts',
   'test/security/file-permissions.test.ts',

@@ -310,6 +310,12 @@ export interface StaffLoginFailuresTable {
   at: string;
 }
 
+/** Random secrets of this database, made by the migrations (the sign-in throttle's HMAC key: auth/username.ts). */
+export interface ServerSecretsTable {
+  name: string;
+  value: string;
+}
+
 export interface AuditLogTable {
   id: string;
   at: string;
@@ -362,6 +368,7 @@ export interface Database {
   webhook_delivery_attempts: WebhookDeliveryAttemptsTable;
   staff_sessions: StaffSessionsTable;
   staff_login_failures: StaffLoginFailuresTable;
+  server_secrets: ServerSecretsTable;
   audit_log: AuditLogTable;
   kysely_migration: { name: string; timestamp: string };
   _generated?: { id: Generated<number> };

@@ -29,7 +29,7 @@ describe.skipIf(!onPostgres)('migrations on PostgreSQL', () => {
 
       const tables = (await sql<{ table_name: string }>`SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_name NOT LIKE 'kysely_%' ORDER BY 1`.execute(d.db)).rows.map((r) => r.table_name);
       expect(tables).toEqual(
-        ['api_key_usage', 'api_keys', 'audit_log', 'audit_prune_marks', 'banks', 'branches', 'cash_deposits', 'cash_slips', 'checkout_sessions', 'events', 'fee_rules', 'idempotency_keys', 'integrations', 'invoice_lines', 'invoice_summaries', 'invoice_summary_deltas', 'merchants', 'payment_attempts', 'revenue_line_syncs', 'revenue_lines', 'session_history', 'staff_login_failures', 'staff_sessions', 'staff_users', 'webhook_deliveries', 'webhook_delivery_attempts', 'webhook_endpoints'].sort(),
+        ['api_key_usage', 'api_keys', 'audit_log', 'audit_prune_marks', 'banks', 'branches', 'cash_deposits', 'cash_slips', 'checkout_sessions', 'events', 'fee_rules', 'idempotency_keys', 'integrations', 'invoice_lines', 'invoice_summaries', 'invoice_summary_deltas', 'merchants', 'payment_attempts', 'revenue_line_syncs', 'revenue_lines', 'server_secrets', 'session_history', 'staff_login_failures', 'staff_sessions', 'staff_users', 'webhook_deliveries', 'webhook_delivery_attempts', 'webhook_endpoints'].sort(),
       );
       const type = async (table: string, column: string) =>
         (await sql<{ data_type: string }>`SELECT data_type FROM information_schema.columns WHERE table_name = ${table} AND column_name = ${column}`.execute(d.db)).rows[0]?.data_type;
@@ -40,12 +40,13 @@ describe.skipIf(!onPostgres)('migrations on PostgreSQL', () => {
       expect(await type('invoice_summaries', 'paid_minor')).toBe('bigint'); // 0017: a popular invoice's sum passes 2^31
       expect(await type('invoice_summary_deltas', 'seq')).toBe('bigint'); // 0021: an identity, the fold's order
       expect((await d.db.selectFrom('banks').select('code').execute()).length).toBeGreaterThan(0); // the seed ran
-      // 0016: the id's prefix index; 0026: the session search's trigram indexes (pg_trgm), with the UTC month and day of creation (btree_gin) before them, written straight into the index (no pending list for the day walk to scan).
+      // 0016: the id's prefix index; 0026: the session search's trigram indexes (pg_trgm), with the UTC month and day of creation (btree_gin) before them, written straight into the index (no pending list for the day walk to scan);
+      // 0035: the merchant as the search filters by it (`merchant_id || ''`) in the same indexes, so a search reads only its merchant's entries.
       const indexes = (await sql<{ indexname: string; indexdef: string }>`SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'checkout_sessions' AND (indexname LIKE '%trgm' OR indexname = 'checkout_sessions_id_pattern') ORDER BY 1`.execute(d.db)).rows;
       expect(indexes.map((i) => i.indexdef.replace(/ ON public\./, ' ON '))).toEqual([
-        "CREATE INDEX checkout_sessions_customer_name_day_trgm ON checkout_sessions USING gin (substr(created_at, 1, 7), substr(created_at, 1, 10), customer_name gin_trgm_ops) WITH (fastupdate=off)",
+        "CREATE INDEX checkout_sessions_customer_name_day_trgm ON checkout_sessions USING gin (((merchant_id || ''::text)), substr(created_at, 1, 7), substr(created_at, 1, 10), customer_name gin_trgm_ops) WITH (fastupdate=off)",
         'CREATE INDEX checkout_sessions_id_pattern ON checkout_sessions USING btree (id text_pattern_ops)',
-        "CREATE INDEX checkout_sessions_invoice_ref_day_trgm ON checkout_sessions USING gin (substr(created_at, 1, 7), substr(created_at, 1, 10), invoice_ref gin_trgm_ops) WITH (fastupdate=off)",
+        "CREATE INDEX checkout_sessions_invoice_ref_day_trgm ON checkout_sessions USING gin (((merchant_id || ''::text)), substr(created_at, 1, 7), substr(created_at, 1, 10), invoice_ref gin_trgm_ops) WITH (fastupdate=off)",
       ]);
 
       const now = new Date().toISOString();

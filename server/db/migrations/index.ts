@@ -31,6 +31,7 @@ import * as m0031 from './0031_session_search_range_merchants';
 import * as m0032 from './0032_session_search_noted_by_rowid';
 import * as m0033 from './0033_session_search_lower_case';
 import * as m0034 from './0034_fee_rule_currency';
+import * as m0035 from './0035_throttle_keys_merchant_trigrams';
 
 /**
  * Every migration, in order. Append only: the runner refuses to start when the applied
@@ -69,4 +70,5 @@ export const migrations: Record<string, Migration> = {
   '0032_session_search_noted_by_rowid': m0032,
   '0033_session_search_lower_case': m0033,
   '0034_fee_rule_currency': m0034,
+  '0035_throttle_keys_merchant_trigrams': m0035,
 };

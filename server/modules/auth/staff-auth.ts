@@ -9,6 +9,7 @@ import { bearerToken } from './merchant-auth';
 import type { StaffLoginResponse, StaffMe, StaffRole } from '../../../shared/schemas/backoffice';
 import { recordAudit } from '../audit/audit.service';
 import { checkCsrf, cookieToken } from './staff-cookie';
+import { couldBeUsername, throttleName, throttleSecret, usernameKey } from './username';
 
 /** A staff token lasts one working shift; signing in again issues a new one. */
 export const STAFF_TOKEN_TTL_SECONDS = 12 * 3600;
@@ -57,27 +58,51 @@ const timingDummy = () => (dummyHash ??= hashPassword('not-a-real-password'));
 export interface ThrottleRule {
   key: string;
   max: number;
+  /**
+   * The rule counts only against a guess whose `gatedBy` key already has a failure in the
+   * window: the per-address limit never locks out a username that has not failed from there.
+   */
+  gatedBy?: string;
 }
 
-/** The two sign-in limits: per username from this address, and per address. */
-const loginRules = (username: string, ip: string): ThrottleRule[] => [
-  { key: `user:${username.trim().toLowerCase()}|${ip}`, max: LOGIN_MAX_FAILURES },
-  { key: `ip:${ip}`, max: LOGIN_MAX_FAILURES_PER_ADDRESS },
-];
+/**
+ * The two sign-in limits (docs/security.md, "Sign-in throttling"): per username from this
+ * address first, then per address, the latter only for a username that has already failed
+ * from there. So guesses spread over made-up names cannot lock a branch's tellers out, while
+ * a second guess at any name from a busy address is refused. The username is stored as a keyed
+ * hash of its normalised form (username.ts), never as typed.
+ */
+const loginRules = (secret: string, username: string, ip: string): ThrottleRule[] => {
+  const user = `user:${throttleName(secret, username)}|${ip}`;
+  return [
+    { key: user, max: LOGIN_MAX_FAILURES },
+    { key: `ip:${ip}`, max: LOGIN_MAX_FAILURES_PER_ADDRESS, gatedBy: user },
+  ];
+};
 
 /**
  * Reserves one guess under every rule, or answers 429 when a rule is spent. Counting and
  * recording happen in one immediate transaction, before the password is checked: requests
  * sent at once queue on it, so only `max` guesses per window ever reach scrypt, however
  * they arrive. A reservation stays as the failure record unless the guess succeeds.
- * Returns the ids of the rows it added.
+ * Returns the ids of the rows it added and the rules (made from the database's throttle secret
+ * when `rules` is a function of it).
  */
-export async function reserveGuess(deps: StaffAuthDeps, rules: ThrottleRule[], what: string): Promise<string[]> {
+export async function reserveGuess(
+  deps: StaffAuthDeps,
+  rules: ThrottleRule[] | ((secret: string) => ThrottleRule[]),
+  what: string,
+): Promise<{ ids: string[]; rules: ThrottleRule[] }> {
   const now = deps.clock.now();
   const since = new Date(now.getTime() - LOGIN_WINDOW_SECONDS * 1000).toISOString();
   const wait = await deps.db.transaction().execute(async (trx) => {
+    const list = typeof rules === 'function' ? rules(await throttleSecret(trx)) : rules;
     let longest = 0;
-    for (const rule of rules) {
+    for (const rule of list) {
+      if (rule.gatedBy !== undefined) {
+        const failed = await trx.selectFrom('staff_login_failures').select('id').where('throttle_key', '=', rule.gatedBy).where('at', '>', since).limit(1).executeTakeFirst();
+        if (!failed) continue;
+      }
       const rows = await trx
         .selectFrom('staff_login_failures')
         .select('at')
@@ -95,15 +120,15 @@ export async function reserveGuess(deps: StaffAuthDeps, rules: ThrottleRule[], w
     // Guesses older than the window count for nothing: prune them so the table stays small.
     await trx.deleteFrom('staff_login_failures').where('at', '<=', since).execute();
     const ids: string[] = [];
-    for (const rule of rules) {
+    for (const rule of list) {
       const id = deps.ids.uuid();
       ids.push(id);
       await trx.insertInto('staff_login_failures').values({ id, throttle_key: rule.key, at: now.toISOString() }).execute();
     }
-    return ids;
+    return { ids, list };
   });
   if (typeof wait === 'number') throw new AppError('RATE_LIMITED', `too many failed ${what}; try again in ${wait} s`, { retryAfterSeconds: wait });
-  return wait;
+  return { ids: wait.ids, rules: wait.list };
 }
 
 /**
@@ -113,9 +138,12 @@ export async function reserveGuess(deps: StaffAuthDeps, rules: ThrottleRule[], w
  * address) fall within LOGIN_WINDOW_SECONDS. A hash of an older, cheaper cost is replaced.
  */
 export async function login(deps: StaffAuthDeps, username: string, password: string, ip: string): Promise<StaffLoginResponse> {
-  const rules = loginRules(username, ip);
-  const reserved = await reserveGuess(deps, rules, 'sign-ins');
-  const user = await deps.db.selectFrom('staff_users').selectAll().where('username', '=', username.trim()).executeTakeFirst();
+  const reserved = await reserveGuess(deps, (secret) => loginRules(secret, username, ip), 'sign-ins');
+  const userKey = reserved.rules[0]!.key;
+  // One normalisation (username.ts): a name that cannot be a username is never looked up, so the
+  // engines' own case folding (citext follows the database's locale) never decides who signs in.
+  const key = usernameKey(username);
+  const user = couldBeUsername(key) ? await deps.db.selectFrom('staff_users').selectAll().where('username', '=', key).executeTakeFirst() : undefined;
   const ok = user ? await verifyPassword(password, user.password_hash) : (await verifyPassword(password, await timingDummy()), false);
   if (!user || !ok || user.disabled_at !== null) {
     // Someone may have typed their password into the username field: an unknown name is
@@ -142,8 +170,8 @@ export async function login(deps: StaffAuthDeps, username: string, password: str
       .execute();
     if (rehashed) await trx.updateTable('staff_users').set({ password_hash: rehashed }).where('id', '=', user.id).execute();
     // Success clears this username's count from this address, and this guess from the address's.
-    await trx.deleteFrom('staff_login_failures').where('throttle_key', '=', rules[0]!.key).execute();
-    await trx.deleteFrom('staff_login_failures').where('id', 'in', reserved).execute();
+    await trx.deleteFrom('staff_login_failures').where('throttle_key', '=', userKey).execute();
+    await trx.deleteFrom('staff_login_failures').where('id', 'in', reserved.ids).execute();
     await recordAudit(trx, deps, { id: user.id, username: user.username, role: user.role, ip }, {
       action: 'auth.login',
       targetType: 'staff_session',

@@ -51,22 +51,29 @@ export function clearStaffCookie(req: FastifyRequest, reply: FastifyReply, publi
 export const fromBackOffice = (req: FastifyRequest): boolean => req.headers[CSRF_HEADER] === '1';
 
 /**
+ * An `Origin` header (browsers send one on every cross-site POST) must name this server: a page
+ * elsewhere cannot make a signed-in call, nor a sign-in that would count as a failed guess.
+ * Clients that send no Origin (API clients, curl) are not browsers acting for someone else.
+ */
+export function checkOrigin(req: FastifyRequest, what = 'a call signed in by cookie must come from the back office page'): void {
+  const origin = req.headers.origin;
+  if (origin === undefined) return;
+  let host: string;
+  try {
+    host = new URL(origin).host;
+  } catch {
+    throw new AppError('FORBIDDEN', `Origin is not a URL: ${what}`);
+  }
+  if (host !== req.headers.host) throw new AppError('FORBIDDEN', `Origin ${origin.slice(0, 200)} is not this server: ${what}`);
+}
+
+/**
  * A cookie travels with any request the browser makes, so an unsafe call that relies on it
  * must prove it comes from the back office itself: the custom header, and an Origin (when the
  * browser sends one) equal to the address the request was made to.
  */
 export function checkCsrf(req: FastifyRequest): void {
   if (SAFE_METHODS.has(req.method)) return;
-  const forbidden = (why: string) => new AppError('FORBIDDEN', `${why}: a call signed in by cookie must come from the back office page`);
-  if (!fromBackOffice(req)) throw forbidden(`missing ${CSRF_HEADER} header`);
-  const origin = req.headers.origin;
-  if (origin !== undefined) {
-    let host: string;
-    try {
-      host = new URL(origin).host;
-    } catch {
-      throw forbidden('Origin is not a URL');
-    }
-    if (host !== req.headers.host) throw forbidden(`Origin ${origin} is not this server`);
-  }
+  if (!fromBackOffice(req)) throw new AppError('FORBIDDEN', `missing ${CSRF_HEADER} header: a call signed in by cookie must come from the back office page`);
+  checkOrigin(req);
 }

@@ -4,7 +4,8 @@ import { z } from 'zod';
 import type { AppDeps } from '../../deps';
 import { PasswordChange, StaffLogin, StaffLoginResponse, StaffMe } from '../../../shared/schemas/backoffice';
 import { login, logout, me, requireStaff } from './staff-auth';
-import { checkCsrf, clearStaffCookie, fromBackOffice, setStaffCookie } from './staff-cookie';
+import { checkCsrf, checkOrigin, clearStaffCookie, fromBackOffice, setStaffCookie } from './staff-cookie';
+import { AppError } from '../../lib/errors';
 import { changeOwnPassword } from './staff-password';
 import { staffErrors } from './staff-api';
 
@@ -22,6 +23,15 @@ export async function staffAuthRoutes(app: FastifyInstance, deps: AppDeps): Prom
         summary: 'Sign in: a bearer token for the other calls (and, for the back office page, which sends x-paydesk-csrf: 1, an HttpOnly cookie)',
         body: StaffLogin,
         response: { 200: StaffLoginResponse, ...errors },
+      },
+      // Before the body is read, so neither a form nor a cross-site page spends a guess: a JSON
+      // body needs a CORS preflight from another origin (never granted), and a browser names
+      // the page's origin on a cross-site POST.
+      onRequest: (req, _reply, done) => {
+        const type = req.headers['content-type'] ?? '';
+        if (!/^application\/json\s*(;|$)/i.test(type)) throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'sign-in takes a JSON body only: Content-Type must be application/json');
+        checkOrigin(req, 'sign in from the back office page or an API client');
+        done();
       },
     },
     async (req, reply) => {

@@ -1,3 +1,4 @@
+import { USERNAME_SHAPE, usernameAsStored } from './username';
 import type { Kysely, Transaction } from 'kysely';
 import type { Db } from '../../db/database';
 import type { Database } from '../../db/schema';
@@ -46,8 +47,9 @@ export async function checkRoleBindings(q: Q, roleInput: string, branchId: strin
 
 /** Creates a back-office user; usernames are unique, case-insensitively. */
 export async function createStaff(db: Db, clock: Clock, ids: IdGenerator, input: StaffInput) {
-  const username = input.username.trim();
-  if (!/^[A-Za-z0-9._@-]{3,64}$/.test(username)) throw invalid('username', 'must be 3 to 64 letters, digits or . _ @ -');
+  // The one normalisation of usernames (username.ts): sign-in and its throttle fold the same way.
+  const username = usernameAsStored(input.username);
+  if (!USERNAME_SHAPE.test(username)) throw invalid('username', 'must be 3 to 64 letters, digits or . _ @ -');
   const role = await checkRoleBindings(db, input.role, input.branchId, input.merchantId);
   const taken = await db.selectFrom('staff_users').select('id').where('username', '=', username).executeTakeFirst();
   if (taken) throw invalid('username', `${username} is already taken`);

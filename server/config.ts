@@ -67,6 +67,13 @@ const EnvSchema = z.object({
     .min(1, { error: 'must be at least 1' })
     .max(1_000_000, { error: 'must be at most 1000000' })
     .default(LIST_TOTAL_CAP),
+  // Staff sign-ins unused this long are refused (server/modules/auth/staff-auth.ts); the page's own timer is only a convenience.
+  STAFF_IDLE_TIMEOUT_S: z.coerce
+    .number({ error: 'must be a whole number of seconds' })
+    .int({ error: 'must be a whole number of seconds' })
+    .min(60, { error: 'must be at least 60 seconds' })
+    .max(43_200, { error: 'must be at most 43200 seconds (12 hours, the sign-in lifetime)' })
+    .default(1800),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -134,6 +141,8 @@ export interface Config {
   readonly listTotalCap: number;
   /** Days each kind of history is kept before `db:prune` removes it (docs/operations.md). */
   readonly retention: Retention;
+  /** STAFF_IDLE_TIMEOUT_S: a staff sign-in with no call for this long is signed out by the server (30 minutes by default). */
+  readonly staffIdleTimeoutS: number;
 }
 
 export interface Retention {
@@ -180,6 +189,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     bodyLimitBytes: BODY_LIMIT_BYTES,
     idempotencyRetentionSeconds: e.IDEMPOTENCY_RETENTION_S,
     listTotalCap: e.LIST_TOTAL_CAP,
+    staffIdleTimeoutS: e.STAFF_IDLE_TIMEOUT_S,
     retention: {
       webhookAttemptLogDays: e.WEBHOOK_ATTEMPT_LOG_RETENTION_DAYS,
       webhookBodyDays: e.WEBHOOK_BODY_RETENTION_DAYS,

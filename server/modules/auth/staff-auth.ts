@@ -22,6 +22,8 @@ export const LOGIN_MAX_FAILURES = 5;
  */
 export const LOGIN_MAX_FAILURES_PER_ADDRESS = 40;
 export const LOGIN_WINDOW_SECONDS = 15 * 60;
+/** A sign-in's `last_seen_at` is written at most this often (a call within it does not write). */
+export const LAST_SEEN_EVERY_SECONDS = 60;
 
 export interface StaffContext {
   id: string;
@@ -182,23 +184,35 @@ export async function login(deps: StaffAuthDeps, username: string, password: str
   return { token, user: { id: user.id, username: user.username, role: user.role }, expires_at: expiresAt, must_change_password: user.must_change_password === 1 };
 }
 
-/** Resolves the bearer token to the signed-in staff member; every failure is the same 401. */
-export async function authenticateStaff(deps: StaffAuthDeps, req: FastifyRequest): Promise<StaffContext> {
+/**
+ * Resolves the bearer token to the signed-in staff member; every failure is the same 401.
+ * Idle expiry is the server's: a sign-in with no call for `staffIdleTimeoutS` (the last one
+ * recorded in `last_seen_at`, moved at most once a LAST_SEEN_EVERY_SECONDS) answers 401 like
+ * an expired one, whatever the page's own timer did.
+ */
+export async function authenticateStaff(deps: StaffAuthDeps & { config: { staffIdleTimeoutS: number } }, req: FastifyRequest): Promise<StaffContext> {
   // The Authorization header wins: API clients and tests; the back office page uses the cookie.
   const bearer = bearerToken(req);
   const token = bearer ?? cookieToken(req);
   if (!token || !TOKEN_SHAPE.test(token)) throw unauthorized();
   if (bearer === undefined) checkCsrf(req);
-  const nowIso = deps.clock.now().toISOString();
+  const now = deps.clock.now();
+  const nowIso = now.toISOString();
+  const idleSince = new Date(now.getTime() - deps.config.staffIdleTimeoutS * 1000).toISOString();
   const row = await deps.db
     .selectFrom('staff_sessions as s')
     .innerJoin('staff_users as u', 'u.id', 's.staff_id')
-    .select(['s.id as session_id', 's.expires_at', 'u.id', 'u.username', 'u.role', 'u.branch_id', 'u.merchant_id', 'u.must_change_password'])
+    .select(['s.id as session_id', 's.expires_at', 's.last_seen_at', 'u.id', 'u.username', 'u.role', 'u.branch_id', 'u.merchant_id', 'u.must_change_password'])
     .where('s.token_hash', '=', sha256Hex(token))
     .where('s.revoked_at', 'is', null)
     .where('s.expires_at', '>', nowIso)
+    .where('s.last_seen_at', '>', idleSince)
     .where('u.disabled_at', 'is', null)
     .executeTakeFirst();
+  if (row && now.getTime() - new Date(row.last_seen_at).getTime() >= LAST_SEEN_EVERY_SECONDS * 1000) {
+    // Conditional on the value read: of two calls at once, one writes.
+    await deps.db.updateTable('staff_sessions').set({ last_seen_at: nowIso }).where('id', '=', row.session_id).where('last_seen_at', '=', row.last_seen_at).execute();
+  }
   if (!row) throw unauthorized();
   return {
     id: row.id,

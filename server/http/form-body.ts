@@ -2,6 +2,7 @@ import qs from 'qs';
 import type { z } from 'zod';
 import { LIMITS } from '../../shared/schemas/merchant';
 import { AppError, formatPath } from '../lib/errors';
+import { MAX_FORM_FIELDS, MAX_FORM_NAME_CHARS, namesTooLong, tooManyFields } from './body-parsers';
 
 /**
  * Form and multipart bodies arrive as flat string fields (`customer[name]`, `lines[0][code]`).
@@ -38,7 +39,12 @@ export function nestFormFields(flat: Record<string, unknown>): Record<string, un
 }
 
 export function parseUrlEncoded(body: string): Record<string, unknown> {
-  refuseProtoKeys(new URLSearchParams(body).keys());
+  // Counted before parsing, as multipart bodies are (body-parsers.ts MAX_FORM_FIELDS).
+  let amps = 0;
+  for (let at = body.indexOf('&'); at >= 0; at = body.indexOf('&', at + 1)) if (++amps >= MAX_FORM_FIELDS) throw tooManyFields();
+  const keys = [...new URLSearchParams(body).keys()];
+  if (keys.reduce((n, k) => n + k.length, 0) > MAX_FORM_NAME_CHARS) throw namesTooLong();
+  refuseProtoKeys(keys);
   return qs.parse(body, { depth: 5, arrayLimit: LIMITS.linesPerRequest, parameterLimit: 10_000, allowPrototypes: false }) as Record<string, unknown>;
 }
 

@@ -6,7 +6,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { validatorCompiler } from 'fastify-type-provider-zod';
 import { registerBodyLimit } from './http/body-limit';
 import { registerBodyParsers } from './http/body-parsers';
-import { frameworkErrors, registerErrorHandling } from './http/errors';
+import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './http/errors';
 import { coerceToSchema, nestFormFields, parseUrlEncoded } from './http/form-body';
 import { swaggerOptions } from './http/openapi';
 import { registerPages } from './http/pages';
@@ -59,6 +59,11 @@ export async function build(given: BuildDeps): Promise<FastifyInstance> {
     return503OnClosing: false, // answered in the envelope by registerShutdownGate instead
     forceCloseConnections: 'idle',
     frameworkErrors, // router errors (over-long path parameter, bad percent-encoding) in the envelope
+    clientErrorHandler, // Node's parser errors and request timeouts in the envelope too
+    // A request's headers and body must all arrive within REQUEST_TIMEOUT_S (a slow sender holds a
+    // connection no longer); checked every second. A response may take as long as it needs.
+    requestTimeout: input.config.requestTimeoutS * 1000,
+    http: { headersTimeout: Math.min(input.config.requestTimeoutS * 1000, 60_000), connectionsCheckingInterval: 1000 },
   });
   let listeningBase: string | undefined; // known once the server listens; asking the socket per request is not free
   const baseUrl =

@@ -74,6 +74,13 @@ const EnvSchema = z.object({
     .min(60, { error: 'must be at least 60 seconds' })
     .max(43_200, { error: 'must be at most 43200 seconds (12 hours, the sign-in lifetime)' })
     .default(1800),
+  // The whole request (headers and body) must arrive within this: 30 s holds a 1 MiB body to about 35 KB/s at least.
+  REQUEST_TIMEOUT_S: z.coerce
+    .number({ error: 'must be a whole number of seconds' })
+    .int({ error: 'must be a whole number of seconds' })
+    .min(1, { error: 'must be at least 1 second' })
+    .max(600, { error: 'must be at most 600 seconds' })
+    .default(30),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -143,6 +150,8 @@ export interface Config {
   readonly retention: Retention;
   /** STAFF_IDLE_TIMEOUT_S: a staff sign-in with no call for this long is signed out by the server (30 minutes by default). */
   readonly staffIdleTimeoutS: number;
+  /** REQUEST_TIMEOUT_S: a request whose headers and body have not all arrived by then is answered 408 and closed (slow senders). */
+  readonly requestTimeoutS: number;
 }
 
 export interface Retention {
@@ -190,6 +199,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     idempotencyRetentionSeconds: e.IDEMPOTENCY_RETENTION_S,
     listTotalCap: e.LIST_TOTAL_CAP,
     staffIdleTimeoutS: e.STAFF_IDLE_TIMEOUT_S,
+    requestTimeoutS: e.REQUEST_TIMEOUT_S,
     retention: {
       webhookAttemptLogDays: e.WEBHOOK_ATTEMPT_LOG_RETENTION_DAYS,
       webhookBodyDays: e.WEBHOOK_BODY_RETENTION_DAYS,

@@ -1,4 +1,6 @@
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { FastifyBaseLogger, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../db/connection-errors';
 import { AppError, ERROR_CODES, errorBody, formatPath, type ErrorCode } from '../lib/errors';
@@ -109,3 +111,24 @@ export function frameworkErrors(err: FastifyError, req: FastifyRequest, reply: F
   reply.code(500).send(errorBody('INTERNAL_ERROR', 'internal error'));
 }
 
+
+/**
+ * Errors Node's HTTP parser meets before Fastify sees a request (a request line that is not
+ * HTTP, headers over 16 KiB, a request that did not all arrive within REQUEST_TIMEOUT_S): the
+ * same envelope as every other error, written on the socket, which is then closed.
+ */
+export function clientErrorHandler(this: { log: FastifyBaseLogger }, err: Error & { code?: string }, socket: Duplex): void {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, code, message]: [number, ErrorCode, string] =
+    err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? [408, 'REQUEST_TIMEOUT', 'request: did not arrive in time (headers and body); the connection is closed']
+      : err.code === 'HPE_HEADER_OVERFLOW'
+        ? [431, 'HEADERS_TOO_LARGE', 'headers: larger than the server accepts']
+        : [400, 'INVALID_ARGUMENT', 'request: is not valid HTTP/1.1'];
+  this.log.debug({ code: err.code }, 'client error');
+  if (socket.writable) {
+    const body = JSON.stringify(errorBody(code, message));
+    socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  }
+  socket.destroy();
+}

@@ -43,6 +43,9 @@ declare module 'fastify' {
 
 export type BuildDeps = ComposeInput;
 
+/** A client request id kept in the logs: a token of at most 128 characters. */
+const REQUEST_ID_SHAPE = /^[A-Za-z0-9._:@/+=-]{1,128}$/;
+
 /** Builds the Fastify instance with every plugin and route; never listens. */
 export async function build(given: BuildDeps): Promise<FastifyInstance> {
   const input = composeDeps(given);
@@ -52,8 +55,13 @@ export async function build(given: BuildDeps): Promise<FastifyInstance> {
   const app: FastifyInstance = Fastify({
     ...(input.logger ? { loggerInstance: withSafeRequestLog(input.logger) } : { logger: false }),
     bodyLimit: input.config.bodyLimitBytes,
-    requestIdHeader: 'x-request-id',
-    genReqId: () => `${reqIdPrefix}${(++reqCount).toString(36)}`,
+    // A client's X-Request-Id names its log lines only when it is a short token: a 12 KB header
+    // (or one with control characters) must not be copied into every line the request logs.
+    requestIdHeader: false,
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID_SHAPE.test(given) ? given : `${reqIdPrefix}${(++reqCount).toString(36)}`;
+    },
     // TRUST_PROXY (docs/deployment.md): off by default, so X-Forwarded-For cannot pick a client IP.
     trustProxy: input.config.trustProxy === false ? false : [...input.config.trustProxy],
     return503OnClosing: false, // answered in the envelope by registerShutdownGate instead

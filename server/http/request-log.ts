@@ -14,6 +14,13 @@ const LOGGED_QUERY_PARAMS = new Set(['refresh', 'include_inactive', 'invoice_ref
  */
 const CAPABILITY_ID = /(^|[^A-Za-z0-9])(slp_|pa_|cs_test_|cs_live_|cs_)([A-Za-z0-9]*)([A-Za-z0-9]{4})(?![A-Za-z0-9])/g;
 
+/**
+ * The cash desk looks a slip up by its token or by the printed reference a teller types
+ * (`PD-7KQ2-M9XA`, any case, spaced or not): whoever holds a reference can look the slip up
+ * too, so that path segment keeps only its last two characters.
+ */
+const SLIP_LOOKUP = /(\/cash-slips\/)(?!slp_)([^/?]*?)([^/?]{0,2})(?=[/?]|$)/g;
+
 export function redactPath(path: string): string {
   let decoded = path;
   try {
@@ -21,7 +28,9 @@ export function redactPath(path: string): string {
   } catch {
     // not valid percent-encoding: the router refuses it; redact what was sent
   }
-  return decoded.replace(CAPABILITY_ID, (_m, before: string, prefix: string, _hidden: string, last4: string) => `${before}${prefix}***${last4}`);
+  return decoded
+    .replace(CAPABILITY_ID, (_m, before: string, prefix: string, _hidden: string, last4: string) => `${before}${prefix}***${last4}`)
+    .replace(SLIP_LOOKUP, (_m, at: string, hidden: string, last2: string) => (hidden || last2 ? `${at}***${last2}` : at));
 }
 
 export function loggableUrl(url: string): string {

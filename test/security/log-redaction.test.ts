@@ -44,6 +44,24 @@ describe('request log redaction', () => {
     expect(urls).toContain(`/api/v1/checkout/sessions/cs_test_***${s.id.slice(-4)}?refresh=1`);
   });
 
+  it("never logs a client's X-Request-Id unbounded, nor a typed slip reference", async () => {
+    const m = await t.merchant();
+    const slip = await sessionWithSlip(t, m);
+    const teller = await staff(t, 'teller');
+    const huge = `x${'A'.repeat(12_000)}`;
+    lines.length = 0;
+    await t.app.inject({ method: 'GET', url: '/healthz', headers: { 'x-request-id': huge } });
+    await t.app.inject({ method: 'GET', url: '/healthz', headers: { 'x-request-id': 'trace-42.ok' } });
+    await t.app.inject({ method: 'GET', url: `/api/backoffice/v1/cash-slips/${encodeURIComponent(slip.reference.toLowerCase())}`, headers: { authorization: `Bearer ${teller.token}` } });
+    const log = lines.join('\n');
+    expect(log).not.toContain('AAAAAAAAAA');
+    expect(Math.max(...lines.map((l) => l.length))).toBeLessThan(2000);
+    expect(lines.some((l) => (JSON.parse(l) as { reqId?: string }).reqId === 'trace-42.ok')).toBe(true);
+    expect(log).not.toContain(slip.reference);
+    expect(log.toLowerCase()).not.toContain(slip.reference.toLowerCase());
+    expect(log).toContain(`/cash-slips/***${slip.reference.toLowerCase().slice(-2)}`);
+  });
+
   it('leaves other paths alone', () => {
     expect(loggableUrl('/api/v1/sessions?invoice_ref=INV-1')).toBe('/api/v1/sessions?invoice_ref=INV-1');
     expect(loggableUrl('/api/backoffice/v1/invoices/space_cs_x')).toBe('/api/backoffice/v1/invoices/space_cs_x');

@@ -66,3 +66,24 @@ describe('a forged amount cursor is a 400 naming cursor', () => {
     expect(message(res.body)).toMatch(/^cursor: /);
   });
 });
+
+describe('a lone surrogate in any text is a 400 naming the field, never stored altered', () => {
+  it('in a JSON body field and a metadata key: 400 naming them, and no session is written', async () => {
+    const ref = uniqueInvoice('SUR');
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/sessions',
+      headers: { authorization: `Bearer ${m.api_key}`, 'content-type': 'application/json' },
+      payload: `{"amount_minor":500,"invoice_ref":"${ref}","customer":{"name":"SUR\\ud800"}}`,
+    });
+    expect(res.statusCode, res.body).toBe(400);
+    expect(errorCode(res)).toBe('INVALID_ARGUMENT');
+    expect(message(res.body)).toMatch(/^customer\.name: must be valid Unicode text/);
+    expect(await t.database.db.selectFrom('checkout_sessions').select('id').where('invoice_ref', '=', ref).execute()).toEqual([]);
+    const key = await post(t.app, '/api/v1/sessions', { amount_minor: 500, invoice_ref: uniqueInvoice('SUR'), metadata: { ['k\udc00']: 'x' } }, { key: m.api_key });
+    expect(message(key.body)).toMatch(/^metadata \(a key\): must be valid Unicode text/);
+    // A well-formed pair (an emoji) is text like any other.
+    const ok = await post(t.app, '/api/v1/sessions', { amount_minor: 500, invoice_ref: uniqueInvoice('SUR'), customer: { name: 'Ama \ud83d\ude00' } }, { key: m.api_key });
+    expect(ok.statusCode, ok.body).toBe(201);
+  });
+});

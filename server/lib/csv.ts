@@ -1,8 +1,15 @@
+/**
+ * A cell a spreadsheet may run as a formula: one starting with `= + - @` (or their full-width
+ * forms, which some spreadsheets fold), also behind leading spaces, NBSP, zero-width or other
+ * invisible characters and line breaks (trimmed on import), or starting with a tab or line break.
+ */
+const FORMULA = /^[\s\u200b-\u200f\u2060-\u2064\ufeff\u180e]*[=+\-@\uff1d\uff0b\uff0d\uff20]|^[\t\r\n]/;
+
 /** One CSV cell: quoted when needed, and a cell a spreadsheet would run as a formula is written as text. */
 export const csvCell = (v: string | number | null): string => {
   if (v === null) return '';
   let s = String(v);
-  if (/^[=+\-@\t\r]/.test(s)) s = `'${s}`;
+  if (FORMULA.test(s)) s = `'${s}`;
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 };
 

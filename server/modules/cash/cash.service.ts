@@ -78,12 +78,14 @@ export async function recordDeposit(
       const branch = await trx
         .selectFrom('branches as br')
         .innerJoin('banks as bk', 'bk.id', 'br.bank_id')
-        .select('br.id')
+        .select(['br.id', 'br.bank_id'])
         .where('br.id', '=', branchId)
         .where('br.active', '=', 1)
         .where('bk.active', '=', 1)
         .executeTakeFirst();
       if (!branch) throw invalid('branch_id', `no active branch ${branchId}`);
+      const own = await bankOfBranch(trx, staff.branchId);
+      if (own !== null && own !== branch.bank_id) throw new AppError('FORBIDDEN', 'branch_id: a teller records deposits only at branches of their own bank');
     }
     if (!(await submitSlip(trx, slip.id, now))) throw new AppError('STATE_CONFLICT', `slip ${slip.reference} was recorded by someone else meanwhile`);
     const row: CashDepositsTable & { status: 'under_review' } = {
@@ -115,11 +117,32 @@ export async function recordDeposit(
   });
 }
 
-/** Loads a deposit for review, enforcing maker-checker: the recorder never reviews their own. */
+/**
+ * The bank a branch belongs to (null without a branch). Banks are separate trust domains: staff
+ * bound to a branch act only on cash of their own bank (docs/security.md). Staff bound to no
+ * branch are not a bank's, and are not limited by one.
+ */
+async function bankOfBranch(trx: Transaction<Database>, branchId: string | null): Promise<string | null> {
+  if (!branchId) return null;
+  const row = await trx.selectFrom('branches').select('bank_id').where('id', '=', branchId).executeTakeFirst();
+  return row?.bank_id ?? null;
+}
+
+/**
+ * Loads a deposit for review, enforcing maker-checker (the recorder never reviews their own)
+ * and the bank: a supervisor of one bank never reviews a deposit made at another bank's branch
+ * (or, without a branch, recorded by another bank's teller).
+ */
 async function forReview(trx: Transaction<Database>, staff: StaffContext, id: string) {
   const d = await trx.selectFrom('cash_deposits').selectAll().where('id', '=', id).executeTakeFirst();
   if (!d) throw notFound(`deposit ${id}`);
   if (d.recorded_by === staff.id) throw new AppError('FORBIDDEN', 'maker-checker: the staff member who recorded a deposit may not review it; ask another supervisor');
+  const own = await bankOfBranch(trx, staff.branchId);
+  if (own !== null) {
+    const recorder = d.branch_id ? null : await trx.selectFrom('staff_users').select('branch_id').where('id', '=', d.recorded_by).executeTakeFirst();
+    const theirs = await bankOfBranch(trx, d.branch_id ?? recorder?.branch_id ?? null);
+    if (theirs !== null && theirs !== own) throw new AppError('FORBIDDEN', "a supervisor reviews only deposits made at their own bank's branches");
+  }
   return d;
 }
 

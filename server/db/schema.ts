@@ -122,6 +122,11 @@ export interface InvoiceSummariesTable {
   remitted: number;
   remitted_at: string | null;
   updated_at: string;
+  /** The test-mode part of the counts above (migration 0035): a test payment never counts on a live invoice. */
+  test_line_count: number;
+  test_billed_minor: number;
+  test_success_count: number;
+  test_paid_minor: number;
 }
 
 /** What one write adds to an invoice's summary, until the fold applies it (migration 0021, domain/invoice-summary-fold.ts). */

@@ -68,6 +68,9 @@ type Acc = {
   sessions: number;
   successes: number;
   paid: number;
+  /** The test-mode part of successes and paid (a `cs_test_…` session's delta). */
+  testSuccesses: number;
+  testPaid: number;
   firstSuccessAt: string | null;
   sessionsUpdatedAt: string | null;
   latest: { id: string; createdAt: string } | null;
@@ -107,12 +110,16 @@ function accumulate(refs: Map<string, Acc>, d: Omit<InvoiceSummaryDeltasTable, '
   const key = `${d.merchant_id}\u0000${d.invoice_ref}`;
   let acc = refs.get(key);
   if (!acc) {
-    acc = { merchantId: d.merchant_id, invoiceRef: d.invoice_ref, sessions: 0, successes: 0, paid: 0, firstSuccessAt: null, sessionsUpdatedAt: null, latest: null, lines: false };
+    acc = { merchantId: d.merchant_id, invoiceRef: d.invoice_ref, sessions: 0, successes: 0, paid: 0, testSuccesses: 0, testPaid: 0, firstSuccessAt: null, sessionsUpdatedAt: null, latest: null, lines: false };
     refs.set(key, acc);
   }
   acc.sessions += Number(d.sessions);
   acc.successes += Number(d.successes);
   acc.paid += Number(d.paid_minor);
+  if (d.session_id?.startsWith('cs_test_')) {
+    acc.testSuccesses += Number(d.successes);
+    acc.testPaid += Number(d.paid_minor);
+  }
   acc.firstSuccessAt = minOf(acc.firstSuccessAt, d.first_success_at);
   acc.sessionsUpdatedAt = maxOf(acc.sessionsUpdatedAt, d.sessions_updated_at);
   if (d.session_id !== null && d.session_created_at !== null) {
@@ -125,12 +132,14 @@ function accumulate(refs: Map<string, Acc>, d: Omit<InvoiceSummaryDeltasTable, '
 const COLUMNS = [
   'line_currency', 'line_count', 'billed_minor', 'lines_remitted_at', 'lines_updated_at', 'session_count', 'success_count', 'paid_minor', 'first_success_at',
   'sessions_updated_at', 'latest_session_id', 'latest_session_created_at', 'latest_session_status', 'latest_session_currency', 'remitted', 'remitted_at', 'updated_at',
+  'test_line_count', 'test_billed_minor', 'test_success_count', 'test_paid_minor',
 ] as const;
 
 const empty = (merchantId: string, invoiceRef: string): InvoiceSummariesTable => ({
   merchant_id: merchantId, invoice_ref: invoiceRef, line_currency: null, line_count: 0, billed_minor: 0, lines_remitted_at: null, lines_updated_at: null,
   session_count: 0, success_count: 0, paid_minor: 0, first_success_at: null, sessions_updated_at: null,
   latest_session_id: null, latest_session_created_at: null, latest_session_status: null, latest_session_currency: null, remitted: 0, remitted_at: null, updated_at: '',
+  test_line_count: 0, test_billed_minor: 0, test_success_count: 0, test_paid_minor: 0,
 });
 
 /** Rows per multi-row upsert (19 parameters each: far below either engine's limit). */
@@ -151,6 +160,7 @@ async function foldRefs(trx: Trx, accs: Acc[]): Promise<void> {
     for (const r of stored) {
       rows.set(key(r.merchant_id, r.invoice_ref), {
         ...r, line_count: Number(r.line_count), billed_minor: Number(r.billed_minor), session_count: Number(r.session_count), success_count: Number(r.success_count), paid_minor: Number(r.paid_minor),
+        test_line_count: Number(r.test_line_count), test_billed_minor: Number(r.test_billed_minor), test_success_count: Number(r.test_success_count), test_paid_minor: Number(r.test_paid_minor),
       });
     }
   }
@@ -162,6 +172,8 @@ async function foldRefs(trx: Trx, accs: Acc[]): Promise<void> {
     row.session_count += acc.sessions;
     row.success_count += acc.successes;
     row.paid_minor += acc.paid;
+    row.test_success_count += acc.testSuccesses;
+    row.test_paid_minor += acc.testPaid;
     row.first_success_at = minOf(row.first_success_at, acc.firstSuccessAt);
     row.sessions_updated_at = maxOf(row.sessions_updated_at, acc.sessionsUpdatedAt);
     const current = row.latest_session_id !== null && row.latest_session_created_at !== null ? { id: row.latest_session_id, createdAt: row.latest_session_created_at } : null;
@@ -210,6 +222,8 @@ async function foldLines(trx: Trx, row: InvoiceSummariesTable): Promise<void> {
       eb.fn.min('remitted').as('all_remitted'),
       eb.fn.max('remitted_at').as('remitted_at'),
       eb.fn.max('updated_at').as('updated_at'),
+      eb.fn.sum<number>(eb.case().when('mode', '=', 'test').then(1).else(0).end()).as('test_n'),
+      eb.fn.sum<number>(eb.case().when('mode', '=', 'test').then(eb.ref('amount_minor')).else(0).end()).as('test_billed'),
     ])
     .where('merchant_id', '=', row.merchant_id)
     .where('invoice_ref', '=', row.invoice_ref)
@@ -221,4 +235,6 @@ async function foldLines(trx: Trx, row: InvoiceSummariesTable): Promise<void> {
   row.billed_minor = Number(agg.billed);
   row.lines_remitted_at = Number(agg.all_remitted) === 1 ? agg.remitted_at : null;
   row.lines_updated_at = agg.updated_at ?? '';
+  row.test_line_count = Number(agg.test_n ?? 0);
+  row.test_billed_minor = Number(agg.test_billed ?? 0);
 }

@@ -93,17 +93,21 @@ export function invoiceSummaryRebuildSql(pg: boolean): string {
   return `
     INSERT INTO invoice_summaries (merchant_id, invoice_ref, line_currency, line_count, billed_minor, lines_remitted_at, lines_updated_at,
       session_count, success_count, paid_minor, first_success_at, sessions_updated_at,
-      latest_session_id, latest_session_created_at, latest_session_status, latest_session_currency, remitted, remitted_at, updated_at)
+      latest_session_id, latest_session_created_at, latest_session_status, latest_session_currency, remitted, remitted_at, updated_at,
+      test_line_count, test_billed_minor, test_success_count, test_paid_minor)
     WITH l AS (
       SELECT merchant_id, invoice_ref, COUNT(*) AS n, SUM(amount_minor) AS billed, MIN(currency) AS currency,
-        CASE WHEN MIN(remitted) = 1 THEN MAX(remitted_at) END AS remitted_at, MAX(updated_at) AS updated_at
+        CASE WHEN MIN(remitted) = 1 THEN MAX(remitted_at) END AS remitted_at, MAX(updated_at) AS updated_at,
+        SUM(CASE WHEN mode = 'test' THEN 1 ELSE 0 END) AS test_n, SUM(CASE WHEN mode = 'test' THEN amount_minor ELSE 0 END) AS test_billed
       FROM invoice_lines GROUP BY merchant_id, invoice_ref
     ), s AS (
       SELECT merchant_id, invoice_ref, COUNT(*) AS n,
         SUM(CASE WHEN status = 'success' THEN 1 ELSE 0 END) AS successes,
         SUM(CASE WHEN status = 'success' THEN amount_minor ELSE 0 END) AS paid,
         MIN(CASE WHEN status = 'success' THEN COALESCE(finalized_at, '') END) AS first_success_at,
-        MAX(updated_at) AS updated_at
+        MAX(updated_at) AS updated_at,
+        SUM(CASE WHEN status = 'success' AND substr(id, 1, 8) = 'cs_test_' THEN 1 ELSE 0 END) AS test_successes,
+        SUM(CASE WHEN status = 'success' AND substr(id, 1, 8) = 'cs_test_' THEN amount_minor ELSE 0 END) AS test_paid
       FROM checkout_sessions GROUP BY merchant_id, invoice_ref
     ), latest AS (
       SELECT merchant_id, invoice_ref, id, created_at, status, currency FROM (
@@ -119,7 +123,8 @@ export function invoiceSummaryRebuildSql(pg: boolean): string {
       latest.id, latest.created_at, latest.status, latest.currency,
       CASE WHEN (CASE WHEN l.n IS NOT NULL THEN l.remitted_at ELSE s.first_success_at END) IS NULL THEN 0 ELSE 1 END,
       CASE WHEN l.n IS NOT NULL THEN l.remitted_at ELSE s.first_success_at END,
-      ${pg ? 'GREATEST' : 'MAX'}(COALESCE(l.updated_at, ''), COALESCE(s.updated_at, ''))
+      ${pg ? 'GREATEST' : 'MAX'}(COALESCE(l.updated_at, ''), COALESCE(s.updated_at, '')),
+      COALESCE(l.test_n, 0), COALESCE(l.test_billed, 0), COALESCE(s.test_successes, 0), COALESCE(s.test_paid, 0)
     FROM refs r
     LEFT JOIN l ON l.merchant_id = r.merchant_id AND l.invoice_ref = r.invoice_ref
     LEFT JOIN s ON s.merchant_id = r.merchant_id AND s.invoice_ref = r.invoice_ref

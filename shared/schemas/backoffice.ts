@@ -236,6 +236,12 @@ export const RevenueLineIdParams = z.object({ line_id: z.string().min(1).max(80)
 
 export const InvoiceSummary = z.object({
   invoice_ref: z.string(),
+  /**
+   * The invoice's mode: that of its lines (live when it has any live line), else of its live
+   * payments or latest session. Its counts and money are that mode's only: a test payment never
+   * counts on a live invoice.
+   */
+  mode: z.enum(['test', 'live']),
   currency: z.string(),
   line_count: z.number().int(),
   billed_minor: z.number().int(),

@@ -175,7 +175,7 @@ describe('back-office finance: merchant scoping, sessions, invoices, revenue lin
     expect(res.headers['content-type']).toMatch(/^text\/csv/);
     expect(res.headers['content-disposition']).toMatch(/attachment; filename="payments-/);
     const rows = res.body.trim().split('\r\n');
-    expect(rows[0]).toBe('paid_at,session_id,merchant,invoice_ref,rail,currency,amount_minor,fee_minor,collected_minor,amount,fee,collected,payment_reference,deposit_id,recorded_by,approved_by,customer_name');
+    expect(rows[0]).toBe('paid_at,session_id,merchant,invoice_ref,rail,currency,amount_minor,fee_minor,collected_minor,amount,fee,collected,payment_reference,deposit_id,recorded_by,approved_by,customer_name,mode');
     expect(rows).toHaveLength(2);
     const cells = rows[1]!.split(',');
     expect(cells.slice(1, 7)).toEqual([paid.session_id, 'Finance A', 'INV-A-PAID', 'cash', 'GHS', '10000']);

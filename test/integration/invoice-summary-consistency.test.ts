@@ -66,8 +66,10 @@ describe('invoice summaries equal the base tables after any sequence of writes (
     expect(await storedSummaries(t.database.db, m.merchant_id), step).toEqual(expected);
     expect(list.total, step).toBe(expected.length);
     expect(list.invoices, step).toEqual(
+      // Every key here is a test key: each invoice is a test one, its counts all test-mode.
       expected.map((e) => ({
         invoice_ref: e.invoice_ref,
+        mode: 'test',
         currency: e.line_currency ?? e.latest_session_currency ?? 'GHS',
         line_count: e.line_count,
         billed_minor: e.billed_minor,

@@ -4,7 +4,10 @@ import { newApiKey, type CreatedIntegration } from '../../server/modules/integra
 import { RAILS } from '../../shared/schemas/common';
 import { createTestApp, type TestContext } from '../support/app';
 import { get, post } from '../support/http';
-import { quoteTotal, sessionUrl, uniqueInvoice } from '../support/checkout';
+import { payByCard, quoteTotal, sessionUrl, uniqueInvoice } from '../support/checkout';
+import { call, staff } from '../support/backoffice';
+import { foldInvoiceSummaries } from '../../server/domain/invoice-summary-fold';
+import { rebuildInvoiceSummaries } from '../../server/domain/invoice-summary';
 
 // Issue 12 #5: live keys cannot be created yet, so a live integration is inserted directly,
 // as a future `--live` would. Each finding of the issue is one test.
@@ -93,5 +96,38 @@ describe('test and live data are separate (issue 12 #5)', () => {
     const created = await post(t.app, '/api/v1/sessions', { amount_minor: 5000, invoice_ref: uniqueInvoice() }, { key: testSide.api_key });
     const id = (created.json() as { id: string }).id;
     expect((await get(t.app, `${sessionUrl(id)}/quote`)).json()).toMatchObject({ allowed_rails: RAILS });
+  });
+});
+
+describe('test money never counts on a live invoice in the back office', () => {
+  it('a sandbox card payment on a test session of a live invoice leaves it unpaid; the payments CSV says which mode each payment was', async () => {
+    expect((await liveSync([{ code: 'RATES', name: 'Rates (live)' }])).statusCode).toBe(200);
+    const ref = uniqueInvoice('MIXED');
+    expect((await post(t.app, '/api/v1/invoice-lines', { invoice_ref: ref, lines: [{ code: 'RATES', amount_minor: 9000 }] }, { key: liveKey })).statusCode).toBe(200);
+    const created = await post(t.app, '/api/v1/sessions', { amount_minor: 9000, invoice_ref: ref }, { key: testSide.api_key });
+    expect(created.statusCode, created.body).toBe(201);
+    const id = (created.json() as { id: string }).id;
+    expect(id).toMatch(/^cs_test_/);
+    await payByCard(t, id, '4242424242424242');
+    const finance = await staff(t, 'finance', { merchantId: testSide.merchant_id });
+    const expected = { invoice_ref: ref, mode: 'live', billed_minor: 9000, paid_minor: 0, outstanding_minor: 9000, remitted: false };
+    const detail = await call(t, finance, 'GET', `/invoices/${ref}`);
+    expect(detail.statusCode, detail.body).toBe(200);
+    expect(detail.json().invoice).toMatchObject(expected);
+    const list = (await call(t, finance, 'GET', `/invoices?q=${ref}`)).json() as { invoices: Array<{ invoice_ref: string }> };
+    expect(list.invoices.find((i) => i.invoice_ref === ref)).toMatchObject(expected);
+    // Folded or rebuilt from the base tables, the summary says the same.
+    await foldInvoiceSummaries(t.database.db);
+    await rebuildInvoiceSummaries(t.database.db);
+    expect((await call(t, finance, 'GET', `/invoices/${ref}`)).json().invoice).toMatchObject(expected);
+    const day = 86_400_000;
+    const [from, to] = [new Date(t.clock.now().getTime() - day).toISOString(), new Date(t.clock.now().getTime() + day).toISOString()];
+    const csv = await call(t, finance, 'GET', `/reports/payments.csv?from=${from}&to=${to}`);
+    expect(csv.statusCode, csv.body).toBe(200);
+    const [header, ...rows] = csv.body.trim().split('\r\n');
+    const mode = header!.split(',').indexOf('mode');
+    expect(mode).toBeGreaterThan(0);
+    const row = rows.find((r) => r.includes(id))!;
+    expect(row.split(',')[mode]).toBe('test');
   });
 });

@@ -53,6 +53,10 @@ export async function summariesFromBase(db: Db, merchantId?: string): Promise<Ex
       remitted: remittedAt === null ? 0 : 1,
       remitted_at: remittedAt,
       updated_at: maxOf([maxOf(ls.map((l) => l.updated_at)), maxOf(ss.map((s) => s.updated_at))]) ?? '',
+      test_line_count: ls.filter((l) => l.mode === 'test').length,
+      test_billed_minor: ls.filter((l) => l.mode === 'test').reduce((n, l) => n + l.amount_minor, 0),
+      test_success_count: ok.filter((s) => s.id.startsWith('cs_test_')).length,
+      test_paid_minor: ok.filter((s) => s.id.startsWith('cs_test_')).reduce((n, s) => n + s.amount_minor, 0),
     };
   });
 }

@@ -18,12 +18,16 @@ import { ddl } from './ddl';
 //    a trigram key that would scan the whole index when the merchant key can drive the scan.
 //    The day walk's probes (a month, a day) read only the merchant's entries as well. The indexes
 //    keep their names. Upgrade cost: the two GIN indexes built again (about as long as 0026's).
+// 3. Invoice summaries (0017) counted test and live sessions and lines together, so a sandbox card
+//    payment on a test session showed a live invoice as paid. They now also keep the test-mode part
+//    of each count (the session id carries the mode, `cs_test_…`), filled here from the base
+//    tables; the back office shows an invoice's own mode's money only.
 const secretOf = () => randomBytes(32).toString('base64url');
 const fold = (typed: string) => typed.trim().normalize('NFKC').toLowerCase().normalize('NFKC');
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function up(db: Kysely<any>): Promise<void> {
-  const { table } = ddl(db);
+  const { table, int } = ddl(db);
   await table('server_secrets').addColumn('name', 'text', (c) => c.primaryKey()).addColumn('value', 'text', (c) => c.notNull()).execute();
   const secret = secretOf();
   await db.insertInto('server_secrets').values({ name: 'login_throttle_hmac', value: secret }).execute();
@@ -35,6 +39,15 @@ export async function up(db: Kysely<any>): Promise<void> {
     const hashed = createHmac('sha256', secret).update(fold(name)).digest('base64url');
     await db.updateTable('staff_login_failures').set({ throttle_key: `user:${hashed}${row.throttle_key.slice(bar)}` }).where('id', '=', row.id).execute();
   }
+  for (const column of ['test_line_count', 'test_billed_minor', 'test_success_count', 'test_paid_minor']) {
+    await db.schema.alterTable('invoice_summaries').addColumn(column, int, (c) => c.notNull().defaultTo(0)).execute();
+  }
+  const same = sql`x.merchant_id = invoice_summaries.merchant_id AND x.invoice_ref = invoice_summaries.invoice_ref`;
+  await sql`UPDATE invoice_summaries SET
+    test_line_count = (SELECT COUNT(*) FROM invoice_lines x WHERE ${same} AND x.mode = 'test'),
+    test_billed_minor = COALESCE((SELECT SUM(x.amount_minor) FROM invoice_lines x WHERE ${same} AND x.mode = 'test'), 0),
+    test_success_count = (SELECT COUNT(*) FROM checkout_sessions x WHERE ${same} AND x.status = 'success' AND substr(x.id, 1, 8) = 'cs_test_'),
+    test_paid_minor = COALESCE((SELECT SUM(x.amount_minor) FROM checkout_sessions x WHERE ${same} AND x.status = 'success' AND substr(x.id, 1, 8) = 'cs_test_'), 0)`.execute(db);
   if (isPostgres(db)) {
     for (const column of ['customer_name', 'invoice_ref']) {
       const name = sql.raw(`checkout_sessions_${column}_day_trgm`);

@@ -28,6 +28,8 @@ export const PAYMENT_CSV_COLUMNS = [
   'recorded_by',
   'approved_by',
   'customer_name',
+  /** `test` or `live`: a test session's payment is never live money. */
+  'mode',
 ] as const;
 
 /** Sessions per query of the export: one batch reads in a few ms however long the range is. */
@@ -109,6 +111,7 @@ async function* batches(db: Db, merchantId: string, from: string, to: string, ba
         p?.deposit?.recorded_by ?? null,
         p?.deposit?.approved_by ?? null,
         s.customer_name,
+        s.id.startsWith('cs_test_') ? 'test' : 'live',
       ];
       return row;
     });

@@ -20,18 +20,38 @@ import type { CheckoutSessionsTable } from '../../db/schema';
  * reads an invoice's sessions to add them up (issue 18: the list gave up after 60 s at a
  * million sessions, a 100,000-session invoice's detail took 2.25 s).
  */
-const toInvoice = (r: InvoiceSummariesTable): InvoiceSummary => ({
-  invoice_ref: r.invoice_ref,
-  currency: r.line_currency ?? r.latest_session_currency ?? 'GHS',
-  line_count: Number(r.line_count),
-  billed_minor: Number(r.billed_minor),
-  paid_minor: Number(r.paid_minor),
-  outstanding_minor: Math.max(0, Number(r.billed_minor) - Number(r.paid_minor)),
-  remitted: r.remitted_at !== null,
-  remitted_at: r.remitted_at,
-  latest_session_status: r.latest_session_status,
-  updated_at: r.updated_at,
-});
+
+/**
+ * An invoice's mode (InvoiceSummary.mode): its lines', live when any is live; without lines,
+ * live once a live session paid it, else its latest session's.
+ */
+export function invoiceMode(r: InvoiceSummariesTable): 'test' | 'live' {
+  const [lines, testLines] = [Number(r.line_count), Number(r.test_line_count)];
+  if (lines > testLines) return 'live';
+  if (testLines > 0) return 'test';
+  if (Number(r.paid_minor) - Number(r.test_paid_minor) > 0 || Number(r.success_count) > Number(r.test_success_count)) return 'live';
+  return r.latest_session_id?.startsWith('cs_test_') ? 'test' : 'live';
+}
+
+const toInvoice = (r: InvoiceSummariesTable): InvoiceSummary => {
+  const mode = invoiceMode(r);
+  const [testLines, testBilled, testPaid] = [Number(r.test_line_count), Number(r.test_billed_minor), Number(r.test_paid_minor)];
+  const billed = mode === 'test' ? testBilled : Number(r.billed_minor) - testBilled;
+  const paid = mode === 'test' ? testPaid : Number(r.paid_minor) - testPaid;
+  return {
+    invoice_ref: r.invoice_ref,
+    mode,
+    currency: r.line_currency ?? r.latest_session_currency ?? 'GHS',
+    line_count: mode === 'test' ? testLines : Number(r.line_count) - testLines,
+    billed_minor: billed,
+    paid_minor: paid,
+    outstanding_minor: Math.max(0, billed - paid),
+    remitted: r.remitted_at !== null,
+    remitted_at: r.remitted_at,
+    latest_session_status: r.latest_session_status,
+    updated_at: r.updated_at,
+  };
+};
 
 type InvoiceSort = 'updated_at' | 'invoice_ref' | 'billed_minor' | 'line_count';
 

@@ -23,7 +23,10 @@ import { newestMatching } from './search-ranges';
  *   on SQLite, ILIKE on PostgreSQL's pg_trgm indexes. A trigram index cannot serve a text
  *   shorter than 3 characters, so a shorter text matches the invoice ref exactly instead (on
  *   the merchant's (merchant_id, invoice_ref, created_at) index) and no payer name; the screen
- *   says to type at least 3 characters (MIN_CONTAINS).
+ *   says to type at least 3 characters (MIN_CONTAINS). So is a text without two letters or
+ *   digits in a row (`!!!`: no trigram, searchable()). On PostgreSQL the trigram indexes also
+ *   hold the merchant (`merchant_id || ''`, 0035): a search reads its merchant's entries only,
+ *   however many sessions other merchants have that share its trigrams.
  * **The candidates are capped** at the list's total cap (LIST_TOTAL_CAP, 10,000): the newest
  * `cap` sessions the text finds (newest by insertion, the FTS5 rowid, on SQLite; by created_at
  * on PostgreSQL), so a broad text ("Payer 1": 111,111 sessions at a million) costs a bounded
@@ -37,6 +40,15 @@ import { newestMatching } from './search-ranges';
  * quoted with its `"` doubled, so no input can change the query's meaning.
  */
 export const MIN_CONTAINS = 3;
+
+/**
+ * Whether a text can be looked up on a trigram index: two letters or digits in a row (a word
+ * and its edge make a trigram). One without (`!!!`, `a-b`) has no trigram of its own, so the
+ * index would be read whole; it is
+ * matched like a short text instead (the exact parts, and the invoice ref equal to it), on both
+ * engines alike.
+ */
+export const searchable = (q: string): boolean => q.length >= MIN_CONTAINS && /[\p{L}\p{N}]{2}/u.test(q);
 
 export const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
@@ -127,10 +139,11 @@ function pgMatch(q: string, word: string | null, only?: 'invoice_ref') {
  */
 function newestContaining(q: string, scope: SearchScope, word: string | null, only?: 'invoice_ref') {
   const { pg, merchantId, cap } = scope;
-  if (q.length < MIN_CONTAINS) {
+  if (!searchable(q)) {
     return sql<Hit>`SELECT ${key(pg)} AS k${pg ? sql`, h.created_at` : sql``} FROM checkout_sessions h WHERE h.merchant_id = ${merchantId} AND h.invoice_ref = ${q} ORDER BY h.created_at DESC LIMIT ${cap + 1}`;
   }
-  // The merchant as `|| ''`: a filter on the rows the trigram index found, not a second index to combine.
+  // The merchant as `|| ''`: the trigram indexes hold that expression beside the trigrams (0035), so the scan reads only
+  // the merchant's entries, and the merchant's own (merchant_id, …) indexes cannot be chosen to walk every session of it.
   if (pg) return sql<Hit>`SELECT h.id AS k, h.created_at FROM checkout_sessions h WHERE ${pgMatch(q, word, only)} AND (h.merchant_id || '') = ${merchantId} ORDER BY h.created_at DESC, h.id DESC LIMIT ${cap + 1}`;
   // FTS5 returns its rowids newest (last inserted) first, range by range (search-ranges.ts), and stops at the limit.
   const match = only ? `${only} : ${ftsPhrase(q)}` : ftsPhrase(q);
@@ -268,7 +281,7 @@ function exactly(db: Kysely<Database>, q: string, scope: SearchScope) {
  */
 export async function searchHits(db: Kysely<Database>, text: string, scope: SearchScope, only?: 'invoice_ref'): Promise<SearchHits> {
   const q = text.trim();
-  const contains = async () => (scope.pg && q.length >= MIN_CONTAINS ? pgContaining(db, q, scope, only) : (await newestContaining(q, scope, null, only).execute(db)).rows);
+  const contains = async () => (scope.pg && searchable(q) ? pgContaining(db, q, scope, only) : (await newestContaining(q, scope, null, only).execute(db)).rows);
   const parts = only ? [contains] : [async () => (await exactly(db, q, scope).execute(db)).rows, contains];
   const keys = new Set<Key>();
   let [capped, full] = [false, false];

@@ -24,7 +24,7 @@ import { invoiceLines } from '../invoices/invoices.repository';
 import { formatMoney as money } from '../../../shared/money';
 import { railLabel } from '../../../shared/labels';
 import { settlements, type Settlement } from './finance-settlement';
-import { amongHits, merchantScope, MIN_CONTAINS, searchHits, sessionAmount } from './finance-search';
+import { amongHits, merchantScope, searchable, searchHits, sessionAmount } from './finance-search';
 import { catchUpSearchIndex } from './search-index';
 import { afterCursor, decodeCursor, pageOf } from './finance-paging';
 import { amountPage } from './amount-list';
@@ -207,7 +207,7 @@ export async function listSessions(deps: FinanceDeps, merchantId: string, f: Ses
     }
   }
   // A "contains" search reads the trigram index, which SQLite fills behind the writes: the sessions not yet in it first (search-index.ts).
-  if ((ref ?? '').length >= MIN_CONTAINS || (text ?? '').length >= MIN_CONTAINS) await catchUpSearchIndex(deps.db);
+  if (searchable(ref ?? '') || searchable(text ?? '')) await catchUpSearchIndex(deps.db);
   let q = sessionBase(deps.db).where(merchantScope(Boolean(ref || text || f.amount_minor !== undefined)), '=', merchantId);
   if (f.status) q = q.where('s.status', '=', f.status);
   // The texts' sessions are found once (at most `cap` each, the newest), then count and page read among them.

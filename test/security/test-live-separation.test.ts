@@ -130,4 +130,14 @@ describe('test money never counts on a live invoice in the back office', () => {
     const row = rows.find((r) => r.includes(id))!;
     expect(row.split(',')[mode]).toBe('test');
   });
+
+  it('a test part-payment on a live invoice is no exception of the live invoice', async () => {
+    const ref = uniqueInvoice('MIXED-PART');
+    expect((await post(t.app, '/api/v1/invoice-lines', { invoice_ref: ref, lines: [{ code: 'RATES', amount_minor: 9000 }] }, { key: liveKey })).statusCode).toBe(200);
+    const created = await post(t.app, '/api/v1/sessions', { amount_minor: 5000, invoice_ref: ref }, { key: testSide.api_key });
+    await payByCard(t, (created.json() as { id: string }).id, '4242424242424242');
+    const finance = await staff(t, 'finance', { merchantId: testSide.merchant_id });
+    const list = (await call(t, finance, 'GET', '/exceptions?limit=200')).json() as { exceptions: Array<{ invoice_ref: string }> };
+    expect(list.exceptions.filter((e) => e.invoice_ref === ref)).toEqual([]);
+  });
 });

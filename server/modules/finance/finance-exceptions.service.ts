@@ -54,13 +54,13 @@ export async function findExceptions(db: Db, merchantId: string): Promise<Found[
   const candidates = (
     await db
       .selectFrom('invoice_summaries')
-      .select(['invoice_ref', 'line_count', 'billed_minor', 'line_currency'])
+      .select(['invoice_ref', 'line_count', 'billed_minor', 'line_currency', 'test_line_count', 'test_billed_minor'])
       .where('merchant_id', '=', merchantId)
       .where('success_count', '>', 1)
       .unionAll((eb) =>
         eb
           .selectFrom('invoice_summaries')
-          .select(['invoice_ref', 'line_count', 'billed_minor', 'line_currency'])
+          .select(['invoice_ref', 'line_count', 'billed_minor', 'line_currency', 'test_line_count', 'test_billed_minor'])
           .where('merchant_id', '=', merchantId)
           .where('success_count', '=', 1)
           .where('line_count', '>', 0)
@@ -86,7 +86,13 @@ export async function findExceptions(db: Db, merchantId: string): Promise<Found[
     }
     for (const c of chunk) {
       const all = (byInvoice.get(c.invoice_ref) ?? []).sort((a, b) => cmp(a.finalized_at ?? '', b.finalized_at ?? '') || cmp(a.id, b.id));
-      if (all.length > 0) invoiceExceptions(out, c.invoice_ref, Number(c.line_count) > 0 ? { currency: c.line_currency ?? all[0]!.currency, billed: Number(c.billed_minor) } : undefined, all);
+      // Each mode is its own invoice: test payments are checked against test lines, live against live, never mixed.
+      for (const mode of ['live', 'test'] as const) {
+        const sessions = all.filter((x) => x.id.startsWith('cs_test_') === (mode === 'test'));
+        const [testLines, testBilled] = [Number(c.test_line_count), Number(c.test_billed_minor)];
+        const [lineCount, billed] = mode === 'test' ? [testLines, testBilled] : [Number(c.line_count) - testLines, Number(c.billed_minor) - testBilled];
+        if (sessions.length > 0) invoiceExceptions(out, c.invoice_ref, lineCount > 0 ? { currency: c.line_currency ?? sessions[0]!.currency, billed } : undefined, sessions);
+      }
     }
   }
   out.sort((a, b) => (a.detected_at === b.detected_at ? (a.id < b.id ? -1 : 1) : a.detected_at < b.detected_at ? 1 : -1));

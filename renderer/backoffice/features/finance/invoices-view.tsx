@@ -50,7 +50,17 @@ export function InvoicesView({ merchantId }: { merchantId: string | undefined })
               }}
               onRowClick={(r) => navigate(`${BASE}/invoices/${encodeURIComponent(r.invoice_ref)}`)}
               columns={[
-                { key: 'ref', header: 'Invoice', sortKey: 'invoice_ref', render: (r) => <Mono>{r.invoice_ref}</Mono> },
+                {
+                  key: 'ref',
+                  header: 'Invoice',
+                  sortKey: 'invoice_ref',
+                  render: (r) => (
+                    <>
+                      <Mono>{r.invoice_ref}</Mono>
+                      {r.mode === 'test' && <span className="cd-test-chip" title="Test mode: sandbox payments, never live money">TEST</span>}
+                    </>
+                  ),
+                },
                 { key: 'lines', header: 'Lines', sortKey: 'line_count', align: 'right', render: (r) => r.line_count },
                 { key: 'billed', header: 'Billed', sortKey: 'billed_minor', align: 'right', render: (r) => <Money minor={r.billed_minor} currency={r.currency} strong /> },
                 { key: 'paid', header: 'Paid', align: 'right', render: (r) => <Money minor={r.paid_minor} currency={r.currency} /> },

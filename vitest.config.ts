@@ -3,7 +3,7 @@ import { configDefaults, defineConfig } from 'vitest/config';
 /**
  * Two projects, both in `npm test`: `sqlite` runs everything on the embedded default; `postgres`
  * runs the suites that touch a database again on PostgreSQL (test/support/postgres-global.ts
- * finds a server or starts a throwaway one, bench/postgres-cluster.ts, and every test app gets a
+ * finds a server or starts a throwaway one, test/support/postgres-cluster.ts, and every test app gets a
  * fresh database: test/support/database.ts).
  */
 const everything = ['test/unit/**/*.test.ts', 'test/integration/**/*.test.ts', 'test/drills/**/*.test.ts', 'test/tooling/**/*.test.ts', 'test/security/**/*.test.ts'];

@@ -22,7 +22,7 @@ import { startReceiver } from './bench-receiver';
  * domain layer (each writes its event and, through the outbox hook, its delivery row), then
  * starts a dispatcher with production settings against a local receiver on 127.0.0.1 (its
  * own Node process, bench/receiver-process.mjs, as a merchant's receiver would be, answering 200 at once) and
- * times how long it takes until every delivery has succeeded. Prints the CONTRACT §8 shape:
+ * times how long it takes until every delivery has succeeded. Prints the bench's JSON shape (docs/performance.md):
  * `requests` = deliveries, `rps` = deliveries per second, `p50_ms` / `p99_ms` = attempt
  * latency as the dispatcher logged it, `errors` = attempts that did not succeed.
  * Target: ≥ 1,000 events/s. FANOUT_PROFILE=FILE writes a CPU profile of the dispatch phase.
@@ -38,7 +38,7 @@ export interface FanoutResult {
 
 /**
  * FANOUT_PROFILE=FILE: a CPU profile (node:inspector) of the dispatch phase alone, not the
- * seeding; summarise it with bench/profile-summary.ts.
+ * seeding; summarise it with bench/diagnostics/profile-summary.ts.
  */
 async function startProfile(file: string): Promise<() => Promise<void>> {
   const { Session } = await import('node:inspector/promises');
@@ -57,7 +57,7 @@ async function startProfile(file: string): Promise<() => Promise<void>> {
 /**
  * FANOUT_HEAP=FILE: a sampling heap profile (every 4 KiB allocated) of the dispatch phase, the
  * objects the young and old collections freed included: where a delivery allocates (load
- * it in Chrome DevTools' Memory tab, or summarise it with bench/heap-summary.ts).
+ * it in Chrome DevTools' Memory tab, or summarise it with bench/diagnostics/heap-summary.ts).
  */
 async function startHeapSampling(file: string): Promise<() => Promise<void>> {
   const { Session } = await import('node:inspector/promises');

@@ -7,12 +7,11 @@ import { fileURLToPath } from 'node:url';
  * once (the time of its first acknowledgement kept), and starts gated so deliveries pile up
  * (receiver-process.mjs says why).
  *
- * Until round 15 it ran inside the bench process (tsx, autocannon, the scenario data on its heap)
- * and its answering path ran for the first time when it opened: it used 145-273 µs of CPU per
- * delivery in the fan-out window, on the two cores the server needs. In a process of its own, still
- * cold: 220-235 µs. Warmed first (`warm`): 70-120 µs. A merchant's receiver runs on another machine
- * and has answered before: the bench should charge the server's window with as little of it as it
- * can (docs/performance.md "Round 15").
+ * In the bench process (tsx, autocannon, the scenario data on its heap) with its answering path
+ * cold it used 145-273 µs of CPU per delivery in the fan-out window, on the two cores the server
+ * needs. In a process of its own, still cold: 220-235 µs. Warmed first (`warm`): 70-120 µs. A
+ * merchant's receiver runs on another machine and has answered before: the bench should charge the
+ * server's window with as little of it as it can (docs/performance.md, "Webhook fan-out").
  */
 export interface ReceiverStats {
   /** POSTs to /hooks received (answered or waiting). */

@@ -1,6 +1,6 @@
 /**
  * What `npm run bench` prints after its scenarios (bench/run.ts): each scenario's ratio to its
- * ceiling, and issue 16's `{ target, threshold, value, holds }` lines.
+ * ceiling, and the targets' `{ target, threshold, value, holds }` lines (docs/performance.md).
  */
 
 export interface ScenarioResult {
@@ -55,7 +55,7 @@ export function targets(results: Results, line: Line): void {
   };
   const check = (target: string, value: number | null, holds: (v: number) => boolean, threshold: string) =>
     line({ target, threshold, value, holds: value !== null && holds(value) });
-  // Issue 16's targets; a scenario not run (--only) prints value null and holds false.
+  // The targets; a scenario not run (--only) prints value null and holds false.
   check('session_create / ceiling_sqlite_insert', ratio('session_create', 'ceiling_sqlite_insert'), (v) => v >= 0.35, '>= 0.35');
   check('session_get / ceiling_fastify_json', ratio('session_get', 'ceiling_fastify_json'), (v) => v >= 0.35, '>= 0.35');
   check('session_get p99_ms', r('session_get')?.p99_ms ?? null, (v) => v <= 10, '<= 10');

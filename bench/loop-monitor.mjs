@@ -10,7 +10,7 @@ const file = process.env.PAYDESK_LOOP_MONITOR_FILE;
 if (file) {
   // The histogram records the time between its timer's firings, so every value includes the
   // resolution: at 10 ms an idle loop read 10.1 ms and a 30 ms block 38 ms. At 1 ms a value is
-  // the stall itself to within a millisecond (round 5; earlier rounds' figures include up to 10 ms).
+  // the stall itself to within a millisecond.
   const h = monitorEventLoopDelay({ resolution: 1 });
   h.enable();
   process.on('SIGUSR2', () => {

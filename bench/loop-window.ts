@@ -1,8 +1,8 @@
 import { readFileSync, rmSync } from 'node:fs';
-import type { Child } from './processes';
+import type { Child } from '../test/support/processes';
 
 /**
- * What the server's preloads (bench/loop-monitor.mjs, bench/stall-trace.mjs) write on SIGUSR2:
+ * What the server's preloads (bench/loop-monitor.mjs) write on SIGUSR2:
  * the files are removed first, the signal sent, and each waited for until it parses (a file
  * being written does not yet), up to `timeoutMs`. The handlers run when the server's loop next
  * turns, so a loop held by a long statement answers late: an answer later than 200 ms is said

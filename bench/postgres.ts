@@ -4,11 +4,11 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { connectDatabase, migrate } from '../server/db/database';
-import { startTestServer, withDatabase, type TestServer } from './postgres-cluster';
-import { runAdmin, spawnServer, type Child } from './processes';
+import { startTestServer, withDatabase, type TestServer } from '../test/support/postgres-cluster';
+import { runAdmin, spawnServer, type Child } from '../test/support/processes';
 
 /**
- * The PostgreSQL run of `npm run bench` (issue 14): `session_create` and `session_get` against
+ * The PostgreSQL run of `npm run bench`: `session_create` and `session_get` against
  * one instance, then against two instances on the same database with the load split between
  * them, as JSON lines `{ scenario, engine, instances, requests, rps, p50_ms, p99_ms, errors,
  * commits_per_request, rollbacks_per_request }` (pg_stat_database, load-independent), then

@@ -4,14 +4,14 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import SQLite from 'better-sqlite3';
 import { startReceiver, type Receiver } from './bench-receiver';
-import { buildServerBundle, cpuMs, rssMb, threadCpuMs, runAdmin, spawnNode, spawnServer, type Child } from './processes';
+import { buildServerBundle, cpuMs, rssMb, threadCpuMs, runAdmin, spawnNode, spawnServer, type Child } from '../test/support/processes';
 import { postgresScenarios } from './postgres';
 import { CEILING_OF, ratios, targets, type ScenarioResult } from './bench-targets';
 
 /**
- * `npm run bench` (CONTRACT §8): one JSON object per scenario on stdout,
+ * `npm run bench` (docs/performance.md): one JSON object per scenario on stdout,
  * `{ scenario, requests, rps, p50_ms, p99_ms, errors }`, then the ratios to the ceilings,
- * the start-up figures and the issue-7 targets, also as JSON lines. Human notes go to stderr.
+ * the start-up figures and the targets, also as JSON lines. Human notes go to stderr.
  * Everything runs on loopback, in a fresh temporary DATA_DIR, and stops by itself.
  */
 
@@ -324,7 +324,7 @@ async function webhookFanout(base: string, receiver: Receiver, attempts: Array<{
   }
   // Each authorisation (and each session create before it) left the invoice summaries a delta,
   // which the server's sweeper folds 100 ms a tick (domain/invoice-summary-fold.ts; 3.7-6.9 s after
-  // the last authorisation in round 15): the earlier scenarios' work, done before the window, as it
+  // the last authorisation when measured): the earlier scenarios' work, done before the window, as it
   // would be long before a receiver outage ends (a read-only look at the file).
   const reader = new SQLite(databaseFile, { readonly: true, fileMustExist: true });
   try {
@@ -360,7 +360,7 @@ async function webhookFanout(base: string, receiver: Receiver, attempts: Array<{
   const cpu1 = serverPid === undefined ? null : cpuMs(serverPid);
   const threads1 = serverPid === undefined ? {} : threadCpuMs(serverPid);
   const receiverCpu1 = cpuMs(receiver.pid);
-  // The window on the monotonic clock, as V8 stamps profile samples (bench/profile-summary.ts FROM_US TO_US).
+  // The window on the monotonic clock, as V8 stamps profile samples (bench/diagnostics/profile-summary.ts FROM_US TO_US).
   note(`webhook_fanout: the window on the monotonic clock: ${window0} ${process.hrtime.bigint() / 1000n} (µs)`);
   note(`webhook_fanout: ${(await receiver.stats()).connections - connections0} connections opened to the receiver in the window`);
   // Where the server's CPU went in the window, per thread (the main thread, V8's compiler and GC helpers, libuv's pool, workers).

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { connectDatabase, migrate, openDatabase, type Db } from '../server/db/database';
 import { randomIds } from '../server/lib/ids';
-import { startTestServer, withDatabase, type TestServer } from './postgres-cluster';
+import { startTestServer, withDatabase, type TestServer } from '../test/support/postgres-cluster';
 import { seedVolume } from './volume-seed';
 import { seedVolumePostgres } from './volume-seed-postgres';
 import { SEEDED_TABLES, type SeedContext } from './volume-shapes';

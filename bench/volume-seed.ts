@@ -6,7 +6,7 @@ import { CURRENCY, DESCRIPTION, REQUEST_HEADERS, RESPONSE_EXCERPT, RESPONSE_HEAD
 
 /**
  * Seeds a migrated SQLite database with `n` sessions of one merchant and the rows a year of
- * traffic leaves with them (issue 18; what each session gets: bench/volume-shapes.ts, shared with
+ * traffic leaves with them (what each session gets: bench/volume-shapes.ts, shared with
  * the PostgreSQL seed), through better-sqlite3 directly: multi-row INSERTs of 100 rows, 20,000
  * sessions per transaction, secondary indexes built once at the end. The invoice summaries
  * (migration 0017) are then filled from the seeded rows, as `invoices:rebuild` does, and the

@@ -1,5 +1,5 @@
 /**
- * What `npm run bench:volume` seeds for session number `i` of `n` (issue 18), said once for both
+ * What `npm run bench:volume` seeds for session number `i` of `n`, said once for both
  * engines: the JavaScript of each derived value (bench/volume-seed.ts, SQLite) sits next to its
  * SQL (bench/volume-seed-postgres.ts, PostgreSQL, computed server-side over generate_series), so
  * the two seeds make the same rows. Mix per 20 sessions: 14 paid, 3 expired, 1 failed, 2

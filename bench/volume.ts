@@ -9,16 +9,16 @@ import { randomIds } from '../server/lib/ids';
 import { createOutbox } from '../server/modules/webhooks/outbox';
 import { encodeCursor } from '../server/modules/finance/finance-paging';
 import { MAX_OFFSET } from '../shared/schemas/common';
-import { ROOT, buildServerBundle, rssMb, runAdmin, spawnServer, type Child } from './processes';
+import { ROOT, buildServerBundle, rssMb, runAdmin, spawnServer, type Child } from '../test/support/processes';
 import { loopWindow } from './loop-window';
 import { postgresEngine, sqliteEngine, type VolumeEngine } from './volume-engines';
 
 /**
- * `npm run bench:volume [-- --sessions N] [--mixed-seconds S] [--engine sqlite|postgres] [--keep-database]`
- * (issue 18): the cost of a database a year old. Seeds N sessions (1,000,000 by default) with
+ * `npm run bench:volume [-- --sessions N] [--mixed-seconds S] [--engine sqlite|postgres] [--keep-database]`:
+ * the cost of a database a year old. Seeds N sessions (1,000,000 by default) with
  * their attempts, slips, deposits, events, deliveries, attempt logs, audit and history (the same
  * shapes on both engines: bench/volume-shapes.ts; SQLite bench/volume-seed.ts, PostgreSQL
- * bench/volume-seed-postgres.ts), then measures on that database what the issue asks and prints
+ * bench/volume-seed-postgres.ts), then measures on that database the thresholds of docs/performance.md and prints
  * one `{metric, value, threshold, holds}` JSON line each. `--engine postgres`: a fresh database on
  * PAYDESK_BENCH_DATABASE_URL, 127.0.0.1:5432 or a throwaway cluster (bench/volume-engines.ts),
  * the server spawned with DATABASE_URL, the sweeper timed against it, its size from
@@ -76,7 +76,7 @@ async function timed(url: string, headers: Record<string, string>, timeoutMs = 1
 }
 
 async function main(): Promise<void> {
-  // Measure what `npm run serve` runs, as `npm run bench` does (round 14: run from the TypeScript, the export's
+  // Measure what `npm run serve` runs, as `npm run bench` does (run from the TypeScript, the export's
   // RSS growth read +55 MB instead of +30-36).
   buildServerBundle();
   const dir = mkdtempSync(join(tmpdir(), 'paydesk-volume-'));

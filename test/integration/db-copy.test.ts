@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, withDatabase, type TestServer } from '../../bench/postgres-cluster';
-import { spawnServer, type Child } from '../../bench/processes';
+import { startTestServer, withDatabase, type TestServer } from '../support/postgres-cluster';
+import { spawnServer, type Child } from '../support/processes';
 import { connectDatabase, migrate, openDatabase } from '../../server/db/database';
 import { copyDesk } from '../../server/db/copy/copy';
 import { verifyCopy, type VerifyReport } from '../../server/db/copy/verify';
@@ -29,7 +29,7 @@ import { testDispatcher } from '../support/webhooks';
  * interrupted midway and resumed ends the same.
  *
  * Both engines at once, so it runs in the `sqlite` project only (vitest.config.ts), with a
- * PostgreSQL server of its own finding (bench/postgres-cluster.ts: the machine's, or a throwaway
+ * PostgreSQL server of its own finding (test/support/postgres-cluster.ts: the machine's, or a throwaway
  * cluster); without one it is skipped, saying why.
  */
 

@@ -2,7 +2,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT } from '../../bench/processes';
+import { ROOT } from '../support/processes';
 import { SERVER_NODE_FLAGS } from '../../scripts/server-node-flags.mjs';
 import { dataDir, inspect, request, runAdmin, startReceiver, until, type Receiver, type Reply } from '../support/drills';
 

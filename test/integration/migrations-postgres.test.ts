@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { describe, expect, inject, it } from 'vitest';
 import { connectDatabase, migrate } from '../../server/db/database';
 import { migrations } from '../../server/db/migrations/index';
-import { withDatabase } from '../../bench/postgres-cluster';
+import { withDatabase } from '../support/postgres-cluster';
 import { onPostgres } from '../support/database';
 
 /**

@@ -6,7 +6,7 @@ import { sql } from 'kysely';
 import { connectDatabase, openDatabase } from '../../server/db/database';
 import { migrations } from '../../server/db/migrations/index';
 import { SCHEMA_RECHECK_MS } from '../../server/http/readiness';
-import { withDatabase } from '../../bench/postgres-cluster';
+import { withDatabase } from '../support/postgres-cluster';
 import { createTestApp, type TestContext } from '../support/app';
 import { createPostgresDatabase, onPostgres } from '../support/database';
 import { dataDir, request, runAdmin, sleep, spawnServer, until } from '../support/drills';

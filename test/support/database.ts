@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { connectDatabase, openDatabase, type Engine, type OpenedDatabase } from '../../server/db/database';
-import { withDatabase } from '../../bench/postgres-cluster';
+import { withDatabase } from './postgres-cluster';
 
 /** Which engine this vitest project tests: `postgres` in the postgres project (vitest.config.ts), else SQLite. */
 export const testEngine: Engine = process.env.PAYDESK_TEST_ENGINE === 'postgres' ? 'postgres' : 'sqlite';

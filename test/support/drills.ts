@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 
-export { runAdmin, spawnServer, type Child } from '../../bench/processes';
+export { runAdmin, spawnServer, type Child } from './processes';
 
 /** A fresh DATA_DIR; `rm()` removes it. */
 export function dataDir(prefix = 'paydesk-drill-'): { dir: string; file: string; rm(): void } {

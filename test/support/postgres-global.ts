@@ -1,7 +1,7 @@
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { connectDatabase, migrate } from '../../server/db/database';
-import { startTestServer, withDatabase } from '../../bench/postgres-cluster';
+import { startTestServer, withDatabase } from './postgres-cluster';
 
 declare module 'vitest' {
   export interface ProvidedContext {

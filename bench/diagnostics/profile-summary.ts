@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 
 /**
  * Summarises a `node --cpu-prof` profile: self time per function and per package/file, the
- * heaviest first. `npx tsx bench/profile-summary.ts FILE.cpuprofile [top] [FROM_US TO_US]`
+ * heaviest first. `npx tsx bench/diagnostics/profile-summary.ts FILE.cpuprofile [top] [FROM_US TO_US]`
  *
  * FROM_US TO_US: only the samples taken in that span of the monotonic clock, in µs (the clock
  * V8 stamps samples with, `process.hrtime` in any process on the machine): e.g. the window

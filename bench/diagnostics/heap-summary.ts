@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 /**
  * Summarises a sampling heap profile (bench-fanout.ts FANOUT_HEAP, or DevTools' "Allocation
  * sampling"): bytes allocated per function (self), the heaviest first, and per call path of
- * `depth` frames. `npx tsx bench/heap-summary.ts FILE [top] [depth] [divisor]`: divisor divides the
+ * `depth` frames. `npx tsx bench/diagnostics/heap-summary.ts FILE [top] [depth] [divisor]`: divisor divides the
  * bytes (e.g. the number of deliveries, for bytes per delivery).
  */
 interface Node {

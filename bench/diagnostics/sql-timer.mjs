@@ -1,5 +1,5 @@
 // Preloaded into a server (node --import) to time every SQLite statement it runs, without code in
-// the server for it: `BENCH_SERVER_NODE_ARGS="--import ./bench/sql-timer.mjs"
+// the server for it: `BENCH_SERVER_NODE_ARGS="--import ./bench/diagnostics/sql-timer.mjs"
 // PAYDESK_SQL_TIMER_FILE=/tmp/sql.txt npm run bench -- --only session_create`.
 //
 // - Wraps better-sqlite3's statements' run/get/all and the connection's `exec` in this process:
@@ -42,9 +42,9 @@ if (file) {
       s[1] += t1 - t0;
     } else m.set(text, [1, t1 - t0]);
   };
-  // The Statement prototype's run/get/all, patched once as bench/stall-trace.mjs does; a statement's
+  // The Statement prototype's run/get/all, patched once; a statement's
   // folded text is kept per SQL source (the server prepares each text once: statement-cache.ts).
-  const Database = createRequire(new URL('../package.json', import.meta.url))('better-sqlite3');
+  const Database = createRequire(new URL('../../package.json', import.meta.url))('better-sqlite3');
   const probe = new Database(':memory:');
   const proto = Object.getPrototypeOf(probe.prepare('select 1'));
   probe.close();

@@ -3,18 +3,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
-import { loadConfig } from '../server/config';
-import { connectDatabase, migrate } from '../server/db/database';
-import { startServer } from '../server/runtime';
-import { startTestServer, withDatabase } from './postgres-cluster';
-import { runAdmin } from './processes';
+import { loadConfig } from '../../server/config';
+import { connectDatabase, migrate } from '../../server/db/database';
+import { startServer } from '../../server/runtime';
+import { startTestServer, withDatabase } from '../../test/support/postgres-cluster';
+import { runAdmin } from '../../test/support/processes';
 
 /**
  * Load-independent figures for the PostgreSQL run (docs/performance.md): one in-process server on
  * a fresh database, every statement its pool sends counted (each pg `query` is one round trip)
  * and grouped by its first words, plus pg_stat_database's commits and rollbacks (a rollback is a
  * serialization-failure retry or a refused write) and how often a request waited for a pooled
- * connection. `npx tsx bench/pg-round-trips.ts` prints one JSON line per scenario. The machine's
+ * connection. `npx tsx bench/diagnostics/pg-round-trips.ts` prints one JSON line per scenario. The machine's
  * load changes the timings only, never these counts.
  */
 

@@ -12,7 +12,7 @@ import { SEEDED_TABLES, type SeedContext } from './volume-shapes';
  * The engine half of `npm run bench:volume` (bench/volume.ts): where the data lives, how it is
  * seeded, how big it is. SQLite: the file in the bench's temp DATA_DIR. PostgreSQL
  * (`--engine postgres`): a fresh database on PAYDESK_BENCH_DATABASE_URL, the machine's server on
- * 127.0.0.1:5432 or a throwaway cluster (bench/postgres-cluster.ts), migrated with the project's
+ * 127.0.0.1:5432 or a throwaway cluster (test/support/postgres-cluster.ts), migrated with the project's
  * migrations; dropped at the end unless `--keep-database`.
  */
 export type { SeedContext } from './volume-shapes';

@@ -9,7 +9,7 @@ import { migrations } from '../../server/db/migrations/index';
 import { computeFee, DEFAULT_FEE_RULES, type FeeRule } from '../../server/domain/fees';
 import { feeRule } from '../../server/modules/payments/payments.repository';
 import { RAILS, type Rail } from '../../shared/schemas/common';
-import { withDatabase } from '../../bench/postgres-cluster';
+import { withDatabase } from '../support/postgres-cluster';
 import { onPostgres } from '../support/database';
 
 // 0034 gives fee rules a currency: every rule set before is a GHS rule, so a GHS session is quoted

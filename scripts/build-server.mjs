@@ -5,7 +5,7 @@
 // Packages are bundled too, but for the few that cannot be: a native addon, and the packages that
 // read files beside their own modules (Swagger UI's static assets, @fastify/swagger's package.json);
 // resolving and compiling ~400 CommonJS files from node_modules one by one was ~450 ms of a 1.5 s
-// cold start (issue 16). CommonJS rather than an ES module because only a script can be given a
+// cold start. CommonJS rather than an ES module because only a script can be given a
 // V8 code cache on Node 20 (vm.Script's cachedData; scripts/run-bundle.mjs): after bundling, V8
 // parsing and compiling the 4 MB bundle was the largest part of a start left. This script then
 // makes each entry's cache by running it once (trainCodeCache). `npm run build` (and so `npm ci`)
@@ -59,8 +59,8 @@ await build({
 });
 // The report worker keeps its packages external, as before: it starts on demand, so bundling them
 // saved nothing a user waits for, and with them bundled the server's RSS peaked 75 MB higher in an
-// export (220 against 145 MB; bench/export-replay.ts on a kept 300,000-session database), which
-// put issue 18's export RSS growth (< 50 MB) at 56.
+// export (220 against 145 MB, replaying an export on a kept 300,000-session database), which
+// put bench:volume's export RSS growth (< 50 MB) at 56.
 await build({
   ...common,
   entryPoints: { 'report-worker': join(root, 'server/modules/reports/report-worker.ts') },

@@ -1,7 +1,7 @@
 // Runs a CommonJS server bundle (out/server/main.cjs, admin.cjs; scripts/build-server.mjs) with a
 // V8 code cache beside it (`<bundle>.cache`), so a start deserialises the compiled code instead of
 // parsing and compiling 4 MB of JavaScript again: a cold start of `npm run serve` went from 789 to
-// 557 ms (medians of ten interleaved starts, issue 16; docs/performance.md "Round 10").
+// 557 ms (medians of ten interleaved starts; docs/performance.md).
 // Node 22 has module.enableCompileCache() for this; Node 20 has only vm.Script's cachedData.
 //
 // - The cache starts with the SHA-1 of the bundle it was made from (V8's own check compares only

@@ -9,6 +9,6 @@
 // compacting mark-compacts of the main heap, driven from idle-loop tasks: inside export windows
 // they held the loop with single marking steps of 16-85 ms and final pauses of 22-226 ms on a
 // loaded machine, the likeliest source of the one 35-39 ms stall per export at a million
-// sessions (issue 18). The heap is still collected by the ordinary allocation-driven GCs; an
+// sessions (bench:volume). The heap is still collected by the ordinary allocation-driven GCs; an
 // idle server's RSS after a burst came down as far without it (docs/operations.md "Memory").
 export const SERVER_NODE_FLAGS = ['--max-semi-space-size=8', '--no-memory-reducer'];

@@ -33,6 +33,17 @@ import { SelectQueryNode, type CompiledQuery, type DatabaseConnection, type Driv
  *
  * The one-statement writes of server/db/group-commit.ts join the same group without a
  * transaction of their own (`groupWrite`). PostgreSQL is untouched (server/db/postgres.ts).
+ *
+ * Bookkeeping (`relaxed` transactions: the webhook dispatcher's claims and attempt outcomes,
+ * server/db/bookkeeping.ts) need not survive a power cut: losing one costs a redelivery, never an
+ * answer or a delivery of something not on disk. A group opened by one is committed with
+ * `synchronous = NORMAL` (set before its BEGIN, the configured level restored right after its
+ * end: SQLite refuses to change it inside a transaction), so its COMMIT does not hold the event
+ * loop for a sync. Nothing else joins such a group: a request's transaction, a one-statement
+ * write or a plain use waits for its COMMIT (at most the rest of the turn) and opens a synced
+ * group of its own, which bookkeeping may join. What bookkeeping reads is synced already: every
+ * other commit syncs before it returns, and a later synced commit covers the unsynced frames
+ * before it in the WAL.
  */
 
 /** The savepoint of the member running now: members never nest, so one name (one prepared statement) serves. */
@@ -40,8 +51,11 @@ const SAVEPOINT = 'paydesk_member';
 
 type Outcome = 'committed' | 'rerun';
 
-/** Counts for tests and profiling: COMMITs of groups, transactions and statements in them, re-runs, members set aside. */
-export const groupCommitStats = { groups: 0, members: 0, reruns: 0, evicted: 0 };
+/** Counts for tests and profiling: COMMITs of groups, transactions and statements in them, re-runs, members set aside, groups committed unsynced. */
+export const groupCommitStats = { groups: 0, members: 0, reruns: 0, evicted: 0, relaxed: 0 };
+
+/** SQLite's `synchronous = NORMAL`: in WAL mode, a commit is synced at the next checkpoint or synced commit. */
+const NORMAL = 1;
 
 /** A use of the connection: a query or transaction on its own (plain), or a transaction of a group. */
 class Use {
@@ -55,6 +69,8 @@ class Use {
 
 export class Member extends Use {
   group: Group | undefined;
+  /** Bookkeeping: may commit in a group without a sync (see above). */
+  relaxed = false;
   settled = false;
   evicted = false;
   decide!: (o: Outcome) => void;
@@ -82,6 +98,8 @@ interface Group {
   /** A member awaits across a turn and is alone: no one joins; the COMMIT waits for it. */
   closing: boolean;
   done: boolean;
+  /** Opened by bookkeeping, under `synchronous = NORMAL`: only bookkeeping joins it. */
+  relaxed: boolean;
 }
 
 export class GroupCommitSqliteDriver implements Driver {
@@ -93,10 +111,13 @@ export class GroupCommitSqliteDriver implements Driver {
   #holder: Use | undefined;
   #waiters: Array<Use | Light> = [];
   #group: Group | undefined;
+  /** The connection's configured `synchronous` level (0–3), restored after each relaxed group. */
+  readonly #synchronous: number;
 
   constructor(sqlite: SQLite.Database, statements: Pick<SQLite.Database, 'prepare' | 'close'>) {
     this.#sqlite = sqlite;
     this.#statements = statements;
+    this.#synchronous = sqlite.pragma('synchronous', { simple: true }) as number;
     this.#connection = { executeQuery: (q) => this.#execute(q), streamQuery: (q) => this.#stream(q) };
   }
 
@@ -119,7 +140,7 @@ export class GroupCommitSqliteDriver implements Driver {
   async beginTransaction(): Promise<void> {
     const use = this.#holder!;
     if (use instanceof Member) {
-      const group = this.#group ?? this.#openGroup();
+      const group = this.#group ?? this.#openGroup(use.relaxed);
       this.#run(`savepoint ${SAVEPOINT}`);
       use.group = group;
       group.members.push(use);
@@ -203,7 +224,9 @@ export class GroupCommitSqliteDriver implements Driver {
   #admits(w: Use | Light): boolean {
     if (this.#holder) return false;
     const group = this.#group;
-    return w.kind === 'plain' ? !group : !group?.closing;
+    if (w.kind === 'plain') return !group;
+    if (!group) return true;
+    return !group.closing && (!group.relaxed || (w instanceof Member && w.relaxed));
   }
 
   #dispatch(): void {
@@ -240,9 +263,17 @@ export class GroupCommitSqliteDriver implements Driver {
     }
   }
 
-  #openGroup(): Group {
-    this.#run('begin immediate');
-    const group: Group = { members: [], closing: false, done: false };
+  #openGroup(relaxed = false): Group {
+    // Only where the configured level syncs (a test database's NORMAL has nothing to relax).
+    relaxed &&= this.#synchronous > NORMAL;
+    if (relaxed) this.#run('pragma synchronous = NORMAL');
+    try {
+      this.#run('begin immediate');
+    } catch (err) {
+      if (relaxed) this.#restoreSynchronous();
+      throw err;
+    }
+    const group: Group = { members: [], closing: false, done: false, relaxed };
     this.#group = group;
     nextTurn(() => this.#flush(group));
     return group;
@@ -271,6 +302,7 @@ export class GroupCommitSqliteDriver implements Driver {
         // Nothing more to undo: SQLite ended it.
       }
     }
+    if (group.relaxed) this.#restoreSynchronous();
     for (const m of group.members) this.#rerun(m);
   }
 
@@ -310,6 +342,10 @@ export class GroupCommitSqliteDriver implements Driver {
       this.#abort();
       return this.#dispatch();
     }
+    if (group.relaxed) {
+      this.#restoreSynchronous();
+      groupCommitStats.relaxed++;
+    }
     groupCommitStats.groups++;
     groupCommitStats.members += group.members.length;
     for (const m of group.members) {
@@ -327,6 +363,11 @@ export class GroupCommitSqliteDriver implements Driver {
 
   #run(sql: string): void {
     this.#statements.prepare(sql).run();
+  }
+
+  /** Back to the configured level after a relaxed group (outside any transaction). */
+  #restoreSynchronous(): void {
+    this.#run(`pragma synchronous = ${this.#synchronous}`);
   }
 
   #check(): void {

@@ -25,24 +25,29 @@ export class GroupCommitKysely<DB> extends Kysely<DB> {
     this.#driver = driver;
   }
   override transaction(): TransactionBuilder<DB> {
-    return grouped(super.transaction(), this.#driver);
+    return grouped(super.transaction(), this.#driver, false);
+  }
+  /** A transaction of bookkeeping, whose commit need not be synced (server/db/bookkeeping.ts). */
+  relaxedTransaction(): TransactionBuilder<DB> {
+    return grouped(super.transaction(), this.#driver, true);
   }
 }
 
-function grouped<DB>(builder: TransactionBuilder<DB>, driver: GroupCommitSqliteDriver): TransactionBuilder<DB> {
+function grouped<DB>(builder: TransactionBuilder<DB>, driver: GroupCommitSqliteDriver, relaxed: boolean): TransactionBuilder<DB> {
   return new Proxy(builder, {
     get(target, prop, receiver) {
-      if (prop === 'execute') return <T>(callback: (trx: Transaction<DB>) => Promise<T>) => runGrouped(target, callback, driver);
+      if (prop === 'execute') return <T>(callback: (trx: Transaction<DB>) => Promise<T>) => runGrouped(target, callback, driver, relaxed);
       if (prop === 'setIsolationLevel' || prop === 'setAccessMode') {
-        return (value: never) => grouped((target[prop] as (v: never) => TransactionBuilder<DB>).call(target, value), driver);
+        return (value: never) => grouped((target[prop] as (v: never) => TransactionBuilder<DB>).call(target, value), driver, relaxed);
       }
       return Reflect.get(target, prop, receiver) as unknown;
     },
   });
 }
 
-async function runGrouped<DB, T>(target: TransactionBuilder<DB>, callback: (trx: Transaction<DB>) => Promise<T>, driver: GroupCommitSqliteDriver): Promise<T> {
+async function runGrouped<DB, T>(target: TransactionBuilder<DB>, callback: (trx: Transaction<DB>) => Promise<T>, driver: GroupCommitSqliteDriver, relaxed: boolean): Promise<T> {
   const member = new Member();
+  member.relaxed = relaxed;
   // Kysely asks the driver for the connection synchronously inside execute (once it is
   // initialised); a claim left unused means it ran as a plain transaction.
   driver.claim = member;

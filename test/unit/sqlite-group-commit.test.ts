@@ -5,6 +5,7 @@ import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { afterCommit } from '../../server/db/after-commit';
+import { bookkeeping } from '../../server/db/bookkeeping';
 import { openDatabase, type Db, type OpenedDatabase } from '../../server/db/database';
 import { groupCommitStats } from '../../server/db/sqlite-group-commit';
 
@@ -168,5 +169,66 @@ describe('SQLite group commit', () => {
     const bump = () => db.transaction().execute((trx) => sql`update t set n = n + 1 where id = 'x'`.execute(trx));
     await Promise.all([bump().then(bump), bump().then(bump), turn().then(bump)]);
     expect(await rows(db)).toEqual([{ id: 'x', n: 5 }]);
+  });
+
+  describe('bookkeeping (server/db/bookkeeping.ts)', () => {
+    /** The `synchronous` level in force: SQLite cannot change it inside a transaction, so it is the one its COMMIT uses. */
+    const level = (trx: Db) => sql<{ synchronous: number }>`pragma synchronous`.execute(trx).then((r) => r.rows[0]!.synchronous);
+    const FULL = 2;
+    const NORMAL = 1;
+
+    it('alone, it commits without a sync; a request’s transaction of the same turn never shares its group', async () => {
+      const before = { ...groupCommitStats };
+      const seen: string[][] = [];
+      const [kept, asked] = await Promise.all([
+        bookkeeping(db, async (trx) => {
+          await insert(trx, 'k');
+          return level(trx);
+        }),
+        db
+          .transaction()
+          .execute(async (trx) => {
+            await insert(trx, 'r');
+            return level(trx);
+          })
+          .then((v) => {
+            seen.push(committed());
+            return v;
+          }),
+      ]);
+      expect({ kept, asked }).toEqual({ kept: NORMAL, asked: FULL });
+      expect(seen).toEqual([['k', 'r']]);
+      expect({ groups: groupCommitStats.groups - before.groups, relaxed: groupCommitStats.relaxed - before.relaxed }).toEqual({ groups: 2, relaxed: 1 });
+      // The connection is back to its configured level for everything else.
+      expect(opened.sqlite.pragma('synchronous', { simple: true })).toBe(FULL);
+      expect(await level(db)).toBe(FULL);
+    });
+
+    it('joins a request’s group when one is open, and is then synced with it', async () => {
+      const before = { ...groupCommitStats };
+      const levels = await Promise.all([
+        db.transaction().execute(async (trx) => {
+          await insert(trx, 'r');
+          return level(trx);
+        }),
+        bookkeeping(db, async (trx) => {
+          await insert(trx, 'k');
+          return level(trx);
+        }),
+      ]);
+      expect(levels).toEqual([FULL, FULL]);
+      expect({ groups: groupCommitStats.groups - before.groups, relaxed: groupCommitStats.relaxed - before.relaxed }).toEqual({ groups: 1, relaxed: 0 });
+      expect(committed()).toEqual(['k', 'r']);
+    });
+
+    it('a failed bookkeeping group leaves the connection at its configured level', async () => {
+      const failed = bookkeeping(db, async (trx) => {
+        await insert(trx, 'k');
+        await insert(trx, 'k');
+      });
+      await expect(failed).rejects.toThrow(/UNIQUE/);
+      expect(opened.sqlite.pragma('synchronous', { simple: true })).toBe(FULL);
+      expect(committed()).toEqual([]);
+    });
   });
 });

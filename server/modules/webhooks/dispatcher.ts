@@ -1,4 +1,5 @@
 import { performance } from 'node:perf_hooks';
+import { bookkeeping } from '../../db/bookkeeping';
 import type { Db } from '../../db/database';
 import { isPostgres } from '../../db/engine';
 import type { Clock } from '../../lib/clock';
@@ -31,6 +32,9 @@ import type { OwnAddress } from './url-policy';
  *   the endpoint makes them due again; they are then sent one at a time per endpoint, oldest
  *   event first (a delivery released from hold is claimable only when no older released one
  *   of its endpoint is still waiting for its first attempt).
+ * - Claims and outcomes are bookkeeping (server/db/bookkeeping.ts): on SQLite their commits,
+ *   when no request's write shares them, are not synced, so a power cut may take one back and
+ *   the delivery is sent again. A delivery is only ever claimed once its event's commit is synced.
  * - A process that dies mid-attempt leaves a lease behind. It lapses after the timeout
  *   plus `LEASE_MARGIN_MS`; before that, a running dispatcher takes the leases of a holder it
  *   can tell is dead (leases.ts: a dropped liveness lock on PostgreSQL, a gone pid on SQLite).
@@ -138,8 +142,9 @@ export function createDispatcher(opts: DispatcherOptions): Dispatcher {
     concurrency,
     sending: () => sending,
     stopping: () => stopping,
+    // Bookkeeping (server/db/bookkeeping.ts): on SQLite, a batch committed alone is not synced.
     write: (batch) =>
-      db.transaction().execute(async (trx) => {
+      bookkeeping(db, async (trx) => {
         await writer.writeBatch(trx, batch);
         return claimAlong(trx);
       }),
@@ -179,7 +184,7 @@ export function createDispatcher(opts: DispatcherOptions): Dispatcher {
           launchQueued();
           while (!stopping && sending + queued.length < concurrency) {
             const want = Math.min(batchSize, concurrency + ahead - sending - queued.length);
-            const jobs = await claim(want);
+            const jobs = await claimNow(want);
             for (const job of jobs) queued.push(job);
             launchQueued();
             if (jobs.length < want) break;
@@ -238,6 +243,15 @@ export function createDispatcher(opts: DispatcherOptions): Dispatcher {
     // The attempt, the wait in the queue when claiming ahead (at most one attempt timeout), and the margin.
     const lease = new Date(now.getTime() + timeoutMs + (ahead > 0 ? timeoutMs : 0) + LEASE_MARGIN_MS).toISOString();
     return claimDue(on, { owner, now: now.toISOString(), lease, limit, busy });
+  }
+
+  /**
+   * A claim on its own (not along with outcomes). SQLite: in a transaction of bookkeeping, so
+   * its lease is not synced by itself; what it claims was synced when its event committed.
+   */
+  function claimNow(limit: number): Promise<Job[]> {
+    if (isPostgres(db)) return claim(limit);
+    return bookkeeping(db, (trx) => claim(limit, trx));
   }
 
   function launch(job: Job): void {

@@ -10,7 +10,7 @@
 // parsing and compiling the 4 MB bundle was the largest part of a start left. This script then
 // makes each entry's cache by running it once (trainCodeCache). `npm run build` (and so `npm ci`)
 // runs this.
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -19,6 +19,15 @@ import { build } from 'esbuild';
 import { SERVER_NODE_FLAGS } from './server-node-flags.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+/** The commit built, fixed into the bundles (server/version.ts); empty outside a git checkout. */
+function builtCommit() {
+  try {
+    return execFileSync('git', ['rev-parse', '--short=12', 'HEAD'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  } catch {
+    return process.env.PAYDESK_COMMIT ?? '';
+  }
+}
 
 /**
  * Loaded from node_modules at run time: better-sqlite3 (a native addon), @fastify/swagger and
@@ -50,7 +59,7 @@ await build({
   outExtension: { '.js': '.cjs' },
   // The sources are ES modules: the three that name their own file (import.meta.url: the report
   // worker beside the bundle, out/renderer, pg's require) get the bundle's file URL.
-  define: { 'import.meta.url': '__paydeskImportMetaUrl' },
+  define: { 'import.meta.url': '__paydeskImportMetaUrl', 'process.env.PAYDESK_BUILD_COMMIT': JSON.stringify(builtCommit()) },
   banner: { js: "const __paydeskImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
   // Whitespace and syntax only (names are kept, so stack traces read as the source does): a third
   // less for V8 to read and parse at every start. The source map maps positions back.

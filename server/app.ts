@@ -12,12 +12,14 @@ import { swaggerOptions } from './http/openapi';
 import { registerPages } from './http/pages';
 import { registerRateLimit } from './http/rate-limit';
 import { registerHealthRoutes } from './http/readiness';
+import { registerMetrics } from './http/metrics';
 import { registerShutdownGate } from './http/shutdown';
 import { registerHostCheck } from './http/host-check';
 import { registerNulGuard } from './http/nul-guard';
 import { registerSecurityHeaders } from './http/security-headers';
 import { compiledSerializerCompiler, verifyResponses } from './http/serializer';
-import { withSafeRequestLog } from './http/request-log';
+import { registerRequestLog, withSafeRequestLog } from './http/request-log';
+import { registerRequestId, requestIdGenerator } from './http/request-id';
 import { requireMerchantKey } from './modules/auth/merchant-api';
 import { invoicesRoutes } from './modules/invoices/invoices.routes';
 import { sessionsRoutes } from './modules/sessions/sessions.routes';
@@ -43,25 +45,16 @@ declare module 'fastify' {
 
 export type BuildDeps = ComposeInput;
 
-/** A client request id kept in the logs: a token of at most 128 characters. */
-const REQUEST_ID_SHAPE = /^[A-Za-z0-9._:@/+=-]{1,128}$/;
-
 /** Builds the Fastify instance with every plugin and route; never listens. */
 export async function build(given: BuildDeps): Promise<FastifyInstance> {
   const input = composeDeps(given);
-  // Request ids only correlate log lines: a random prefix per app and a counter, not a CSPRNG call per request (issue 16).
-  const reqIdPrefix = `${input.ids.token('req', 10)}.`;
-  let reqCount = 0;
   const app: FastifyInstance = Fastify({
     ...(input.logger ? { loggerInstance: withSafeRequestLog(input.logger) } : { logger: false }),
     bodyLimit: input.config.bodyLimitBytes,
-    // A client's X-Request-Id names its log lines only when it is a short token: a 12 KB header
-    // (or one with control characters) must not be copied into every line the request logs.
+    // The caller's X-Request-Id when it is a bounded token, else a fresh one (http/request-id.ts).
     requestIdHeader: false,
-    genReqId: (req) => {
-      const given = req.headers['x-request-id'];
-      return typeof given === 'string' && REQUEST_ID_SHAPE.test(given) ? given : `${reqIdPrefix}${(++reqCount).toString(36)}`;
-    },
+    genReqId: requestIdGenerator(input.ids.token('req', 10)),
+    disableRequestLogging: true, // one line per request instead, written when it completes (registerRequestLog)
     // TRUST_PROXY (docs/deployment.md): off by default, so X-Forwarded-For cannot pick a client IP.
     trustProxy: input.config.trustProxy === false ? false : [...input.config.trustProxy],
     return503OnClosing: false, // answered in the envelope by registerShutdownGate instead
@@ -90,6 +83,8 @@ export async function build(given: BuildDeps): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
   // Responses: a serializer compiled once per route from its zod schema; tests also check each against zod.
   app.setSerializerCompiler(compiledSerializerCompiler({ verify: verifyResponses(process.env) }));
+  registerRequestId(app); // echoed in X-Request-Id (and error.request_id) on every answer
+  if (input.logger) registerRequestLog(app);
   registerErrorHandling(app);
   registerShutdownGate(app);
   registerHostCheck(app, input.config);
@@ -117,7 +112,8 @@ export async function build(given: BuildDeps): Promise<FastifyInstance> {
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true, validatorUrl: null } });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
-  registerHealthRoutes(app, deps.db); // /healthz (process up) and /readyz (database, schema, draining)
+  registerHealthRoutes(app, deps); // /healthz (process up, build) and /readyz (database, schema, draining, webhook backlog)
+  registerMetrics(app, deps); // /metrics when METRICS=on or METRICS_PORT is set
   await registerPages(app); // built renderer: /backoffice/, /checkout/:reference, /assets/
 
   // The merchant API: one scope, so the API-key hook covers every area's routes in it.

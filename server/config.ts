@@ -13,8 +13,13 @@ function retentionDays(fallback: number, min: number) {
 }
 
 const EnvSchema = z.object({
-  PORT: z.coerce.number().int().min(0).max(65535).default(4610),
-  HOST: z.string().min(1).default('127.0.0.1'),
+  PORT: z.coerce
+    .number({ error: 'must be a TCP port number (0 picks a free one)' })
+    .int({ error: 'must be a TCP port number (0 picks a free one)' })
+    .min(0, { error: 'must be a TCP port number (0 picks a free one)' })
+    .max(65535, { error: 'must be a TCP port number (0 picks a free one)' })
+    .default(4610),
+  HOST: z.string().min(1, { error: 'must be an address or host name to listen on' }).default('127.0.0.1'),
   DATA_DIR: z.string().min(1).default('./.paydesk'),
   PUBLIC_BASE_URL: z.url().optional(),
   WEBHOOK_RETRY_DELAYS_S: z
@@ -82,7 +87,24 @@ const EnvSchema = z.object({
     .max(600, { error: 'must be at most 600 seconds' })
     .default(30),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  // Prometheus metrics (docs/operations.md "Metrics"): `on` serves GET /metrics on the listening
+  // port; METRICS_PORT serves them on a port of their own bound to 127.0.0.1 instead.
+  METRICS: z.enum(['on', 'off'], { error: 'must be on or off' }).default('off'),
+  METRICS_PORT: z.coerce
+    .number({ error: 'must be a TCP port number' })
+    .int({ error: 'must be a TCP port number' })
+    .min(0, { error: 'must be a TCP port number' })
+    .max(65535, { error: 'must be a TCP port number' })
+    .optional(),
+  READY_MAX_BACKLOG_AGE_S: z.coerce
+    .number({ error: 'must be a whole number of seconds' })
+    .int({ error: 'must be a whole number of seconds' })
+    .min(1, { error: 'must be at least 1 second' })
+    .optional(),
 });
+
+/** The environment variables Paydesk reads (`doctor` lists them). */
+export const CONFIG_VARIABLES = Object.keys(EnvSchema.shape);
 
 /** Names proxy-addr (Fastify's trustProxy) knows for address ranges. */
 const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
@@ -152,6 +174,10 @@ export interface Config {
   readonly staffIdleTimeoutS: number;
   /** REQUEST_TIMEOUT_S: a request whose headers and body have not all arrived by then is answered 408 and closed (slow senders). */
   readonly requestTimeoutS: number;
+  /** Where `/metrics` is served: not at all (default), on the listening port (METRICS=on), or on METRICS_PORT at 127.0.0.1. */
+  readonly metrics: { readonly onMainPort: boolean; readonly port: number | null };
+  /** READY_MAX_BACKLOG_AGE_S: /readyz answers 503 while a webhook delivery has been due longer than this; null: never for that. */
+  readonly readyMaxBacklogAgeS: number | null;
 }
 
 export interface Retention {
@@ -168,13 +194,25 @@ export interface Retention {
 export const BODY_LIMIT_BYTES = 1_048_576;
 export const IDEMPOTENCY_RETENTION_SECONDS = 86_400;
 
-/** Parses the environment once into a frozen config; throws naming the bad variable. */
+/** Every bad variable of the environment, one `NAME: why` each (empty when it is valid). */
+export function configProblems(env: NodeJS.ProcessEnv = process.env): string[] {
+  const parsed = EnvSchema.safeParse(env);
+  if (parsed.success) return [];
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const issue of parsed.error.issues) {
+    const name = issue.path.join('.');
+    if (seen.has(name)) continue;
+    seen.add(name);
+    out.push(`${name}: ${issue.message}`);
+  }
+  return out;
+}
+
+/** Parses the environment once into a frozen config; throws naming every bad variable (one line). */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
   const parsed = EnvSchema.safeParse(env);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new Error(`invalid environment: ${issue?.path.join('.')}: ${issue?.message}`);
-  }
+  if (!parsed.success) throw new Error(`invalid environment: ${configProblems(env).join('; ')}`);
   const e = parsed.data;
   const dataDir = resolve(e.DATA_DIR);
   const config: Config = {
@@ -206,6 +244,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       sessionHistoryDays: e.SESSION_HISTORY_RETENTION_DAYS,
       auditDays: e.AUDIT_RETENTION_DAYS,
     },
+    metrics: { onMainPort: e.METRICS === 'on', port: e.METRICS_PORT ?? null },
+    readyMaxBacklogAgeS: e.READY_MAX_BACKLOG_AGE_S ?? null,
     ...overrides,
   };
   return Object.freeze(config);

@@ -1,9 +1,39 @@
 import { loadConfig } from './config';
 import { describeDatabase } from './db/database';
+import { lifecycleLine } from './lifecycle-log';
 import { startServer } from './runtime';
+import { buildInfo } from './version';
 
-/** `npm run serve`: the embedded server, headless (CONTRACT §1). */
+/**
+ * `npm run serve`: the embedded server, headless. Its start-up, shutdown and shutdown-complete
+ * lines are JSON like every other log line (server/lifecycle-log.ts); the first one contains
+ * `listening on http://HOST:PORT` followed by a space.
+ */
+const HELP = `usage: npm run serve                (or: node out/server/main.cjs)
+       npm run serve -- --version
+
+Starts the headless Paydesk server: the merchant API, hosted checkout and back office on one
+port. Configured by environment variables only (docs/deployment.md lists them all), e.g.:
+  PORT [4610]  HOST [127.0.0.1]  DATA_DIR [./.paydesk]  DATABASE_URL  PUBLIC_BASE_URL
+  REDIS_URL  TRUST_PROXY  SHUTDOWN_DRAIN_MS  LOG_LEVEL  METRICS  METRICS_PORT
+Check them first with: npm run admin -- doctor
+SIGTERM or SIGINT drains the requests in flight and exits 0.
+
+examples:
+  PORT=4610 DATA_DIR=/var/lib/paydesk npm run serve
+  DATABASE_URL=postgres://paydesk@127.0.0.1/paydesk PORT=4611 METRICS=on npm run serve`;
+
 async function main(): Promise<void> {
+  const args = process.argv.slice(2);
+  if (args.includes('--help') || args.includes('-h')) {
+    process.stdout.write(`${HELP}\n`);
+    return;
+  }
+  if (args.includes('--version')) {
+    const { version, commit } = buildInfo();
+    process.stdout.write(`paydesk ${version} (commit ${commit}, Node ${process.versions.node})\n`);
+    return;
+  }
   let config;
   try {
     config = loadConfig();
@@ -15,18 +45,23 @@ async function main(): Promise<void> {
   const base = server.app.server.address();
   const port = typeof base === 'object' && base ? base.port : config.port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
-  process.stdout.write(`paydesk listening on http://${host}:${port} (data: ${describeDatabase(config)})\n`);
+  const url = `http://${host}:${port}`;
+  lifecycleLine(`paydesk listening on ${url} (data: ${describeDatabase(config)})`, { url, engine: server.database.engine });
 
   let signalled = false;
   const shutdown = (signal: string) => {
     if (signalled) return;
     signalled = true;
-    server.app.log.info({ signal }, 'shutting down');
+    const started = performance.now();
+    lifecycleLine('shutting down: draining requests in flight', { signal, drain_ms: config.shutdownDrainMs });
     server
       .stop()
-      .then(() => process.exit(0))
+      .then(() => {
+        lifecycleLine('shutdown complete', { signal, duration_ms: Math.round(performance.now() - started) });
+        process.exit(0);
+      })
       .catch((err: unknown) => {
-        process.stderr.write(`paydesk: shutdown failed: ${(err as Error).message}\n`);
+        lifecycleLine('shutdown failed', { signal, level: 50, err: (err as Error).message });
         process.exit(1);
       });
   };

@@ -7,6 +7,7 @@ import { refusalOf, schemaStatus, staleReasonOf } from './db/schema-version';
 import { startCheckpointer, type Checkpointer } from './db/sqlite-checkpointer';
 import { systemClock, type Clock } from './lib/clock';
 import { randomIds } from './lib/ids';
+import { logBase } from './lifecycle-log';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -17,7 +18,7 @@ export interface RunningServer {
 
 /** The server's pino logger; `destination` (stdout by default) lets a test read the lines. */
 export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
-  const options = { level, redact: { paths: ['req.headers.authorization', 'req.headers.cookie'], remove: true } };
+  const options = { level, base: logBase(), redact: { paths: ['req.headers.authorization', 'req.headers.cookie'], remove: true } };
   return destination ? pino(options, destination) : pino(options);
 }
 
@@ -64,6 +65,7 @@ export async function startServer(config: Config, opts: { clock?: Clock; logger?
           onRecovered: (failures) => logger && logger.info({ failures }, `WAL checkpoints succeed again after ${failures} failed`),
         })
       : null;
+  app.metrics?.track({ pool: database.pool, checkpointer });
   const url = app.listeningOrigin;
   let stopping: Promise<void> | undefined;
   const stop = () =>

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { app, BrowserWindow, dialog, ipcMain, net, session, shell } from 'electron';
 import { loadConfig } from '../../server/config';
 import { startServer, type RunningServer } from '../../server/runtime';
+import { lifecycleLine } from '../../server/lifecycle-log';
 import { createBackOfficeWindow, createConnectWindow } from './back-office-window';
 import { connectPageUrl, offlinePageUrl } from './connection-pages';
 import { EMBEDDED, readConnection, settingsFile, type Connection } from './connection-settings';
@@ -119,7 +120,7 @@ async function startBackend(): Promise<{ origin: string; dataDir: string | null 
   const config = loadConfig(desktopServerEnv(process.env, app.getPath('userData')));
   server = await startServer(config);
   const origin = new URL(server.url).origin;
-  process.stdout.write(`paydesk listening on ${origin} (data: ${config.databaseFile})\n`);
+  lifecycleLine(`paydesk listening on ${origin} (data: ${config.databaseFile})`, { url: origin, engine: server.database.engine });
   return { origin, dataDir: config.dataDir };
 }
 

@@ -16,13 +16,16 @@ import { dbCopyCommands } from './db-copy';
 import { ownAddresses } from '../modules/webhooks/url-policy';
 import { confirmBankTransfer } from '../modules/payments/bank-transfer';
 import { composeDeps } from '../compose';
+import type { Command, Flags } from './command';
+import { doctor, doctorTable } from './doctor';
+import { commandHelp, overallHelp, wantsHelp } from './help';
+import { buildInfo } from '../version';
 
 /**
- * Operator CLI (`npm run admin -- <command>`), CONTRACT §2. Works on the same DATA_DIR as a
- * running server (WAL + busy timeout); applies migrations itself on an empty one.
+ * Operator CLI (`npm run admin -- <command>`, docs/operations.md "The operator CLI"). Works on
+ * the same DATA_DIR as a running server (WAL + busy timeout); applies migrations itself on an
+ * empty one. `--help` (or `-h`) after any command explains it, `--version` names the build.
  */
-type Flags = Record<string, string | boolean | undefined>;
-type Command = { usage: string; options: Record<string, { type: 'string' | 'boolean' }>; run: (f: Flags) => Promise<{ json: unknown; text: string; streamed?: boolean }> };
 
 class UsageError extends Error {}
 
@@ -54,11 +57,23 @@ async function passwordOf(flags: Flags): Promise<string> {
 
 
 const COMMANDS: Record<string, Command> = {
+  doctor: {
+    summary: 'Check the configuration (every bad variable), database, schema, Redis, data folder and free disk',
+    usage: 'doctor [--json]',
+    examples: ['npm run admin -- doctor', 'DATABASE_URL=postgres://paydesk@127.0.0.1/paydesk REDIS_URL=redis://127.0.0.1:6379 npm run -s admin -- doctor --json'],
+    options: {},
+    run: async () => {
+      const result = await doctor();
+      return { json: result, text: doctorTable(result), exitCode: result.ok ? 0 : 1 };
+    },
+  },
   ...webhookCommands, // webhooks:tail, :redeliver, :recover, :health, :rotate-secret, :enable
   ...dbCommands, // db:stats, db:prune (retention, docs/operations.md)
   ...dbCopyCommands, // db:copy: a desk's SQLite database into PostgreSQL (docs/operations.md)
   'integration:create': {
+    summary: 'Create a merchant (or reuse it by name), a test integration, its API key and optionally a webhook endpoint',
     usage: 'integration:create --merchant NAME [--webhook-url URL] [--json]',
+    examples: ['npm run admin -- integration:create --merchant "Accra Water" --json', 'npm run admin -- integration:create --merchant Shop --webhook-url http://127.0.0.1:9000/hooks'],
     options: { merchant: { type: 'string' }, 'webhook-url': { type: 'string' }, live: { type: 'boolean' } },
     run: async (f) => {
       if (f.live) throw new UsageError('--live is refused: live key creation is not enabled on this deployment');
@@ -77,7 +92,9 @@ const COMMANDS: Record<string, Command> = {
     },
   },
   'integration:list': {
+    summary: 'List integrations with their mode, key prefixes and webhook endpoints (never a key or secret)',
     usage: 'integration:list [--json]',
+    examples: ['npm run admin -- integration:list --json'],
     options: {},
     run: async () => {
       const integrations = await withDb((db) => listIntegrations(db));
@@ -92,7 +109,9 @@ const COMMANDS: Record<string, Command> = {
     },
   },
   'key:revoke': {
+    summary: 'Revoke an API key (by id, prefix or the key itself); every instance refuses it within seconds',
     usage: 'key:revoke --key KEY_ID|PREFIX|KEY [--json]',
+    examples: ['npm run admin -- key:revoke --key ak_test_AbCd'],
     options: { key: { type: 'string' } },
     run: async (f) => {
       const revoked = await withDb((db) => revokeApiKey(db, systemClock, need(f, 'key')));
@@ -100,7 +119,9 @@ const COMMANDS: Record<string, Command> = {
     },
   },
   'db:migrate': {
+    summary: 'Apply the schema migrations this build brings (the one schema step of a rolling deploy)',
     usage: 'db:migrate [--json]',
+    examples: ['DATABASE_URL=postgres://paydesk@127.0.0.1/paydesk npm run admin -- db:migrate'],
     options: {},
     run: async () => {
       // The one step of a rolling deploy that changes the schema (docs/operations.md, "Upgrades"):
@@ -122,7 +143,9 @@ const COMMANDS: Record<string, Command> = {
     },
   },
   'db:backup': {
+    summary: 'Copy the SQLite database consistently while the server runs (0600 file)',
     usage: 'db:backup --out FILE [--json]',
+    examples: ['npm run admin -- db:backup --out /var/backups/paydesk/paydesk-$(date +%F).sqlite'],
     options: { out: { type: 'string' } },
     run: async (f) => {
       // SQLite's online backup: a consistent copy while the server keeps writing (docs/operations.md).
@@ -148,7 +171,9 @@ const COMMANDS: Record<string, Command> = {
     },
   },
   'staff:create': {
+    summary: 'Create a back-office user: teller, supervisor, finance or admin',
     usage: 'staff:create --username U (--password-stdin | --password P) --role teller|supervisor|finance|admin [--branch BRANCH_ID] [--merchant MERCHANT_ID] [--json]',
+    examples: ["printf '%s' \"$PW\" | npm run -s admin -- staff:create --username ama --role admin --password-stdin"],
     options: {
       username: { type: 'string' },
       password: { type: 'string' },
@@ -172,7 +197,9 @@ const COMMANDS: Record<string, Command> = {
     },
   },
   'sandbox:bank-transfer': {
+    summary: "Simulate the sandbox bank's notification that a transfer arrived",
     usage: 'sandbox:bank-transfer --reference PAYMENT_REF --amount N [--json]',
+    examples: ['npm run admin -- sandbox:bank-transfer --reference PAYMENT_REF --amount 10150'],
     options: { reference: { type: 'string' }, amount: { type: 'string' } },
     run: async (f) => {
       // The sandbox bank's "transfer received" notification (docs/sandbox.md). A wrong amount
@@ -193,31 +220,37 @@ const COMMANDS: Record<string, Command> = {
   },
 };
 
-function help(): string {
-  return ['usage: npm run admin -- <command> [options]', '', ...Object.values(COMMANDS).map((c) => `  ${c.usage}`)].join('\n');
-}
-
 export async function runCli(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
-  if (name === '--help' || name === 'help') {
-    process.stdout.write(`${help()}\n`);
+  if (name === '--help' || name === '-h' || name === 'help') {
+    const about = rest[0] !== undefined ? COMMANDS[rest[0]] : undefined;
+    process.stdout.write(`${about ? commandHelp(rest[0]!, about) : overallHelp(COMMANDS)}\n`);
+    return 0;
+  }
+  if (name === '--version' || name === '-V' || name === 'version') {
+    const { version, commit } = buildInfo();
+    process.stdout.write(rest.includes('--json') ? `${JSON.stringify({ version, commit, node: process.versions.node })}\n` : `paydesk ${version} (commit ${commit}, Node ${process.versions.node})\n`);
     return 0;
   }
   if (!name) {
-    process.stderr.write(`paydesk admin: a command is required (${Object.keys(COMMANDS).join(', ')}); run 'npm run admin -- help'\n`);
+    process.stderr.write(`paydesk admin: a command is required; run 'npm run admin -- --help' for the list\n`);
     return 2;
   }
   const command = COMMANDS[name];
   if (!command) {
-    process.stderr.write(`paydesk admin: unknown command ${name}; run 'npm run admin -- help'\n`);
+    process.stderr.write(`paydesk admin: unknown command ${name}; run 'npm run admin -- --help' for the list\n`);
     return 2;
+  }
+  if (wantsHelp(rest)) {
+    process.stdout.write(`${commandHelp(name, command)}\n`);
+    return 0;
   }
   try {
     const { values } = parseArgs({ args: rest, options: { ...command.options, json: { type: 'boolean' } }, strict: true, allowPositionals: false });
     const out = await command.run(values as Flags);
     // A streaming command (webhooks:tail) has printed its lines already.
     if (!out.streamed) process.stdout.write(values.json ? `${JSON.stringify(out.json)}\n` : `${out.text}\n`);
-    return 0;
+    return out.exitCode ?? 0;
   } catch (err) {
     const message =
       err instanceof UsageError || err instanceof AppError
@@ -225,7 +258,7 @@ export async function runCli(argv: string[]): Promise<number> {
         : err instanceof TypeError && 'code' in err && String(err.code).startsWith('ERR_PARSE_ARGS')
           ? err.message
           : `failed: ${(err as Error).message}`;
-    // CONTRACT §2: bad input is one line on stderr, so the usage hint shares it.
+    // Bad input is one line on stderr, so the usage hint shares it.
     const usage = err instanceof UsageError || (err instanceof TypeError && 'code' in err) ? ` (usage: npm run admin -- ${command.usage})` : '';
     process.stderr.write(`paydesk admin ${name}: ${message.split('\n')[0]}${usage}\n`);
     return err instanceof UsageError || err instanceof TypeError ? 2 : 1;

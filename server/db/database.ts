@@ -1,6 +1,7 @@
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
+import type Pg from 'pg';
 import { Migrator, type Kysely, type MigrationProvider } from 'kysely';
 import { migrations } from './migrations/index';
 import { mayTouchCredentials } from './credential-writes';
@@ -21,6 +22,8 @@ export interface OpenedDatabase {
   engine: Engine;
   /** The better-sqlite3 handle (backup, pragmas). On PostgreSQL reading it throws: nothing there has one. */
   sqlite: SQLite.Database;
+  /** The PostgreSQL connection pool (its size and waits for `/metrics`); absent on SQLite. */
+  pool?: Pg.Pool;
   close(): Promise<void>;
 }
 
@@ -43,6 +46,7 @@ export function connectDatabase(config: { databaseUrl: string | null; databaseFi
   return {
     db: pg.db,
     engine: 'postgres',
+    pool: pg.pool,
     get sqlite(): SQLite.Database {
       throw new Error('this is a PostgreSQL database: there is no SQLite handle (use pg_dump for backups, docs/deployment.md)');
     },

@@ -43,9 +43,18 @@ export interface CheckpointResult {
   checkpointed: number;
 }
 
+/** The worker's checkpoints so far (for `/metrics`): how many ran, their summed and last wall time. */
+export interface CheckpointStats {
+  count: number;
+  totalMs: number;
+  lastMs: number;
+}
+
 export interface Checkpointer {
   /** Checkpoints now, in the worker, and resolves with what SQLite answered (tests). */
   checkpointNow(): Promise<CheckpointResult>;
+  /** The worker's checkpoint count and times, asked of it (a scrape of `/metrics`). */
+  stats(): Promise<CheckpointStats>;
   /** Stops the worker and closes its connection; the server's connection checkpoints at WAL_AUTOCHECKPOINT_PAGES again. */
   stop(): Promise<void>;
 }
@@ -71,10 +80,15 @@ let timer;
 // Failures in a row: the first is reported, then one in every workerData.reportEvery (once a
 // minute at the default interval), and the first success after them.
 let failures = 0;
+const stats = { count: 0, totalMs: 0, lastMs: 0 };
 const run = () => {
   try {
     checkpoint ??= prepare();
+    const started = performance.now();
     const result = checkpoint.get();
+    stats.lastMs = performance.now() - started;
+    stats.totalMs += stats.lastMs;
+    stats.count++;
     if (failures > 0) parentPort.postMessage({ recovered: failures });
     failures = 0;
     return result;
@@ -92,6 +106,8 @@ timer = setTimeout(tick, workerData.intervalMs);
 parentPort.on('message', (m) => {
   if (m.op === 'now') {
     parentPort.postMessage({ id: m.id, result: run() });
+  } else if (m.op === 'stats') {
+    parentPort.postMessage({ id: m.id, stats });
   } else if (m.op === 'stop') {
     clearTimeout(timer);
     db.close();
@@ -134,7 +150,7 @@ export function startCheckpointer(sqlite: SQLite.Database, file: string, opts: C
   worker.unref();
   sqlite.pragma(`wal_autocheckpoint = ${BACKSTOP_WAL_PAGES}`);
   let next = 0;
-  const waiting = new Map<number, { resolve: (m: { result?: CheckpointResult }) => void; reject: (err: Error) => void }>();
+  const waiting = new Map<number, { resolve: (m: { result?: CheckpointResult; stats?: CheckpointStats }) => void; reject: (err: Error) => void }>();
   let failure: Error | null = null;
   const fail = (err: Error) => {
     failure ??= err;
@@ -143,7 +159,7 @@ export function startCheckpointer(sqlite: SQLite.Database, file: string, opts: C
     for (const w of waiting.values()) w.reject(err);
     waiting.clear();
   };
-  worker.on('message', (m: { id?: number; result?: CheckpointResult; error?: string; failures?: number; recovered?: number }) => {
+  worker.on('message', (m: { id?: number; result?: CheckpointResult; stats?: CheckpointStats; error?: string; failures?: number; recovered?: number }) => {
     if (m.error !== undefined) opts.onError?.(m.error, m.failures ?? 1);
     if (m.recovered !== undefined) opts.onRecovered?.(m.recovered);
     if (m.id === undefined) return;
@@ -156,8 +172,8 @@ export function startCheckpointer(sqlite: SQLite.Database, file: string, opts: C
     fail(err);
   });
   worker.on('exit', () => fail(new Error('the checkpoint worker has stopped')));
-  const ask = (op: 'now' | 'stop') =>
-    new Promise<{ result?: CheckpointResult }>((resolve, reject) => {
+  const ask = (op: 'now' | 'stats' | 'stop') =>
+    new Promise<{ result?: CheckpointResult; stats?: CheckpointStats }>((resolve, reject) => {
       if (failure) return reject(failure);
       const id = next++;
       waiting.set(id, { resolve, reject });
@@ -169,6 +185,10 @@ export function startCheckpointer(sqlite: SQLite.Database, file: string, opts: C
       const { result } = await ask('now');
       if (!result) throw new Error('the checkpoint failed (see the server log)');
       return result;
+    },
+    async stats() {
+      const { stats } = await ask('stats');
+      return stats ?? { count: 0, totalMs: 0, lastMs: 0 };
     },
     stop: () =>
       (stopped ??= (async () => {

@@ -1,6 +1,7 @@
 import { setImmediate as nextTurn } from 'node:timers';
 import type SQLite from 'better-sqlite3';
 import { SelectQueryNode, type CompiledQuery, type DatabaseConnection, type Driver, type QueryResult } from 'kysely';
+import { commitBatchSizes } from '../observe';
 
 /**
  * Group commit of whole transactions on SQLite (issue 16). A SQLite commit writes every page
@@ -348,6 +349,7 @@ export class GroupCommitSqliteDriver implements Driver {
     }
     groupCommitStats.groups++;
     groupCommitStats.members += group.members.length;
+    commitBatchSizes.observe(group.members.length);
     for (const m of group.members) {
       if (m instanceof Member) {
         for (const fn of m.hooks) fn();

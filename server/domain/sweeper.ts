@@ -7,6 +7,7 @@ import { dueTransferWindows, endDueTransferWindows } from './bank-transfer-windo
 import { expireAttempt } from './attempt-transitions';
 import { expireDueSlips } from './slip-transitions';
 import { drain, yieldToLoop } from './batches';
+import { sweeperTickSeconds } from '../observe';
 
 export { SWEEP_BATCH } from './batches';
 /** Wall time one tick may spend on a backlog before leaving the rest to the next tick (not the injected clock: this bounds real work). */
@@ -113,6 +114,7 @@ export function startSweeper(
   const tick = async () => {
     if (running) return;
     running = true;
+    const endTimer = sweeperTickSeconds.startTimer();
     try {
       // Several instances on one PostgreSQL: one of them sweeps at a time (the others skip the
       // tick). Each move is a conditional update anyway, so this saves work, not correctness.
@@ -131,6 +133,7 @@ export function startSweeper(
     } catch (err) {
       onError(err);
     } finally {
+      endTimer();
       running = false;
     }
   };

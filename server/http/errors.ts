@@ -14,6 +14,12 @@ const FASTIFY_CODES: Record<string, ErrorCode> = {
   FST_ERR_VALIDATION: 'INVALID_ARGUMENT',
 };
 
+/** The error envelope with the request's id (`error.request_id`, also in the X-Request-Id header). */
+function envelope(req: FastifyRequest, code: string, message: string, retryAfterSeconds?: number) {
+  const body = errorBody(code, message, retryAfterSeconds);
+  return { error: { ...body.error, request_id: req.id } };
+}
+
 function messageFor(code: ErrorCode, err: FastifyError): string {
   switch (code) {
     case 'UNSUPPORTED_MEDIA_TYPE':
@@ -48,43 +54,43 @@ export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError, req: FastifyRequest, reply: FastifyReply) => {
     if (err instanceof AppError) {
       if (err.retryAfterSeconds !== undefined) reply.header('retry-after', String(err.retryAfterSeconds));
-      return reply.code(err.status).send(errorBody(err.code, err.message, err.retryAfterSeconds));
+      return reply.code(err.status).send(envelope(req, err.code, err.message, err.retryAfterSeconds));
     }
     if (err.validationContext === 'params') {
       // Path parameters are identifiers: one that cannot exist (too long, wrong shape) names no
       // resource, the same 404 as an id that merely is unknown (CONTRACT §4).
-      return reply.code(404).send(errorBody('NOT_FOUND', noResourceAt(req)));
+      return reply.code(404).send(envelope(req, 'NOT_FOUND', noResourceAt(req)));
     }
     if (hasZodFastifySchemaValidationErrors(err) || err.validation) {
-      return reply.code(400).send(errorBody('INVALID_ARGUMENT', describeValidation(err)));
+      return reply.code(400).send(envelope(req, 'INVALID_ARGUMENT', describeValidation(err)));
     }
     if (isResponseSerializationError(err)) {
       req.log.error({ err, issues: err.cause?.issues }, 'response failed its schema');
-      return reply.code(500).send(errorBody('INTERNAL_ERROR', 'internal error'));
+      return reply.code(500).send(envelope(req, 'INTERNAL_ERROR', 'internal error'));
     }
     const mapped = err.code ? FASTIFY_CODES[err.code] : undefined;
-    if (mapped) return reply.code(ERROR_CODES[mapped].status).send(errorBody(mapped, messageFor(mapped, err)));
+    if (mapped) return reply.code(ERROR_CODES[mapped].status).send(envelope(req, mapped, messageFor(mapped, err)));
     if (err instanceof SyntaxError || (err.statusCode === 400 && !err.code)) {
-      return reply.code(400).send(errorBody('INVALID_ARGUMENT', messageFor('INVALID_ARGUMENT', err)));
+      return reply.code(400).send(envelope(req, 'INVALID_ARGUMENT', messageFor('INVALID_ARGUMENT', err)));
     }
-    if (err.statusCode === 413) return reply.code(413).send(errorBody('PAYLOAD_TOO_LARGE', messageFor('PAYLOAD_TOO_LARGE', err)));
-    if (err.statusCode === 415) return reply.code(415).send(errorBody('UNSUPPORTED_MEDIA_TYPE', messageFor('UNSUPPORTED_MEDIA_TYPE', err)));
+    if (err.statusCode === 413) return reply.code(413).send(envelope(req, 'PAYLOAD_TOO_LARGE', messageFor('PAYLOAD_TOO_LARGE', err)));
+    if (err.statusCode === 415) return reply.code(415).send(envelope(req, 'UNSUPPORTED_MEDIA_TYPE', messageFor('UNSUPPORTED_MEDIA_TYPE', err)));
     if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
       req.log.warn({ err }, 'client error without a mapped code');
-      return reply.code(400).send(errorBody('INVALID_ARGUMENT', 'request: could not be processed'));
+      return reply.code(400).send(envelope(req, 'INVALID_ARGUMENT', 'request: could not be processed'));
     }
     if (isDatabaseUnavailable(err)) {
       // A lost or refused database connection (failover, restart): nothing was committed, retry.
       req.log.warn({ err }, 'database unavailable');
       reply.header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS));
-      return reply.code(503).send(errorBody('SERVICE_UNAVAILABLE', 'the database is unavailable; retry shortly', DATABASE_RETRY_AFTER_SECONDS));
+      return reply.code(503).send(envelope(req, 'SERVICE_UNAVAILABLE', 'the database is unavailable; retry shortly', DATABASE_RETRY_AFTER_SECONDS));
     }
     req.log.error({ err }, 'unhandled error');
-    return reply.code(500).send(errorBody('INTERNAL_ERROR', 'internal error'));
+    return reply.code(500).send(envelope(req, 'INTERNAL_ERROR', 'internal error'));
   });
 
   app.setNotFoundHandler((req, reply) => {
-    reply.code(404).send(errorBody('NOT_FOUND', `no route for ${req.method} ${req.url.split('?')[0]}`));
+    reply.code(404).send(envelope(req, 'NOT_FOUND', `no route for ${req.method} ${req.url.split('?')[0]}`));
   });
 }
 
@@ -99,16 +105,17 @@ function noResourceAt(req: FastifyRequest): string {
  * that is not valid percent-encoding is a bad request (400). Both in the envelope.
  */
 export function frameworkErrors(err: FastifyError, req: FastifyRequest, reply: FastifyReply): void {
+  reply.header('x-request-id', req.id);
   if (err.code === 'FST_ERR_MAX_PARAM_LENGTH') {
-    reply.code(404).send(errorBody('NOT_FOUND', noResourceAt(req)));
+    reply.code(404).send(envelope(req, 'NOT_FOUND', noResourceAt(req)));
     return;
   }
   if (err.code === 'FST_ERR_BAD_URL') {
-    reply.code(400).send(errorBody('INVALID_ARGUMENT', 'path: is not a valid URL (bad percent-encoding)'));
+    reply.code(400).send(envelope(req, 'INVALID_ARGUMENT', 'path: is not a valid URL (bad percent-encoding)'));
     return;
   }
   req.log.error({ err }, 'router error');
-  reply.code(500).send(errorBody('INTERNAL_ERROR', 'internal error'));
+  reply.code(500).send(envelope(req, 'INTERNAL_ERROR', 'internal error'));
 }
 
 

@@ -1,5 +1,6 @@
 import type { FastifyRateLimitStore, FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import type { Redis } from 'ioredis';
+import { operationCounts } from '../observe';
 
 /**
  * The rate-limit counters shared by every instance (REDIS_URL; docs/operations.md, "Several
@@ -50,6 +51,7 @@ export async function redisRateLimitStore(url: string, prefix: string, log?: Log
   const fellBack = (err: unknown) => {
     if (degraded) return;
     degraded = true;
+    operationCounts.rateLimitFallbacks++;
     log?.warn({ err }, 'rate limits: Redis unavailable, each instance counts alone until it is back');
   };
   redis.on('error', fellBack); // also keeps ioredis from reporting an unhandled 'error' event

@@ -2,12 +2,17 @@ import { sql } from 'kysely';
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../db/database';
 import { schemaStatus, staleReasonOf } from '../db/schema-version';
+import type { Clock } from '../lib/clock';
 import { AppError } from '../lib/errors';
+import { webhookBacklog } from '../modules/webhooks/backlog';
+import { buildInfo } from '../version';
 
 /**
- * `GET /readyz`, for a load balancer (CONTRACT §1): 200 only while this instance can serve:
+ * `GET /readyz`, for a load balancer (docs/deployment.md): 200 only while this instance can serve:
  * - it is not draining (SIGTERM/SIGINT turn it 503 before the server stops taking requests);
  * - the database answers `select 1` within PING_TIMEOUT_MS;
+ * - with READY_MAX_BACKLOG_AGE_S set: no webhook delivery has been due longer than that (a
+ *   dispatcher stuck or far behind; one aggregate over the pending deliveries);
  * - the schema has every migration this build knows. On PostgreSQL `serve` does not migrate
  *   (a rolling deploy runs `npm run admin -- db:migrate` once), so an instance started before
  *   the migration serves but says 503 until it has run: re-read every SCHEMA_RECHECK_MS while
@@ -38,7 +43,7 @@ declare module 'fastify' {
  * error naming hosts, users or addresses; the migration names) goes to the log, once per
  * distinct detail, not to the caller.
  */
-export function createReadiness(db: Db, log?: { warn(obj: object, msg: string): void }): Readiness {
+export function createReadiness(db: Db, log?: { warn(obj: object, msg: string): void }, backlog?: { clock: Clock; maxAgeS: number | null }): Readiness {
   let lastLogged: string | null = null;
   const logOnce = (detail: string, msg: string) => {
     if (detail === lastLogged) return;
@@ -77,7 +82,12 @@ export function createReadiness(db: Db, log?: { warn(obj: object, msg: string): 
           sql`select 1`.execute(db),
           new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${PING_TIMEOUT_MS} ms`)), PING_TIMEOUT_MS))),
         ]);
-        return await schema();
+        const behind = await schema();
+        if (behind || !backlog?.maxAgeS) return behind;
+        const { oldestDueAgeS } = await webhookBacklog(db, backlog.clock);
+        if (oldestDueAgeS <= backlog.maxAgeS) return null;
+        logOnce(`backlog ${Math.floor(oldestDueAgeS / 60)}`, 'not ready: webhook deliveries wait longer than READY_MAX_BACKLOG_AGE_S');
+        return `a webhook delivery has been due for ${oldestDueAgeS} s (READY_MAX_BACKLOG_AGE_S is ${backlog.maxAgeS})`;
       } catch (err) {
         logOnce((err as Error).message.split('\n')[0] ?? '', 'not ready: the database is unreachable');
         return 'the database is unreachable';
@@ -88,11 +98,15 @@ export function createReadiness(db: Db, log?: { warn(obj: object, msg: string): 
   };
 }
 
-/** Registers /healthz (process up) and /readyz (can serve); neither is an API operation, so both stay out of the OpenAPI document. */
-export function registerHealthRoutes(app: FastifyInstance, db: Db): void {
-  const readiness = createReadiness(db, app.log);
+/**
+ * Registers /healthz (process up, and which build: version and commit, for a rolling upgrade) and
+ * /readyz (can serve); neither is an API operation, so both stay out of the OpenAPI document.
+ */
+export function registerHealthRoutes(app: FastifyInstance, deps: { db: Db; clock: Clock; config: { readyMaxBacklogAgeS: number | null } }): void {
+  const readiness = createReadiness(deps.db, app.log, { clock: deps.clock, maxAgeS: deps.config.readyMaxBacklogAgeS });
   app.decorate('readiness', readiness);
-  app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+  const { version, commit } = buildInfo();
+  app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok', version, commit }));
   app.get('/readyz', { schema: { hide: true } }, async (_req, reply) => {
     const reason = await readiness.check();
     if (reason) {

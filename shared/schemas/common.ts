@@ -82,6 +82,7 @@ export const ErrorEnvelope = z
       code: z.string().describe('A code from docs/errors.md, e.g. INVALID_ARGUMENT'),
       message: z.string().describe('What is wrong; a validation message starts with the field path'),
       retry_after_seconds: z.number().int().optional().describe('With RATE_LIMITED and IDEMPOTENCY_KEY_IN_FLIGHT: seconds to wait'),
+      request_id: z.string().optional().describe('The request id, also in the X-Request-Id response header: quote it when reporting a problem'),
     }),
   })
   .meta({ id: 'ErrorEnvelope', description: 'Every error answer: { "error": { "code", "message" } }' });

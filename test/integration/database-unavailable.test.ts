@@ -18,7 +18,7 @@ import { createPostgresDatabase, onPostgres } from '../support/database';
  */
 const expect503 = (res: { statusCode: number; headers: Record<string, unknown>; json(): unknown }) => {
   expect(res.statusCode).toBe(503);
-  expect(res.json()).toEqual({ error: { code: 'SERVICE_UNAVAILABLE', message: expect.any(String), retry_after_seconds: 1 } });
+  expect(res.json()).toEqual({ error: { code: 'SERVICE_UNAVAILABLE', message: expect.any(String), retry_after_seconds: 1, request_id: expect.any(String) } });
   expect(res.headers['retry-after']).toBe('1');
 };
 

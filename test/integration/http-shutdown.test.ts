@@ -56,6 +56,6 @@ describe('a request arriving while the server shuts down', () => {
     expect(responses[1]).toMatch(/^HTTP\/1\.1 503/);
     expect(responses[1]).toMatch(/\r\nconnection: close\r\n/i);
     const body = responses[1]!.slice(responses[1]!.indexOf('\r\n\r\n') + 4);
-    expect(JSON.parse(body)).toEqual({ error: { code: 'SERVICE_UNAVAILABLE', message: expect.stringContaining('shutting down') } });
+    expect(JSON.parse(body)).toEqual({ error: { code: 'SERVICE_UNAVAILABLE', message: expect.stringContaining('shutting down'), request_id: expect.any(String) } });
   });
 });

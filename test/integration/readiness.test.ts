@@ -31,7 +31,7 @@ describe('readiness in-process', () => {
     t.app.readiness.drain();
     const draining = await t.app.inject({ method: 'GET', url: '/readyz' });
     expect(draining.statusCode).toBe(503);
-    expect(draining.json()).toEqual({ error: { code: 'SERVICE_UNAVAILABLE', message: expect.stringMatching(/draining/) } });
+    expect(draining.json()).toEqual({ error: { code: 'SERVICE_UNAVAILABLE', message: expect.stringMatching(/draining/), request_id: expect.any(String) } });
     expect((await t.app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
   });
 
@@ -153,7 +153,7 @@ describe('db:migrate, schema versions and draining with npm run serve', { timeou
     const exited = server.stop(20_000);
     await until('readyz 503 while draining', async () => (await request(server.url, 'GET', '/readyz')).status === 503, 2_000);
     const during = await request(server.url, 'GET', '/readyz');
-    expect(during.body).toEqual({ error: { code: 'SERVICE_UNAVAILABLE', message: expect.stringMatching(/draining/) } });
+    expect(during.body).toEqual({ error: { code: 'SERVICE_UNAVAILABLE', message: expect.stringMatching(/draining/), request_id: expect.any(String) } });
     // Still serving while the balancer notices.
     expect((await request(server.url, 'GET', '/api/v1/checkout/options')).status).not.toBe(503);
     expect((await request(server.url, 'GET', '/healthz')).status).toBe(200);

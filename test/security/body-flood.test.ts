@@ -61,7 +61,7 @@ describe('chunked multipart flood to POST /api/v1/checkout/cash-slips', () => {
     });
 
     expect(result.status).toBe(413);
-    expect(JSON.parse(result.body)).toEqual({ error: { code: 'PAYLOAD_TOO_LARGE', message: expect.stringContaining('1 MiB') } });
+    expect(JSON.parse(result.body)).toEqual({ error: { code: 'PAYLOAD_TOO_LARGE', message: expect.stringContaining('1 MiB'), request_id: expect.any(String) } });
     // The answer came while most of the planned body was still unsent.
     expect(result.fieldsSent).toBeLessThan(FIELDS);
     // Far below the 64 MiB offered (generous allowance for the test runner's own churn).

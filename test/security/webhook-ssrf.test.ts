@@ -67,7 +67,7 @@ describe('webhook URLs when saved', () => {
     }
   });
 
-  it('for live integrations also refuses loopback, private and ULA addresses and plain http', () => {
+  it('for live integrations refuses everything but global unicast (loopback, private, ULA, reserved, IPv4 inside IPv6) and plain http', () => {
     for (const [url, why] of [
       ['http://hooks.example.com/paydesk', 'must be an https URL'],
       ['https://127.0.0.1/hook', 'loopback'],
@@ -80,6 +80,17 @@ describe('webhook URLs when saved', () => {
       ['https://100.64.0.1/hook', 'private'],
       ['https://[fd12:3456::1]/hook', 'private'],
       ['https://169.254.169.254/', 'metadata'],
+      // IPv4 inside IPv6 (NAT64, 6to4, IPv4-compatible, IPv4-mapped) is judged as that IPv4 address
+      ['https://[64:ff9b::a9fe:a9fe]/hook', 'metadata'],
+      ['https://[64:ff9b::a00:1]/hook', 'private'],
+      ['https://[2002:a9fe:a9fe::1]/hook', 'metadata'],
+      ['https://[::a9fe:a9fe]/hook', 'metadata'],
+      ['https://[::ffff:a9fe:a9fe]/hook', 'metadata'],
+      // benchmarking, reserved, IETF protocol assignments, documentation: not global unicast
+      ['https://198.18.0.1/hook', 'not a global unicast'],
+      ['https://240.0.0.1/hook', 'not a global unicast'],
+      ['https://192.0.0.1/hook', 'not a global unicast'],
+      ['https://192.0.2.1/hook', 'not a global unicast'],
     ] as const) {
       expect(() => checkWebhookUrl(url, 'live'), url).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT', message: expect.stringContaining(why) }));
     }

@@ -1,3 +1,4 @@
+import type { Command } from '../../cli/command';
 import { withDb } from '../../cli/with-db';
 import { systemClock } from '../../lib/clock';
 import { randomIds } from '../../lib/ids';
@@ -16,15 +17,14 @@ import { rebuildSearchIndex } from '../finance/search-ranges';
  * search's trigram index rebuilt from the table, in ranges, in one transaction: after a restore
  * of checkout_sessions alone or a full VACUUM). Merged into server/cli/admin.ts's command table.
  */
-type Flags = Record<string, string | boolean | undefined>;
-type Command = { usage: string; options: Record<string, { type: 'string' | 'boolean' }>; run: (f: Flags) => Promise<{ json: unknown; text: string }> };
-
 
 const mb = (bytes: number | null) => (bytes === null ? '-' : `${(bytes / 1e6).toFixed(1)} MB`);
 
 export const dbCommands: Record<string, Command> = {
   'invoices:rebuild': {
+    summary: 'Recompute every invoice summary from its lines and sessions (after a restore)',
     usage: 'invoices:rebuild [--json]',
+    examples: ['npm run admin -- invoices:rebuild'],
     options: {},
     run: async () => {
       const rows = await withDb((db) => rebuildInvoiceSummaries(db));
@@ -32,7 +32,9 @@ export const dbCommands: Record<string, Command> = {
     },
   },
   'search:rebuild': {
+    summary: 'Rebuild the session search index from the sessions table (SQLite, server stopped)',
     usage: 'search:rebuild [--json]',
+    examples: ['npm run admin -- search:rebuild --json'],
     options: {},
     run: async () => {
       const database = connectDatabase(loadConfig());
@@ -50,7 +52,9 @@ export const dbCommands: Record<string, Command> = {
     },
   },
   'db:stats': {
+    summary: 'Show table sizes and row counts, and what db:prune would remove',
     usage: 'db:stats [--json]',
+    examples: ['npm run admin -- db:stats'],
     options: {},
     run: async () => {
       const stats = await withDb((db) => dbStats(db));
@@ -62,7 +66,9 @@ export const dbCommands: Record<string, Command> = {
     },
   },
   'db:prune': {
+    summary: 'Remove history older than the retention settings, in batches, beside a running server',
     usage: 'db:prune [--dry-run] [--json]',
+    examples: ['npm run admin -- db:prune --dry-run', 'npm run admin -- db:prune --json'],
     options: { 'dry-run': { type: 'boolean' } },
     run: async (f) => {
       const dryRun = f['dry-run'] === true;

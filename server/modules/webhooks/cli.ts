@@ -1,3 +1,4 @@
+import type { Command, Flags } from '../../cli/command';
 import { withDb } from '../../cli/with-db';
 import { systemClock } from '../../lib/clock';
 import { invalid } from '../../lib/errors';
@@ -13,12 +14,6 @@ import { attemptsAfter, tailStart } from './webhooks.repository';
  * `webhooks:tail` streams: one line per attempt as it is recorded (`--json`: one JSON object
  * per line), until Ctrl-C / SIGTERM, `--for SECONDS` or `--max N` attempts.
  */
-type Flags = Record<string, string | boolean | undefined>;
-type Command = {
-  usage: string;
-  options: Record<string, { type: 'string' | 'boolean' }>;
-  run: (f: Flags) => Promise<{ json: unknown; text: string; streamed?: boolean }>;
-};
 
 const str = (f: Flags, name: string): string | undefined => (typeof f[name] === 'string' && (f[name] as string).trim() !== '' ? (f[name] as string).trim() : undefined);
 const need = (f: Flags, name: string): string => {
@@ -46,7 +41,9 @@ function tailLine(a: TailRow): string {
 
 export const webhookCommands: Record<string, Command> = {
   'webhooks:tail': {
+    summary: 'Follow webhook delivery attempts as they are made (Ctrl-C stops)',
     usage: 'webhooks:tail [--json] [--endpoint ID] [--last N] [--for SECONDS] [--max N]',
+    examples: ['npm run admin -- webhooks:tail --last 20', 'npm run admin -- webhooks:tail --json --for 60'],
     options: { endpoint: { type: 'string' }, last: { type: 'string' }, for: { type: 'string' }, max: { type: 'string' } },
     run: async (f) => {
       const last = num(f, 'last', 10, 0, 1000);
@@ -92,7 +89,9 @@ export const webhookCommands: Record<string, Command> = {
     },
   },
   'webhooks:redeliver': {
+    summary: 'Queue one event for delivery again, to every endpoint or one',
     usage: 'webhooks:redeliver --event EVENT_ID [--endpoint ENDPOINT_ID] [--json]',
+    examples: ['npm run admin -- webhooks:redeliver --event EVENT_ID'],
     options: { event: { type: 'string' }, endpoint: { type: 'string' } },
     run: async (f) => {
       const result = await withDb((db) => redeliverEvent(db, systemClock, { eventId: need(f, 'event'), endpointId: str(f, 'endpoint') }, ALL_MERCHANTS));
@@ -103,7 +102,9 @@ export const webhookCommands: Record<string, Command> = {
     },
   },
   'webhooks:recover': {
+    summary: 'Queue again the deliveries that failed in a time range (after a receiver outage)',
     usage: 'webhooks:recover --since ISO_TIME [--until ISO_TIME] [--endpoint ENDPOINT_ID] [--json]',
+    examples: ['npm run admin -- webhooks:recover --since 2026-06-01T08:00:00Z --until 2026-06-01T12:00:00Z'],
     options: { since: { type: 'string' }, until: { type: 'string' }, endpoint: { type: 'string' } },
     run: async (f) => {
       const until = str(f, 'until');
@@ -115,7 +116,9 @@ export const webhookCommands: Record<string, Command> = {
     },
   },
   'webhooks:health': {
+    summary: "Show each endpoint's backlog, success rate, latency and last error",
     usage: 'webhooks:health [--endpoint ENDPOINT_ID] [--window-hours H] [--json]',
+    examples: ['npm run admin -- webhooks:health', 'npm run admin -- webhooks:health --window-hours 1 --json'],
     options: { endpoint: { type: 'string' }, 'window-hours': { type: 'string' } },
     run: async (f) => {
       const result = await withDb((db) =>
@@ -138,7 +141,9 @@ export const webhookCommands: Record<string, Command> = {
     },
   },
   'webhooks:rotate-secret': {
+    summary: 'Give an endpoint a new signing secret; the old one keeps signing for an overlap',
     usage: 'webhooks:rotate-secret --endpoint ENDPOINT_ID [--overlap-hours 24] [--json]',
+    examples: ['npm run admin -- webhooks:rotate-secret --endpoint ENDPOINT_ID --overlap-hours 24'],
     options: { endpoint: { type: 'string' }, 'overlap-hours': { type: 'string' } },
     run: async (f) => {
       const result = await withDb((db) =>
@@ -151,7 +156,9 @@ export const webhookCommands: Record<string, Command> = {
     },
   },
   'webhooks:enable': {
+    summary: 'Enable a disabled endpoint again; its held deliveries are sent in event order',
     usage: 'webhooks:enable --endpoint ENDPOINT_ID [--json]',
+    examples: ['npm run admin -- webhooks:enable --endpoint ENDPOINT_ID'],
     options: { endpoint: { type: 'string' } },
     run: async (f) => {
       const result = await withDb((db) => enableEndpoint(db, systemClock, need(f, 'endpoint'), ALL_MERCHANTS));

@@ -6,6 +6,7 @@ import { loadPg } from '../../db/postgres';
 import { isPostgres } from '../../db/engine';
 import type { Clock } from '../../lib/clock';
 import { randomBase62 } from '../../lib/ids';
+import { operationCounts } from '../../observe';
 
 /**
  * Who holds a delivery lease, and whether that holder still runs (docs/architecture.md,
@@ -112,7 +113,9 @@ export function createLeases(opts: { db: Db; clock: Clock; onWake: () => void; l
                 and l.classid = ${LIVENESS_LOCK_CLASS}::oid
                 and l.database = (select oid from pg_database where datname = current_database())
                 and l.objid::bigint = (hashtext(webhook_deliveries.claimed_by)::bigint & 4294967295))`.execute(db);
-        return Number(res.numAffectedRows ?? 0);
+        const taken = Number(res.numAffectedRows ?? 0);
+        operationCounts.leaseTakeovers += taken;
+        return taken;
       }
       const held = await db.selectFrom('webhook_deliveries').select('claimed_by').distinct().where('status', '=', 'pending').where('locked_until', '>', nowIso).execute();
       const host = hostname();
@@ -125,6 +128,7 @@ export function createLeases(opts: { db: Db; clock: Clock; onWake: () => void; l
         const res = await db.updateTable('webhook_deliveries').set({ claimed_by: null, locked_until: null }).where('claimed_by', '=', claimed_by).where('status', '=', 'pending').executeTakeFirst();
         released += Number(res.numUpdatedRows);
       }
+      operationCounts.leaseTakeovers += released;
       return released;
     },
     async releaseOwn() {

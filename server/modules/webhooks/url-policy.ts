@@ -1,5 +1,6 @@
 import { BlockList, isIP } from 'node:net';
 import { networkInterfaces } from 'node:os';
+import ipaddr from 'ipaddr.js';
 import { invalid } from '../../lib/errors';
 
 /**
@@ -11,12 +12,15 @@ import { invalid } from '../../lib/errors';
  *
  * - Always refused: credentials in the URL; link-local and cloud-metadata addresses;
  *   unspecified, multicast and broadcast addresses; Paydesk's own listening address.
- * - Test integrations: plain http:// and loopback receivers are fine (CONTRACT §7: a
+ * - Test integrations: plain http:// and loopback receivers are fine (a
  *   developer's receiver on their own machine), as are private-network addresses.
- * - Live integrations: https only, and no loopback, private (RFC 1918, CGNAT) or ULA address.
+ * - Live integrations: https only, and global unicast addresses only: no loopback, private
+ *   (RFC 1918, CGNAT, ULA), reserved, benchmarking (198.18.0.0/15), IETF (192.0.0.0/24),
+ *   documentation or other special-purpose range.
  *
- * Addresses are compared with node's BlockList (IPv4-mapped IPv6 included) after WHATWG URL
- * parsing, which already turns `0x7f000001`, `127.1` and `2130706433` into `127.0.0.1`.
+ * Addresses are classified with ipaddr.js's `range()` after WHATWG URL parsing (which already
+ * turns `0x7f000001`, `127.1` and `2130706433` into `127.0.0.1`); an IPv6 address that carries
+ * an IPv4 one (mapped, compatible, NAT64, 6to4, Teredo) is judged as that IPv4 address.
  */
 export type UrlMode = 'test' | 'live';
 
@@ -42,20 +46,6 @@ function blockList(entries: Array<[string, number | null, 'ipv4' | 'ipv6']>): Bl
   return list;
 }
 
-const METADATA = blockList([
-  ['169.254.0.0', 16, 'ipv4'], // link-local: AWS, GCP, Azure, OpenStack metadata at 169.254.169.254
-  ['fe80::', 10, 'ipv6'],
-  ['100.100.100.200', null, 'ipv4'], // Alibaba Cloud metadata
-  ['168.63.129.16', null, 'ipv4'], // Azure wire server
-  ['fd00:ec2::254', null, 'ipv6'], // AWS metadata over IPv6
-]);
-const UNROUTABLE = blockList([
-  ['0.0.0.0', 8, 'ipv4'], // "this network": connecting to it reaches this machine
-  ['::', null, 'ipv6'],
-  ['224.0.0.0', 4, 'ipv4'], // multicast
-  ['255.255.255.255', null, 'ipv4'],
-  ['ff00::', 8, 'ipv6'],
-]);
 const UNSPECIFIED = blockList([
   ['0.0.0.0', 8, 'ipv4'],
   ['::', null, 'ipv6'],
@@ -63,14 +53,6 @@ const UNSPECIFIED = blockList([
 const LOOPBACK = blockList([
   ['127.0.0.0', 8, 'ipv4'],
   ['::1', null, 'ipv6'],
-]);
-const PRIVATE = blockList([
-  ['10.0.0.0', 8, 'ipv4'],
-  ['172.16.0.0', 12, 'ipv4'],
-  ['192.168.0.0', 16, 'ipv4'],
-  ['100.64.0.0', 10, 'ipv4'], // carrier-grade NAT
-  ['fc00::', 7, 'ipv6'], // unique local addresses
-  ['fec0::', 10, 'ipv6'], // deprecated site-local
 ]);
 /** Names that are the metadata service whatever DNS says. */
 const METADATA_NAMES = new Set(['metadata.google.internal', 'metadata.goog', 'metadata']);
@@ -102,20 +84,103 @@ function isOwn(host: string, port: number, own: readonly OwnAddress[]): boolean 
   });
 }
 
-type AddressClass = 'metadata' | 'unroutable' | 'loopback' | 'private' | 'public';
+type AddressClass = 'metadata' | 'unroutable' | 'loopback' | 'private' | 'special' | 'public';
+
+interface Classified {
+  class: AddressClass;
+  /** The IPv4 address carried inside an IPv6 one (mapped, compatible, NAT64, 6to4, Teredo), when there is one. */
+  embedded: string | null;
+  /** ipaddr.js's name of the range the address (or the embedded one) is in: `unicast` when none is special. */
+  range: string;
+}
+
+const NAT64 = ipaddr.parseCIDR('64:ff9b::/96');
+const IPV4_COMPATIBLE = ipaddr.parseCIDR('::/96');
+const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR('2000::/3');
+const METADATA_ADDRESSES = new Set(['100.100.100.200', '168.63.129.16', 'fd00:ec2::254']);
+
+const v4 = (a: number, b: number, c: number, d: number) => new ipaddr.IPv4([a & 255, b & 255, c & 255, d & 255]);
 
 /**
- * Which fixed list an address is in, remembered per address string (the lists never change; a
- * BlockList check builds a SocketAddress each time: issue 16, every attempt checks its address).
+ * The IPv4 addresses an IPv6 one leads to: IPv4-mapped (::ffff:0:0/96) and its translated form
+ * (::ffff:0:0:0/96), IPv4-compatible (::/96), NAT64 (64:ff9b::/96, the last 32 bits), 6to4
+ * (2002::/16, bits 16-47) and Teredo (2001::/32: the server, bits 32-63, and the client, the last
+ * 32 bits inverted). A connection to one of them can reach that IPv4 address, so it is judged as
+ * that address.
  */
-const classes = new Map<string, AddressClass>();
+function embeddedIPv4(ip: ipaddr.IPv6): ipaddr.IPv4[] {
+  const p = ip.parts;
+  const range = ip.range();
+  if (range === 'ipv4Mapped' || range === 'rfc6145' || ip.match(NAT64) || (ip.match(IPV4_COMPATIBLE) && range !== 'loopback' && range !== 'unspecified')) {
+    return [v4(p[6]! >> 8, p[6]!, p[7]! >> 8, p[7]!)];
+  }
+  if (range === '6to4') return [v4(p[1]! >> 8, p[1]!, p[2]! >> 8, p[2]!)];
+  if (range === 'teredo') return [v4(p[2]! >> 8, p[2]!, p[3]! >> 8, p[3]!), v4(~p[6]! >> 8, ~p[6]!, ~p[7]! >> 8, ~p[7]!)];
+  return [];
+}
+
+/** The class of one address by ipaddr.js's ranges; IPv4 and IPv6 alike. */
+function classOf(addr: ipaddr.IPv4 | ipaddr.IPv6): { class: AddressClass; range: string } {
+  const range: string = addr.range();
+  if (METADATA_ADDRESSES.has(addr.toNormalizedString()) || METADATA_ADDRESSES.has(addr.toString())) return { class: 'metadata', range };
+  switch (range) {
+    case 'linkLocal':
+      return { class: 'metadata', range };
+    case 'unspecified':
+    case 'broadcast':
+    case 'multicast':
+      return { class: 'unroutable', range };
+    case 'loopback':
+      return { class: 'loopback', range };
+    case 'private':
+    case 'carrierGradeNat':
+    case 'uniqueLocal':
+    case 'deprecatedSiteLocal':
+      return { class: 'private', range };
+    case 'unicast':
+      // IPv6: only 2000::/3 is global unicast; the rest of the space is not handed out.
+      return addr.kind() === 'ipv6' && !addr.match(GLOBAL_UNICAST_V6) ? { class: 'special', range: 'unassigned' } : { class: 'public', range };
+    default:
+      // reserved, documentation, benchmarking (198.18.0.0/15), 192.0.0.0/24, 240.0.0.0/4,
+      // AS112, AMT, ORCHID, discard, segment routing, local-use NAT64 (64:ff9b:1::/48)…
+      return { class: 'special', range };
+  }
+}
+
+/** The more serious of two classes (an IPv6 address carrying a forbidden IPv4 one is forbidden). */
+const SEVERITY: AddressClass[] = ['metadata', 'unroutable', 'loopback', 'private', 'special', 'public'];
+
+/**
+ * Which class an address is in, remembered per address string (the ranges never change, and
+ * every attempt checks the address it connects to).
+ */
+const classes = new Map<string, Classified>();
 const CLASSES_MAX = 1_000;
 
-function classify(ip: string): AddressClass {
+/** Ranges that only carry an IPv4 address: the address inside decides. */
+const TRANSLATION_RANGES = new Set(['ipv4Mapped', 'rfc6145', 'rfc6052', '6to4', 'teredo']);
+const worse = (a: AddressClass, b: AddressClass): AddressClass => (SEVERITY.indexOf(a) <= SEVERITY.indexOf(b) ? a : b);
+
+function classify(ip: string): Classified {
   let c = classes.get(ip);
   if (c === undefined) {
-    const f = family(ip);
-    c = METADATA.check(ip, f) ? 'metadata' : UNROUTABLE.check(ip, f) ? 'unroutable' : LOOPBACK.check(ip, f) ? 'loopback' : PRIVATE.check(ip, f) ? 'private' : 'public';
+    const addr = ipaddr.parse(ip);
+    const own = classOf(addr);
+    const inner = addr.kind() === 'ipv6' ? embeddedIPv4(addr as ipaddr.IPv6) : [];
+    if (inner.length === 0) {
+      c = { ...own, embedded: null };
+    } else {
+      // The IPv6 form counts too unless it is a pure translation prefix (NAT64's 64:ff9b::/96
+      // to a public address is fine; ::/96, IPv4-compatible, is deprecated and never global).
+      let cls: AddressClass = TRANSLATION_RANGES.has(own.range) && own.class === 'special' ? 'public' : own.class;
+      let range = own.range;
+      for (const a of inner) {
+        const theirs = classOf(a);
+        if (worse(theirs.class, cls) === theirs.class && theirs.class !== cls) range = theirs.range;
+        cls = worse(theirs.class, cls);
+      }
+      c = { class: cls, range, embedded: inner.map((a) => a.toString()).join(', ') };
+    }
     if (classes.size >= CLASSES_MAX) classes.clear();
     classes.set(ip, c);
   }
@@ -125,12 +190,14 @@ function classify(ip: string): AddressClass {
 /** Why webhooks may not go to this IP address and port, or null when they may. */
 export function refusedAddress(ip: string, port: number, policy: UrlPolicy): string | null {
   const c = classify(ip);
-  if (c === 'metadata') return `${ip} is a link-local or cloud metadata address`;
-  if (c === 'unroutable') return `${ip} is not a unicast address a receiver can listen on`;
-  if (isOwn(ip, port, policy.own)) return `${ip}:${port} is Paydesk's own address`;
+  const what = c.embedded ? `${ip} (${c.embedded})` : ip;
+  if (c.class === 'metadata') return `${what} is a link-local or cloud metadata address`;
+  if (c.class === 'unroutable') return `${what} is not a unicast address a receiver can listen on`;
+  if (isOwn(ip, port, policy.own) || (c.embedded !== null && c.embedded.split(', ').some((a) => isOwn(a, port, policy.own)))) return `${ip}:${port} is Paydesk's own address`;
   if (policy.mode === 'live') {
-    if (c === 'loopback') return `${ip} is a loopback address, allowed for test integrations only`;
-    if (c === 'private') return `${ip} is a private-network address, allowed for test integrations only`;
+    if (c.class === 'loopback') return `${what} is a loopback address, allowed for test integrations only`;
+    if (c.class === 'private') return `${what} is a private-network address, allowed for test integrations only`;
+    if (c.class === 'special') return `${what} is a reserved, documentation or special-purpose address (${c.range}), not a global unicast one: allowed for test integrations only`;
   }
   return null;
 }

@@ -18,7 +18,7 @@ import { registerHostCheck } from './http/host-check';
 import { registerNulGuard } from './http/nul-guard';
 import { registerSecurityHeaders } from './http/security-headers';
 import { compiledSerializerCompiler, verifyResponses } from './http/serializer';
-import { registerRequestLog, withSafeRequestLog } from './http/request-log';
+import { OneLinePerRequest, withSafeRequestLog } from './http/request-log';
 import { registerRequestId, requestIdGenerator } from './http/request-id';
 import { requireMerchantKey } from './modules/auth/merchant-api';
 import { invoicesRoutes } from './modules/invoices/invoices.routes';
@@ -54,7 +54,7 @@ export async function build(given: BuildDeps): Promise<FastifyInstance> {
     // The caller's X-Request-Id when it is a bounded token, else a fresh one (http/request-id.ts).
     requestIdHeader: false,
     genReqId: requestIdGenerator(input.ids.token('req', 10)),
-    disableRequestLogging: true, // one line per request instead, written when it completes (registerRequestLog)
+    logController: new OneLinePerRequest(), // one line per request, written when it completes
     // TRUST_PROXY (docs/deployment.md): off by default, so X-Forwarded-For cannot pick a client IP.
     trustProxy: input.config.trustProxy === false ? false : [...input.config.trustProxy],
     return503OnClosing: false, // answered in the envelope by registerShutdownGate instead
@@ -84,7 +84,6 @@ export async function build(given: BuildDeps): Promise<FastifyInstance> {
   // Responses: a serializer compiled once per route from its zod schema; tests also check each against zod.
   app.setSerializerCompiler(compiledSerializerCompiler({ verify: verifyResponses(process.env) }));
   registerRequestId(app); // echoed in X-Request-Id (and error.request_id) on every answer
-  if (input.logger) registerRequestLog(app);
   registerErrorHandling(app);
   registerShutdownGate(app);
   registerHostCheck(app, input.config);

@@ -1,4 +1,4 @@
-import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
+import { LogController, type FastifyBaseLogger, type FastifyReply, type FastifyRequest } from 'fastify';
 
 /**
  * Query parameters the API defines; their values are logged. Any other parameter keeps its
@@ -62,15 +62,17 @@ export function withSafeRequestLog(logger: FastifyBaseLogger): FastifyBaseLogger
 
 /**
  * One log line per request, written when its answer is sent: method, safe path, client address,
- * status and time taken, with the request id. Fastify's own two lines (received, completed) are
- * turned off in app.ts. Errors the handler logged keep their own line beside it.
+ * status and time taken, with the request id (Fastify's own two lines, received and completed,
+ * become this one). Errors the handler logged keep their own line beside it.
  */
-export function registerRequestLog(app: FastifyInstance): void {
-  app.addHook('onResponse', (req, reply, done) => {
+export class OneLinePerRequest extends LogController {
+  override incomingRequest(): void {}
+
+  override requestCompleted(error: Error | null | undefined, req: FastifyRequest, reply: FastifyReply): void {
     const status = reply.statusCode;
     const fields = { req, res: { statusCode: status }, responseTime: Math.round(reply.elapsedTime * 10) / 10 };
-    if (status >= 500) req.log.error(fields, 'request completed');
+    if (error) req.log.error({ ...fields, err: error }, 'request completed');
+    else if (status >= 500) req.log.error(fields, 'request completed');
     else req.log.info(fields, 'request completed');
-    done();
-  });
+  }
 }

@@ -30,11 +30,19 @@ function newestSource() {
 }
 
 const bundlePath = join(root, bundle);
-if (existsSync(bundlePath) && statSync(bundlePath).mtimeMs >= newestSource()) {
+// A production tree (the Containerfile's, docs/deployment.md) has the bundles and no sources.
+const hasSources = existsSync(join(root, 'server'));
+if (existsSync(bundlePath) && (!hasSources || statSync(bundlePath).mtimeMs >= newestSource())) {
   runBundle(bundlePath);
 } else {
   if (existsSync(bundlePath)) process.stderr.write('paydesk: sources changed since the last build; running from source (npm run build restores the fast start)\n');
-  const { register } = await import('tsx/esm/api');
+  // tsx is a development dependency: a tree installed with --omit=dev runs the bundle only.
+  const tsx = await import('tsx/esm/api').catch(() => null);
+  if (!tsx) {
+    process.stderr.write(`paydesk: ${bundle} is missing or older than the sources, and tsx (a development dependency) is not installed: run npm run build\n`);
+    process.exit(1);
+  }
+  const { register } = tsx;
   register();
   await import(pathToFileURL(join(root, source)).href);
 }

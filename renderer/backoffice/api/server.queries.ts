@@ -6,7 +6,8 @@ export const serverQueries = {
   health: () =>
     queryOptions({
       queryKey: ['server', 'health'] as const,
-      queryFn: ({ signal }) => apiRequest<{ status: string }>('/healthz', { signal }),
+      // Also names the server's build (version and commit): the footer's About line.
+      queryFn: ({ signal }) => apiRequest<{ status: string; version?: string; commit?: string }>('/healthz', { signal }),
       // Every 30 s while the server answers; every 5 s once it does not, so the header turns back
       // to "Server online" soon after a central server (or the network to it) comes back.
       refetchInterval: (query) => (query.state.status === 'error' ? 5_000 : 30_000),

@@ -61,7 +61,10 @@ export function AppShell() {
         </ul>
       </nav>
       <main className="shell__main">{renderPage(current, allowed)}</main>
-      <footer className="shell__footer">{version.data ? `Paydesk desktop ${version.data}` : 'Paydesk in the browser'}</footer>
+      <footer className="shell__footer">
+        {version.data ? `Paydesk desktop ${version.data}` : 'Paydesk in the browser'}
+        {health.data?.version ? ` · server ${health.data.version} (${health.data.commit ?? 'unknown'})` : null}
+      </footer>
     </div>
   );
 }

@@ -291,6 +291,8 @@ test.describe.serial('back office: cash desk to finance', () => {
 
   test('a supervisor approves it from the review queue', async ({ page }, info) => {
     await signIn(page, USERS.supervisor);
+    // The About line names the server's build, as /healthz does.
+    await expect(page.locator('.shell__footer')).toContainText(/server \d+\.\d+\.\d+ \(([0-9a-f]{7,40}|unknown)\)/);
     await page.getByRole('link', { name: 'Deposit review', exact: true }).click();
     const queue = page.getByTestId('review-queue');
     const row = queue.getByRole('row').filter({ hasText: slip.reference });

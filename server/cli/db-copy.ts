@@ -1,3 +1,4 @@
+import type { Command } from './command';
 import { loadConfig } from '../config';
 import { invalid } from '../lib/errors';
 import { describeDatabase } from '../db/database';
@@ -14,11 +15,8 @@ import { verifyCopy, type TableCheck } from '../db/copy/verify';
  * `--json`, whose stdout is the one JSON report. `--verify` exits non-zero on any difference,
  * after printing the comparison.
  */
-type Flags = Record<string, string | boolean | undefined>;
-type Command = { usage: string; options: Record<string, { type: 'string' | 'boolean' }>; run: (f: Flags) => Promise<{ json: unknown; text: string }> };
 
 const USAGE = 'db:copy --to postgres://… [--resume] [--batch-size N] | db:copy --to postgres://… --verify [--json]';
-
 
 const n = (v: number) => v.toLocaleString('en-US');
 
@@ -34,7 +32,9 @@ function checkLine(c: TableCheck): string {
 
 export const dbCopyCommands: Record<string, Command> = {
   'db:copy': {
+    summary: "Copy a desk's SQLite database (DATA_DIR) into an empty PostgreSQL database, or --verify the copy",
     usage: USAGE,
+    examples: ['DATA_DIR=/srv/paydesk npm run admin -- db:copy --to postgres://paydesk@db.internal/paydesk', 'DATA_DIR=/srv/paydesk npm run admin -- db:copy --to postgres://paydesk@db.internal/paydesk --verify --json'],
     options: { to: { type: 'string' }, resume: { type: 'boolean' }, verify: { type: 'boolean' }, 'batch-size': { type: 'string' } },
     run: async (f) => {
       const to = typeof f.to === 'string' ? f.to.trim() : '';

@@ -32,6 +32,11 @@ describe('CLI help, --version and doctor', { timeout: 180_000 }, () => {
     for (const name of ['integration:create', 'db:prune', 'db:migrate', 'search:rebuild', 'webhooks:tail', 'doctor']) {
       expect(all.stdout, name).toMatch(new RegExp(`^  ${name} +[A-Z][^\\n]{15,}$`, 'm'));
     }
+    // Every command has its one-line description (a table entry without one would print "undefined").
+    const listed = all.stdout.slice(all.stdout.indexOf('commands:\n') + 'commands:\n'.length).trimEnd().split('\n');
+    expect(listed.length).toBeGreaterThanOrEqual(18);
+    for (const line of listed) expect(line).toMatch(/^ {2}[a-z:-]+ +[A-Z][^\n]{15,}$/);
+    expect(all.stdout).not.toContain('undefined');
     const prune = await runAdmin(dataDir, ['db:prune', '--help']);
     expect(prune.code, prune.stderr).toBe(0);
     expect(prune.stdout).toContain('usage: npm run admin -- db:prune [--dry-run] [--json]');

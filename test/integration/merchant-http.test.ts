@@ -125,7 +125,7 @@ describe('HTTP envelope: content types, sizes, malformed bodies, unknown routes'
   it('answers GET /healthz with 200', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/healthz' });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ status: 'ok' });
+    expect(res.json()).toEqual({ status: 'ok', version: expect.any(String), commit: expect.any(String) });
   });
 });
 

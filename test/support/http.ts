@@ -51,13 +51,18 @@ export function get(app: FastifyInstance, url: string, key?: string): Promise<Li
   return app.inject({ method: 'GET', url, headers: key ? { authorization: `Bearer ${key}` } : {} });
 }
 
-/** Asserts the error envelope shape and returns its `error`. */
+/**
+ * Asserts the error envelope shape and returns its `error` without `request_id`, after checking
+ * that one is there and is the id of the `X-Request-Id` response header.
+ */
 export function envelope(res: LightMyRequestResponse): { code: string; message: string; retry_after_seconds?: number } {
-  const body = res.json() as { error?: { code: string; message: string; retry_after_seconds?: number } };
+  const body = res.json() as { error?: { code: string; message: string; retry_after_seconds?: number; request_id?: string } };
   if (!body.error || typeof body.error.code !== 'string' || typeof body.error.message !== 'string') {
     throw new Error(`not an error envelope (${res.statusCode}): ${res.body}`);
   }
   const extra = Object.keys(body).filter((k) => k !== 'error');
   if (extra.length) throw new Error(`error envelope has extra fields ${extra.join(', ')}`);
-  return body.error;
+  const { request_id: requestId, ...error } = body.error;
+  if (!requestId || requestId !== res.headers['x-request-id']) throw new Error(`error.request_id ${requestId} is not the X-Request-Id header ${String(res.headers['x-request-id'])}`);
+  return error;
 }

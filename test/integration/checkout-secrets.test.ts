@@ -193,7 +193,7 @@ describe('card data and phone numbers never leak (database files, logs, response
   it('the trace-level log has every request and no card number, CVC or full phone number', () => {
     const log = readFileSync(logFile, 'utf8');
     const lines = log.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
-    expect(lines.filter((l) => l.msg === 'incoming request').length).toBeGreaterThanOrEqual(responses.length);
+    expect(lines.filter((l) => l.msg === 'request completed').length).toBeGreaterThanOrEqual(responses.length);
     expect(lines.some((l) => (l.req as { url?: string } | undefined)?.url?.includes('/card-payments'))).toBe(true);
     for (const n of CARDS) expect(log.split('\n').filter((l) => l.includes(n))).toEqual([]);
     // Query values the API does not define are logged by name only; its own (refresh=1) in full.

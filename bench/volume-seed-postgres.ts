@@ -1,3 +1,4 @@
+import { dayTotalsRebuildSql } from '../server/domain/day-totals';
 import { invoiceSummaryRebuildSql } from '../server/domain/invoice-summary';
 import type pg from 'pg';
 import { CURRENCY, DESCRIPTION, REQUEST_HEADERS, RESPONSE_EXCERPT, RESPONSE_HEADERS, SEEDED_TABLES, WEBHOOK_URL, isoSql, sessionShapeSql, type SeedContext } from './volume-shapes';
@@ -107,12 +108,14 @@ export async function seedVolumePostgres(s: PgSeedInput): Promise<{ counts: Reco
       for (const ix of indexes) await c.query(ix.def);
     });
   }
-  // The invoice summaries (migration 0017) from the seeded rows, as `invoices:rebuild` does, with
-  // no delta left to fold (0021).
+  // The invoice summaries (migration 0017) and the overview's day totals (0037) from the seeded
+  // rows, as `invoices:rebuild` does, with no delta left to fold (0021).
   await timed('invoice summaries', async () => {
     await c.query('DELETE FROM invoice_summary_deltas');
     await c.query('DELETE FROM invoice_summaries');
     await c.query(invoiceSummaryRebuildSql(true));
+    await c.query('DELETE FROM finance_day_totals');
+    await c.query(dayTotalsRebuildSql());
   });
   await timed('vacuum analyze', () => c.query('VACUUM ANALYZE'));
   return { counts, phases };

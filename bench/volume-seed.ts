@@ -1,5 +1,6 @@
 import type SQLite from 'better-sqlite3';
 import { randomBase62 } from '../server/lib/ids';
+import { dayTotalsRebuildSql } from '../server/domain/day-totals';
 import { invoiceSummaryRebuildSql } from '../server/domain/invoice-summary';
 import { rebuildSearchIndex } from '../server/modules/finance/search-index';
 import { CURRENCY, DESCRIPTION, REQUEST_HEADERS, RESPONSE_EXCERPT, RESPONSE_HEADERS, SEEDED_TABLES, WEBHOOK_URL, sessionShape, type SeedContext } from './volume-shapes';
@@ -117,10 +118,13 @@ export function seedVolume(s: SeedInput): Record<string, number> {
   }
   // The invoice summaries the app keeps in its own transactions (migration 0017), filled from
   // the seeded rows by the statement `invoices:rebuild` runs; no delta is left to fold (0021:
-  // the seed writes no deltas, and the rebuild covers any written before it).
+  // the seed writes no deltas, and the rebuild covers any written before it), and the overview's
+  // day totals (0037) the same way.
   s.sqlite.exec('DELETE FROM invoice_summary_deltas');
   s.sqlite.exec('DELETE FROM invoice_summaries');
   s.sqlite.exec(invoiceSummaryRebuildSql(false));
+  s.sqlite.exec('DELETE FROM finance_day_totals');
+  s.sqlite.exec(dayTotalsRebuildSql());
   rebuildSearchIndex(s.sqlite);
   return Object.fromEntries(Object.entries(t).map(([k, b]) => [k, b.total]));
 }

@@ -204,6 +204,9 @@ async function main(): Promise<void> {
       ['search_session_id', `/sessions?${m}&q=${deep.id}`, 50],
       ['search_amount', `/sessions?${m}&amount_minor=25000`, 50],
       ['invoice_detail_100k', `/invoices/DONATION?${m}`, 50],
+      // The finance overview of the whole seeded year (gross, fees, net, counts, per-day collections by rail).
+      ['overview_year', `/overview?${m}&from=${new Date(now.getTime() - 364 * 86_400_000).toISOString().slice(0, 10)}&to=${now.toISOString().slice(0, 10)}`, 50],
+      ['overview_30_days', `/overview?${m}`, 50],
       ['deposits_first', '/deposits', 50],
       ['deposits_deep_cursor', `/deposits?cursor=${encodeCursor('created_at', 'desc', deepDeposit.created_at, deepDeposit.id)}`, 50],
       ['deposits_deep_offset', `/deposits?offset=${Math.min(MAX_OFFSET, Math.floor(N * 0.08))}`, null],

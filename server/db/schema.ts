@@ -142,6 +142,39 @@ export interface InvoiceSummaryDeltasTable {
   session_id: string | null;
   session_created_at: string | null;
   lines: number;
+  /** The status a moved session went to (migration 0037); null for created sessions and line changes. */
+  status: string | null;
+}
+
+/** The finance overview's totals per (merchant, currency, UTC day, mode, rail, status) (migration 0037, server/domain/day-totals.ts). */
+export interface FinanceDayTotalsTable {
+  merchant_id: string;
+  currency: string;
+  day: string;
+  mode: 'test' | 'live';
+  /** The rail that paid (successes), '' otherwise. */
+  rail: string;
+  /** 'created', or the terminal status reached that day. */
+  status: 'created' | 'success' | 'failed' | 'expired';
+  sessions: number;
+  base_minor: number;
+  collected_minor: number;
+  payer_fee_minor: number;
+  merchant_fee_minor: number;
+}
+
+/** What a clerk decided about an invoice's exception (migration 0038), with the invoice's figures then. */
+export interface ExceptionReviewsTable {
+  merchant_id: string;
+  invoice_ref: string;
+  status: 'open' | 'resolved' | 'ignored';
+  note: string;
+  reviewed_by: string;
+  reviewed_by_name: string;
+  reviewed_at: string;
+  success_count: number;
+  paid_minor: number;
+  billed_minor: number;
 }
 
 export interface CheckoutSessionsTable {
@@ -359,6 +392,8 @@ export interface Database {
   checkout_sessions: CheckoutSessionsTable;
   invoice_summaries: InvoiceSummariesTable;
   invoice_summary_deltas: InvoiceSummaryDeltasTable;
+  finance_day_totals: FinanceDayTotalsTable;
+  exception_reviews: ExceptionReviewsTable;
   idempotency_keys: IdempotencyKeysTable;
   banks: BanksTable;
   branches: BranchesTable;

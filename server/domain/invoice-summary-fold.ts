@@ -3,6 +3,7 @@ import type { Db } from '../db/database';
 import { isPostgres } from '../db/engine';
 import type { Database, InvoiceSummariesTable, InvoiceSummaryDeltasTable } from '../db/schema';
 import { yieldToLoop } from './batches';
+import { foldDayTotals } from './day-totals';
 
 type Trx = Transaction<Database>;
 
@@ -102,6 +103,7 @@ export async function foldBatch(db: Db, limit = FOLD_BATCH): Promise<number> {
     // One order for every fold, so two transactions never wait on each other's rows in turn.
     const ordered = [...refs.values()].sort((a, b) => (a.merchantId === b.merchantId ? (a.invoiceRef < b.invoiceRef ? -1 : 1) : a.merchantId < b.merchantId ? -1 : 1));
     if (ordered.length > 0) await foldRefs(trx, ordered);
+    await foldDayTotals(trx, deltas);
     return deltas.length;
   });
 }

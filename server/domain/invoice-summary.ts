@@ -1,6 +1,7 @@
 import { sql, type Kysely, type QueryCreator, type Transaction } from 'kysely';
 import { isPostgres } from '../db/engine';
 import { precompiled } from '../db/precompiled';
+import { dayTotalsRebuildSql } from './day-totals';
 import type { CheckoutSessionsTable, Database } from '../db/schema';
 
 type Q = Transaction<Database> | Kysely<Database>;
@@ -26,7 +27,7 @@ type Q = Transaction<Database> | Kysely<Database>;
  * row from the base tables (after a restore, or a manual UPDATE of sessions or lines).
  */
 
-type Delta = { merchantId: string; invoiceRef: string; sessions: number; successes: number; paid: number; firstSuccessAt: string | null; at: string | null; id: string | null; createdAt: string | null; lines: number };
+type Delta = { merchantId: string; invoiceRef: string; sessions: number; successes: number; paid: number; firstSuccessAt: string | null; at: string | null; id: string | null; createdAt: string | null; lines: number; status?: string | null };
 /** The INSERT of one delta (also a part of session-transitions.ts's one-statement create on PostgreSQL). */
 export const deltaInsert = (db: QueryCreator<Database>, p: Delta) =>
   db.insertInto('invoice_summary_deltas').values({
@@ -40,6 +41,7 @@ export const deltaInsert = (db: QueryCreator<Database>, p: Delta) =>
     session_id: p.id,
     session_created_at: p.createdAt,
     lines: p.lines,
+    status: p.status ?? null,
   });
 const insertDelta = precompiled((db, p: Delta) => deltaInsert(db, p));
 
@@ -62,7 +64,7 @@ export async function summaryOnSessionCreated(trx: Q, s: CheckoutSessionsTable):
 
 /** After `applyTransition` moved session `s` (the updated row) to `s.status`. */
 export async function summaryOnSessionMoved(trx: Q, s: CheckoutSessionsTable): Promise<void> {
-  await insertDelta(trx, sessionDelta(s, false, s.status === 'success'));
+  await insertDelta(trx, { ...sessionDelta(s, false, s.status === 'success'), status: s.status });
 }
 
 /** After the ref's lines changed (ingest, or lines newly remitted): the fold reads the line part from the lines themselves. */
@@ -83,6 +85,8 @@ export async function rebuildInvoiceSummaries(db: Kysely<Database>): Promise<num
     await trx.deleteFrom('invoice_summary_deltas').execute();
     await trx.deleteFrom('invoice_summaries').execute();
     await sql.raw(invoiceSummaryRebuildSql(isPostgres(trx))).execute(trx);
+    await trx.deleteFrom('finance_day_totals').execute();
+    await sql.raw(dayTotalsRebuildSql()).execute(trx);
     const row = await trx.selectFrom('invoice_summaries').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
     return Number(row.n);
   });

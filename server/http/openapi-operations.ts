@@ -75,6 +75,7 @@ export const OPERATIONS: Readonly<Record<string, OperationDoc>> = {
 
   // ------------------------------------------------------------------ back office: finance
   'GET /api/backoffice/v1/merchants': { operationId: 'listMerchants', auth: 'staff' },
+  'GET /api/backoffice/v1/overview': { operationId: 'getFinanceOverview', auth: 'staff' },
   'GET /api/backoffice/v1/revenue-lines': { operationId: 'listFinanceRevenueLines', auth: 'staff' },
   'POST /api/backoffice/v1/revenue-lines/{line_id}/activate': { operationId: 'activateRevenueLine', auth: 'staff' },
   'POST /api/backoffice/v1/revenue-lines/{line_id}/deactivate': { operationId: 'deactivateRevenueLine', auth: 'staff' },

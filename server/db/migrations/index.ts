@@ -32,6 +32,8 @@ import * as m0032 from './0032_session_search_noted_by_rowid';
 import * as m0033 from './0033_session_search_lower_case';
 import * as m0034 from './0034_fee_rule_currency';
 import * as m0035 from './0035_throttle_keys_merchant_trigrams';
+import * as m0037 from './0037_finance_day_totals';
+import * as m0038 from './0038_exception_reviews';
 
 /**
  * Every migration, in order. Append only: the runner refuses to start when the applied
@@ -71,4 +73,6 @@ export const migrations: Record<string, Migration> = {
   '0033_session_search_lower_case': m0033,
   '0034_fee_rule_currency': m0034,
   '0035_throttle_keys_merchant_trigrams': m0035,
+  '0037_finance_day_totals': m0037,
+  '0038_exception_reviews': m0038,
 };

@@ -18,7 +18,9 @@ import {
   SessionList,
   SessionListQuery,
 } from '../../../shared/schemas/backoffice';
+import { Overview, OverviewQuery } from '../../../shared/schemas/overview';
 import { paymentsExportRange } from './finance-export.service';
+import { financeOverview } from './finance-overview';
 import { invoiceDetail, listInvoices, listMerchants, listSessions, revenueLines, sessionDetail, setRevenueLineActive } from './finance.service';
 import { merchantScope } from './merchant-scope';
 import { allow, requireStaff } from '../auth/staff-auth';
@@ -34,6 +36,15 @@ export async function financeRoutes(app: FastifyInstance, deps: AppDeps): Promis
 
   r.get('/merchants', { preValidation: finance, schema: { tags, summary: 'Merchants the caller may see', response: { 200: MerchantList, ...errors } } }, async (req) =>
     listMerchants(deps.db, requireStaff(req)),
+  );
+
+  r.get(
+    '/overview',
+    {
+      preValidation: finance,
+      schema: { tags, summary: 'Totals of a date range in one currency: gross, fees, net, counts by status, collections per day by rail', querystring: OverviewQuery, response: { 200: Overview, ...errors } },
+    },
+    async (req) => financeOverview(deps, await merchantScope(deps.db, requireStaff(req), req.query.merchant_id), req.query),
   );
 
   r.get(

@@ -39,6 +39,9 @@ const AUDIT_ACTION_LABELS: Record<string, string> = {
   'staff.disable': 'Disabled a staff account',
   'staff.enable': 'Enabled a staff account',
   'sandbox.bank_transfer_confirm': 'Confirmed a sandbox bank transfer',
+  'exception.resolve': 'Resolved an exception',
+  'exception.ignore': 'Ignored an exception',
+  'exception.reopen': 'Reopened an exception',
 };
 
 /** "api_key.revoke" → "Revoked an API key"; an unknown "staff.reset_password" → "Staff: reset password". */
@@ -98,7 +101,11 @@ export const SLIP_STATUS_LABELS: Readonly<Record<SlipStatus, string>> = {
   expired: 'Expired',
 };
 
+/** A finance exception's state as a work item. */
+export const EXCEPTION_STATUS_LABELS: Readonly<Record<'open' | 'resolved' | 'ignored', string>> = { open: 'Open', resolved: 'Resolved', ignored: 'Ignored' };
+
 const STATE_FIELDS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  exception_status: EXCEPTION_STATUS_LABELS,
   session_status: SESSION_STATUS_LABELS,
   deposit_status: DEPOSIT_STATUS_LABELS,
   slip_status: SLIP_STATUS_LABELS,

@@ -89,6 +89,9 @@ export const OPERATIONS: Readonly<Record<string, OperationDoc>> = {
     success: { status: 200, description: 'The payments as CSV (RFC 4180), one row per payment', contentType: 'text/csv' },
   },
   'GET /api/backoffice/v1/exceptions': { operationId: 'listFinanceExceptions', auth: 'staff' },
+  'GET /api/backoffice/v1/exception-items': { operationId: 'listExceptionItems', auth: 'staff' },
+  'POST /api/backoffice/v1/exception-items/{invoice_ref}/review': { operationId: 'reviewExceptionItem', auth: 'staff' },
+  'GET /api/backoffice/v1/work-counts': { operationId: 'getWorkCounts', auth: 'staff' },
   'GET /api/backoffice/v1/reports/exceptions.csv': {
     operationId: 'exportFinanceExceptions',
     auth: 'staff',

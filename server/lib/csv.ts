@@ -8,8 +8,10 @@ const FORMULA = /^[\s\u200b-\u200f\u2060-\u2064\ufeff\u180e]*[=+\-@\uff1d\uff0b\
 /** One CSV cell: quoted when needed, and a cell a spreadsheet would run as a formula is written as text. */
 export const csvCell = (v: string | number | null): string => {
   if (v === null) return '';
-  let s = String(v);
-  if (FORMULA.test(s)) s = `'${s}`;
+  if (typeof v === 'number') return String(v);
+  let s = v;
+  // A plain decimal number ("-85.00") is a number to a spreadsheet and no formula: only text is neutralised.
+  if (FORMULA.test(s) && !/^-\d+(\.\d+)?$/.test(s)) s = `'${s}`;
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 };
 

@@ -42,6 +42,9 @@ export const AUDIT_ACTIONS = [
   'staff.role_change',
   'auth.password_change',
   'sandbox.bank_transfer_confirm',
+  'exception.resolve',
+  'exception.ignore',
+  'exception.reopen',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -59,8 +59,17 @@ describe('finance overview', () => {
     expect(o.rails.find((r) => r.rail === 'card')).toEqual({ rail: 'card', gross_minor: 18_500, payer_fee_minor: 0, merchant_fee_minor: 361, net_minor: 18_139, payments: 1 });
     expect(o.rails.find((r) => r.rail === 'cash')).toEqual({ rail: 'cash', gross_minor: 10_200, payer_fee_minor: 200, merchant_fee_minor: 0, net_minor: 10_000, payments: 1 });
     expect(o.counts).toEqual({ created: 3, success: 2, failed: 0, expired: 1 });
-    const day = o.days.find((d) => d.day === today)!;
-    expect(day).toEqual({ day: today, created: 3, success: 2, failed: 0, expired: 1, collected_minor: { momo: 0, card: 18_500, bank_transfer: 0, cash: 10_200 } });
+    const todays = o.days.find((d) => d.day === today)!;
+    expect(todays).toEqual({ day: today, created: 3, success: 2, failed: 0, expired: 1, collected_minor: { momo: 0, card: 18_500, bank_transfer: 0, cash: 10_200 } });
+
+    // The payments CSV names who paid each fee and what reaches the merchant.
+    const day = (n: number) => new Date(t.clock.now().getTime() + n * 86_400_000).toISOString();
+    const csv = await call(t, finance, 'GET', `/reports/payments.csv?from=${day(-1)}&to=${day(1)}`);
+    expect(csv.statusCode, csv.body).toBe(200);
+    const header = csv.body.split('\r\n')[0]!.split(',');
+    const cardRow = csv.body.split('\r\n').find((l) => l.includes(card.id))!.split(',');
+    const cell = (row: string[], name: string) => row[header.indexOf(name)];
+    expect([cell(cardRow, 'collected_minor'), cell(cardRow, 'fee_minor'), cell(cardRow, 'fee_bearer'), cell(cardRow, 'net_minor'), cell(cardRow, 'net')]).toEqual(['18500', '361', 'merchant', '18139', '181.39']);
 
     // Folded totals equal those rebuilt from the base tables.
     await rebuildInvoiceSummaries(t.database.db);

@@ -3,8 +3,21 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppDeps } from '../../deps';
 import { ErrorEnvelope } from '../../../shared/schemas/common';
-import { ExceptionList, ExceptionListQuery, ExceptionsExportQuery } from '../../../shared/schemas/finance-exceptions';
-import type { ExceptionList as ExceptionListBody } from '../../../shared/schemas/finance-exceptions';
+import {
+  ExceptionItemList,
+  ExceptionItemQuery,
+  ExceptionList,
+  ExceptionListQuery,
+  ExceptionReview,
+  ExceptionReviewBody,
+  ExceptionReviewParams,
+  ExceptionReviewQuery,
+  ExceptionsExportQuery,
+  WorkCounts,
+} from '../../../shared/schemas/finance-exceptions';
+import type { ExceptionItemList as ExceptionItemListBody, ExceptionList as ExceptionListBody } from '../../../shared/schemas/finance-exceptions';
+import { listExceptionItems, reviewException, workCounts } from './finance-exception-items';
+import { openExceptionCount } from './finance-overview';
 import { merchantScope } from './merchant-scope';
 import { allow, requireStaff } from '../auth/staff-auth';
 import { catchUpInvoiceSummaries } from '../../domain/invoice-summary-fold';
@@ -26,6 +39,44 @@ export async function financeExceptionRoutes(app: FastifyInstance, deps: AppDeps
       const { kind, limit, offset } = req.query;
       return JSON.parse(await deps.reports.text('exceptionsList', { merchantId, kind, limit, offset })) as ExceptionListBody;
     },
+  );
+  r.get(
+    '/exception-items',
+    {
+      preValidation: finance,
+      schema: { tags, summary: 'Exceptions as work items: one per invoice, kinds merged, with status, note, who and when', querystring: ExceptionItemQuery, response: { 200: ExceptionItemList, ...errors } },
+    },
+    async (req) => {
+      const merchantId = await merchantScope(deps.db, requireStaff(req), req.query.merchant_id);
+      await catchUpInvoiceSummaries(deps.db);
+      const { status, kind, limit, offset } = req.query;
+      return JSON.parse(await deps.reports.text('exceptionItems', { merchantId, status, kind, limit, offset })) as ExceptionItemListBody;
+    },
+  );
+  r.post(
+    '/exception-items/:invoice_ref/review',
+    {
+      preValidation: finance,
+      schema: {
+        tags,
+        summary: 'Resolve, ignore or reopen the exception of an invoice, with a note (audited)',
+        params: ExceptionReviewParams,
+        querystring: ExceptionReviewQuery,
+        body: ExceptionReviewBody,
+        response: { 200: ExceptionReview, ...errors },
+      },
+    },
+    async (req) => {
+      const staff = requireStaff(req);
+      const merchantId = await merchantScope(deps.db, staff, req.query.merchant_id);
+      await catchUpInvoiceSummaries(deps.db);
+      return reviewException(deps, staff, req.ip, merchantId, req.params.invoice_ref, req.body);
+    },
+  );
+  r.get(
+    '/work-counts',
+    { schema: { tags, summary: 'Work waiting for the caller: open exceptions (finance, admin), deposits waiting for review (supervisor)', response: { 200: WorkCounts, ...errors } } },
+    async (req) => workCounts(deps.db, requireStaff(req), (merchantId) => openExceptionCount(deps.db, merchantId, null)),
   );
   r.get(
     '/reports/exceptions.csv',

@@ -2,7 +2,6 @@ import type { Db } from '../../db/database';
 import { EXCEPTION_KINDS, type ExceptionKind, type ExceptionList, type FinanceException } from '../../../shared/schemas/finance-exceptions';
 import type { SessionStatus } from '../../../shared/schemas/common';
 import { formatMoney as money } from '../../../shared/money';
-import { csvCell } from '../../lib/csv';
 
 interface PaidSession {
   id: string;
@@ -25,6 +24,11 @@ interface Found {
   id: string;
   kind: ExceptionKind;
   detected_at: string;
+  invoice_ref: string;
+  currency: string;
+  /** The invoice's figures now (a review holds while they are unchanged). */
+  figures: { success_count: number; paid_minor: number; billed_minor: number; collected_minor: number };
+  summary(): string;
   build(): FinanceException;
 }
 
@@ -54,13 +58,13 @@ export async function findExceptions(db: Db, merchantId: string): Promise<Found[
   const candidates = (
     await db
       .selectFrom('invoice_summaries')
-      .select(['invoice_ref', 'line_count', 'billed_minor', 'line_currency', 'test_line_count', 'test_billed_minor'])
+      .select(['invoice_ref', 'line_count', 'billed_minor', 'line_currency', 'test_line_count', 'test_billed_minor', 'success_count', 'paid_minor'])
       .where('merchant_id', '=', merchantId)
       .where('success_count', '>', 1)
       .unionAll((eb) =>
         eb
           .selectFrom('invoice_summaries')
-          .select(['invoice_ref', 'line_count', 'billed_minor', 'line_currency', 'test_line_count', 'test_billed_minor'])
+          .select(['invoice_ref', 'line_count', 'billed_minor', 'line_currency', 'test_line_count', 'test_billed_minor', 'success_count', 'paid_minor'])
           .where('merchant_id', '=', merchantId)
           .where('success_count', '=', 1)
           .where('line_count', '>', 0)
@@ -91,7 +95,9 @@ export async function findExceptions(db: Db, merchantId: string): Promise<Found[
         const sessions = all.filter((x) => x.id.startsWith('cs_test_') === (mode === 'test'));
         const [testLines, testBilled] = [Number(c.test_line_count), Number(c.test_billed_minor)];
         const [lineCount, billed] = mode === 'test' ? [testLines, testBilled] : [Number(c.line_count) - testLines, Number(c.billed_minor) - testBilled];
-        if (sessions.length > 0) invoiceExceptions(out, c.invoice_ref, lineCount > 0 ? { currency: c.line_currency ?? sessions[0]!.currency, billed } : undefined, sessions);
+        // The invoice's figures (both modes): a review holds while they are unchanged.
+        const figures = { success_count: Number(c.success_count), paid_minor: Number(c.paid_minor), billed_minor: Number(c.billed_minor) };
+        if (sessions.length > 0) invoiceExceptions(out, c.invoice_ref, lineCount > 0 ? { currency: c.line_currency ?? sessions[0]!.currency, billed } : undefined, sessions, figures);
       }
     }
   }
@@ -101,7 +107,13 @@ export async function findExceptions(db: Db, merchantId: string): Promise<Found[
 
 const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
-function invoiceExceptions(out: Found[], invoiceRef: string, lines: { currency: string; billed: number } | undefined, all: PaidSession[]): void {
+function invoiceExceptions(
+  out: Found[],
+  invoiceRef: string,
+  lines: { currency: string; billed: number } | undefined,
+  all: PaidSession[],
+  figures: { success_count: number; paid_minor: number; billed_minor: number },
+): void {
   const currency = lines?.currency ?? all[0]!.currency;
   const sessions = all.filter((s) => s.currency === currency); // other currencies are refused at creation once lines exist
   const billedMinor = lines?.billed ?? 0;
@@ -115,6 +127,10 @@ function invoiceExceptions(out: Found[], invoiceRef: string, lines: { currency: 
       id: `${kind}:${trigger.id}`,
       kind,
       detected_at: detectedAt,
+      invoice_ref: invoiceRef,
+      currency,
+      figures: { ...figures, collected_minor: collected },
+      summary,
       build: () => ({
         id: `${kind}:${trigger.id}`,
         kind,
@@ -189,19 +205,16 @@ export const EXCEPTION_CSV_COLUMNS = [
   'paid_rail',
   'other_sessions',
   'summary',
+  'status',
+  'note',
+  'reviewed_by',
+  'reviewed_at',
 ] as const;
 
-/** The exceptions list as CSV (same cell rules as the payments export: formulas neutralised). */
-export async function exceptionsCsv(db: Db, merchantId: string, kind: ExceptionKind | undefined): Promise<string> {
-  const all = await findExceptions(db, merchantId);
-  const lines = [EXCEPTION_CSV_COLUMNS.join(',')];
-  for (const found of all) {
-    if (kind && found.kind !== kind) continue;
-    const e = found.build();
-    const trigger = e.sessions.find((s) => s.trigger);
-    const others = e.sessions.filter((s) => !s.trigger).map((s) => s.id).join(' ');
-    const row = [e.detected_at, e.kind, e.invoice_ref, e.currency, e.billed_minor, e.collected_before_minor, e.amount_minor, e.collected_minor, e.difference_minor, e.session_id, trigger?.paid_rail ?? null, others, e.summary];
-    lines.push(row.map(csvCell).join(','));
-  }
-  return `${lines.join('\r\n')}\r\n`;
+/** One exception's cells, in EXCEPTION_CSV_COLUMNS order up to `summary`. */
+export function exceptionCsvRow(found: Found): Array<string | number | null> {
+  const e = found.build();
+  const trigger = e.sessions.find((s) => s.trigger);
+  const others = e.sessions.filter((s) => !s.trigger).map((s) => s.id).join(' ');
+  return [e.detected_at, e.kind, e.invoice_ref, e.currency, e.billed_minor, e.collected_before_minor, e.amount_minor, e.collected_minor, e.difference_minor, e.session_id, trigger?.paid_rail ?? null, others, e.summary];
 }

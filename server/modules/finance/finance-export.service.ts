@@ -8,7 +8,9 @@ import { settlements } from './finance-settlement';
 
 /**
  * Each amount appears twice, in minor units and as a decimal, under matching names:
- * `amount` is the base (invoice) amount, `fee` the fee, `collected` what the payer paid.
+ * `amount` is the base (invoice) amount, `fee` the fee, `collected` what the payer paid, `net`
+ * what reaches the merchant (collected − fee). `fee_bearer` is who paid the fee: `payer` (added
+ * to what they paid), `merchant` (taken from the amount) or empty when there was none.
  */
 export const PAYMENT_CSV_COLUMNS = [
   'paid_at',
@@ -30,6 +32,9 @@ export const PAYMENT_CSV_COLUMNS = [
   'customer_name',
   /** `test` or `live`: a test session's payment is never live money. */
   'mode',
+  'fee_bearer',
+  'net_minor',
+  'net',
 ] as const;
 
 /** Sessions per query of the export: one batch reads in a few ms however long the range is. */
@@ -112,6 +117,9 @@ async function* batches(db: Db, merchantId: string, from: string, to: string, ba
         p?.deposit?.approved_by ?? null,
         s.customer_name,
         s.id.startsWith('cs_test_') ? 'test' : 'live',
+        feeBearer(s.amount_minor, fee, collected),
+        collected - fee,
+        minorToDecimal(collected - fee, s.currency),
       ];
       return row;
     });
@@ -122,6 +130,12 @@ async function* batches(db: Db, merchantId: string, from: string, to: string, ba
     if (sessions.length < batch) return;
     await new Promise((resolve) => setImmediate(resolve));
   }
+}
+
+/** Who paid a payment's fee: the payer when it was added to what they paid, else the merchant; null without a fee. */
+export function feeBearer(baseMinor: number, feeMinor: number, collectedMinor: number): 'payer' | 'merchant' | null {
+  if (feeMinor === 0) return null;
+  return collectedMinor > baseMinor ? 'payer' : 'merchant';
 }
 
 /** The whole export as one string (small ranges, tests). */

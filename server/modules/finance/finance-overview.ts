@@ -25,24 +25,20 @@ export async function financeOverview(deps: AppDeps, merchantId: string, q: Over
   const from = q.from ?? addDays(to, -29);
   if (from > to) throw new AppError('INVALID_ARGUMENT', 'from: must not be after to');
   if ((Date.parse(to) - Date.parse(from)) / DAY_MS + 1 > OVERVIEW_MAX_DAYS) throw new AppError('INVALID_ARGUMENT', `to: a range of at most ${OVERVIEW_MAX_DAYS} days`);
-  const currencies = await merchantCurrencies(db, merchantId);
-  const currency = q.currency ?? currencies[0] ?? 'GHS';
-
+  // Independent reads side by side (several pool connections on PostgreSQL); the currency picked
+  // by default needs the merchant's currencies first.
+  const currenciesP = merchantCurrencies(db, merchantId);
+  const currency = q.currency ?? (await currenciesP)[0] ?? 'GHS';
+  // Rows as stored (a few per day), added up here: cheaper than GROUP BY and ORDER BY for a few thousand rows.
   let rows = db
     .selectFrom('finance_day_totals')
-    .select(['day', 'rail', 'status'])
-    .select((eb) => [
-      eb.fn.sum<number>('sessions').as('sessions'),
-      eb.fn.sum<number>('collected_minor').as('collected'),
-      eb.fn.sum<number>('payer_fee_minor').as('payer_fee'),
-      eb.fn.sum<number>('merchant_fee_minor').as('merchant_fee'),
-    ])
+    .select(['day', 'rail', 'status', 'sessions', 'collected_minor', 'payer_fee_minor', 'merchant_fee_minor'])
     .where('merchant_id', '=', merchantId)
     .where('currency', '=', currency)
     .where('day', '>=', from)
     .where('day', '<=', to);
   if (q.mode !== 'all') rows = rows.where('mode', '=', q.mode);
-  const found = await rows.groupBy(['day', 'rail', 'status']).orderBy('day').orderBy('rail').orderBy('status').execute();
+  const [found, currencies, exceptionsOpen, held] = await Promise.all([rows.execute(), currenciesP, openExceptionCount(db, merchantId, currency), heldDeliveries(db, merchantId)]);
 
   const zero = () => ({ gross_minor: 0, payer_fee_minor: 0, merchant_fee_minor: 0, net_minor: 0, payments: 0 });
   const totals = zero();
@@ -52,14 +48,15 @@ export async function financeOverview(deps: AppDeps, merchantId: string, q: Over
   for (let d = from; d <= to; d = addDays(d, 1)) days.set(d, { day: d, created: 0, success: 0, failed: 0, expired: 0, collected_minor: { momo: 0, card: 0, bank_transfer: 0, cash: 0 } });
   for (const r of found) {
     const n = Number(r.sessions);
-    const day = days.get(r.day)!;
+    const day = days.get(r.day);
+    if (!day) continue;
     const status = r.status as keyof typeof counts;
     counts[status] += n;
     day[status] += n;
     if (r.status !== 'success') continue;
-    const gross = Number(r.collected);
-    const payerFee = Number(r.payer_fee);
-    const merchantFee = Number(r.merchant_fee);
+    const gross = Number(r.collected_minor);
+    const payerFee = Number(r.payer_fee_minor);
+    const merchantFee = Number(r.merchant_fee_minor);
     const parts = [totals, ...((RAILS as readonly string[]).includes(r.rail) ? [byRail.get(r.rail as Rail)!] : [])];
     for (const t of parts) {
       t.gross_minor += gross;
@@ -70,7 +67,6 @@ export async function financeOverview(deps: AppDeps, merchantId: string, q: Over
     }
     if ((RAILS as readonly string[]).includes(r.rail)) day.collected_minor[r.rail as Rail] += gross;
   }
-  const [exceptionsOpen, held] = await Promise.all([openExceptionCount(db, merchantId, currency), heldDeliveries(db, merchantId)]);
   return {
     merchant_id: merchantId,
     currency,

@@ -1,8 +1,9 @@
 import type { Db } from '../../db/database';
-import type { ExceptionKind } from '../../../shared/schemas/finance-exceptions';
+import type { ExceptionKind, ExceptionStatus } from '../../../shared/schemas/finance-exceptions';
+import { exceptionsCsv, listExceptionItems } from '../finance/finance-exception-items';
 import { auditCsv, type AuditFilter } from '../audit/audit.service';
 import { paymentsCsvBatches, type PaymentsExport } from '../finance/finance-export.service';
-import { exceptionsCsv, listFinanceExceptions } from '../finance/finance-exceptions.service';
+import { listFinanceExceptions } from '../finance/finance-exceptions.service';
 
 /**
  * The long reads of the back office (exports and reports), each a generator of text chunks over
@@ -18,6 +19,8 @@ export interface ReportJobs {
   exceptionsCsv: { merchantId: string; kind?: ExceptionKind | undefined };
   /** One page of the finance exceptions list, as its JSON text. */
   exceptionsList: { merchantId: string; kind?: ExceptionKind | undefined; limit: number; offset: number };
+  /** One page of the exception work items, as its JSON text. */
+  exceptionItems: { merchantId: string; status: ExceptionStatus | 'all'; kind?: ExceptionKind | undefined; limit: number; offset: number };
   /** The filtered audit trail as CSV. */
   auditCsv: AuditFilter;
 }
@@ -47,6 +50,7 @@ export const reportJobs: { [K in ReportJob]: (db: Db, args: ReportJobs[K]) => As
   payments: (db, args) => paymentsCsvBatches(db, args, args.batch),
   exceptionsCsv: (db, args) => slices(exceptionsCsv(db, args.merchantId, args.kind)),
   exceptionsList: (db, args) => slices(listFinanceExceptions(db, args.merchantId, args).then((list) => JSON.stringify(list))),
+  exceptionItems: (db, args) => slices(listExceptionItems(db, args.merchantId, args).then((list) => JSON.stringify(list))),
   auditCsv: (db, args) => slices(auditCsv(db, args)),
 };
 

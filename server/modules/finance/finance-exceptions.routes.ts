@@ -16,7 +16,7 @@ import {
   WorkCounts,
 } from '../../../shared/schemas/finance-exceptions';
 import type { ExceptionItemList as ExceptionItemListBody, ExceptionList as ExceptionListBody } from '../../../shared/schemas/finance-exceptions';
-import { listExceptionItems, reviewException, workCounts } from './finance-exception-items';
+import { reviewException, workCounts } from './finance-exception-items';
 import { openExceptionCount } from './finance-overview';
 import { merchantScope } from './merchant-scope';
 import { allow, requireStaff } from '../auth/staff-auth';

@@ -15,6 +15,8 @@ import { ChangePasswordForm } from '../features/auth/change-password';
 import { Link, useRouter } from '../router';
 import { matchRoute, ROUTES, routesFor, type RouteName } from '../routes';
 import { Button } from '../../ui/button';
+import { useApi } from '../features/common/api';
+import { workCountsQuery } from '../features/finance/exceptions.queries';
 
 /** Header, role-filtered navigation and the current page. */
 export function AppShell() {
@@ -26,7 +28,13 @@ export function AppShell() {
   const health = useQuery(serverQueries.health());
   const version = useQuery(serverQueries.desktopVersion());
   const connection = useQuery(serverQueries.desktopConnection());
+  const api = useApi();
+  const role = session?.user.role;
+  const work = useQuery({ ...workCountsQuery(api), enabled: role === 'finance' || role === 'admin' || role === 'supervisor' });
   if (!session) return null;
+  const waiting: Partial<Record<RouteName, { n: number; what: string }>> = {};
+  if (work.data?.exceptions_open != null) waiting.exceptions = { n: work.data.exceptions_open, what: 'open' };
+  if (work.data?.deposits_waiting != null) waiting.review = { n: work.data.deposits_waiting, what: 'waiting' };
 
   const allowed = routesFor(session.user.role);
   const current = matchRoute(path);
@@ -55,6 +63,12 @@ export function AppShell() {
             <li key={name}>
               <Link to={ROUTES[name].path} className="shell__nav-link">
                 {ROUTES[name].label}
+                {waiting[name] && waiting[name].n > 0 ? (
+                  <span className="shell__count" data-testid={`nav-count-${name}`}>
+                    {waiting[name].n}
+                    <span className="bo-visually-hidden"> {waiting[name].what}</span>
+                  </span>
+                ) : null}
               </Link>
             </li>
           ))}

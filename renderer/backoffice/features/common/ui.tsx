@@ -32,10 +32,13 @@ export function StatusBadge({ status, label }: { status: string; label?: string 
   const tone = TONES[status] ?? 'grey';
   return (
     <span className={`bo-badge bo-badge--${tone}`} data-status={status}>
-      {label ?? status.replace(/_/g, ' ')}
+      {label ?? sentenceCase(status.replace(/_/g, ' '))}
     </span>
   );
 }
+
+/** One case style for every badge, tab and label: the first letter capital, the rest as written. */
+export const sentenceCase = (s: string) => (s ? `${s.charAt(0).toUpperCase()}${s.slice(1)}` : s);
 
 export function Money({ minor, currency, strong }: { minor: number; currency: string; strong?: boolean }) {
   return <span className={`bo-money${strong ? ' bo-money--strong' : ''}`}>{formatMoney(minor, currency)}</span>;

@@ -1,18 +1,19 @@
-import { useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { EXCEPTION_KIND_LABELS, EXCEPTION_KINDS, type ExceptionKind, type FinanceException } from '../../../../shared/schemas/finance-exceptions';
+import { EXCEPTION_KIND_LABELS, EXCEPTION_KINDS, type ExceptionItem, type ExceptionKind, type ExceptionStatus, type FinanceException } from '../../../../shared/schemas/finance-exceptions';
+import { EXCEPTION_STATUS_LABELS } from '../../../../shared/labels';
+import { ConfirmDialog } from '../common/confirm-dialog';
 import { Link } from '../../router';
 import { ROUTES } from '../../routes';
 import { useSession } from '../auth/session';
 import { errorMessage, useApi } from '../common/api';
 import { formatDateTime, formatMoney, railLabel } from '../common/format';
-import { Card, DataTable, Empty, Mono, PageTitle, Pagination, QueryState, SelectField, ShortId, StatusBadge, Tabs } from '../common/ui';
+import { Card, Empty, Mono, PageTitle, Pagination, QueryState, SelectField, StatusBadge, Tabs } from '../common/ui';
 import { financeQueries } from './finance.queries';
-import { exceptionQueries, exceptionsCsvPath } from './exceptions.queries';
+import { exceptionQueries, exceptionsCsvPath, reviewException } from './exceptions.queries';
 import './exceptions.css';
 
 const FINANCE = ROUTES.finance.path;
-type KindTab = ExceptionKind | 'all';
 
 /** What a clerk does about each kind: shown under the list and as the row's hint. */
 const KIND_HELP: Record<ExceptionKind, string> = {
@@ -24,12 +25,14 @@ const KIND_HELP: Record<ExceptionKind, string> = {
 const KIND_TONE: Record<ExceptionKind, string> = { overpaid: 'failed', paid_twice: 'failed', concurrent_sessions_paid: 'failed', amount_differs: 'pending' };
 
 /**
- * Finance exceptions: payments that do not reconcile with their invoice (over-paid, paid twice,
- * two open sessions both paid, part-payments), with the amounts, every session involved (each a
- * link to its detail and timeline) and a CSV export of the same rows.
+ * Finance exceptions as work items: one per invoice that does not reconcile (its kinds merged),
+ * open until someone resolves or ignores it with a note; who and when are shown, and a later
+ * payment on the invoice opens it again. Each lists its amounts and every session involved
+ * (each a link to its detail and timeline); the CSV export has every exception with its state.
  */
 export function ExceptionsPage() {
   const api = useApi();
+  const queryClient = useQueryClient();
   const { session } = useSession();
   const isAdmin = session?.user.role === 'admin';
   const merchants = useQuery(financeQueries.merchants(api));
@@ -40,16 +43,39 @@ export function ExceptionsPage() {
   const merchantId = isAdmin ? picked || undefined : undefined;
   const merchantName = isAdmin ? merchants.data?.merchants.find((m) => m.id === picked)?.name : merchants.data?.merchants[0]?.name;
 
-  const [tab, setTab] = useState<KindTab>('all');
+  const [tab, setTab] = useState<StatusTab>('open');
+  const [kind, setKind] = useState<ExceptionKind | ''>('');
   const [offset, setOffset] = useState(0);
   const limit = 25;
-  const kind = tab === 'all' ? '' : tab;
-  const list = useQuery({ ...exceptionQueries.list(api, merchantId, { kind, limit, offset }), enabled: !isAdmin || !!merchantId });
+  const list = useQuery({ ...exceptionQueries.items(api, merchantId, { status: tab, kind, limit, offset }), enabled: !isAdmin || !!merchantId });
   const counts = list.data?.counts;
-  const total = counts ? EXCEPTION_KINDS.reduce((n, k) => n + counts[k], 0) : undefined;
-  const label = (k: KindTab) => {
-    const n = k === 'all' ? total : counts?.[k];
-    return `${k === 'all' ? 'All' : EXCEPTION_KIND_LABELS[k]}${n === undefined ? '' : ` (${n})`}`;
+  const label = (k: StatusTab) => {
+    const n = counts ? (k === 'all' ? counts.open + counts.resolved + counts.ignored : counts[k]) : undefined;
+    return `${k === 'all' ? 'All' : EXCEPTION_STATUS_LABELS[k]}${n === undefined ? '' : ` (${n})`}`;
+  };
+
+  const [acting, setActing] = useState<{ item: ExceptionItem; status: ExceptionStatus } | null>(null);
+  const [note, setNote] = useState('');
+  const [noteError, setNoteError] = useState<string | undefined>();
+  const [done, setDone] = useState<string | null>(null);
+  const review = useMutation({
+    mutationFn: (a: { item: ExceptionItem; status: ExceptionStatus; note: string }) => reviewException(api, merchantId, a.item.invoice_ref, a.status, a.note),
+    onSuccess: (r) => {
+      setActing(null);
+      setNote('');
+      setDone(`Invoice ${r.invoice_ref}: ${EXCEPTION_STATUS_LABELS[r.status].toLowerCase()}.`);
+      void queryClient.invalidateQueries({ queryKey: ['exceptions', api.userId] });
+      void queryClient.invalidateQueries({ queryKey: ['work-counts', api.userId] });
+    },
+    onError: (err) => setNoteError(errorMessage(err, 'note')),
+  });
+  const confirm = () => {
+    if (!acting) return;
+    if (note.trim() === '') {
+      setNoteError('Write a note: what was done, or why it needs nothing');
+      return;
+    }
+    review.mutate({ ...acting, note: note.trim() });
   };
 
   const [exportState, setExportState] = useState<{ tone: 'error' | 'success'; text: string } | null>(null);
@@ -85,6 +111,12 @@ export function ExceptionsPage() {
             {isAdmin && merchants.data && (
               <SelectField label="Merchant" value={picked} onChange={(v) => (setPicked(v), setOffset(0))} options={merchants.data.merchants.map((m) => ({ value: m.id, label: m.name }))} />
             )}
+            <SelectField
+              label="Kind"
+              value={kind}
+              onChange={(v) => (setKind(v as ExceptionKind | ''), setOffset(0))}
+              options={[{ value: '', label: 'Every kind' }, ...EXCEPTION_KINDS.map((k) => ({ value: k, label: EXCEPTION_KIND_LABELS[k] }))]}
+            />
             <button type="button" className="bo-btn bo-btn--secondary bo-export-btn" disabled={busy || (isAdmin && !merchantId)} onClick={() => void download()}>
               {busy ? 'Preparing…' : 'Export CSV'}
             </button>
@@ -96,48 +128,68 @@ export function ExceptionsPage() {
           {exportState.text}
         </div>
       )}
-      <Tabs tabs={(['all', ...EXCEPTION_KINDS] as KindTab[]).map((k) => ({ key: k, label: label(k) }))} current={tab} onChange={(k) => (setTab(k), setOffset(0))} />
+      {done && (
+        <div className="bo-alert bo-alert--success" role="status">
+          {done}
+        </div>
+      )}
+      <Tabs tabs={STATUS_TABS.map((k) => ({ key: k, label: label(k) }))} current={tab} onChange={(k) => (setTab(k), setOffset(0))} />
       {isAdmin && !merchantId ? (
         merchants.isPending ? null : <Card><Empty title="No merchant yet">Create a merchant integration first (Administration).</Empty></Card>
       ) : (
-        <Card className="bo-card--flush" testId="exceptions-list">
+        <div data-testid="exceptions-list">
           <QueryState
             query={list}
             isEmpty={(d) => d.total === 0}
             empty={
-              <Empty title={kind ? `No ${EXCEPTION_KIND_LABELS[kind].toLowerCase()}` : 'No exceptions'}>
-                Every payment so far matches what its invoice had outstanding.
-              </Empty>
+              <Card>
+                <Empty title={tab === 'open' ? 'Nothing to work on' : `No ${label(tab).replace(/ \(\d+\)$/, '').toLowerCase()} exceptions`}>
+                  {tab === 'open' ? 'Every payment matches its invoice, or has been dealt with.' : 'Nothing here for this filter.'}
+                </Empty>
+              </Card>
             }
           >
             {(d) => (
               <>
-                <DataTable
-                  caption="Finance exceptions"
-                  rows={d.exceptions}
-                  rowKey={(e) => e.id}
-                  columns={[
-                    { key: 'when', header: 'Detected', nowrap: true, render: (e) => formatDateTime(e.detected_at) },
-                    { key: 'what', header: 'What happened', render: (e) => <WhatHappened e={e} /> },
-                    {
-                      key: 'invoice',
-                      header: 'Invoice',
-                      render: (e) => (
-                        <Link to={`${FINANCE}/invoices/${encodeURIComponent(e.invoice_ref)}`}>
-                          <Mono>{e.invoice_ref}</Mono>
-                        </Link>
-                      ),
-                    },
-                    { key: 'amounts', header: 'Amounts', render: (e) => <Amounts e={e} /> },
-                    { key: 'sessions', header: 'Sessions involved', render: (e) => <Sessions e={e} /> },
-                  ]}
-                />
+                <ul className="bo-exc-items">
+                  {d.items.map((item) => (
+                    <li key={item.invoice_ref}>
+                      <ItemCard item={item} onAct={(status) => (setActing({ item, status }), setNote(''), setNoteError(undefined), setDone(null))} />
+                    </li>
+                  ))}
+                </ul>
                 <Pagination total={d.total} limit={limit} offset={offset} onChange={setOffset} />
               </>
             )}
           </QueryState>
-        </Card>
+        </div>
       )}
+      <ConfirmDialog
+        open={acting !== null}
+        title={acting ? `${ACTION_LABEL[acting.status]}: invoice ${acting.item.invoice_ref}` : ''}
+        confirmLabel={acting ? ACTION_LABEL[acting.status] : ''}
+        busy={review.isPending}
+        onConfirm={confirm}
+        onCancel={() => setActing(null)}
+      >
+        <label className="bo-filter__label" htmlFor="exc-note">
+          Note (required)
+        </label>
+        <textarea
+          id="exc-note"
+          className="bo-input bo-exc-note"
+          rows={3}
+          value={note}
+          aria-invalid={noteError ? true : undefined}
+          aria-describedby={noteError ? 'exc-note-error' : undefined}
+          onChange={(e) => (setNote(e.target.value), setNoteError(undefined))}
+        />
+        {noteError && (
+          <span id="exc-note-error" className="bo-filter__error">
+            {noteError}
+          </span>
+        )}
+      </ConfirmDialog>
       <Card title="What is listed">
         <dl className="bo-exc-help">
           {EXCEPTION_KINDS.map((k) => (
@@ -147,56 +199,99 @@ export function ExceptionsPage() {
             </div>
           ))}
         </dl>
-        <p className="bo-muted">Amounts are the sessions’ amounts, payer-borne fees excluded. The list is computed from the payments themselves, so it is always current.</p>
+        <p className="bo-muted">
+          Amounts are the sessions’ amounts, payer-borne fees excluded. The list is computed from the payments themselves, so it is always current; a resolved or ignored invoice opens again
+          when another payment arrives on it.
+        </p>
       </Card>
     </div>
   );
 }
 
-function WhatHappened({ e }: { e: FinanceException }) {
-  return (
-    <div className="bo-exc-what" data-kind={e.kind}>
-      <StatusBadge status={KIND_TONE[e.kind]} label={EXCEPTION_KIND_LABELS[e.kind]} />
-      <p>{e.summary}</p>
-    </div>
-  );
-}
+type StatusTab = ExceptionStatus | 'all';
+const STATUS_TABS: StatusTab[] = ['open', 'resolved', 'ignored', 'all'];
+const ACTION_LABEL: Record<ExceptionStatus, string> = { resolved: 'Resolve', ignored: 'Ignore', open: 'Reopen' };
 
-function Amounts({ e }: { e: FinanceException }) {
-  const m = (n: number) => formatMoney(n, e.currency);
-  const diff = e.difference_minor;
+function ItemCard({ item, onAct }: { item: ExceptionItem; onAct: (status: ExceptionStatus) => void }) {
+  const m = (n: number) => formatMoney(n, item.currency);
+  const diff = item.difference_minor;
+  const sessions = new Map<string, FinanceException['sessions'][number]>();
+  for (const e of item.exceptions) for (const s of e.sessions) if (!sessions.has(s.id) || s.trigger) sessions.set(s.id, s);
   return (
-    <dl className="bo-exc-amounts">
-      <dt>Billed</dt>
-      <dd>{e.billed_minor > 0 ? m(e.billed_minor) : 'no lines'}</dd>
-      <dt>This payment</dt>
-      <dd>{m(e.amount_minor)}</dd>
-      <dt>Collected</dt>
-      <dd>{m(e.collected_minor)}</dd>
-      {e.billed_minor > 0 && (
-        <>
-          <dt>{diff > 0 ? 'Over-paid' : diff < 0 ? 'Outstanding' : 'Balance'}</dt>
-          <dd className={diff > 0 ? 'bo-exc-over' : undefined}>{m(Math.abs(diff))}</dd>
-        </>
-      )}
-    </dl>
-  );
-}
-
-function Sessions({ e }: { e: FinanceException }) {
-  return (
-    <ul className="bo-exc-sessions">
-      {e.sessions.map((s) => (
-        <li key={s.id} className={s.trigger ? 'bo-exc-sessions__trigger' : undefined}>
-          <Link to={`${FINANCE}/sessions/${encodeURIComponent(s.id)}`}>
-            <ShortId value={s.id} />
-          </Link>{' '}
-          <span title={`Paid ${formatDateTime(s.finalized_at, { seconds: true })}`}>
-            {formatMoney(s.amount_minor, e.currency)} · {railLabel(s.paid_rail)}
-          </span>
-          {s.trigger && <span className="bo-muted"> · this payment</span>}
-        </li>
+    <Card className="bo-exc-item" testId={`exception-${item.invoice_ref}`}>
+      <div className="bo-exc-item__head">
+        <h2 className="bo-exc-item__title">
+          Invoice{' '}
+          <Link to={`${FINANCE}/invoices/${encodeURIComponent(item.invoice_ref)}`}>
+            <Mono>{item.invoice_ref}</Mono>
+          </Link>
+        </h2>
+        <StatusBadge status={item.status === 'open' ? 'pending' : item.status === 'resolved' ? 'success' : 'inactive'} label={EXCEPTION_STATUS_LABELS[item.status]} />
+        {item.kinds.map((k) => (
+          <StatusBadge key={k} status={KIND_TONE[k]} label={EXCEPTION_KIND_LABELS[k]} />
+        ))}
+        <span className="bo-muted bo-exc-item__when">Detected {formatDateTime(item.detected_at)}</span>
+      </div>
+      {item.summaries.map((s) => (
+        <p key={s} className="bo-exc-item__summary">
+          {s}
+        </p>
       ))}
-    </ul>
+      <div className="bo-exc-item__body">
+        <dl className="bo-exc-amounts">
+          <dt>Billed</dt>
+          <dd>{item.billed_minor > 0 ? m(item.billed_minor) : 'Nothing billed'}</dd>
+          <dt>Collected</dt>
+          <dd>
+            {m(item.collected_minor)} in {item.payments} payment{item.payments === 1 ? '' : 's'}
+          </dd>
+          {item.billed_minor > 0 && (
+            <>
+              <dt>{diff > 0 ? 'Over-paid' : diff < 0 ? 'Outstanding' : 'Balance'}</dt>
+              <dd className={diff > 0 ? 'bo-exc-over' : undefined}>{m(Math.abs(diff))}</dd>
+            </>
+          )}
+        </dl>
+        <div>
+          <p className="bo-exc-item__label">Sessions involved</p>
+          <ul className="bo-exc-sessions">
+            {[...sessions.values()].map((s) => (
+              <li key={s.id}>
+                <Link to={`${FINANCE}/sessions/${encodeURIComponent(s.id)}`}>
+                  {formatMoney(s.amount_minor, item.currency)} · {railLabel(s.paid_rail)}
+                </Link>{' '}
+                <span className="bo-muted">paid {formatDateTime(s.finalized_at)}</span>
+              </li>
+            ))}
+          </ul>
+        </div>
+      </div>
+      <div className="bo-exc-item__review">
+        {item.reviewed_at ? (
+          <p className="bo-exc-item__note">
+            {item.reopened ? 'Open again: a payment arrived after it was dealt with. ' : ''}
+            Last note by {item.reviewed_by}, {formatDateTime(item.reviewed_at)}: “{item.note}”
+          </p>
+        ) : (
+          <p className="bo-muted bo-exc-item__note">Nobody has worked on this yet.</p>
+        )}
+        <div className="bo-exc-item__actions">
+          {item.status === 'open' ? (
+            <>
+              <button type="button" className="bo-btn bo-btn--primary bo-btn--sm" onClick={() => onAct('resolved')}>
+                Resolve…
+              </button>
+              <button type="button" className="bo-btn bo-btn--secondary bo-btn--sm" onClick={() => onAct('ignored')}>
+                Ignore…
+              </button>
+            </>
+          ) : (
+            <button type="button" className="bo-btn bo-btn--secondary bo-btn--sm" onClick={() => onAct('open')}>
+              Reopen…
+            </button>
+          )}
+        </div>
+      </div>
+    </Card>
   );
 }

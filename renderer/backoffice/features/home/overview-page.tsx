@@ -6,6 +6,7 @@ import { ROUTES, routesFor, type RouteName } from '../../routes';
 import { useApi } from '../common/api';
 import { Card, Empty, PageTitle, SelectField } from '../common/ui';
 import { financeQueries } from '../finance/finance.queries';
+import { workCountsQuery } from '../finance/exceptions.queries';
 import { FinanceOverview } from '../overview/finance-overview';
 
 const BLURBS: Partial<Record<RouteName, string>> = {
@@ -34,6 +35,7 @@ export function OverviewPage() {
     <div className="bo-page">
       <PageTitle title={money ? 'Overview' : `Welcome, ${session.user.username}`} subtitle={money ? 'Collections, fees and what needs attention, by day' : `Signed in as ${session.user.role}. Choose where to work.`} />
       {money && <MoneyOverview admin={role === 'admin'} />}
+      {role === 'supervisor' && <Waiting />}
       <nav aria-label="Work areas">
         <div className="bo-areas">
           {areas.map((r) => (
@@ -45,6 +47,21 @@ export function OverviewPage() {
         </div>
       </nav>
     </div>
+  );
+}
+
+/** A supervisor's queue at a glance. */
+function Waiting() {
+  const api = useApi();
+  const work = useQuery(workCountsQuery(api));
+  const n = work.data?.deposits_waiting;
+  if (n == null) return null;
+  return (
+    <Card testId="waiting-deposits">
+      <p className="bo-waiting">
+        <strong>{n}</strong> deposit{n === 1 ? '' : 's'} waiting for review. <Link to={ROUTES.review.path}>Open the review queue</Link>
+      </p>
+    </Card>
   );
 }
 

@@ -57,7 +57,6 @@ test('finance sees an invoice paid twice and a part-payment on the exceptions sc
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('navigation', { name: 'Back office' }).getByRole('link', { name: 'Exceptions' }).click();
 
-  const list = page.getByTestId('exceptions-list');
   // One work item per invoice: the invoice paid twice (paid twice + over-paid merged) and the part-paid one.
   await expect(page.getByRole('tab', { name: 'Open (2)' })).toBeVisible();
   await expect(page.getByRole('navigation', { name: 'Back office' }).getByTestId('nav-count-exceptions')).toHaveText(/^2/);

@@ -293,7 +293,7 @@ test.describe.serial('back office: cash desk to finance', () => {
     await signIn(page, USERS.supervisor);
     // The About line names the server's build, as /healthz does.
     await expect(page.locator('.shell__footer')).toContainText(/server \d+\.\d+\.\d+ \(([0-9a-f]{7,40}|unknown)\)/);
-    await page.getByRole('link', { name: 'Deposit review', exact: true }).click();
+    await page.getByRole('navigation', { name: 'Back office' }).getByRole('link', { name: /^Deposit review/ }).click();
     const queue = page.getByTestId('review-queue');
     const row = queue.getByRole('row').filter({ hasText: slip.reference });
     await expect(row).toContainText(USERS.teller);

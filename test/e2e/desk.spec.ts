@@ -212,7 +212,7 @@ test.describe.serial('teller desk and review queue', () => {
     await expect(page.getByText('Your role does not give access to this page.')).toBeVisible();
     await expect(page.getByText('(allowed: teller)')).toHaveCount(0);
 
-    await page.getByRole('link', { name: 'Deposit review', exact: true }).click();
+    await page.getByRole('navigation', { name: 'Back office' }).getByRole('link', { name: /^Deposit review/ }).click();
     await page.getByLabel('Teller').selectOption({ label: DESK.teller });
     const queue = page.getByTestId('review-queue-table');
     await expect(queue.getByRole('row')).toHaveCount(3); // header + this teller's two deposits

@@ -36,6 +36,7 @@ const AUDIT_ACTION_LABELS: Record<string, string> = {
   'branch.activate': 'Activated a branch',
   'branch.deactivate': 'Deactivated a branch',
   'staff.create': 'Created a staff account',
+  'staff.rename': 'Changed a staff member’s full name',
   'staff.disable': 'Disabled a staff account',
   'staff.enable': 'Enabled a staff account',
   'sandbox.bank_transfer_confirm': 'Confirmed a sandbox bank transfer',
@@ -99,6 +100,15 @@ export const SLIP_STATUS_LABELS: Readonly<Record<SlipStatus, string>> = {
   used: 'Paid',
   voided: 'Voided',
   expired: 'Expired',
+};
+
+/** An invoice's payments in one word (the invoice list and detail). */
+export const INVOICE_PAYMENT_LABELS: Readonly<Record<'nothing_billed' | 'not_paid' | 'part_paid' | 'paid' | 'overpaid', string>> = {
+  nothing_billed: 'Nothing billed',
+  not_paid: 'Not paid',
+  part_paid: 'Part-paid',
+  paid: 'Paid in full',
+  overpaid: 'Over-paid',
 };
 
 /** A finance exception's state as a work item. */

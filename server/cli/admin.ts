@@ -172,7 +172,7 @@ const COMMANDS: Record<string, Command> = {
   },
   'staff:create': {
     summary: 'Create a back-office user: teller, supervisor, finance or admin',
-    usage: 'staff:create --username U (--password-stdin | --password P) --role teller|supervisor|finance|admin [--branch BRANCH_ID] [--merchant MERCHANT_ID] [--json]',
+    usage: 'staff:create --username U (--password-stdin | --password P) --role teller|supervisor|finance|admin [--branch BRANCH_ID] [--merchant MERCHANT_ID] [--full-name NAME] [--json]',
     examples: ["printf '%s' \"$PW\" | npm run -s admin -- staff:create --username ama --role admin --password-stdin"],
     options: {
       username: { type: 'string' },
@@ -181,6 +181,7 @@ const COMMANDS: Record<string, Command> = {
       role: { type: 'string' },
       branch: { type: 'string' },
       merchant: { type: 'string' },
+      'full-name': { type: 'string' },
     },
     run: async (f) => {
       const password = await passwordOf(f);
@@ -191,6 +192,7 @@ const COMMANDS: Record<string, Command> = {
           role: need(f, 'role'),
           branchId: opt(f, 'branch'),
           merchantId: opt(f, 'merchant'),
+          fullName: opt(f, 'full-name'),
         }),
       );
       return { json: user, text: `created ${user.role} ${user.username} (${user.id})` };

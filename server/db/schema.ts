@@ -241,6 +241,8 @@ export interface StaffUsersTable {
   /** 1 after an admin creates or resets the account: the next sign-in must choose a new password. */
   must_change_password: Generated<number>;
   password_changed_at: string | null;
+  /** The person's full name (migration 0039): printed on receipts; null for accounts made before. */
+  full_name?: string | null;
 }
 
 export interface FeeRulesTable {
@@ -319,6 +321,8 @@ export interface CashDepositsTable {
   review_reason: string | null;
   created_at: string;
   reviewed_at: string | null;
+  /** Short number per branch and day (migration 0039); null for deposits recorded before. */
+  receipt_no?: string | null;
 }
 
 export interface SessionHistoryTable {

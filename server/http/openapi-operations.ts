@@ -119,6 +119,7 @@ export const OPERATIONS: Readonly<Record<string, OperationDoc>> = {
   'POST /api/backoffice/v1/admin/staff': { operationId: 'createStaff', auth: 'staff' },
   'POST /api/backoffice/v1/admin/staff/{staff_id}/disable': { operationId: 'disableStaff', auth: 'staff', success: ok(STAFF_VIEW) },
   'POST /api/backoffice/v1/admin/staff/{staff_id}/enable': { operationId: 'enableStaff', auth: 'staff', success: ok(STAFF_VIEW) },
+  'POST /api/backoffice/v1/admin/staff/{staff_id}/full-name': { operationId: 'setStaffFullName', auth: 'staff', success: ok(STAFF_VIEW) },
   'POST /api/backoffice/v1/admin/staff/{staff_id}/reset-password': { operationId: 'resetStaffPassword', auth: 'staff', errors: [409], success: ok(STAFF_VIEW) },
   'POST /api/backoffice/v1/admin/staff/{staff_id}/role': { operationId: 'changeStaffRole', auth: 'staff', errors: [409], success: ok(STAFF_VIEW) },
   'POST /api/backoffice/v1/admin/sandbox/bank-transfers': { operationId: 'confirmSandboxBankTransfer', auth: 'staff' },

@@ -47,6 +47,8 @@ export const BanksView = z.object({ banks: z.array(z.object({ id: z.string(), na
 export const StaffUserView = z.object({
   id: z.string(),
   username: z.string(),
+  /** Printed on receipts; null for accounts made before full names were asked for. */
+  full_name: z.string().nullable(),
   role: z.string(),
   branch_id: z.string().nullable(),
   branch_name: z.string().nullable(),

@@ -36,6 +36,7 @@ export const AUDIT_ACTIONS = [
   'branch.activate',
   'branch.deactivate',
   'staff.create',
+  'staff.rename',
   'staff.disable',
   'staff.enable',
   'staff.password_reset',
@@ -94,7 +95,7 @@ export const DEPOSIT_STATUSES = ['under_review', 'approved', 'rejected'] as cons
 export const DepositStatus = z.enum(DEPOSIT_STATUSES);
 export type DepositStatus = z.infer<typeof DepositStatus>;
 
-export const StaffRef = z.object({ id: z.string(), username: z.string() });
+export const StaffRef = z.object({ id: z.string(), username: z.string(), full_name: z.string().nullable().optional() });
 
 export const CashDeposit = z.object({
   id: z.string(),
@@ -120,6 +121,8 @@ export const CashDeposit = z.object({
   review_reason: z.string().nullable(),
   created_at: IsoDateTime,
   reviewed_at: IsoDateTime.nullable(),
+  /** Short receipt number per branch and day (`ACC-RDG-20261129-0042`); null for deposits recorded before it existed. */
+  receipt_no: z.string().nullable().optional(),
 });
 export type CashDeposit = z.infer<typeof CashDeposit>;
 
@@ -257,6 +260,12 @@ export const InvoiceSummary = z.object({
   remitted_at: IsoDateTime.nullable(),
   latest_session_status: SessionStatus.nullable(),
   updated_at: IsoDateTime,
+  /** nothing_billed (no lines, whatever was collected), not_paid, part_paid, paid, overpaid. */
+  payment_state: z.enum(['nothing_billed', 'not_paid', 'part_paid', 'paid', 'overpaid']),
+  /** paid − billed when the invoice has lines and collected more (0 otherwise). */
+  overpaid_minor: z.number().int(),
+  /** The payments do not reconcile: the exceptions list has a work item for this invoice. */
+  has_exception: z.boolean(),
 });
 export type InvoiceSummary = z.infer<typeof InvoiceSummary>;
 export const INVOICE_SORTS = ['updated_at', 'invoice_ref', 'billed_minor', 'line_count'] as const;

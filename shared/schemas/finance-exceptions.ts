@@ -112,6 +112,8 @@ export const ExceptionItemQuery = z.object({
   merchant_id: z.string().max(80).optional(),
   status: z.enum(['open', 'resolved', 'ignored', 'all']).default('open'),
   kind: ExceptionKind.optional(),
+  /** One invoice's item only (the invoice screen's link). */
+  invoice_ref: z.string().max(200).optional(),
   limit: z.coerce.number().int().min(1).max(200).default(25),
   offset: z.coerce.number().int().min(0).default(0),
 });

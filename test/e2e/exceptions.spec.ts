@@ -91,6 +91,28 @@ test('finance sees an invoice paid twice and a part-payment on the exceptions sc
   expect(csv).toContain(first);
   expect(csv).toContain(',-9000,'); // the part-payment's outstanding difference, a number
 
+  // The over-paid invoice says so, with the amount and a link to its exception; at 390 px too, without sideways scrolling.
+  for (const width of [1366, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.goto(`/backoffice/finance/invoices/${twice}`);
+    await expect(page.getByTestId('invoice-truth')).toContainText('collected GHS 120.00 more than it billed');
+    await expect(page.locator('.bo-stat').filter({ hasText: 'Over-paid' }).first()).toContainText('120.00');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+    await shot(page, info, `bo-31-invoice-overpaid-${width}`);
+    await page.goto('/backoffice/exceptions');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+    await shot(page, info, `bo-30-exceptions-${width}`);
+  }
+  await page.setViewportSize({ width: 1366, height: 900 });
+  await page.goto(`/backoffice/finance/invoices/${part}`);
+  await expect(page.getByTestId('invoice-truth')).toContainText('GHS 90.00 of GHS 120.00 is still outstanding');
+  await page.getByRole('link', { name: 'See its exception' }).click();
+  await expect(page.getByText(`Showing invoice ${part} only`)).toBeVisible();
+  await expect(page.getByTestId(`exception-${part}`)).toBeVisible();
+  await expect(page.getByTestId(`exception-${twice}`)).toHaveCount(0);
+  await page.goto(`/backoffice/exceptions`);
+  await page.getByRole('tab', { name: /^All/ }).click();
+
   // The session link opens its detail and timeline in Finance.
   await page.getByTestId(`exception-${twice}`).locator(`a[href="/backoffice/finance/sessions/${second}"]`).first().click();
   await expect(page).toHaveURL(new RegExp(`/backoffice/finance/sessions/${second}$`));

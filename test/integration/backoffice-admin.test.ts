@@ -85,9 +85,9 @@ describe('back-office administration (admins only)', () => {
     const withBranch = await call(t, admin, 'POST', `/admin/banks/${bank.id}/branches`, { name: 'Ho Main', code: 'HO1' });
     const branch = withBranch.json().banks.find((b: { id: string }) => b.id === bank.id).branches[0];
     expect(branch).toMatchObject({ name: 'Ho Main', code: 'HO1', active: true });
-    const created = await call(t, admin, 'POST', '/admin/staff', { username: 'esi.teller', password: PASSWORD, role: 'teller', branch_id: branch.id });
+    const created = await call(t, admin, 'POST', '/admin/staff', { username: 'esi.teller', full_name: 'Esi Mensah', password: PASSWORD, role: 'teller', branch_id: branch.id });
     expect(created.statusCode).toBe(201);
-    const dup = await call(t, admin, 'POST', '/admin/staff', { username: 'esi.teller', password: PASSWORD, role: 'teller' });
+    const dup = await call(t, admin, 'POST', '/admin/staff', { username: 'esi.teller', full_name: 'Esi Mensah', password: PASSWORD, role: 'teller' });
     expect(dup.statusCode).toBe(400);
     const login = await t.app.inject({ method: 'POST', url: `${BO}/auth/login`, payload: { username: 'esi.teller', password: PASSWORD } });
     const token = login.json().token as string;

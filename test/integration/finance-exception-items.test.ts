@@ -106,6 +106,29 @@ describe('finance exception work items', () => {
     expect(row).toContain(',resolved,Checked by admin,');
   });
 
+  it('invoice truth: nothing billed, part-paid with what is outstanding, over-paid with its amount and a pointer to its exception', async () => {
+    const invoiceOf = async (ref: string) => {
+      const res = await call(t, finance, 'GET', `/invoices/${encodeURIComponent(ref)}`);
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json().invoice;
+    };
+    const bare = uniqueInvoice('BARE');
+    await pay(bare, 19_727);
+    expect(await invoiceOf(bare)).toMatchObject({ line_count: 0, paid_minor: 19_727, payment_state: 'nothing_billed', overpaid_minor: 0, has_exception: false });
+    const part = await invoice(10_000);
+    await pay(part, 2_500);
+    expect(await invoiceOf(part)).toMatchObject({ payment_state: 'part_paid', outstanding_minor: 7_500, has_exception: true });
+    const over = await invoice(18_500);
+    await pay(over, 37_000);
+    expect(await invoiceOf(over)).toMatchObject({ payment_state: 'overpaid', overpaid_minor: 18_500, outstanding_minor: 0, has_exception: true });
+    expect((await items(`?status=all&invoice_ref=${encodeURIComponent(over)}`)).items.map((i) => [i.invoice_ref, i.kinds])).toEqual([[over, ['overpaid']]]);
+    const exact = await invoice(5_000);
+    await pay(exact, 5_000);
+    expect(await invoiceOf(exact)).toMatchObject({ payment_state: 'paid', has_exception: false });
+    const list = (await call(t, finance, 'GET', '/invoices?limit=200')).json().invoices as Array<{ invoice_ref: string; payment_state: string }>;
+    expect(list.find((i) => i.invoice_ref === bare)?.payment_state).toBe('nothing_billed');
+  });
+
   it('a supervisor sees the deposits waiting for review', async () => {
     const sup = await staff(t, 'supervisor');
     const counts = (await call(t, sup, 'GET', '/work-counts')).json();

@@ -18,14 +18,14 @@ const auditOf = (action: string, target: string) =>
 describe('passwords chosen by an admin are temporary', () => {
   it('an admin cannot set a common password (12345678 was accepted before)', async () => {
     for (const password of ['12345678', 'Password2025!', '123456789012']) {
-      const res = await call(t, admin, 'POST', '/admin/staff', { username: `weak${password.length}`, password, role: 'teller' });
+      const res = await call(t, admin, 'POST', '/admin/staff', { username: `weak${password.length}`, full_name: 'Esi Mensah', password, role: 'teller' });
       expect(res.statusCode, password).toBe(400);
       expect(res.json().error.message).toMatch(/^password: /);
     }
   });
 
   it('a user an admin created must choose their own password before anything else', async () => {
-    const created = await call(t, admin, 'POST', '/admin/staff', { username: 'esi.new', password: 'temporary pass 4821', role: 'teller' });
+    const created = await call(t, admin, 'POST', '/admin/staff', { username: 'esi.new', full_name: 'Esi Mensah', password: 'temporary pass 4821', role: 'teller' });
     expect(created.statusCode, created.body).toBe(201);
     const first = await login('esi.new', 'temporary pass 4821');
     expect(first.json()).toMatchObject({ must_change_password: true });

@@ -34,6 +34,7 @@ import * as m0034 from './0034_fee_rule_currency';
 import * as m0035 from './0035_throttle_keys_merchant_trigrams';
 import * as m0037 from './0037_finance_day_totals';
 import * as m0038 from './0038_exception_reviews';
+import * as m0039 from './0039_receipt_numbers_staff_names';
 
 /**
  * Every migration, in order. Append only: the runner refuses to start when the applied
@@ -75,4 +76,5 @@ export const migrations: Record<string, Migration> = {
   '0035_throttle_keys_merchant_trigrams': m0035,
   '0037_finance_day_totals': m0037,
   '0038_exception_reviews': m0038,
+  '0039_receipt_numbers_staff_names': m0039,
 };

@@ -10,6 +10,7 @@ import { BanksView, CreatedApiKey, CreatedEndpoint, CreatedIntegration, CreatedS
 import {
   adminCreateApiKey,
   adminCreateBank,
+  adminSetFullName,
   adminCreateBranch,
   adminCreateEndpoint,
   adminCreateIntegration,
@@ -126,7 +127,14 @@ export async function adminRoutes(app: FastifyInstance, deps: AppDeps): Promise<
         schema: {
           tags,
           summary: 'Create a staff user (like staff:create)',
-          body: z.object({ username: str(64), password: z.string().min(1).max(200), role: z.enum(STAFF_ROLES), branch_id: z.string().max(80).optional(), merchant_id: z.string().max(80).optional() }),
+          body: z.object({
+            username: str(64),
+            full_name: str(120),
+            password: z.string().min(1).max(200),
+            role: z.enum(STAFF_ROLES),
+            branch_id: z.string().max(80).optional(),
+            merchant_id: z.string().max(80).optional(),
+          }),
           response: { 201: CreatedStaff, ...errors },
         },
       },
@@ -138,6 +146,16 @@ export async function adminRoutes(app: FastifyInstance, deps: AppDeps): Promise<
       );
     }
 
+    r.post(
+      '/admin/staff/:staff_id/full-name',
+      {
+        schema: { tags, summary: "Correct a staff user's full name (printed on receipts)", params: Id('staff_id'), body: z.object({ full_name: str(120) }), response: { 200: StaffView, ...errors } },
+      },
+      async (req) => {
+        await adminSetFullName(deps, actor(req), String(req.params.staff_id), req.body.full_name);
+        return staffView(deps.db);
+      },
+    );
     r.post(
       '/admin/staff/:staff_id/reset-password',
       {

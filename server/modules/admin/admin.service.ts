@@ -239,19 +239,20 @@ export async function staffView(db: Db) {
     .leftJoin('branches as br', 'br.id', 'u.branch_id')
     .leftJoin('banks as bk', 'bk.id', 'br.bank_id')
     .leftJoin('merchants as m', 'm.id', 'u.merchant_id')
-    .select(['u.id', 'u.username', 'u.role', 'u.branch_id', 'br.name as branch_name', 'bk.name as bank_name', 'u.merchant_id', 'm.name as merchant_name', 'u.created_at', 'u.disabled_at', 'u.must_change_password'])
+    .select(['u.id', 'u.username', 'u.full_name', 'u.role', 'u.branch_id', 'br.name as branch_name', 'bk.name as bank_name', 'u.merchant_id', 'm.name as merchant_name', 'u.created_at', 'u.disabled_at', 'u.must_change_password'])
     .orderBy('u.username')
     .execute();
-  return { staff: rows.map((r) => ({ ...r, must_change_password: r.must_change_password === 1 })) };
+  return { staff: rows.map((r) => ({ ...r, full_name: r.full_name ?? null, must_change_password: r.must_change_password === 1 })) };
 }
 
 export async function adminCreateStaff(
   deps: AdminDeps,
   actor: Actor,
-  input: { username: string; password: string; role: string; branch_id?: string | undefined; merchant_id?: string | undefined },
+  input: { username: string; full_name: string; password: string; role: string; branch_id?: string | undefined; merchant_id?: string | undefined },
 ) {
   const user = await createStaff(deps.db, deps.clock, deps.ids, {
     username: input.username,
+    fullName: input.full_name,
     password: input.password,
     role: input.role,
     branchId: input.branch_id,
@@ -264,9 +265,19 @@ export async function adminCreateStaff(
     targetType: 'staff_user',
     targetId: user.id,
     merchantId: input.merchant_id ?? null,
-    after: { username: user.username, role: user.role, branch_id: input.branch_id ?? null, merchant_id: input.merchant_id ?? null },
+    after: { username: user.username, full_name: input.full_name, role: user.role, branch_id: input.branch_id ?? null, merchant_id: input.merchant_id ?? null },
   });
   return user;
+}
+
+/** An admin corrects a staff user's full name (audited). */
+export async function adminSetFullName(deps: AdminDeps, actor: Actor, staffId: string, fullName: string) {
+  await deps.db.transaction().execute(async (trx) => {
+    const u = await trx.selectFrom('staff_users').select(['id', 'full_name']).where('id', '=', staffId).executeTakeFirst();
+    if (!u) throw notFound(`staff user ${staffId}`);
+    await trx.updateTable('staff_users').set({ full_name: fullName }).where('id', '=', staffId).execute();
+    await recordAudit(trx, deps, actor, { action: 'staff.rename', targetType: 'staff_user', targetId: staffId, before: { full_name: u.full_name ?? null }, after: { full_name: fullName } });
+  });
 }
 
 /** Disabling signs the user out everywhere (their tokens are revoked) and refuses new sign-ins. */

@@ -19,6 +19,8 @@ export interface StaffInput {
   merchantId?: string | undefined;
   /** Set when an admin chose the password: the user must replace it at first sign-in. */
   mustChangePassword?: boolean;
+  /** The person's full name, printed on receipts (required by the admin screen; optional on the CLI). */
+  fullName?: string | undefined;
 }
 
 type Q = Kysely<Database> | Transaction<Database>;
@@ -69,6 +71,7 @@ export async function createStaff(db: Db, clock: Clock, ids: IdGenerator, input:
       disabled_at: null,
       must_change_password: input.mustChangePassword ? 1 : 0,
       password_changed_at: now,
+      full_name: input.fullName?.trim() || null,
     })
     .execute();
   return { id, username, role };

@@ -29,7 +29,9 @@ export const depositQuery = (q: Q) =>
       'i.mode',
       'm.name as merchant_name',
       'rec.username as recorded_by_username',
+      'rec.full_name as recorded_by_full_name',
       'rev.username as reviewed_by_username',
+      'rev.full_name as reviewed_by_full_name',
       'br.name as branch_name',
       'bk.name as bank_name',
     ]);
@@ -54,11 +56,12 @@ export function toDeposit(r: DepositRow): CashDeposit {
     branch_id: r.branch_id,
     branch_name: r.branch_name ? `${r.bank_name ?? ''}, ${r.branch_name}`.replace(/^, /, '') : null,
     note: r.note,
-    recorded_by: { id: r.recorded_by, username: r.recorded_by_username },
-    reviewed_by: r.reviewed_by ? { id: r.reviewed_by, username: r.reviewed_by_username ?? '' } : null,
+    recorded_by: { id: r.recorded_by, username: r.recorded_by_username, full_name: r.recorded_by_full_name ?? null },
+    reviewed_by: r.reviewed_by ? { id: r.reviewed_by, username: r.reviewed_by_username ?? '', full_name: r.reviewed_by_full_name ?? null } : null,
     review_reason: r.review_reason,
     created_at: r.created_at,
     reviewed_at: r.reviewed_at,
+    receipt_no: r.receipt_no ?? null,
   };
 }
 

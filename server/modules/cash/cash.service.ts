@@ -74,11 +74,12 @@ export async function recordDeposit(
       );
     }
     const branchId = input.branch_id ?? staff.branchId;
+    let prefix = 'DESK';
     if (branchId) {
       const branch = await trx
         .selectFrom('branches as br')
         .innerJoin('banks as bk', 'bk.id', 'br.bank_id')
-        .select(['br.id', 'br.bank_id'])
+        .select(['br.id', 'br.bank_id', 'br.code', 'bk.code as bank_code'])
         .where('br.id', '=', branchId)
         .where('br.active', '=', 1)
         .where('bk.active', '=', 1)
@@ -86,6 +87,7 @@ export async function recordDeposit(
       if (!branch) throw invalid('branch_id', `no active branch ${branchId}`);
       const own = await bankOfBranch(trx, staff.branchId);
       if (own !== null && own !== branch.bank_id) throw new AppError('FORBIDDEN', 'branch_id: a teller records deposits only at branches of their own bank');
+      prefix = `${branch.bank_code}-${branch.code}`;
     }
     if (!(await submitSlip(trx, slip.id, now))) throw new AppError('STATE_CONFLICT', `slip ${slip.reference} was recorded by someone else meanwhile`);
     const row: CashDepositsTable & { status: 'under_review' } = {
@@ -102,6 +104,7 @@ export async function recordDeposit(
       review_reason: null,
       created_at: now,
       reviewed_at: null,
+      receipt_no: await nextReceiptNo(trx, prefix, now),
     };
     await depositState.recordDeposit(trx, row);
     await requireTransition(trx, deps, s.id, { kind: 'begin_confirmation', cause: `cash deposit ${row.id} recorded by ${staff.username}; awaiting supervisor review` });
@@ -201,3 +204,23 @@ export async function rejectDeposit(deps: CashDeskDeps, staff: StaffContext, ip:
   });
 }
 
+
+/**
+ * The next receipt number of a branch's day: `{bank code}-{branch code}-{YYYYMMDD}-{NNNN}` (UTC
+ * day; `DESK-…` without a branch), one more than the day's highest at that prefix, read in the
+ * recording transaction (serialised on SQLite; on PostgreSQL two racing tellers meet on the
+ * unique index or as a serialization failure, and the loser is retried).
+ */
+export async function nextReceiptNo(trx: Q, prefix: string, nowIso: string): Promise<string> {
+  const head = `${prefix.toUpperCase().replace(/[^A-Z0-9-]/g, '')}-${nowIso.slice(0, 10).replace(/-/g, '')}-`;
+  const last = await trx
+    .selectFrom('cash_deposits')
+    .select('receipt_no')
+    .where('receipt_no', '>=', head)
+    .where('receipt_no', '<', `${head}~`)
+    .orderBy('receipt_no', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  const n = last?.receipt_no ? Number(last.receipt_no.slice(head.length)) + 1 : 1;
+  return `${head}${String(n).padStart(4, '0')}`;
+}

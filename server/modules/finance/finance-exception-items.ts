@@ -77,9 +77,9 @@ function item(g: Group): ExceptionItem {
 export async function listExceptionItems(
   db: Db,
   merchantId: string,
-  f: { status: ExceptionStatus | 'all'; kind?: ExceptionKind | undefined; limit: number; offset: number },
+  f: { status: ExceptionStatus | 'all'; kind?: ExceptionKind | undefined; invoiceRef?: string | undefined; limit: number; offset: number },
 ): Promise<ExceptionItemList> {
-  const all = await groups(db, merchantId);
+  const all = (await groups(db, merchantId)).filter((g) => f.invoiceRef === undefined || g.invoiceRef === f.invoiceRef);
   const ofKind = f.kind ? all.filter((g) => g.found.some((x) => x.kind === f.kind)) : all;
   const counts = { open: 0, resolved: 0, ignored: 0 };
   for (const g of ofKind) counts[g.status]++;

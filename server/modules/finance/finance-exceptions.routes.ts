@@ -50,7 +50,7 @@ export async function financeExceptionRoutes(app: FastifyInstance, deps: AppDeps
       const merchantId = await merchantScope(deps.db, requireStaff(req), req.query.merchant_id);
       await catchUpInvoiceSummaries(deps.db);
       const { status, kind, limit, offset } = req.query;
-      return JSON.parse(await deps.reports.text('exceptionItems', { merchantId, status, kind, limit, offset })) as ExceptionItemListBody;
+      return JSON.parse(await deps.reports.text('exceptionItems', { merchantId, status, kind, invoiceRef: req.query.invoice_ref, limit, offset })) as ExceptionItemListBody;
     },
   );
   r.post(

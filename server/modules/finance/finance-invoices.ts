@@ -50,8 +50,21 @@ const toInvoice = (r: InvoiceSummariesTable): InvoiceSummary => {
     remitted_at: r.remitted_at,
     latest_session_status: r.latest_session_status,
     updated_at: r.updated_at,
+    // This mode's successes: the other mode's payments are another invoice (invoiceMode).
+    ...paymentState(mode === 'test' ? testLines : Number(r.line_count) - testLines, billed, paid, mode === 'test' ? Number(r.test_success_count) : Number(r.success_count) - Number(r.test_success_count)),
   };
 };
+
+/**
+ * What an invoice's payments amount to, in one word a clerk reads: nothing billed (no lines),
+ * not paid, part-paid, paid, or over-paid (by `overpaid_minor`). `has_exception` when its
+ * payments do not reconcile (two or more, or one that differs from the billed total: the
+ * exceptions list has a work item for it).
+ */
+export function paymentState(lines: number, billed: number, paid: number, successes: number): Pick<InvoiceSummary, 'payment_state' | 'overpaid_minor' | 'has_exception'> {
+  const state: InvoiceSummary['payment_state'] = lines === 0 ? 'nothing_billed' : paid === 0 ? 'not_paid' : paid < billed ? 'part_paid' : paid === billed ? 'paid' : 'overpaid';
+  return { payment_state: state, overpaid_minor: lines > 0 ? Math.max(0, paid - billed) : 0, has_exception: successes > 1 || (successes === 1 && lines > 0 && paid !== billed) };
+}
 
 type InvoiceSort = 'updated_at' | 'invoice_ref' | 'billed_minor' | 'line_count';
 

@@ -20,7 +20,7 @@ export interface ReportJobs {
   /** One page of the finance exceptions list, as its JSON text. */
   exceptionsList: { merchantId: string; kind?: ExceptionKind | undefined; limit: number; offset: number };
   /** One page of the exception work items, as its JSON text. */
-  exceptionItems: { merchantId: string; status: ExceptionStatus | 'all'; kind?: ExceptionKind | undefined; limit: number; offset: number };
+  exceptionItems: { merchantId: string; status: ExceptionStatus | 'all'; kind?: ExceptionKind | undefined; invoiceRef?: string | undefined; limit: number; offset: number };
   /** The filtered audit trail as CSV. */
   auditCsv: AuditFilter;
 }

@@ -13,11 +13,12 @@ export function StaffTab() {
   const staff = useQuery(adminQueries.staff(api));
   const banks = useQuery(adminQueries.banks(api));
   const integrations = useQuery(adminQueries.integrations(api));
-  const [form, setForm] = useState({ username: '', password: '', role: 'teller', branch: '', merchant: '' });
+  const [form, setForm] = useState({ username: '', fullName: '', password: '', role: 'teller', branch: '', merchant: '' });
   const create = useAdminAction(
     () =>
       api.post('/admin/staff', {
         username: form.username.trim(),
+        full_name: form.fullName.trim(),
         password: form.password,
         role: form.role,
         ...(form.role === 'teller' && form.branch ? { branch_id: form.branch } : {}),
@@ -25,11 +26,17 @@ export function StaffTab() {
       }),
     () => {
       const name = form.username;
-      setForm({ ...form, username: '', password: '' });
+      setForm({ ...form, username: '', fullName: '', password: '' });
       return `Created ${name}.`;
     },
   );
   const [confirming, setConfirming] = useState<{ id: string; username: string } | null>(null);
+  const [renaming, setRenaming] = useState<{ id: string; username: string; name: string } | null>(null);
+  const rename = useAdminAction(
+    ({ id, name }: { id: string; name: string; username: string }) => api.post(`/admin/staff/${id}/full-name`, { full_name: name.trim() }),
+    (_r, { username, name }) => `${username} is now ${name.trim()}.`,
+    () => setRenaming(null),
+  );
   const toggle = useAdminAction(
     ({ id, disable }: { id: string; disable: boolean; username: string }) => api.post(`/admin/staff/${id}/${disable ? 'disable' : 'enable'}`),
     (_r, { disable, username }) => (disable ? `${username} is disabled and signed out.` : `${username} may sign in again.`),
@@ -47,12 +54,13 @@ export function StaffTab() {
             create.mutate(undefined);
           }}
         >
+          <InputField label="Full name" value={form.fullName} onChange={(v) => setForm({ ...form, fullName: v })} />
           <InputField label="Username" value={form.username} onChange={(v) => setForm({ ...form, username: v })} />
           <InputField label="Temporary password (12+)" type="password" value={form.password} onChange={(v) => setForm({ ...form, password: v })} />
           <SelectField label="Role" value={form.role} onChange={(v) => setForm({ ...form, role: v })} options={['teller', 'supervisor', 'finance', 'admin'].map((r) => ({ value: r, label: r }))} />
           {form.role === 'teller' && <SelectField label="Branch" value={form.branch} onChange={(v) => setForm({ ...form, branch: v })} options={[{ value: '', label: 'No branch' }, ...branchOptions]} />}
           {form.role === 'finance' && <SelectField label="Merchant" value={form.merchant} onChange={(v) => setForm({ ...form, merchant: v })} options={[{ value: '', label: 'Choose…' }, ...merchantOptions]} />}
-          <button type="submit" className="bo-btn bo-btn--primary bo-export-btn" disabled={create.pending || !form.username.trim() || !form.password}>
+          <button type="submit" className="bo-btn bo-btn--primary bo-export-btn" disabled={create.pending || !form.username.trim() || !form.fullName.trim() || !form.password}>
             Create account
           </button>
         </form>
@@ -70,6 +78,17 @@ export function StaffTab() {
       >
         <p>They are signed out at once and cannot sign in until an admin enables the account again. Their past work stays in the audit trail.</p>
       </ConfirmDialog>
+      {rename.note}
+      <ConfirmDialog
+        open={renaming !== null}
+        title={`Full name of ${renaming?.username ?? ''}`}
+        confirmLabel="Save name"
+        busy={rename.pending}
+        onConfirm={() => renaming && renaming.name.trim() && rename.mutate({ id: renaming.id, name: renaming.name, username: renaming.username })}
+        onCancel={() => setRenaming(null)}
+      >
+        {renaming && <InputField label="Full name (printed on receipts)" value={renaming.name} onChange={(v) => setRenaming({ ...renaming, name: v })} />}
+      </ConfirmDialog>
       <Card title="Staff" className="bo-card--flush" testId="staff-list">
         <QueryState query={staff} isEmpty={(d) => d.staff.length === 0} empty={<Empty title="No staff yet" />}>
           {(d) => (
@@ -81,6 +100,7 @@ export function StaffTab() {
               pageSize={15}
               defaultSort={{ key: 'user', dir: 'asc' }}
               columns={[
+                { key: 'name', header: 'Full name', sortValue: (s) => s.full_name ?? '', render: (s) => s.full_name ?? <span className="bo-muted">not given</span> },
                 { key: 'user', header: 'Username', sortValue: (s) => s.username, render: (s) => s.username },
                 { key: 'role', header: 'Role', sortValue: (s) => s.role, render: (s) => <span className="bo-cap">{s.role}</span> },
                 { key: 'bound', header: 'Bound to', sortValue: (s) => boundTo(s) ?? '', render: (s) => boundTo(s) ?? <span className="bo-muted">—</span> },
@@ -91,8 +111,12 @@ export function StaffTab() {
                   header: 'Actions',
                   hideHeader: true,
                   align: 'right',
-                  render: (s) =>
-                    s.id === api.userId ? (
+                  render: (s) => (
+                    <span className="bo-row-actions">
+                      <button type="button" className="bo-btn bo-btn--sm bo-btn--secondary" onClick={() => setRenaming({ id: s.id, username: s.username, name: s.full_name ?? '' })} aria-label={`Edit the full name of ${s.username}`}>
+                        Edit name
+                      </button>
+                      {s.id === api.userId ? (
                       <span className="bo-muted">you</span>
                     ) : (
                       <button
@@ -104,7 +128,9 @@ export function StaffTab() {
                       >
                         {s.disabled_at ? 'Enable' : 'Disable'}
                       </button>
-                    ),
+                    )}
+                    </span>
+                  ),
                 },
               ]}
             />

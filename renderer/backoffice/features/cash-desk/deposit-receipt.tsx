@@ -1,11 +1,18 @@
 import type { CashDeposit } from '../../../../shared/schemas/backoffice';
+import { DEPOSIT_STATUS_LABELS } from '../../../../shared/labels';
 import { formatDateTime, formatMoney } from '../common/format';
 import { Card, DetailList, Mono } from '../common/ui';
 
+/** The deposit's state as printed: its one name (shared/labels.ts) and what it means for the payer. */
 const STATUS_WORDS: Record<CashDeposit['status'], string> = {
-  under_review: 'Awaiting supervisor approval',
-  approved: 'Approved: the payment is complete',
-  rejected: 'Rejected by the supervisor',
+  under_review: `${DEPOSIT_STATUS_LABELS.under_review}: the payment completes once a supervisor approves it`,
+  approved: `${DEPOSIT_STATUS_LABELS.approved}: the payment is complete`,
+  rejected: `${DEPOSIT_STATUS_LABELS.rejected} by the supervisor`,
+};
+const FOOT: Record<CashDeposit['status'], string> = {
+  under_review: 'Keep this receipt. The merchant is notified when the deposit is approved.',
+  approved: 'Keep this receipt. The payment is complete and the merchant has been notified.',
+  rejected: 'This deposit was rejected: the payment is not complete.',
 };
 
 /** Prints the page's `.cd-printable` part only (see cash-desk.css): through the desktop shell, or the browser. */
@@ -39,14 +46,14 @@ export function DepositReceipt({
 }) {
   const test = d.mode === 'test';
   const items: Array<[string, React.ReactNode]> = [
-    ['Receipt no.', <Mono key="id">{d.id}</Mono>],
+    ['Receipt no.', <Mono key="id">{d.receipt_no ?? d.id}</Mono>],
     ['Slip', <Mono key="s">{d.slip_reference}</Mono>],
     ['Invoice', d.invoice_ref],
     ['Payer', d.customer_name || '—'],
   ];
   if (d.description) items.push(['For', d.description]);
   if (d.branch_name) items.push(['Branch', d.branch_name]);
-  items.push(['Received by', teller || d.recorded_by.username], ['Date', formatDateTime(d.created_at, { seconds: true })], ['Status', STATUS_WORDS[d.status]]);
+  items.push(['Received by', d.recorded_by.full_name || teller || d.recorded_by.username], ['Date', formatDateTime(d.created_at, { seconds: true })], ['Status', STATUS_WORDS[d.status]]);
   if (d.status === 'rejected' && d.review_reason) items.push(['Reason', d.review_reason]);
   return (
     <Card testId="deposit-receipt" className="cd-receipt-card">
@@ -77,7 +84,7 @@ export function DepositReceipt({
             Branch stamp
           </div>
         </div>
-        <p className="cd-receipt__foot">Keep this receipt. The merchant is notified when the deposit is approved.</p>
+        <p className="cd-receipt__foot">{FOOT[d.status]}</p>
       </div>
       <div className="cd-receipt__actions cd-no-print">
         <button type="button" ref={printRef} className="bo-btn bo-btn--primary" onClick={onPrint}>

@@ -57,7 +57,7 @@ export function RecentDeposits({ onReprint }: { onReprint: (d: CashDeposit) => v
                 sortKey: 'status',
                 render: (r) => (
                   <>
-                    <StatusBadge status={r.status} />
+                    <StatusBadge status={r.status} kind="deposit" />
                     {r.status === 'rejected' && r.review_reason && (
                       <div className="cd-reason" data-testid="rejection-reason">
                         {r.review_reason}

@@ -77,7 +77,7 @@ export function SlipPanel(props: {
             Slip <Mono>{s.reference}</Mono>
           </div>
         </div>
-        {!blocked && <StatusBadge status={s.status} />}
+        {!blocked && <StatusBadge status={s.status} kind="slip" />}
       </div>
       {blocked && (
         <div className="bo-alert bo-alert--error cd-blocked" role="alert" data-testid="slip-blocked">

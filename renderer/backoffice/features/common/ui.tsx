@@ -1,6 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import { errorMessage } from './api';
 import { formatMoney } from './format';
+import { DEPOSIT_STATUS_LABELS, SESSION_STATUS_LABELS, SLIP_STATUS_LABELS } from '../../../../shared/labels';
 import { pageSpan, type PageSpan } from './paging';
 import './features.css';
 import './office.css';
@@ -28,8 +29,12 @@ const TONES: Record<string, 'green' | 'amber' | 'red' | 'grey' | 'blue'> = {
   inactive: 'grey',
 };
 
-export function StatusBadge({ status, label }: { status: string; label?: string }) {
+const KIND_LABELS: Record<'session' | 'deposit' | 'slip', Readonly<Record<string, string>>> = { session: SESSION_STATUS_LABELS, deposit: DEPOSIT_STATUS_LABELS, slip: SLIP_STATUS_LABELS };
+
+/** A state as a badge; `kind` words it as shared/labels.ts does for that kind of record (one name per state on every screen). */
+export function StatusBadge({ status, label: given, kind }: { status: string; label?: string; kind?: 'session' | 'deposit' | 'slip' }) {
   const tone = TONES[status] ?? 'grey';
+  const label = given ?? (kind ? KIND_LABELS[kind][status] : undefined);
   return (
     <span className={`bo-badge bo-badge--${tone}`} data-status={status}>
       {label ?? sentenceCase(status.replace(/_/g, ' '))}

@@ -43,11 +43,13 @@ export function ExceptionsPage() {
   const merchantId = isAdmin ? picked || undefined : undefined;
   const merchantName = isAdmin ? merchants.data?.merchants.find((m) => m.id === picked)?.name : merchants.data?.merchants[0]?.name;
 
-  const [tab, setTab] = useState<StatusTab>('open');
+  // `?invoice=REF` (the invoice screen's link): that invoice's item, whatever its state.
+  const [invoice, setInvoice] = useState(() => new URLSearchParams(window.location.search).get('invoice') ?? '');
+  const [tab, setTab] = useState<StatusTab>(() => (new URLSearchParams(window.location.search).get('invoice') ? 'all' : 'open'));
   const [kind, setKind] = useState<ExceptionKind | ''>('');
   const [offset, setOffset] = useState(0);
   const limit = 25;
-  const list = useQuery({ ...exceptionQueries.items(api, merchantId, { status: tab, kind, limit, offset }), enabled: !isAdmin || !!merchantId });
+  const list = useQuery({ ...exceptionQueries.items(api, merchantId, { status: tab, kind, invoice, limit, offset }), enabled: !isAdmin || !!merchantId });
   const counts = list.data?.counts;
   const label = (k: StatusTab) => {
     const n = counts ? (k === 'all' ? counts.open + counts.resolved + counts.ignored : counts[k]) : undefined;
@@ -131,6 +133,14 @@ export function ExceptionsPage() {
       {done && (
         <div className="bo-alert bo-alert--success" role="status">
           {done}
+        </div>
+      )}
+      {invoice && (
+        <div className="bo-alert bo-alert--info" role="status">
+          Showing invoice <Mono>{invoice}</Mono> only.{' '}
+          <button type="button" className="bo-btn bo-btn--secondary bo-btn--sm" onClick={() => (setInvoice(''), window.history.replaceState(null, '', window.location.pathname))}>
+            Show every invoice
+          </button>
         </div>
       )}
       <Tabs tabs={STATUS_TABS.map((k) => ({ key: k, label: label(k) }))} current={tab} onChange={(k) => (setTab(k), setOffset(0))} />

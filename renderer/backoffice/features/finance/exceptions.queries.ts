@@ -12,10 +12,10 @@ export const exceptionQueries = {
       refetchInterval: 15_000,
       placeholderData: keepPreviousData,
     }),
-  items: (api: BackOfficeApi, merchantId: string | undefined, f: { status: ExceptionStatus | 'all'; kind: ExceptionKind | ''; limit: number; offset: number }) =>
+  items: (api: BackOfficeApi, merchantId: string | undefined, f: { status: ExceptionStatus | 'all'; kind: ExceptionKind | ''; invoice: string; limit: number; offset: number }) =>
     queryOptions({
       queryKey: ['exceptions', api.userId, merchantId ?? 'own', 'items', f] as const,
-      queryFn: ({ signal }) => api.get(`/exception-items${qs({ merchant_id: merchantId, status: f.status, kind: f.kind, limit: f.limit, offset: f.offset })}`, signal, ExceptionItemList),
+      queryFn: ({ signal }) => api.get(`/exception-items${qs({ merchant_id: merchantId, status: f.status, kind: f.kind, invoice_ref: f.invoice, limit: f.limit, offset: f.offset })}`, signal, ExceptionItemList),
       refetchInterval: 15_000,
       placeholderData: keepPreviousData,
     }),

@@ -68,7 +68,7 @@ export function InvoiceSessions({
           onRowClick={(s) => navigate(`${BASE}/sessions/${encodeURIComponent(s.id)}`)}
           columns={[
             { key: 'amount', header: 'Amount', align: 'right', render: (s) => <Money minor={s.amount_minor} currency={s.currency} /> },
-            { key: 'status', header: 'Status', render: (s) => <StatusBadge status={s.status} /> },
+            { key: 'status', header: 'Status', render: (s) => <StatusBadge status={s.status} kind="session" /> },
             { key: 'rail', header: 'Paid by', render: (s) => railLabel(s.paid_rail) },
             { key: 'created', header: 'Created', nowrap: true, render: (s) => formatDateTime(s.created_at) },
             { key: 'id', header: 'Session', render: (s) => <ShortId value={s.id} /> },

@@ -1,6 +1,9 @@
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useRouter } from '../../router';
+import { Link, useRouter } from '../../router';
+import { ROUTES } from '../../routes';
+import { INVOICE_PAYMENT_LABELS } from '../../../../shared/labels';
+import type { InvoiceSummary } from '../../../../shared/schemas/backoffice';
 import { useApi } from '../common/api';
 import { formatDateTime, formatMoney } from '../common/format';
 import { Card, DataTable, Empty, InputField, Money, Mono, Pagination, QueryState, SelectField, StatusBadge, type SortState } from '../common/ui';
@@ -65,8 +68,8 @@ export function InvoicesView({ merchantId }: { merchantId: string | undefined })
                 { key: 'billed', header: 'Billed', sortKey: 'billed_minor', align: 'right', render: (r) => <Money minor={r.billed_minor} currency={r.currency} strong /> },
                 { key: 'paid', header: 'Paid', align: 'right', render: (r) => <Money minor={r.paid_minor} currency={r.currency} /> },
                 { key: 'outstanding', header: 'Outstanding', align: 'right', render: (r) => <Money minor={r.outstanding_minor} currency={r.currency} /> },
-                { key: 'remitted', header: 'Remitted', render: (r) => <StatusBadge status={r.remitted ? 'remitted' : 'pending'} label={r.remitted ? `Fully paid ${formatDateTime(r.remitted_at)}` : r.paid_minor > 0 ? 'Part-paid' : 'Not paid'} /> },
-                { key: 'session', header: 'Latest session', render: (r) => (r.latest_session_status ? <StatusBadge status={r.latest_session_status} /> : <span className="bo-muted">none</span>) },
+                { key: 'remitted', header: 'Payment', render: (r) => <PaymentState invoice={r} /> },
+                { key: 'session', header: 'Latest session', render: (r) => (r.latest_session_status ? <StatusBadge status={r.latest_session_status} kind="session" /> : <span className="bo-muted">none</span>) },
                 { key: 'updated', header: 'Updated', sortKey: 'updated_at', nowrap: true, render: (r) => formatDateTime(r.updated_at) },
               ]}
             />
@@ -97,11 +100,16 @@ export function InvoiceDetailView({ merchantId, invoiceRef }: { merchantId: stri
             <>
               <div className="bo-stats">
                 <Stat label="Invoice" value={latest.invoice.invoice_ref} />
-                <Stat label="Billed" value={formatMoney(latest.invoice.billed_minor, latest.invoice.currency)} />
+                <Stat label="Billed" value={latest.invoice.line_count === 0 ? 'Nothing billed' : formatMoney(latest.invoice.billed_minor, latest.invoice.currency)} />
                 <Stat label="Paid" value={formatMoney(latest.invoice.paid_minor, latest.invoice.currency)} />
-                <Stat label="Outstanding" value={formatMoney(latest.invoice.outstanding_minor, latest.invoice.currency)} />
-                <Stat label="Fully paid" value={latest.invoice.remitted ? formatDateTime(latest.invoice.remitted_at) : 'Not yet'} />
+                {latest.invoice.payment_state === 'overpaid' ? (
+                  <Stat label="Over-paid" value={formatMoney(latest.invoice.overpaid_minor, latest.invoice.currency)} />
+                ) : latest.invoice.line_count > 0 ? (
+                  <Stat label="Outstanding" value={formatMoney(latest.invoice.outstanding_minor, latest.invoice.currency)} />
+                ) : null}
+                <Stat label="State" value={INVOICE_PAYMENT_LABELS[latest.invoice.payment_state] + (latest.invoice.payment_state === 'paid' && latest.invoice.remitted_at ? ` ${formatDateTime(latest.invoice.remitted_at)}` : '')} />
               </div>
+              <InvoiceTruth invoice={latest.invoice} />
               <Card title="Lines" className="bo-card--flush">
                 {latest.lines.length === 0 ? (
                   <Empty title="No lines recorded" />
@@ -131,5 +139,43 @@ export function InvoiceDetailView({ merchantId, invoiceRef }: { merchantId: stri
         }}
       </QueryState>
     </>
+  );
+}
+
+const PAYMENT_TONE: Record<InvoiceSummary['payment_state'], string> = { nothing_billed: 'inactive', not_paid: 'open', part_paid: 'pending', paid: 'success', overpaid: 'failed' };
+
+/** An invoice's payments in words: "Over-paid GHS 185.00", "Part-paid · GHS 90.00 outstanding", "Nothing billed". */
+function PaymentState({ invoice: r }: { invoice: InvoiceSummary }) {
+  const m = (n: number) => formatMoney(n, r.currency);
+  const label =
+    r.payment_state === 'overpaid'
+      ? `Over-paid ${m(r.overpaid_minor)}`
+      : r.payment_state === 'part_paid'
+        ? `Part-paid · ${m(r.outstanding_minor)} outstanding`
+        : r.payment_state === 'nothing_billed' && r.paid_minor > 0
+          ? `Nothing billed · ${m(r.paid_minor)} collected`
+          : INVOICE_PAYMENT_LABELS[r.payment_state];
+  return <StatusBadge status={PAYMENT_TONE[r.payment_state]} label={label} />;
+}
+
+/** The sentence under an invoice's figures when they need one, with the link to its exception. */
+function InvoiceTruth({ invoice: r }: { invoice: InvoiceSummary }) {
+  const m = (n: number) => formatMoney(n, r.currency);
+  const text =
+    r.payment_state === 'overpaid'
+      ? `This invoice collected ${m(r.overpaid_minor)} more than it billed.`
+      : r.payment_state === 'part_paid'
+        ? `${m(r.outstanding_minor)} of ${m(r.billed_minor)} is still outstanding.`
+        : r.payment_state === 'nothing_billed'
+          ? r.paid_minor > 0
+            ? `No lines were recorded for this invoice: ${m(r.paid_minor)} was collected against nothing billed.`
+            : 'No lines were recorded for this invoice.'
+          : null;
+  if (!text && !r.has_exception) return null;
+  return (
+    <div className={`bo-alert bo-alert--${r.payment_state === 'overpaid' ? 'error' : 'info'}`} role="note" data-testid="invoice-truth">
+      {text}{' '}
+      {r.has_exception && <Link to={`${ROUTES.exceptions.path}?invoice=${encodeURIComponent(r.invoice_ref)}`}>See its exception</Link>}
+    </div>
   );
 }

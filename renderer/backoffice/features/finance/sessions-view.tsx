@@ -120,7 +120,7 @@ export function SessionsView({ merchantId }: { merchantId: string | undefined })
                 { key: 'amount', header: 'Amount', sortKey: 'amount_minor', align: 'right', render: (r) => <Money minor={r.amount_minor} currency={r.currency} strong /> },
                 { key: 'fee', header: 'Fee', align: 'right', nowrap: true, render: (r) => (r.fee_minor === null ? <span className="bo-muted">—</span> : <Money minor={r.fee_minor} currency={r.currency} />) },
                 { key: 'collected', header: 'Collected', align: 'right', nowrap: true, render: (r) => (r.collected_minor === null ? <span className="bo-muted">—</span> : <Money minor={r.collected_minor} currency={r.currency} />) },
-                { key: 'status', header: 'Status', sortKey: 'status', render: (r) => <StatusBadge status={r.status} /> },
+                { key: 'status', header: 'Status', sortKey: 'status', render: (r) => <StatusBadge status={r.status} kind="session" /> },
                 { key: 'invoice', header: 'Invoice', sortKey: 'invoice_ref', render: (r) => <Mono>{r.invoice_ref}</Mono> },
                 { key: 'payer', header: 'Payer', nowrap: true, render: (r) => r.customer_name ?? <span className="bo-muted">—</span> },
                 { key: 'rail', header: 'Paid by', nowrap: true, render: (r) => railLabel(r.paid_rail) },
@@ -152,7 +152,7 @@ export function SessionDetailView({ id }: { id: string }) {
               <Card
                 title={
                   <span className="bo-title-with-badge">
-                    {formatMoney(d.session.amount_minor, d.session.currency)} <StatusBadge status={d.session.status} />
+                    {formatMoney(d.session.amount_minor, d.session.currency)} <StatusBadge status={d.session.status} kind="session" />
                   </span>
                 }
                 testId="session-detail"

@@ -35,7 +35,7 @@ export function DepositDetail({ id, flash, onFlash }: { id: string; flash: Flash
           const mine = d.recorded_by.id === session?.user.id;
           const open = d.status === 'under_review';
           return (
-            <Card title={<>Slip <Mono>{d.slip_reference}</Mono></>} actions={<StatusBadge status={d.status} />} testId="deposit-detail">
+            <Card title={<>Slip <Mono>{d.slip_reference}</Mono></>} actions={<StatusBadge status={d.status} kind="deposit" />} testId="deposit-detail">
               <div className="rv-detail__amount">
                 <Money minor={d.amount_minor} currency={d.currency} strong />
                 {d.mode === 'test' && <span className="cd-test-chip">TEST</span>}

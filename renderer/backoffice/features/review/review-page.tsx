@@ -224,7 +224,7 @@ function ReviewLists({ flash, onFlash }: { flash: Flash | null; onFlash: (f: Fla
                 { key: 'reviewer', header: 'Reviewed by', sortKey: 'reviewed_by', render: (r) => (r.reviewed_by ? r.reviewed_by.username : '—') },
                 { key: 'reason', header: 'Reason', render: (r) => r.review_reason ?? '' },
                 { key: 'amount', header: 'Amount', sortKey: 'amount_minor', align: 'right', nowrap: true, render: (r) => <Money minor={r.amount_minor} currency={r.currency} /> },
-                { key: 'status', header: 'Status', sortKey: 'status', render: (r) => <StatusBadge status={r.status} /> },
+                { key: 'status', header: 'Status', sortKey: 'status', render: (r) => <StatusBadge status={r.status} kind="deposit" /> },
               ]}
             />
           )}

@@ -27,6 +27,7 @@ import { checkoutRoutes } from './modules/payments/payments.routes';
 import { reconcileStuckAttempts } from './modules/payments/reconcile';
 import { searchIndexJob } from './modules/finance/search-index';
 import { backofficeRoutes } from './modules/backoffice/backoffice.routes';
+import { createFirstRun, type FirstRun } from './modules/auth/first-run';
 import { startSweeper, type Sweeper } from './domain/sweeper';
 import { foldInvoiceSummaries } from './domain/invoice-summary-fold';
 import { createDispatcher } from './modules/webhooks/dispatcher';
@@ -37,6 +38,10 @@ import type { AppDeps } from './deps';
 export type { AppDeps } from './deps';
 
 declare module 'fastify' {
+  interface FastifyInstance {
+    /** The one-time setup link of a database without staff (modules/auth/first-run.ts). */
+    firstRun: FirstRun;
+  }
   interface FastifyRequest {
     /** True when the body came as urlencoded or multipart fields (strings to coerce). */
     formEncoded?: boolean;
@@ -125,7 +130,9 @@ export async function build(given: BuildDeps): Promise<FastifyInstance> {
     { prefix: '/api/v1' },
   );
   await app.register(async (scope) => checkoutRoutes(scope, deps), { prefix: '/api/v1/checkout' });
-  await app.register(async (scope) => backofficeRoutes(scope, deps), { prefix: '/api/backoffice/v1' });
+  const firstRun = createFirstRun(deps);
+  app.decorate('firstRun', firstRun);
+  await app.register(async (scope) => backofficeRoutes(scope, deps, firstRun), { prefix: '/api/backoffice/v1' });
 
   // The report worker (if one started) ends with the app; a report still streaming fails.
   app.decorate('reports', deps.reports);

@@ -1,6 +1,7 @@
 import { loadConfig } from './config';
 import { describeDatabase } from './db/database';
 import { lifecycleLine } from './lifecycle-log';
+import { SETUP_LINK_MINUTES } from './modules/auth/first-run';
 import { startServer } from './runtime';
 import { buildInfo } from './version';
 
@@ -47,6 +48,9 @@ async function main(): Promise<void> {
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   const url = `http://${host}:${port}`;
   lifecycleLine(`paydesk listening on ${url} (data: ${describeDatabase(config)})`, { url, engine: server.database.engine });
+  // First run: no staff account yet. The link is the only way to make the first administrator.
+  const setup = await server.app.firstRun.open(config.publicBaseUrl ?? url);
+  if (setup) lifecycleLine(`paydesk first run: no staff account yet. Create the first administrator at ${setup} (valid ${SETUP_LINK_MINUTES} minutes, once)`, { setup_url: setup });
 
   let signalled = false;
   const shutdown = (signal: string) => {

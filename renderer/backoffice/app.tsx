@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { SessionProvider, useSession } from './features/auth/session';
 import { ForcedPasswordChangeScreen } from './features/auth/change-password';
 import { SignInScreen } from './features/auth/sign-in-screen';
+import { SetupScreen } from './features/auth/setup-screen';
 import { AppShell } from './layout/app-shell';
 import { RouterProvider } from './router';
 
@@ -35,6 +36,6 @@ export function App() {
 function Gate() {
   const { session } = useSession();
   if (session === undefined) return <p className="sign-in" role="status">Loading…</p>;
-  if (!session) return <SignInScreen />;
+  if (!session) return window.location.pathname === '/backoffice/setup' ? <SetupScreen /> : <SignInScreen />;
   return session.mustChangePassword ? <ForcedPasswordChangeScreen /> : <AppShell />;
 }

@@ -56,6 +56,8 @@ export const OPERATIONS: Readonly<Record<string, OperationDoc>> = {
   'POST /api/backoffice/v1/auth/logout': { operationId: 'signOutStaff', auth: 'staff' },
   'GET /api/backoffice/v1/me': { operationId: 'getCurrentStaff', auth: 'staff' },
   'POST /api/backoffice/v1/auth/password': { operationId: 'changeOwnPassword', auth: 'staff' },
+  'GET /api/backoffice/v1/setup': { operationId: 'getFirstRunSetup', auth: 'public' },
+  'POST /api/backoffice/v1/setup': { operationId: 'createFirstAdmin', auth: 'public', errors: [401, 409] },
 
   // ------------------------------------------------------------------ back office: cash desk
   'GET /api/backoffice/v1/cash-slips/{slip_token}': { operationId: 'getCashSlip', auth: 'staff' },

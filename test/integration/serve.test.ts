@@ -78,6 +78,25 @@ describe('serve mode (npm run serve)', { timeout: 120_000 }, () => {
     expect(res.status).toBe(200);
   });
 
+  it('on an empty database prints a one-time setup link that creates the first administrator', async () => {
+    let link: string | undefined;
+    for (let i = 0; i < 50 && !link; i++) {
+      link = /first run: no staff account yet\. Create the first administrator at (http:\/\/\S+) \(valid 30 minutes, once\)/.exec(server!.output())?.[1];
+      if (!link) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(link, server!.output()).toMatch(new RegExp(`^${server!.url}/backoffice/setup#token=setup_`));
+    const token = new URL(link!).hash.replace('#token=', '');
+    const page = await call(`${server!.url}/backoffice/setup`);
+    expect(page.status).toBe(200);
+    const body = { token, username: 'first.admin', full_name: 'Efua Asante', password: 'first admin pass 2026' };
+    const made = await call(`${server!.url}/api/backoffice/v1/setup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    expect(made.status).toBe(201);
+    const again = await call(`${server!.url}/api/backoffice/v1/setup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...body, username: 'second.admin' }) });
+    expect(again.status).toBe(401);
+    const login = await call(`${server!.url}/api/backoffice/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'first.admin', password: body.password }) });
+    expect(login.status).toBe(200);
+  });
+
   it('sees an integration the CLI creates while it runs, without a restart; checkout_url uses the bound port', async () => {
     const created = await runAdmin(dataDir, ['integration:create', '--merchant', 'Live Shop', '--json']);
     expect(created.code, created.stderr).toBe(0);

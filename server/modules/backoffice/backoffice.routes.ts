@@ -1,3 +1,4 @@
+import { createFirstRun, firstRunRoutes, SETUP_ROUTE } from '../auth/first-run';
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../deps';
 import { STAFF_LOGIN_ROUTE } from '../../http/rate-limit';
@@ -20,13 +21,13 @@ const PASSWORD_CHANGE_ROUTES = new Set(['/api/backoffice/v1/me', '/api/backoffic
  * every route but sign-in needs a staff bearer token (401 otherwise); each route declares the
  * roles that may call it (403 FORBIDDEN for the others) in its own area.
  */
-export async function backofficeRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
+export async function backofficeRoutes(app: FastifyInstance, deps: AppDeps, firstRun: ReturnType<typeof createFirstRun>): Promise<void> {
   app.addHook('onSend', async (_req, reply) => {
     reply.header('cache-control', 'no-store');
   });
   app.addHook('onRequest', async (req) => {
     // The matched route, not the raw URL (the router decodes `%6cogin`).
-    if (req.routeOptions.url === STAFF_LOGIN_ROUTE) return;
+    if (req.routeOptions.url === STAFF_LOGIN_ROUTE || req.routeOptions.url === SETUP_ROUTE) return;
     // Unknown paths still answer 404 to anyone (the not-found handler runs without a route).
     if (!req.routeOptions.url) return;
     // The rate limiter may already have checked the token to pick its bucket.
@@ -38,6 +39,7 @@ export async function backofficeRoutes(app: FastifyInstance, deps: AppDeps): Pro
 
   // Registration order is the order of the OpenAPI document's paths: keep it.
   await staffAuthRoutes(app, deps);
+  await firstRunRoutes(app, deps, firstRun);
   await cashDeskRoutes(app, deps);
   await auditRoutes(app, deps);
   await financeRoutes(app, deps);

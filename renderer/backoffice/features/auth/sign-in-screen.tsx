@@ -33,7 +33,7 @@ export function SignInScreen() {
         <h1 id="sign-in-title" className="sign-in__title">
           Paydesk back office
         </h1>
-        <p className="sign-in__hint">Sign in with the staff account an administrator created for you.</p>
+        <p className="sign-in__hint">Sign in with the staff account an administrator created for you. On a new installation, the first administrator is created with the setup link the server printed when it started.</p>
         <TextField label="Username" name="username" autoComplete="username" value={username} onChange={setUsername} required autoFocus />
         <TextField
           label="Password"

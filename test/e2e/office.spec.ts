@@ -122,7 +122,7 @@ test.describe.serial('finance, audit, webhooks and administration screens', () =
     const detail = page.getByTestId('session-detail');
     await expect(detail).toContainText(`Fee${money(fee)}`);
     await expect(detail).toContainText(money(paid.total));
-    await expect(page.getByTestId('session-timeline')).toContainText(`${money(12_345)} + fee ${money(fee)} = ${money(paid.total)}`);
+    await expect(page.getByTestId('session-timeline')).toContainText(`${money(paid.total)} charged · cash fee ${money(fee)} paid by the payer · ${money(12_345)} to the merchant`);
     await shots(page, info, 'of-02-finance-detail');
 
     await page.getByRole('tab', { name: 'Reconciliation export' }).click();

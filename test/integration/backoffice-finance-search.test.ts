@@ -115,7 +115,7 @@ describe('finance search the way a caller describes a payment, and one set of am
     const detail = (await call(t, fin, 'GET', `/sessions/${paid.session_id}`)).json();
     expect(detail.session).toMatchObject({ amount_minor: 12_345, fee_minor: fee, collected_minor: paid.amount_minor });
     const slip = detail.timeline.find((e: { kind: string }) => e.kind === 'slip');
-    expect(slip.detail.replace(/\u00a0/g, ' ')).toContain(`GHS 123.45 + fee GHS ${(fee / 100).toFixed(2)} = GHS ${(paid.amount_minor / 100).toFixed(2)}`);
+    expect(slip.detail.replace(/\u00a0/g, ' ')).toContain(`GHS ${(paid.amount_minor / 100).toFixed(2)} charged · cash fee GHS ${(fee / 100).toFixed(2)} paid by the payer · GHS 123.45 to the merchant`);
     const csv = (await call(t, fin, 'GET', '/reports/payments.csv?from=2000-01-01T00:00:00Z&to=2000-12-31T00:00:00Z')).body;
     expect(csv.trim().split('\r\n')).toHaveLength(1);
     const now = t.clock.now().getTime();

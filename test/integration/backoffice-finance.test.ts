@@ -123,8 +123,8 @@ describe('back-office finance: merchant scoping, sessions, invoices, revenue lin
     expect(kinds).toContain(`slip:Cash slip ${paid.reference} issued`);
     expect(kinds).toContain('deposit:Cash deposit recorded');
     expect(kinds).toContain('deposit:Cash deposit approved');
-    expect(kinds).toContain('transition:open → pending');
-    expect(kinds).toContain('transition:pending → success');
+    expect(kinds).toContain('transition:Not paid yet → In progress');
+    expect(kinds).toContain('transition:In progress → Paid');
     expect(kinds).toContain('event:Event checkout.session.completed');
     const ats = body.timeline.map((e: { at: string }) => e.at);
     expect([...ats].sort()).toEqual(ats);

@@ -22,7 +22,7 @@ import { iso } from '../../lib/iso-param';
 import type { StaffContext } from '../auth/staff-auth';
 import { invoiceLines } from '../invoices/invoices.repository';
 import { formatMoney as money } from '../../../shared/money';
-import { railLabel } from '../../../shared/labels';
+import { railLabel, SESSION_STATUS_LABELS, SLIP_STATUS_LABELS } from '../../../shared/labels';
 import { settlements, type Settlement } from './finance-settlement';
 import { amongHits, merchantScope, searchable, searchHits, sessionAmount } from './finance-search';
 import { catchUpSearchIndex } from './search-index';
@@ -260,9 +260,17 @@ export async function listSessions(deps: FinanceDeps, merchantId: string, f: Ses
 }
 
 
-/** "GHS 100.00 + fee GHS 2.00 = GHS 102.00": the same three amounts the list and the CSV show. */
-const breakdown = (base: number, fee: number, total: number, currency: string) =>
-  fee === 0 && base === total ? money(total, currency) : `${money(base, currency)} + fee ${money(fee, currency)} = ${money(total, currency)}`;
+/**
+ * Gross, fee and net in words, the same amounts the list and the CSV show:
+ * "GHS 185.00 charged · card fee GHS 3.61 paid by the merchant · GHS 181.39 to the merchant";
+ * a payer-borne fee is part of what was charged ("GHS 102.00 charged · cash fee GHS 2.00 paid by the payer · GHS 100.00 to the merchant").
+ */
+const breakdown = (rail: string, base: number, fee: number, total: number, currency: string) => {
+  if (fee === 0) return `${money(total, currency)} charged · no fee · ${money(total, currency)} to the merchant`;
+  const payer = total > base;
+  return `${money(total, currency)} charged · ${rail} fee ${money(fee, currency)} paid by the ${payer ? 'payer' : 'merchant'} · ${money(total - fee, currency)} to the merchant`;
+};
+const feeWord = (rail: string) => (rail === 'momo' ? 'Mobile Money' : rail === 'bank_transfer' ? 'bank transfer' : rail);
 
 /** One session with its invoice lines and everything that happened to it, oldest first. */
 export async function sessionDetail(deps: FinanceDeps, staff: StaffContext, sessionId: string): Promise<SessionDetail> {
@@ -292,17 +300,17 @@ export async function sessionDetail(deps: FinanceDeps, staff: StaffContext, sess
   ]);
   const t: TimelineEntry[] = [{ at: s.created_at, kind: 'created', title: 'Session created', detail: `${money(s.amount_minor, s.currency)} for invoice ${s.invoice_ref}`, ref: s.id }];
   // The creation row (none → open) is the "Session created" entry above, which sessions made before it had too.
-  for (const h of history.filter((row) => row.from_status !== NO_STATUS)) t.push({ at: h.at, kind: 'transition', title: `${h.from_status} → ${h.to_status}`, detail: h.cause, ref: null });
+  for (const h of history.filter((row) => row.from_status !== NO_STATUS)) t.push({ at: h.at, kind: 'transition', title: `${SESSION_STATUS_LABELS[h.from_status as SessionStatus] ?? h.from_status} → ${SESSION_STATUS_LABELS[h.to_status as SessionStatus] ?? h.to_status}`, detail: h.cause, ref: null });
   for (const a of attempts) {
     const rail = railLabel(a.rail);
     const who = a.rail === 'momo' ? ` · ${a.operator ?? ''} ••${a.phone_last4 ?? ''}` : a.rail === 'card' ? ` · ${a.card_brand ?? ''} ••${a.card_last4 ?? ''}` : a.payment_reference ? ` · ref ${a.payment_reference}` : '';
-    t.push({ at: a.created_at, kind: 'attempt', title: `${rail} attempt started`, detail: `${breakdown(a.base_minor, a.fee_minor, a.amount_charged_minor, a.currency)}${who}`, ref: a.id });
+    t.push({ at: a.created_at, kind: 'attempt', title: `${rail} attempt started`, detail: `${breakdown(feeWord(a.rail), a.base_minor, a.fee_minor, a.amount_charged_minor, a.currency)}${who}`, ref: a.id });
     if (a.finalized_at) {
       t.push({ at: a.finalized_at, kind: 'attempt', title: `${rail} attempt ${a.status}`, detail: a.decline_reason ? `${a.raw_status} · ${a.decline_reason}` : a.raw_status, ref: a.id });
     }
   }
   for (const sl of slips) {
-    t.push({ at: sl.created_at, kind: 'slip', title: `Cash slip ${sl.reference} issued`, detail: `${breakdown(sl.base_minor, sl.fee_minor, sl.amount_minor, sl.currency)} · now ${sl.status.replace('_', ' ')}`, ref: sl.reference });
+    t.push({ at: sl.created_at, kind: 'slip', title: `Cash slip ${sl.reference} issued`, detail: `${breakdown('cash', sl.base_minor, sl.fee_minor, sl.amount_minor, sl.currency)} · now ${SLIP_STATUS_LABELS[sl.status as keyof typeof SLIP_STATUS_LABELS] ?? sl.status}`, ref: sl.reference });
   }
   for (const d of deposits) {
     t.push({ at: d.created_at, kind: 'deposit', title: 'Cash deposit recorded', detail: `${money(d.amount_minor, d.currency)} by ${d.recorded_by_username}${d.note ? ` · “${d.note}”` : ''}`, ref: d.id });

@@ -1,10 +1,9 @@
 import { sql } from 'kysely';
-import type { AppDeps } from '../../deps';
 import type { Db } from '../../db/database';
 import type { ExceptionReviewsTable } from '../../db/schema';
 import { EXCEPTION_KINDS, type ExceptionItem, type ExceptionItemList, type ExceptionKind, type ExceptionStatus } from '../../../shared/schemas/finance-exceptions';
 import { notFound } from '../../lib/errors';
-import { actorOf, recordAudit } from '../audit/audit.service';
+import { actorOf, recordAudit, type AuditDeps } from '../audit/audit.service';
 import type { StaffContext } from '../auth/staff-auth';
 import { csvCell } from '../../lib/csv';
 import { EXCEPTION_CSV_COLUMNS, exceptionCsvRow, findExceptions } from './finance-exceptions.service';
@@ -88,7 +87,7 @@ export async function listExceptionItems(
 }
 
 /** The review of one invoice's exception by a clerk: its status and a note, who and when, audited in the same transaction. */
-export async function reviewException(deps: AppDeps, staff: StaffContext, ip: string, merchantId: string, invoiceRef: string, body: { status: ExceptionStatus; note: string }) {
+export async function reviewException(deps: AuditDeps & { db: Db }, staff: StaffContext, ip: string, merchantId: string, invoiceRef: string, body: { status: ExceptionStatus; note: string }) {
   const at = deps.clock.now().toISOString();
   return deps.db.transaction().execute(async (trx) => {
     const s = await trx

@@ -113,7 +113,7 @@ export function StaffTab() {
                   align: 'right',
                   render: (s) => (
                     <span className="bo-row-actions">
-                      <button type="button" className="bo-btn bo-btn--sm bo-btn--secondary" onClick={() => setRenaming({ id: s.id, username: s.username, name: s.full_name ?? '' })} aria-label={`Edit the full name of ${s.username}`}>
+                      <button type="button" className="bo-btn bo-btn--sm bo-btn--secondary" onClick={() => setRenaming({ id: s.id, username: s.username, name: s.full_name ?? '' })} aria-label={`Edit name of ${s.username}`}>
                         Edit name
                       </button>
                       {s.id === api.userId ? (

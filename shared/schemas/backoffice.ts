@@ -297,6 +297,8 @@ export const SessionListQuery = MerchantScopeQuery.extend({
   amount_minor: z.coerce.number({ error: 'must be an integer number of minor units' }).int({ error: 'must be an integer number of minor units' }).min(0, { error: 'must not be negative' }).optional(),
   from: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time' }).optional(),
   to: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time' }).optional(),
+  /** Live sessions, test sessions, or both (the default). */
+  mode: z.enum(['live', 'test', 'all']).default('all'),
   sort: z.enum(SESSION_SORTS).default('created_at'),
   dir: z.enum(['asc', 'desc']).default('desc'),
   limit: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(25),
@@ -324,6 +326,8 @@ export const SessionRow = z.object({
   collected_minor: z.number().int().nullable(),
   /** Slip, bank-transfer or provider reference of the payment that settled it. */
   payment_reference: z.string().nullable(),
+  /** The session's mode (its integration's): test sessions never move real money. */
+  mode: z.enum(['test', 'live']),
 });
 export type SessionRow = z.infer<typeof SessionRow>;
 /** `next_cursor`: pass as `cursor` for the page after this one (null on the last page). */

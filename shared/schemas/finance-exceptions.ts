@@ -49,6 +49,8 @@ export const FinanceException = z.object({
   /** One sentence a clerk reads: what happened, with the amounts. */
   summary: z.string(),
   sessions: z.array(ExceptionSession),
+  /** The mode of the payments (test payments are checked against test lines only, live against live). */
+  mode: z.enum(['test', 'live']),
 });
 export type FinanceException = z.infer<typeof FinanceException>;
 

@@ -141,3 +141,76 @@ describe('test money never counts on a live invoice in the back office', () => {
     expect(list.exceptions.filter((e) => e.invoice_ref === ref)).toEqual([]);
   });
 });
+
+describe('back-office lists keep the modes apart', () => {
+  it('the sessions list filters by mode and says which mode each session is', async () => {
+    const ref = uniqueInvoice('MODES');
+    const live = ((await post(t.app, '/api/v1/sessions', { amount_minor: 1200, invoice_ref: ref }, { key: liveKey })).json() as { id: string }).id;
+    const test = ((await post(t.app, '/api/v1/sessions', { amount_minor: 1200, invoice_ref: ref }, { key: testSide.api_key })).json() as { id: string }).id;
+    const finance = await staff(t, 'finance', { merchantId: testSide.merchant_id });
+    const list = async (mode: string) => {
+      const res = await call(t, finance, 'GET', `/sessions?invoice_ref=${ref}${mode ? `&mode=${mode}` : ''}`);
+      expect(res.statusCode, res.body).toBe(200);
+      return (res.json() as { sessions: Array<{ id: string; mode: string }>; total: number }).sessions.map((s) => [s.id, s.mode]).sort();
+    };
+    expect(await list('')).toEqual([[live, 'live'], [test, 'test']].sort());
+    expect(await list('all')).toEqual([[live, 'live'], [test, 'test']].sort());
+    expect(await list('live')).toEqual([[live, 'live']]);
+    expect(await list('test')).toEqual([[test, 'test']]);
+    // Without any other filter too (the merchant's whole list), and the count follows the filter.
+    const all = (await call(t, finance, 'GET', '/sessions?mode=test&limit=100')).json() as { sessions: Array<{ id: string }>; total: number };
+    expect(all.sessions.length).toBeGreaterThan(0);
+    expect(all.sessions.every((s) => s.id.startsWith('cs_test_'))).toBe(true);
+    expect(all.total).toBe(all.sessions.length);
+    const bad = await call(t, finance, 'GET', '/sessions?mode=sandbox');
+    expect(bad.statusCode).toBe(400);
+    expect(bad.body).toContain('mode');
+  });
+
+  it('the exceptions list and its CSV carry the mode (last column)', async () => {
+    expect((await post(t.app, '/api/v1/revenue-lines', { lines: [{ code: 'RATES', name: 'Rates (test)' }] }, { key: testSide.api_key })).statusCode).toBe(200);
+    const ref = uniqueInvoice('TEST-PART');
+    expect((await post(t.app, '/api/v1/invoice-lines', { invoice_ref: ref, lines: [{ code: 'RATES', amount_minor: 9000 }] }, { key: testSide.api_key })).statusCode).toBe(200);
+    const created = await post(t.app, '/api/v1/sessions', { amount_minor: 4000, invoice_ref: ref }, { key: testSide.api_key });
+    const id = (created.json() as { id: string }).id;
+    expect((await payByCard(t, id, '4242424242424242')).statusCode).toBe(201);
+    const finance = await staff(t, 'finance', { merchantId: testSide.merchant_id });
+    const list = (await call(t, finance, 'GET', '/exceptions?limit=200')).json() as { exceptions: Array<{ invoice_ref: string; kind: string; mode: string }> };
+    expect(list.exceptions.filter((e) => e.invoice_ref === ref)).toEqual([expect.objectContaining({ kind: 'amount_differs', mode: 'test' })]);
+    const csv = await call(t, finance, 'GET', '/reports/exceptions.csv');
+    expect(csv.statusCode, csv.body).toBe(200);
+    const [header, ...rows] = csv.body.trim().split('\r\n');
+    const columns = header!.split(',');
+    expect(columns.slice(0, 3)).toEqual(['detected_at', 'kind', 'invoice_ref']);
+    expect(columns.at(-1)).toBe('mode');
+    const row = rows.find((r) => r.includes(id))!;
+    expect(row.split(',').at(-1)).toBe('test');
+  });
+
+  it('the invoice list sorts by billed amount and line count as each invoice shows them (its mode only)', async () => {
+    const codes = ['SA', 'SB', 'SC'].map((code) => ({ code, name: code }));
+    expect((await liveSync(codes)).statusCode).toBe(200);
+    expect((await post(t.app, '/api/v1/revenue-lines', { lines: codes }, { key: testSide.api_key })).statusCode).toBe(200);
+    const tag = `SORT${Date.now()}`;
+    const [mixed, plain] = [`${tag}-MIXED`, `${tag}-PLAIN`];
+    // Mixed: live 1 line of 1,000, plus test lines on the same ref (3 of 50,000); shown as live, 1 line, 1,000.
+    expect((await post(t.app, '/api/v1/invoice-lines', { invoice_ref: mixed, lines: [{ code: 'SA', amount_minor: 1000 }] }, { key: liveKey })).statusCode).toBe(200);
+    const testLines = await post(t.app, '/api/v1/invoice-lines', { invoice_ref: mixed, lines: codes.map(({ code }) => ({ code, amount_minor: 50_000 })) }, { key: testSide.api_key });
+    expect(testLines.statusCode, testLines.body).toBe(200);
+    // Plain: live 2 lines, 5,000 in all.
+    expect((await post(t.app, '/api/v1/invoice-lines', { invoice_ref: plain, lines: [{ code: 'SA', amount_minor: 2000 }, { code: 'SB', amount_minor: 3000 }] }, { key: liveKey })).statusCode).toBe(200);
+    const finance = await staff(t, 'finance', { merchantId: testSide.merchant_id });
+    for (const sort of ['billed_minor', 'line_count']) {
+      const page = (await call(t, finance, 'GET', `/invoices?q=${tag}&sort=${sort}&dir=asc`)).json() as { invoices: Array<{ invoice_ref: string; billed_minor: number; line_count: number }> };
+      expect(page.invoices.map((i) => [i.invoice_ref, i.line_count, i.billed_minor]), sort).toEqual([
+        [mixed, 1, 1000],
+        [plain, 2, 5000],
+      ]);
+      // Paged by cursor, the same order.
+      const first = (await call(t, finance, 'GET', `/invoices?q=${tag}&sort=${sort}&dir=desc&limit=1`)).json() as { invoices: Array<{ invoice_ref: string }>; next_cursor: string };
+      expect(first.invoices.map((i) => i.invoice_ref)).toEqual([plain]);
+      const second = (await call(t, finance, 'GET', `/invoices?q=${tag}&sort=${sort}&dir=desc&limit=1&cursor=${first.next_cursor}`)).json() as { invoices: Array<{ invoice_ref: string }> };
+      expect(second.invoices.map((i) => i.invoice_ref)).toEqual([mixed]);
+    }
+  });
+});

@@ -97,7 +97,7 @@ export async function findExceptions(db: Db, merchantId: string): Promise<Found[
         const [lineCount, billed] = mode === 'test' ? [testLines, testBilled] : [Number(c.line_count) - testLines, Number(c.billed_minor) - testBilled];
         // The invoice's figures (both modes): a review holds while they are unchanged.
         const figures = { success_count: Number(c.success_count), paid_minor: Number(c.paid_minor), billed_minor: Number(c.billed_minor) };
-        if (sessions.length > 0) invoiceExceptions(out, c.invoice_ref, lineCount > 0 ? { currency: c.line_currency ?? sessions[0]!.currency, billed } : undefined, sessions, figures);
+        if (sessions.length > 0) invoiceExceptions(out, mode, c.invoice_ref, lineCount > 0 ? { currency: c.line_currency ?? sessions[0]!.currency, billed } : undefined, sessions, figures);
       }
     }
   }
@@ -109,6 +109,7 @@ const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 function invoiceExceptions(
   out: Found[],
+  mode: 'live' | 'test',
   invoiceRef: string,
   lines: { currency: string; billed: number } | undefined,
   all: PaidSession[],
@@ -145,6 +146,7 @@ function invoiceExceptions(
         detected_at: detectedAt,
         summary: summary(),
         sessions: involved().map((s) => ({ id: s.id, status: s.status, amount_minor: s.amount_minor, paid_rail: s.paid_rail, created_at: s.created_at, finalized_at: s.finalized_at, trigger: s.id === trigger.id })),
+        mode,
       }),
     };
   };
@@ -209,6 +211,7 @@ export const EXCEPTION_CSV_COLUMNS = [
   'note',
   'reviewed_by',
   'reviewed_at',
+  'mode',
 ] as const;
 
 /** One exception's cells, in EXCEPTION_CSV_COLUMNS order up to `summary`. */

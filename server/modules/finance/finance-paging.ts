@@ -37,7 +37,7 @@ type AnyEb = ExpressionBuilder<any, any>;
  * reads them as. Written as `sort <= v AND (sort < v OR id < id0)` (for desc) rather than a
  * row-value comparison so both engines use the index on `(…, sort)` for the first term.
  */
-export function afterCursor(eb: AnyEb, col: string, idCol: string, dir: 'asc' | 'desc', c: { value: SortValue; id: string }): Expression<SqlBool> {
+export function afterCursor(eb: AnyEb, col: string | Expression<unknown>, idCol: string, dir: 'asc' | 'desc', c: { value: SortValue; id: string }): Expression<SqlBool> {
   const [inclusive, strict] = dir === 'desc' ? (['<=', '<'] as const) : (['>=', '>'] as const);
   return eb.and([eb(col, inclusive, c.value), eb.or([eb(col, strict, c.value), eb(idCol, strict, c.id)])]);
 }

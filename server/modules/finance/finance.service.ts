@@ -151,6 +151,7 @@ const toSessionRow = (s: CheckoutSessionsTable & { merchant_name: string }, paid
   fee_minor: paid.get(s.id)?.fee_minor ?? null,
   collected_minor: paid.get(s.id)?.collected_minor ?? null,
   payment_reference: paid.get(s.id)?.reference ?? null,
+  mode: sessionMode(s.id),
 });
 
 async function withSettlements<T extends CheckoutSessionsTable & { merchant_name: string }>(db: Db, rows: T[]): Promise<SessionRow[]> {
@@ -166,6 +167,7 @@ export interface SessionFilter {
   amount_minor?: number | undefined;
   from?: string | undefined;
   to?: string | undefined;
+  mode?: 'live' | 'test' | 'all' | undefined;
   sort: 'created_at' | 'amount_minor' | 'status' | 'invoice_ref';
   dir: 'asc' | 'desc';
   limit: number;
@@ -177,7 +179,7 @@ export interface SessionFilter {
  * Sessions of one merchant. `rail` matches the rail that paid, or any rail tried (an attempt,
  * or a cash slip); `invoice_ref` matches anywhere in the ref; `q` is the free search of
  * finance-search.ts; `amount_minor` the base or collected amount; `from`/`to` bound
- * `created_at` (to exclusive). `total` counts at most `cap` sessions (server/lib/list-total.ts).
+ * `created_at` (to exclusive); `mode` keeps live or test sessions only (by the id's prefix). `total` counts at most `cap` sessions (server/lib/list-total.ts).
  */
 export async function listSessions(deps: FinanceDeps, merchantId: string, f: SessionFilter, cap: number): Promise<SessionList> {
   // Sessions past their time read as expired here too, as on every other read: found on the open sessions' expiry
@@ -195,9 +197,10 @@ export async function listSessions(deps: FinanceDeps, merchantId: string, f: Ses
   const from = iso('from', f.from);
   const to = iso('to', f.to);
   if (from && to && from >= to) throw invalid('to', 'must be after from');
+  const mode = f.mode === 'live' || f.mode === 'test' ? f.mode : undefined;
   const [scope, ref, text] = [{ merchantId, pg: isPostgres(deps.db), cap, now: deps.clock.now().getTime() }, f.invoice_ref, f.q?.trim()];
   // An amount alone, listed by time: the count and page among the amount's (id, created_at) pairs (amount-list.ts).
-  if (f.amount_minor !== undefined && f.sort === 'created_at' && !ref && !text && !f.status && !f.rail && !from && !to) {
+  if (f.amount_minor !== undefined && f.sort === 'created_at' && !ref && !text && !f.status && !f.rail && !from && !to && !mode) {
     const found = await amountPage(deps.db, merchantId, f.amount_minor, f, cap);
     if (!found.total_capped) {
       const byId = new Map((found.ids.length > 0 ? await sessionBase(deps.db).where('s.id', 'in', found.ids).execute() : []).map((r) => [r.id, r]));
@@ -210,6 +213,7 @@ export async function listSessions(deps: FinanceDeps, merchantId: string, f: Ses
   if (searchable(ref ?? '') || searchable(text ?? '')) await catchUpSearchIndex(deps.db);
   let q = sessionBase(deps.db).where(merchantScope(Boolean(ref || text || f.amount_minor !== undefined)), '=', merchantId);
   if (f.status) q = q.where('s.status', '=', f.status);
+  if (mode) q = q.where(sql<string>`substr(s.id, 1, 8)`, mode === 'test' ? '=' : '<>', 'cs_test_');
   // The texts' sessions are found once (at most `cap` each, the newest), then count and page read among them.
   let [capped, full] = [false, false];
   for (const [t, only] of [[ref, 'invoice_ref'], [text, undefined]] as const) {
@@ -219,7 +223,7 @@ export async function listSessions(deps: FinanceDeps, merchantId: string, f: Ses
     q = q.where((eb) => amongHits(eb, scope, hits, f.sort === 'created_at'));
   }
   // More than `cap` of the merchant's sessions match one text and nothing else narrows them: the count is the cap.
-  full &&= !f.status && !f.rail && f.amount_minor === undefined && !from && !to;
+  full &&= !f.status && !f.rail && f.amount_minor === undefined && !from && !to && !mode;
   if (f.amount_minor !== undefined) {
     const amount = f.amount_minor;
     q = q.where((eb) => sessionAmount(eb, amount, scope));

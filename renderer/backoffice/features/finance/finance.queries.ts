@@ -6,6 +6,8 @@ import { pagePosition } from '../common/paging';
 export interface SessionFilters {
   status: string;
   rail: string;
+  /** '' (both), 'live' or 'test'. */
+  mode: string;
   /** Payer name, phone last 4, session id, invoice ref, slip, provider or bank reference. */
   q: string;
   amount_minor: number | undefined;
@@ -38,7 +40,7 @@ export const financeQueries = {
       queryKey: ['sessions', api.userId, merchantId ?? 'own', f] as const,
       queryFn: ({ signal }) =>
         api.get(
-          `/sessions${qs({ merchant_id: merchantId, status: f.status, rail: f.rail, q: f.q, amount_minor: f.amount_minor, from: f.from, to: f.to, sort: f.sort, dir: f.dir, limit: f.limit, ...pagePosition(f) })}`,
+          `/sessions${qs({ merchant_id: merchantId, status: f.status, rail: f.rail, mode: f.mode || undefined, q: f.q, amount_minor: f.amount_minor, from: f.from, to: f.to, sort: f.sort, dir: f.dir, limit: f.limit, ...pagePosition(f) })}`,
           signal,
           SessionList,
         ),

@@ -14,6 +14,11 @@ const STATUS_OPTIONS = [
   { value: '', label: 'Any status' },
   ...['open', 'pending', 'success', 'failed', 'expired'].map((s) => ({ value: s, label: s[0]!.toUpperCase() + s.slice(1) })),
 ];
+const MODE_OPTIONS = [
+  { value: '', label: 'Live and test' },
+  { value: 'live', label: 'Live only' },
+  { value: 'test', label: 'Test only' },
+];
 const RAIL_OPTIONS = [{ value: '', label: 'Any method' }, ...['momo', 'card', 'bank_transfer', 'cash'].map((r) => ({ value: r, label: railLabel(r) }))];
 
 export function SessionsView({ merchantId }: { merchantId: string | undefined }) {
@@ -21,6 +26,7 @@ export function SessionsView({ merchantId }: { merchantId: string | undefined })
   const { navigate } = useRouter();
   const [status, setStatus] = useState('');
   const [rail, setRail] = useState('');
+  const [mode, setMode] = useState('');
   const [search, setSearch] = useState('');
   const [amount, setAmount] = useState('');
   const [amountCurrency, setAmountCurrency] = useState('GHS');
@@ -36,6 +42,7 @@ export function SessionsView({ merchantId }: { merchantId: string | undefined })
   const filters: SessionFilters = {
     status,
     rail,
+    mode,
     q: search.trim(),
     amount_minor: amountMinor ?? undefined,
     from: dayStartIso(fromDay),
@@ -51,13 +58,14 @@ export function SessionsView({ merchantId }: { merchantId: string | undefined })
     set(v);
     pages.restart();
   };
-  const filtered = status || rail || search || amount || fromDay || toDay;
+  const filtered = status || rail || mode || search || amount || fromDay || toDay;
 
   return (
     <Card className="bo-card--flush" testId="sessions-list">
       <div className="bo-filters">
         <SelectField label="Status" value={status} onChange={change(setStatus)} options={STATUS_OPTIONS} />
         <SelectField label="Method" value={rail} onChange={change(setRail)} options={RAIL_OPTIONS} />
+        <SelectField label="Mode" value={mode} onChange={change(setMode)} options={MODE_OPTIONS} />
         <InputField
           label="Search"
           value={search}
@@ -85,6 +93,7 @@ export function SessionsView({ merchantId }: { merchantId: string | undefined })
             onClick={() => {
               setStatus('');
               setRail('');
+              setMode('');
               setSearch('');
               setAmount('');
               setFromDay('');
@@ -121,7 +130,17 @@ export function SessionsView({ merchantId }: { merchantId: string | undefined })
                 { key: 'fee', header: 'Fee', align: 'right', nowrap: true, render: (r) => (r.fee_minor === null ? <span className="bo-muted">—</span> : <Money minor={r.fee_minor} currency={r.currency} />) },
                 { key: 'collected', header: 'Collected', align: 'right', nowrap: true, render: (r) => (r.collected_minor === null ? <span className="bo-muted">—</span> : <Money minor={r.collected_minor} currency={r.currency} />) },
                 { key: 'status', header: 'Status', sortKey: 'status', render: (r) => <StatusBadge status={r.status} kind="session" /> },
-                { key: 'invoice', header: 'Invoice', sortKey: 'invoice_ref', render: (r) => <Mono>{r.invoice_ref}</Mono> },
+                {
+                  key: 'invoice',
+                  header: 'Invoice',
+                  sortKey: 'invoice_ref',
+                  render: (r) => (
+                    <>
+                      <Mono>{r.invoice_ref}</Mono>
+                      {r.mode === 'test' && <span className="cd-test-chip" title="Test mode: sandbox payments, never live money">TEST</span>}
+                    </>
+                  ),
+                },
                 { key: 'payer', header: 'Payer', nowrap: true, render: (r) => r.customer_name ?? <span className="bo-muted">—</span> },
                 { key: 'rail', header: 'Paid by', nowrap: true, render: (r) => railLabel(r.paid_rail) },
                 { key: 'created', header: 'Created', sortKey: 'created_at', nowrap: true, render: (r) => formatDateTime(r.created_at) },

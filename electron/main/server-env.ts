@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 
 /**
- * The environment the embedded server is configured from in the desktop app (CONTRACT §1):
+ * The environment the embedded server is configured from in the desktop app:
  * loopback only, a free port unless PORT is set, and the data in the OS app-data folder
  * unless DATA_DIR is set. Everything else (PUBLIC_BASE_URL, webhook delays, rate limit) is
  * read as `npm run serve` reads it.

@@ -13,7 +13,7 @@ export interface BackOfficeRoute {
 
 export const ROUTES = {
   home: { path: '/backoffice/', label: 'Overview', roles: ['teller', 'supervisor', 'finance', 'admin'] },
-  // Tellers only: recording is a teller's call (CONTRACT §3) and a supervisor reviews, never records
+  // Tellers only: recording is a teller's call and a supervisor reviews, never records
   // (docs/backoffice.md, "Who sees what").
   tellerScan: { path: '/backoffice/teller/scan', label: 'Cash desk', roles: ['teller'] },
   review: { path: '/backoffice/review', label: 'Deposit review', roles: ['supervisor'] },

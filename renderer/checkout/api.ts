@@ -220,7 +220,7 @@ export function describeError(err: unknown): string {
       case 'INVALID_ARGUMENT':
         return friendlyInvalid(err.message);
       default:
-        // Never the API's developer text in front of a payer (issue 15 #16): codes without a sentence get a general one.
+        // Never the API's developer text in front of a payer: codes without a sentence get a general one.
         if (err.status >= 500) return 'Something went wrong on our side. Please try again.';
         return 'This payment could not be completed. Please try again, or choose another payment method.';
     }

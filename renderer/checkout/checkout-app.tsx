@@ -119,7 +119,7 @@ function Payable({ session }: { session: PublicCheckoutSession }) {
     }
   }, [pendingAttempt]);
 
-  // A reloaded page shows the slip already issued (issue 15 #15), as it resumes other pending attempts.
+  // A reloaded page shows the slip already issued, as it resumes other pending attempts.
   const issuedSlip = session.cash_slip?.status === 'active' ? session.cash_slip : null;
   const issuedToken = issuedSlip?.slip_token;
   useEffect(() => {

@@ -3,7 +3,7 @@ import { connectDatabase, migrate, type Db } from '../db/database';
 
 /**
  * One CLI command's database: what the environment names (DATABASE_URL, else DATA_DIR), brought
- * up to this build's schema first (CONTRACT §2: the CLI works on an empty DATA_DIR; a schema newer
+ * up to this build's schema first (the CLI works on an empty DATA_DIR; a schema newer
  * than this build is refused by migrate), and closed when the command ends.
  * docs/deployment.md says why this also migrates PostgreSQL.
  */

@@ -172,7 +172,7 @@ export function openDatabase(file: string, durability: CommitDurability = 'synce
   // The CLI and the server share the file: wait for the other's write instead of failing.
   sqlite.pragma('busy_timeout = 5000');
   // SQLite checkpoints the WAL inside whichever commit pushes it past this many pages, and
-  // that commit's request waits for the copy. Measured in round 5 (docs/performance.md), mixed
+  // that commit's request waits for the copy. Measured (docs/performance.md), mixed
   // load at 200,000 sessions, event-loop stall p99: 1,000 pages (SQLite's default) 14.5 ms,
   // 300 pages 7.8, 100 pages 6; but smaller checkpoints rewrite the hot pages more often:
   // session_create 1,700-1,780 rps at 1,000, 1,450-1,550 at 300, 1,180-1,350 at 100.

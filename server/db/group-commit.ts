@@ -10,7 +10,7 @@ import type { Database } from './schema';
  * connection is free, inside the group's transaction, and is answered after its COMMIT. A
  * SQLite commit writes every page it changed to the WAL, so statements on neighbouring rows
  * (the attempts started last) share their table and index pages, and the commit's own cost is
- * paid once (issue 16: momo_attempt_create's second write, the provider's answer).
+ * paid once (momo_attempt_create's second write, the provider's answer).
  *
  * Each call still gets its own rows, as if it had run alone: a statement that fails is undone
  * by SQLite on its own (statement-level rollback) and only its call gets the error; if the

@@ -52,7 +52,7 @@ export function isRetryableTransactionError(err: unknown): boolean {
 
 /**
  * The pg driver, loaded the first time a PostgreSQL database is opened: an instance on SQLite
- * (the default) never evaluates it, ~40 ms of its cold start (issue 16). A require rather than
+ * (the default) never evaluates it, ~40 ms of its cold start. A require rather than
  * `import()` because opening a database is synchronous; the server bundle leaves it to
  * node_modules (scripts/build-server.mjs).
  */
@@ -182,7 +182,7 @@ export function openPostgres(connectionString: string, opts: { poolSize?: number
       application_name: 'paydesk',
       idle_in_transaction_session_timeout: IDLE_IN_TRANSACTION_TIMEOUT_MS,
     },
-    // No parallel workers either (issue 18, bench:volume at a million): starting one cost 20-30 ms, more than the
+    // No parallel workers either (bench:volume at a million): starting one cost 20-30 ms, more than the
     // short queries of a request take in all (the amount list's attempts part planned one for a read of no rows).
     `SET jit = off; SET max_parallel_workers_per_gather = 0${opts.durability === 'testOnlyUnsynced' ? '' : `; ${SYNCED_COMMITS_SQL}`}`,
   );
@@ -218,7 +218,7 @@ export function paydeskPool(config: Pg.PoolConfig, onConnect: string): Pg.Pool {
   // query on it fails (503 at the error handler) and the pool drops it when it is released.
   pool.on('connect', (client) => {
     client.on('error', () => undefined);
-    // No JIT compilation (issue 18, measured with `npm run bench:volume -- --engine postgres`): at
+    // No JIT compilation (measured with `npm run bench:volume -- --engine postgres`): at
     // a million sessions the planner's estimate of the invoice summary (correlated subqueries over
     // a 100,000-session invoice) passes jit_optimize_above_cost and PostgreSQL spent 3.9 s of
     // 4.7 s compiling it; without JIT the same query runs in 0.3-0.4 s. Short OLTP queries never

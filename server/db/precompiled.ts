@@ -8,7 +8,7 @@ const MARK = '\u0000param:';
 
 /**
  * A hot-path query built and compiled by Kysely once per engine, then run with new parameter
- * values (issue 16: query building — freeze, visitNode, cloneWith… — was ~6 % of the server
+ * values (query building — freeze, visitNode, cloneWith… — was ~6 % of the server
  * profile, paid again on every call). `build` receives `p`, whose every property is a
  * placeholder: use them only as plain values (`where('id', '=', p.id)`, `values({ id: p.id })`),
  * never in JS logic, in `in` lists or in values Kysely transforms. The same SQL text each call
@@ -71,7 +71,7 @@ const rowMakers = new WeakMap<SQLite.Statement, ((values: unknown[]) => unknown)
 
 /**
  * `stmt.all` in raw mode, each row made into an object by a function written for the
- * statement's columns (issue 16). better-sqlite3 builds a row object itself by setting each
+ * statement's columns. better-sqlite3 builds a row object itself by setting each
  * column on an empty object through V8's API, internalizing the column name every time: for the
  * 17 columns of a session that was ~2.5 µs of a ~6 µs lookup (in a loop; more inside the server).
  * An object literal of fixed shape costs a fraction of that, and every row of one statement

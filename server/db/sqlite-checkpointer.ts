@@ -4,7 +4,7 @@ import type SQLite from 'better-sqlite3';
 import { WAL_AUTOCHECKPOINT_PAGES } from './database';
 
 /**
- * The server's WAL checkpoints, off the event loop (round 15).
+ * The server's WAL checkpoints, off the event loop.
  *
  * SQLite checkpoints inside whichever commit pushes the WAL past `wal_autocheckpoint` pages
  * (server/db/database.ts: 300), on the connection that commits: on the server's one connection,
@@ -12,7 +12,7 @@ import { WAL_AUTOCHECKPOINT_PAGES } from './database';
  * into the database file and syncs that: in `npm run bench`'s webhook fan-out window one commit in
  * six checkpointed and those took 3-20 ms each against 0.4 for the others, 110-230 ms of the main
  * thread's ~900; and while another process wrote heavily to the same disk one such commit took
- * 277 ms (round 14, docs/operations.md "A disk shared with other writers").
+ * 277 ms (docs/operations.md "A disk shared with other writers").
  *
  * Here a worker thread with a connection of its own runs `PRAGMA wal_checkpoint(PASSIVE)` every
  * `intervalMs`. PASSIVE never waits for readers or the writer, and a checkpoint with nothing new to
@@ -143,7 +143,7 @@ export function startCheckpointer(sqlite: SQLite.Database, file: string, opts: C
     eval: true,
     workerData: { module, file, intervalMs: opts.intervalMs ?? CHECKPOINT_INTERVAL_MS, busyTimeoutMs: opts.busyTimeoutMs ?? 5_000, reportEvery: opts.reportEvery ?? CHECKPOINT_FAILURE_REPORT_EVERY },
     // A bound on its heap (it allocates next to nothing). The ~10 MB of RSS it adds is its isolate,
-    // which these limits do not shrink (measured, docs/performance.md "Round 15").
+    // which these limits do not shrink (measured, docs/performance.md "Optimisations in the code").
     resourceLimits: { maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 16 },
   });
   // The worker never keeps the process alive by itself: the server's stop() ends it.

@@ -4,7 +4,7 @@ import { SelectQueryNode, type CompiledQuery, type DatabaseConnection, type Driv
 import { commitBatchSizes } from '../observe';
 
 /**
- * Group commit of whole transactions on SQLite (issue 16). A SQLite commit writes every page
+ * Group commit of whole transactions on SQLite. A SQLite commit writes every page
  * the transaction changed to the WAL (~15 µs of CPU a page, 16–21 pages for a session or an
  * attempt create), so under load most of a write request's cost was its own commit. Here the
  * transactions of one event-loop turn share one:

@@ -29,7 +29,7 @@ const ATTEMPT_COLUMNS = columnList<PaymentAttemptsTable>()([
   'amount_charged_minor', 'currency', 'operator', 'phone', 'phone_last4', 'account_name', 'payment_reference', 'card_brand', 'card_last4',
   'scenario', 'resend_count', 'code_sent_at', 'prompt_expires_at', 'created_at', 'updated_at', 'finalized_at',
 ]);
-// momo_attempt_create's insert, compiled once (issue 16).
+// momo_attempt_create's insert, compiled once.
 const insertAttempt = precompiled((db, p: PaymentAttemptsTable) => db.insertInto('payment_attempts').values(rowOf(p, ATTEMPT_COLUMNS)));
 
 export async function beginAttempt(trx: Trx, row: PaymentAttemptsTable & { status: 'pending' }): Promise<void> {

@@ -21,7 +21,7 @@ type Q = Transaction<Database> | Kysely<Database>;
  * - `summaryOnLinesChanged` (invoice-line ingest, and a reallocation that remitted lines):
  *   the fold recomputes the line part from the ref's lines.
  *
- * Each is one small INSERT into a table with no secondary index (issue 16: the upsert it
+ * Each is one small INSERT into a table with no secondary index (the upsert it
  * replaces cost ~150 µs of a session create on SQLite, and on PostgreSQL concurrent creates on
  * one ref conflicted on the summary row). `npm run admin -- invoices:rebuild` recomputes every
  * row from the base tables (after a restore, or a manual UPDATE of sessions or lines).

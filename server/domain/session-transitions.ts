@@ -77,7 +77,7 @@ export const SESSION_COLUMNS = columnList<CheckoutSessionsTable>()([
   'customer_email', 'callback_url', 'metadata', 'paid_rail', 'expires_at', 'created_at', 'updated_at', 'finalized_at',
 ]);
 
-// session_create's inserts: the session's and the first history row's builders (PostgreSQL's one statement), the history insert compiled once (issue 16).
+// session_create's inserts: the session's and the first history row's builders (PostgreSQL's one statement), the history insert compiled once.
 const sessionInsert = (db: QueryCreator<Database>, p: CheckoutSessionsTable) => db.insertInto('checkout_sessions').values(rowOf(p, SESSION_COLUMNS));
 const createdHistoryInsert = (db: QueryCreator<Database>, p: { id: string; sessionId: string; at: string }) =>
   db.insertInto('session_history').values({ id: p.id, session_id: p.sessionId, from_status: NO_STATUS, to_status: 'open', cause: 'created', at: p.at });
@@ -89,7 +89,7 @@ const insertCreatedHistory = precompiled(createdHistoryInsert);
  * in, as one statement (data-modifying CTEs; the history row's foreign key is
  * checked at the statement's end, when the session is there). One round trip instead of four:
  * each is a wake-up of a backend and of the server, what the mixed-load stall at a million
- * sessions was made of (docs/performance.md, round 11).
+ * sessions was made of (docs/performance.md).
  */
 const openWithLineCurrency = precompiled((db, p: CheckoutSessionsTable & { historyId: string; mode: 'test' | 'live' }) =>
   lineCurrencyQuery(
@@ -109,8 +109,8 @@ const lineInOtherCurrency = (db: QueryCreator<Database>, p: { merchantId: string
  * SQLite: the session inserted unless the invoice's recorded lines are billed in another
  * currency, in one statement (`INSERT … SELECT … WHERE NOT EXISTS`, the lines' unique
  * (merchant_id, invoice_ref, mode, code) index): the separate read of the lines' currency cost
- * about what an insert does inside the server, 26–39 µs of every create (docs/performance.md,
- * round 13). Its RETURNING says whether the session was written.
+ * about what an insert does inside the server, 26–39 µs of every create (docs/performance.md).
+ * Its RETURNING says whether the session was written.
  */
 const insertSessionInLineCurrency = precompiled((db, p: CheckoutSessionsTable & { mode: 'test' | 'live' }) =>
   db
@@ -257,7 +257,7 @@ async function recordTerminalEvent(trx: Trx, deps: TransitionDeps, s: CheckoutSe
   // `evt_` + 24 base62 characters as before, time-ordered (ids.ts `timeOrderedBase62`): the
   // injected clock's milliseconds, then 16 of the injected generator's (95 bits). The event index,
   // the deliveries' (event_id, endpoint_id) key and the dispatcher's reads then take new entries
-  // at their end rather than on a random page (issue 16). Event ids are not secrets: each is
+  // at their end rather than on a random page. Event ids are not secrets: each is
   // sent to the merchant with its created_at.
   const id = `evt_${base62Millis(now.getTime())}${deps.ids.token('evt', 16).slice('evt_'.length)}`;
   const createdAt = now.toISOString();

@@ -26,7 +26,7 @@ const one = sql.lit(1).as('one');
 
 /**
  * Which moves have a row due, in one statement: a tick with nothing due (most of them) is one
- * round trip, not one per move (issue 18: on PostgreSQL the four empty queries took up to 5.5 ms
+ * round trip, not one per move (on PostgreSQL the four empty queries took up to 5.5 ms
  * at a million sessions on a slow machine).
  */
 async function whatIsDue(db: Db, now: string): Promise<Due> {
@@ -99,8 +99,8 @@ export interface Sweeper {
  * Runs `sweep` and the `jobs` given (provider reconciliation, …) every `intervalMs`, never
  * two ticks at once, until stopped; also purges idempotency keys hourly. The event loop runs
  * between the sweep and each job: on SQLite their queries are synchronous, and run back to back
- * they held it for the sum of them (issue 18: 10-12 ms of CPU at the median, up to 27 ms, at a
- * million sessions under mixed load; bench/stall-trace.ts).
+ * they held it for the sum of them (10-12 ms of CPU at the median, up to 27 ms, at a
+ * million sessions under mixed load).
  */
 export function startSweeper(
   db: Db,

@@ -58,7 +58,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
     }
     if (err.validationContext === 'params') {
       // Path parameters are identifiers: one that cannot exist (too long, wrong shape) names no
-      // resource, the same 404 as an id that merely is unknown (CONTRACT §4).
+      // resource, the same 404 as an id that merely is unknown.
       return reply.code(404).send(envelope(req, 'NOT_FOUND', noResourceAt(req)));
     }
     if (hasZodFastifySchemaValidationErrors(err) || err.validation) {

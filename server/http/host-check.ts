@@ -12,7 +12,7 @@ export function hostName(header: string): string {
 }
 
 /**
- * Whether a Host header names this server (issue 12 #11, modelled on Vite's `allowedHosts`).
+ * Whether a Host header names this server (DNS rebinding; modelled on Vite's `allowedHosts`).
  * A DNS-rebinding page reaches a local server under its own domain name, so only names are
  * checked: IP addresses (no DNS involved), `localhost` and `*.localhost` always pass; other names
  * must be HOST, PUBLIC_BASE_URL's host or listed in ALLOWED_HOSTS (`.example.com`: the domain and
@@ -39,7 +39,7 @@ export function allowedHost(config: Pick<Config, 'host' | 'publicBaseUrl' | 'all
 /** Refuses, first of all, a request whose Host header is not one of this server's names. */
 export function registerHostCheck(app: FastifyInstance, config: Config): void {
   const allowed = allowedHost(config);
-  // The last Host value allowed: clients send the same one request after request (issue 16).
+  // The last Host value allowed: clients send the same one request after request.
   let lastAllowed: string | undefined;
   app.addHook('onRequest', (req, _reply, done) => {
     const header = req.headers.host;

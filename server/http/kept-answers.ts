@@ -3,7 +3,7 @@ import { sqliteDataVersion, sqliteWriteCount, type Db } from '../db/database';
 import type { Clock } from '../lib/clock';
 
 /**
- * Serialised answers of the polled reads, kept while nothing may have changed them (issue 16:
+ * Serialised answers of the polled reads, kept while nothing may have changed them (
  * merchants poll `GET /api/v1/sessions/:reference`, payer pages the quote; reading the rows and
  * serialising the answer were half of what such a request cost). SQLite only, where this process
  * sees every write: an answer is served again only while

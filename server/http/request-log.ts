@@ -3,7 +3,7 @@ import { LogController, type FastifyBaseLogger, type FastifyReply, type FastifyR
 /**
  * Query parameters the API defines; their values are logged. Any other parameter keeps its
  * name but not its value: a card number typed into a form that fell back to GET (no script
- * loaded), or pasted into a link, must never reach a log (CONTRACT §5).
+ * loaded), or pasted into a link, must never reach a log.
  */
 const LOGGED_QUERY_PARAMS = new Set(['refresh', 'include_inactive', 'invoice_ref']);
 

@@ -7,7 +7,7 @@ type CompilerInput = Parameters<typeof zodSerializerCompiler>[0];
 type Serialize = (data: unknown) => string;
 
 /**
- * Response serialisation compiled once per route and status (issue 16). fastify-type-provider-zod
+ * Response serialisation compiled once per route and status. fastify-type-provider-zod
  * runs every response through zod (`safeEncode`) and then `JSON.stringify`; here the route's zod
  * schema is turned into a JSON Schema once (`z.toJSONSchema`, output side) and handed to
  * fast-json-stringify, Fastify's own serializer, which writes the JSON from generated code.

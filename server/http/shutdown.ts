@@ -12,7 +12,7 @@ export function registerShutdownGate(app: FastifyInstance): void {
   app.addHook('preClose', async () => {
     closing = true;
   });
-  // Callback style, as every hook that runs on each request: no promise and microtask per hook (issue 16).
+  // Callback style, as every hook that runs on each request: no promise and microtask per hook.
   app.addHook('onRequest', (_req, reply, done) => {
     if (!closing) return done();
     reply.header('connection', 'close');

@@ -5,7 +5,7 @@ export const sha256Hex = (text: string): string => createHash('sha256').update(t
 /**
  * Whether two strings are equal, in a time that depends on their length only (not on where they
  * differ): every UTF-16 unit is compared, the differences OR-ed together. No buffers: this runs
- * on every merchant API request (merchant-auth.ts keyHash; issue 16: the two Buffer.from calls
+ * on every merchant API request (merchant-auth.ts keyHash; the two Buffer.from calls
  * were ~1.5 % of a session lookup).
  */
 export function safeEqual(a: string, b: string): boolean {

@@ -39,7 +39,7 @@ const TIME_CHARS = 8;
  * `length` base62 characters whose first 8 are the Unix milliseconds (`now`), the rest random:
  * ids of rows written in time order then sort in that order (BASE62 is in ASCII order), so their
  * unique index and every index that leads with them take new entries at the end instead of at a
- * random page, one WAL page per commit rather than one per row (issue 16: the webhook attempt
+ * random page, one WAL page per commit rather than one per row (the webhook attempt
  * log). Only for ids that are not secrets: 16 random characters (95 bits) still make them unique.
  */
 export function timeOrderedBase62(length: number, now = Date.now()): string {
@@ -65,7 +65,7 @@ const CAPABILITY_MIN_RANDOM = 16;
  * of the time in 4 ms steps, then `length − 7` from the CSPRNG (24 characters keep 17 random,
  * 101 bits; refused below 16, 95 bits). The ids sort in time order, so the primary-key index and
  * every index that leads with the id take a turn's new entries on the same one or two leaf pages
- * instead of one random page each (issue 18: at a million sessions each create dirtied a leaf
+ * instead of one random page each (at a million sessions each create dirtied a leaf
  * of three random b-trees, and every automatic checkpoint copied ~300 scattered pages). The
  * prefix tells a holder when the id was made (to 4 ms), which the session's own `created_at`
  * and `expires_at` already say; a guess still has to hit the 17 random characters.

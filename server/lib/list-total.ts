@@ -2,7 +2,7 @@ import { sql, type SelectQueryBuilder } from 'kysely';
 import type { Db } from '../db/database';
 
 /**
- * Bounded totals of the back-office lists (issue 18). An exact `total` is a COUNT over every
+ * Bounded totals of the back-office lists. An exact `total` is a COUNT over every
  * matching row, and at a million sessions that count is most of what a page costs; so a list
  * counts at most `cap` + 1 matching rows (LIST_TOTAL_CAP, 10,000 by default, config.listTotalCap)
  * and says whether it stopped there: `total_capped: true` means `total` (= the cap) is a lower

@@ -3,7 +3,7 @@ import { CashDepositSlipResponse } from './checkout';
 import { IsoDateTime, PaidAmountMinor, ListOffset, ListTotal, MAX_PAGE_SIZE, QueryBoolean, Rail, requiredOr, SessionStatus } from './common';
 
 /**
- * Back-office API (`/api/backoffice/v1`, CONTRACT §3): request and response shapes shared by
+ * Back-office API (`/api/backoffice/v1`): request and response shapes shared by
  * the server (validation, response serialisation) and the React back office (types).
  */
 /** Every action the audit trail records (the audit screen's filter lists exactly these). */

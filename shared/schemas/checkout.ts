@@ -4,7 +4,7 @@ import { MOMO_COUNTRY_CODES, MOMO_NETWORKS } from '../countries';
 
 /**
  * Hosted-checkout (payer) API shapes: `/api/v1/checkout/...`, no credential.
- * Field names follow API-SPEC 2026-06; additions are marked "extension".
+ * Field names follow the public API of 2026-06 (docs/checkout.md); additions are marked "extension".
  */
 
 /**

@@ -50,7 +50,7 @@ export const PaidAmountMinor = z
   .min(1, { error: 'must be at least 1' })
   .max(MAX_PAYABLE_MINOR, { error: `must be at most ${MAX_PAYABLE_MINOR}` });
 
-/** ISO 4217 alphabetic code: three letters (the spec's "max length 3"), normalised to upper case. */
+/** ISO 4217 alphabetic code: three letters, normalised to upper case. */
 export const Currency = z
   .string({ error: requiredOr('must be a string') })
   .max(3, { error: 'must be at most 3 characters' })
@@ -89,7 +89,7 @@ export const ErrorEnvelope = z
 export type ErrorEnvelope = z.infer<typeof ErrorEnvelope>;
 
 /**
- * Bounded list totals (issue 18): a back-office list counts at most LIST_TOTAL_CAP matching rows
+ * Bounded list totals: a back-office list counts at most LIST_TOTAL_CAP matching rows
  * (10,000 by default); `total_capped: true` says there are more and `total` (the cap) is a lower
  * bound, shown as "10,000+". Spread into each list's response shape.
  */

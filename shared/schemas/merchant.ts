@@ -17,7 +17,7 @@ export const LIMITS = {
   metadataBytes: 16_384,
 } as const;
 
-/** Default session lifetime when `expires_in_seconds` is omitted (the spec leaves it open): 24 hours. */
+/** Default session lifetime when `expires_in_seconds` is omitted: 24 hours. */
 export const DEFAULT_SESSION_LIFETIME_SECONDS = 86_400;
 
 const InvoiceRef = z
@@ -184,7 +184,7 @@ export const CheckoutSessionResponse = z.object({
 });
 export type CheckoutSessionResponse = z.infer<typeof CheckoutSessionResponse>;
 
-/** Any reference that names no session of this merchant is 404 NOT_FOUND (CONTRACT §4), however long. */
+/** Any reference that names no session of this merchant is 404 NOT_FOUND, however long. */
 export const SessionReferenceParams = z.object({
   reference: z.string().describe('the session id (`cs_test_…`)'),
 });

@@ -1,5 +1,5 @@
 /**
- * The whole receiving side of a Paydesk webhook (API-SPEC receiver rules 1–6), independent
+ * The whole receiving side of a Paydesk webhook (docs/webhooks.md, receiver rules 1–6), independent
  * of any web framework: hand it the raw body and the headers, get back the status and body
  * to answer. docs/webhooks.md wraps it in a Fastify route; test/support/example-receiver.ts
  * is that example as runnable code (the tests drive it with real deliveries).

@@ -1,5 +1,5 @@
 /**
- * Verifying a Paydesk webhook in a merchant's own receiver (API-SPEC "Events", receiver
+ * Verifying a Paydesk webhook in a merchant's own receiver (docs/webhooks.md, receiver
  * rules 1–4). Pure and portable: it uses only Web Crypto (`globalThis.crypto.subtle`) and
  * TextEncoder, so it runs unchanged in Node ≥ 20, Deno, Bun, Cloudflare Workers and browsers.
  * There is no Node-only variant; Web Crypto's HMAC is async, hence the Promise.
@@ -37,7 +37,7 @@ export type WebhookVerifyResult =
   | { ok: false; reason: WebhookVerifyFailure; message: string };
 
 export interface VerifyOptions {
-  /** Largest accepted |now − t|, in seconds. Default 300 (API-SPEC Limits). */
+  /** Largest accepted |now − t|, in seconds. Default 300. */
   toleranceSeconds?: number;
   /** The receiver's clock; default `new Date()`. */
   now?: Date | number;

@@ -6,7 +6,7 @@ import { createPostgresDatabase, onPostgres } from '../support/database';
 import { dataDir, request, runAdmin, sleep, spawnServer, startReceiver, until, type Child, type Receiver } from '../support/drills';
 
 /**
- * Two `npm run serve` instances on one PostgreSQL database (CONTRACT §9): every race has one
+ * Two `npm run serve` instances on one PostgreSQL database: every race has one
  * winner across instances, staff tokens and key revocations hold everywhere, and a kill -9 of
  * one instance under load loses nothing acknowledged and delivers every terminal event
  * exactly once. PostgreSQL only: on SQLite one process owns the file.

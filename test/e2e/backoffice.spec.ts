@@ -198,10 +198,10 @@ test.describe.serial('back office: cash desk to finance', () => {
       const page = await browser.newPage({ baseURL: baseURL!, viewport: { width: 1280, height: 860 } });
       await signIn(page, USERS.teller);
       const scanned = page.getByTestId('scanned-slip');
-      // The first frame is read in 2-4 s. In CI a camera stream now and then (rounds 8, 11, 17,
-      // 18) read nothing in 40 s or more. Round 18 found the likely cause: the video played the QR code, but
+      // The first frame is read in 2-4 s. In CI a camera stream now and then
+      // read nothing in 40 s or more. The likely cause: the video played the QR code, but
       // ZXing's detector misjudges ~1 slip token's code in 20 at this size, and a still camera
-      // shows the same frame over and over. The scanner now also tries smaller copies of the
+      // shows the same frame over and over. The scanner also tries smaller copies of the
       // frame; the next test pins one such code. Kept as a teller would do it: a camera that
       // shows nothing is closed and reopened, three times at most. Each time the test gives up, it
       // says on stderr what the video element held, and what a canvas copy of its frame holds.
@@ -471,12 +471,12 @@ test.describe.serial('back office: cash desk to finance', () => {
     const secondPageAction = await actionCode();
     expect(secondPageAction >= firstAction, `${secondPageAction} after ${firstAction}`).toBe(true);
     await shot(page, info, 'bo-22-admin-audit-sorted');
-    // In time order the pages go by cursor (issue 18): Next asks for the entries after the first
+    // In time order the pages go by cursor: Next asks for the entries after the first
     // page's last one, not for an offset, so entries audited meanwhile shift nothing, and the
     // list goes on past the API's deepest offset. Previous comes back to the first page.
     // The first page is compared with the data its cursor comes from: back in time order the list
     // may first show its cached page (10 s staleTime) while it fetches the newer one, and in CI
-    // the other worker's sign-ins are audited meanwhile (round 17: the cursor came from the fresh
+    // the other worker's sign-ins are audited meanwhile (else the cursor could come from the fresh
     // page, the comparison from the cached one). So no audit request may still be in flight.
     let auditFetches = 0;
     const isAudit = (r: { url(): string }) => r.url().includes('/api/backoffice/v1/audit?');

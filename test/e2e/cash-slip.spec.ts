@@ -54,7 +54,7 @@ test('creates and shows a printable cash deposit slip', async ({ page }, info) =
   }
   await page.emulateMedia({ media: 'screen' });
 
-  // A reload (or a second tab) shows the same slip straight away: the session carries it (issue 15 #15).
+  // A reload (or a second tab) shows the same slip straight away: the session carries it.
   const reference = await page.getByTestId('slip-reference').textContent();
   await page.reload();
   await expect(page.getByTestId('slip-reference')).toHaveText(reference!);

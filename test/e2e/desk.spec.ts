@@ -2,7 +2,7 @@ import { expect, test, type Page, type TestInfo } from '@playwright/test';
 import { STAFF_PASSWORD, SUPERVISOR, TELLER, adminCli, checkoutPath, createSession, shot, staffCall, type CreatedSession, apiFetch } from './support';
 
 /**
- * Issue 15 (#1–7, #14–17): the counter-ready teller desk, the review queue and the payer's pages,
+ * The counter-ready teller desk, the review queue and the payer's pages,
  * each screen photographed at 390 px and 1366 px.
  */
 const run = `${Date.now() % 1_000_000}`;

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 
-/** Issue 12 #10: /docs runs under its own CSP; Swagger UI must still work under it. */
+/** /docs runs under its own CSP; Swagger UI must still work under it. */
 test('Swagger UI at /docs renders under its Content-Security-Policy without a violation', async ({ page }) => {
   const violations: string[] = [];
   page.on('console', (msg) => {

@@ -4,7 +4,7 @@ import { MERCHANT_NAME, STAFF_PASSWORD, SUPERVISOR, TELLER, statePath } from './
 
 /**
  * Creates the merchant and its test integration through the operator CLI, against the same
- * DATA_DIR the server under test uses (CONTRACT §2: the running server sees it without a restart),
+ * DATA_DIR the server under test uses (the running server sees it without a restart),
  * and leaves the API key where the tests read it.
  */
 export default function globalSetup(): void {

@@ -6,7 +6,7 @@ import { shot, adminCli, apiFetch } from './support';
 
 /**
  * Finance, audit, webhooks and administration as a finance clerk, a supervisor and an admin use
- * them (issue 15 #4, #8–#11, #13, #18): search the way a caller describes a payment, one set of
+ * them: search the way a caller describes a payment, one set of
  * amounts, a readable audit trail, a delivery with its own address, confirmations before anything
  * irreversible, and the back office on a 390 px phone.
  */

@@ -2,7 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { shot, adminCli } from './support';
 
 /**
- * Issue 15 #12 and #13: the sign-in survives a reload and a pasted deep link (an HttpOnly
+ * The sign-in survives a reload and a pasted deep link (an HttpOnly
  * cookie page script cannot read), sign-out ends it; an admin resets a password and the user
  * must choose their own at the next sign-in.
  */

@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { checkoutPath, createSession, shot } from './support';
 
-/** Issue 15 #20: small things a payer or a clerk notices at once. */
+/** Small things a payer or a clerk notices at once. */
 test('both apps have a favicon', async ({ page }) => {
   for (const path of ['/backoffice/', checkoutPath(await createSession())]) {
     await page.goto(path);

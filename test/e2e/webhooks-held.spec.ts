@@ -4,7 +4,7 @@ import { expect, test } from '@playwright/test';
 import { shot, adminCli, apiFetch } from './support';
 
 /**
- * Issue 11: a receiver that answers 410 disables its endpoint; the events that follow are
+ * A receiver that answers 410 disables its endpoint; the events that follow are
  * held, the webhooks screen says how many, and an admin's "Enable endpoint" sends them in
  * event order.
  */

@@ -3,7 +3,7 @@ import type { CreatedIntegration } from '../../server/modules/integrations/integ
 import { createTestApp, type TestContext } from '../support/app';
 import { call, errorCode, sessionStatus, sessionWithSlip, staff, type Staff } from '../support/backoffice';
 
-describe('back-office cash desk and supervisor review (CONTRACT §3)', () => {
+describe('back-office cash desk and supervisor review', () => {
   let t: TestContext;
   let m: CreatedIntegration;
   let teller: Staff;

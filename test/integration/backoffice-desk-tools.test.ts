@@ -7,9 +7,9 @@ import { createTestApp, type TestContext } from '../support/app';
 import { payByCard, setFeeRule } from '../support/checkout';
 import { call, errorCode, sessionWithSlip, staff, type Staff } from '../support/backoffice';
 
-// Issue 15 (#1, #3, #6, #7, #14, #15) and issue 12 #6: the teller's typed reference, the
+// The teller's typed reference, the
 // shift total, the review filters and what the payer's page learns about cash deposits.
-describe('slip references (issue 12 #6)', () => {
+describe('slip references', () => {
   it('draws every symbol of the alphabet, and only those', () => {
     const seen = new Set<string>();
     for (let i = 0; i < 4000; i++) {
@@ -51,7 +51,7 @@ describe('back-office desk tools', () => {
     call(t, who, 'POST', `/cash-slips/${encodeURIComponent(tokenOrRef)}/deposits`, { amount_minor: amount });
   const payer = async (sessionId: string) => (await t.app.inject({ method: 'GET', url: `/api/v1/checkout/sessions/${sessionId}` })).json();
 
-  describe('the printed reference works wherever the slip token does (CONTRACT §3)', () => {
+  describe('the printed reference works wherever the slip token does', () => {
     it('finds the slip by its reference in any case, with or without dashes and spaces', async () => {
       const slip = await sessionWithSlip(t, m, 4_200);
       const bare = slip.reference.replace(/-/g, '');

@@ -21,7 +21,7 @@ import { openSession, payByCard } from '../support/checkout';
 import { SESSION_COLUMNS } from '../../server/domain/session-transitions';
 
 /**
- * Issue 18: exports and reports run off the event loop, in the report worker (a worker thread
+ * Exports and reports run off the event loop, in the report worker (a worker thread
  * with its own read-only connection: on the SQLite file, or one PostgreSQL connection from the
  * same DATABASE_URL). Over HTTP the
  * files are the same bytes as the in-process functions give, every paid session once; a client

@@ -11,7 +11,7 @@ import { startLocalReceiver, type LocalReceiver } from '../support/local-receive
 type Page = { total: number; total_capped: boolean; next_cursor?: string | null } & Record<string, unknown>;
 
 /**
- * Issue 18: every back-office list counts at most LIST_TOTAL_CAP matching rows (5 here) and says
+ * Every back-office list counts at most LIST_TOTAL_CAP matching rows (5 here) and says
  * when it stopped (`total_capped`); deposits and the audit trail page by cursor like the sessions.
  * Every row of a list is created in the same millisecond (the clock does not move), so each walk
  * also proves that ties are paged by id, every row once.

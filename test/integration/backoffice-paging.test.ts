@@ -5,7 +5,7 @@ import { call, errorCode, staff, type Staff } from '../support/backoffice';
 import { openSession, payByCard } from '../support/checkout';
 import { paymentsCsv } from '../../server/modules/finance/finance-export.service';
 
-/** Issue 18: deep pages by cursor, and an invoice's sessions a page at a time. */
+/** Deep pages by cursor, and an invoice's sessions a page at a time. */
 describe('back-office keyset pages', () => {
   let t: TestContext;
   let m: CreatedIntegration;

@@ -9,7 +9,7 @@ import { loadConfig } from '../../server/config';
 import { randomIds } from '../../server/lib/ids';
 import type { CreatedIntegration } from '../../server/modules/integrations/integrations.service';
 
-/** Issue 11: bank-transfer instructions have their own window (BANK_TRANSFER_WINDOW_S); the session is pending meanwhile. */
+/** Bank-transfer instructions have their own window (BANK_TRANSFER_WINDOW_S); the session is pending meanwhile. */
 describe('bank transfer in flight', () => {
   let t: TestContext;
   let m: CreatedIntegration;

@@ -123,7 +123,7 @@ describe('GET /api/v1/checkout/sessions/{reference}', () => {
     const s = await openSession(t, m2);
     const p = (await get(t.app, sessionUrl(s.id))).json();
     expect(p).toMatchObject({ description: '', customer_name: '', line_items: [], allowed_rails: ['momo', 'cash'] });
-    // A URL field is a URL or absent (API-SPEC: `return_to_merchant_url` string (URL)), never "".
+    // A URL field is a URL or absent (`return_to_merchant_url` is a URL string), never "".
     expect(p).not.toHaveProperty('return_to_merchant_url');
   });
 

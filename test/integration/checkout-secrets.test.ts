@@ -17,7 +17,7 @@ import { createTestDatabase, onPostgres, type TestDatabase } from '../support/da
 import { storedBytes } from '../support/stored-data';
 
 /**
- * CONTRACT §5 / issue 3: a card number or security code is never written to the database, a
+ * A card number or security code is never written to the database, a
  * log, an error message or a webhook; the full Mobile Money number never leaves the server and
  * is stored in exactly one place (payment_attempts.phone, which the provider needs to send and
  * resend the prompt).

@@ -6,7 +6,7 @@ import { randomIds } from '../../server/lib/ids';
 import { storedSummaries, summariesFromBase } from '../support/invoice-summaries';
 import type { CreatedIntegration } from '../../server/modules/integrations/integrations.service';
 
-/** Issue 18: `db:stats` and `db:prune` (retention by the documented defaults), and `invoices:rebuild`. */
+/** `db:stats` and `db:prune` (retention by the documented defaults), and `invoices:rebuild`. */
 function json<T>(r: CliResult): T {
   expect(r.code, r.stderr).toBe(0);
   return JSON.parse(r.stdout.trim()) as T;

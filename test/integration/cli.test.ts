@@ -91,7 +91,7 @@ describe('operator CLI (npm run admin)', { timeout: 120_000 }, () => {
       [['staff:create', '--username', 'someone', '--password', 'longenough', '--role', 'cashier', '--json'], /role/],
       [['staff:create', '--username', 'someone', '--password', 'short', '--role', 'teller', '--json'], /password/],
       [['staff:create', '--username', 'someone', '--role', 'teller', '--json'], /--password is required/],
-      // Issue 12 #7: a common password is refused, however long.
+      // A common password is refused, however long.
       [['staff:create', '--username', 'someone', '--password', '123456789012', '--role', 'teller', '--json'], /password: is a commonly used password/],
       [['staff:create', '--username', 'someone', '--password', 'x', '--password-stdin', '--role', 'teller', '--json'], /not both/],
       [['key:revoke', '--key', 'ak_test_nothing', '--json'], /not found/],

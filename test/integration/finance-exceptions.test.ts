@@ -6,7 +6,7 @@ import { call, errorCode, staff, type Staff } from '../support/backoffice';
 import type { CreatedIntegration } from '../../server/modules/integrations/integrations.service';
 import type { ExceptionList, FinanceException } from '../../shared/schemas/finance-exceptions';
 
-/** Issue 11: payments that do not reconcile with their invoice land on the finance exceptions list. */
+/** Payments that do not reconcile with their invoice land on the finance exceptions list. */
 describe('finance exceptions', () => {
   let t: TestContext;
   let m: CreatedIntegration;

@@ -5,7 +5,7 @@ import { envelope, multipart, urlencoded } from '../support/http';
 import { MAX_JSON_DEPTH } from '../../server/http/body-parsers';
 import { staff } from '../support/backoffice';
 
-/** Issue 11, "Malformed and edge input": every malformed body on every endpoint is a 4xx envelope. */
+/** Every malformed body on every endpoint is a 4xx envelope. */
 describe('malformed bodies on every endpoint that takes one', () => {
   let t: TestContext;
   let merchantKey: string;

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { createTestApp } from '../support/app';
 
-/** Issue 11: during shutdown, requests on open connections get the error envelope, not Fastify's own 503 body. */
+/** During shutdown, requests on open connections get the error envelope, not Fastify's own 503 body. */
 describe('a request arriving while the server shuts down', () => {
   it('is answered 503 SERVICE_UNAVAILABLE in the error envelope, and the connection closes', async () => {
     let entered!: () => void;

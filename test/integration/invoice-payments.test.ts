@@ -13,7 +13,7 @@ import type { CreatedIntegration } from '../../server/modules/integrations/integ
 
 const INVOICE = '/api/v1/invoice-lines';
 
-/** Issue 11: paid means fully paid. Lines are remitted as far as the collected money covers them, in listing order. */
+/** Paid means fully paid. Lines are remitted as far as the collected money covers them, in listing order. */
 describe('invoices: paid means fully paid', () => {
   let t: TestContext;
   let m: CreatedIntegration;

@@ -13,7 +13,7 @@ import { storedSummaries, summariesFromBase } from '../support/invoice-summaries
 import type { CreatedIntegration } from '../../server/modules/integrations/integrations.service';
 
 /**
- * Issue 18: `invoice_summaries` (migration 0017) is kept by the transactions that write lines and
+ * `invoice_summaries` (migration 0017) is kept by the transactions that write lines and
  * sessions. Random sequences of line ingests, session creations, payments on every rail (Mobile
  * Money approved or declined, card approved or declined, cash deposit approved or rejected, bank
  * transfer confirmed), clock moves with the sweeper's expiries, and reads that expire a due
@@ -46,7 +46,7 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ k: fc.constant('read' as const), s: fc.nat() }) },
 );
 
-describe('invoice summaries equal the base tables after any sequence of writes (issue 18)', () => {
+describe('invoice summaries equal the base tables after any sequence of writes', () => {
   let t: TestContext;
   let admin: Staff;
   let teller: Staff;

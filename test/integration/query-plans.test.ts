@@ -18,7 +18,7 @@ import { sandboxProviders } from '../../server/providers/index';
 import type { CreatedIntegration } from '../../server/modules/integrations/integrations.service';
 
 /**
- * Issue 18: every periodic, list and search query the server runs finds its rows through an
+ * Every periodic, list and search query the server runs finds its rows through an
  * index, so its cost does not grow with the tables. The app runs on a database handle that
  * records the SQL of every statement (a Kysely plugin); each recorded read, update or delete
  * is then explained (`EXPLAIN QUERY PLAN` on SQLite, `EXPLAIN` with seq scans disabled on
@@ -135,7 +135,7 @@ async function fullScans(db: Db, q: { sql: string; parameters: readonly unknown[
   return { plan, scans };
 }
 
-describe.runIf(onPostgres)('PostgreSQL connections of the app (issue 18)', () => {
+describe.runIf(onPostgres)('PostgreSQL connections of the app', () => {
   it('run without JIT compilation, which cost seconds per query at volume', async () => {
     const t = await createTestApp();
     try {
@@ -160,7 +160,7 @@ async function explainFailures(db: Db, recorder: SqlRecorder): Promise<string[]>
   return failures;
 }
 
-describe('every periodic, list and search query uses an index (issue 18)', () => {
+describe('every periodic, list and search query uses an index', () => {
   let t: TestContext;
   let recorder: SqlRecorder;
   let m: CreatedIntegration;
@@ -359,7 +359,7 @@ describe('every periodic, list and search query uses an index (issue 18)', () =>
  * reads its page and count among the ids within the merchant's span of their `created_at`
  * (finance-search.ts amongHits), which must stay an index range, never every session of the merchant.
  */
-describe('a capped search reads its page through an index (issue 18)', () => {
+describe('a capped search reads its page through an index', () => {
   it('finds no full scan of a growing table', async () => {
     let recorder!: SqlRecorder;
     const t = await createTestApp({
@@ -457,7 +457,7 @@ describe.runIf(onPostgres)("a search with punctuation only, or a long one, reads
  * clock a year on, so every move's own queries run and are explained. An app of its own: these
  * rows would change the statistics the test above is explained with.
  */
-describe('the sweeper with a row of each kind due reads them through indexes (issue 18)', () => {
+describe('the sweeper with a row of each kind due reads them through indexes', () => {
   it('finds no full scan of a growing table', async () => {
     let recorder!: SqlRecorder;
     const t = await createTestApp({
@@ -501,7 +501,7 @@ describe('the sweeper with a row of each kind due reads them through indexes (is
  * range first, a rowid scan from each range's start: 430-620 ms per index batch at a million
  * sessions (0032). Its statement is explained here as the trigger holds it, `old`/`new` bound.
  */
-describe.skipIf(onPostgres)("the trigger recording each search range's merchants reads only the rows the mark passed (issue 18)", () => {
+describe.skipIf(onPostgres)("the trigger recording each search range's merchants reads only the rows the mark passed", () => {
   it('is driven by the rowids between the old and the new mark, each range found on its `lo` index', async () => {
     const t = await createTestApp();
     try {

@@ -12,7 +12,7 @@ import { createPostgresDatabase, onPostgres } from '../support/database';
 import { dataDir, request, runAdmin, sleep, spawnServer, until } from '../support/drills';
 
 /**
- * GET /readyz (CONTRACT §1) and `db:migrate` (§9): ready only while the database answers, the
+ * GET /readyz and `db:migrate`: ready only while the database answers, the
  * schema is current and the instance is not draining; a schema newer than the build is refused
  * at start; on PostgreSQL `serve` does not migrate, and turns ready once `db:migrate` has run.
  */

@@ -15,7 +15,7 @@ describe('monthsBetween', () => {
 });
 
 /**
- * Issue 18, PostgreSQL: a broad text is read day by day, newest first (finance-search.ts,
+ * PostgreSQL: a broad text is read day by day, newest first (finance-search.ts,
  * migration 0026). It must find exactly what the whole-index query finds: the same newest
  * `cap` sessions, the same `capped`, for texts in names and refs, over months and days with and
  * without matches, another merchant's sessions left out, sessions created in the same

@@ -14,7 +14,7 @@ import { openSession } from '../support/checkout';
 import { onPostgres } from '../support/database';
 
 /**
- * Issue 18: on SQLite the session search's FTS5 index is written behind the session writes
+ * On SQLite the session search's FTS5 index is written behind the session writes
  * (server/modules/finance/search-index.ts, migration 0020): by the sweeper's job in batches,
  * and by a search itself for the sessions not yet indexed, so a session is found as soon as it
  * is created. On PostgreSQL (pg_trgm, part of the table) only the first test applies.

@@ -16,7 +16,7 @@ import { openSession } from '../support/checkout';
 import { onPostgres } from '../support/database';
 
 /**
- * Issue 18: on SQLite the session search's FTS5 index is a table per rowid range (migration
+ * On SQLite the session search's FTS5 index is a table per rowid range (migration
  * 0025, server/modules/finance/search-ranges.ts), so that no merge step ever works on more than
  * one range's rows. Here the ranges are 4 rowids wide (`rangeRows`), so a few sessions cross
  * several: what a search finds, in what order, up to what cap, must be what one index gave.

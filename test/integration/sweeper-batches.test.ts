@@ -4,7 +4,7 @@ import { SWEEP_BATCH, sweep } from '../../server/domain/sweeper';
 import { randomIds } from '../../server/lib/ids';
 import type { CreatedIntegration } from '../../server/modules/integrations/integrations.service';
 
-/** Issue 18: the sweeper takes due rows in indexed batches of SWEEP_BATCH within a time budget. */
+/** The sweeper takes due rows in indexed batches of SWEEP_BATCH within a time budget. */
 describe('sweeper batches', () => {
   let t: TestContext;
   let m: CreatedIntegration;

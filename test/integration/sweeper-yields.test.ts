@@ -6,7 +6,7 @@ import { randomIds } from '../../server/lib/ids';
 import type { CreatedIntegration } from '../../server/modules/integrations/integrations.service';
 
 /**
- * Issue 18: on SQLite every query is synchronous and Kysely's awaits are microtasks, so work that
+ * On SQLite every query is synchronous and Kysely's awaits are microtasks, so work that
  * only awaits queries never lets the event loop run. The sweeper's tick yields between its jobs,
  * and the invoice-summary fold between its batches: a callback queued before is run in between.
  * (On PostgreSQL every query is I/O, so these hold trivially.)

@@ -76,7 +76,7 @@ async function advance(seconds: number) {
 }
 
 describe('webhook delivery', () => {
-  it('delivers a completed event once, signed per the spec and per Standard Webhooks, with the exact stored body', async () => {
+  it('delivers a completed event once, signed per docs/webhooks.md and per Standard Webhooks, with the exact stored body', async () => {
     const m = await t.merchant(undefined, receiver.url);
     const { session, event } = await paidSession(m.api_key, { metadata: { order: 'A-1', note: 'café' } });
     await startDispatcher();

@@ -8,7 +8,7 @@ import { deliveriesOf, paidSession, testDispatcher, until } from '../support/web
 import { call, staff } from '../support/backoffice';
 
 /**
- * Issue 11 "Webhook endpoints that answer 410": a disabled endpoint (by a 410 or by hand)
+ * Webhook endpoints that answer 410: a disabled endpoint (by a 410 or by hand)
  * keeps its deliveries as held ones, events recorded meanwhile too; enabling it (back office
  * or CLI) sends them in event order. And a Retry-After cannot park a retry for a day.
  */

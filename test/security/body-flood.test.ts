@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../support/app';
 
 /**
- * Issue 12 #2: a chunked multipart body (no Content-Length) made of many 1 MiB fields used to
+ * A chunked multipart body (no Content-Length) made of many 1 MiB fields used to
  * be read whole — 1,200 fields took the server from 267 MB to 1.5 GB — and answered 400
  * afterwards. The bytes actually read now count against the 1 MiB body limit, whatever the
  * content type, and the 413 comes as soon as the limit is passed.

@@ -6,7 +6,7 @@ import { migrate, openDatabase } from '../../server/db/database';
 
 const mode = (path: string) => statSync(path).mode & 0o777;
 
-/** Issue 12 #9: the database (webhook secrets, payer data) is readable by its owner only. */
+/** The database (webhook secrets, payer data) is readable by its owner only. */
 describe.skipIf(process.platform === 'win32')('data directory and database file modes', () => {
   const root = mkdtempSync(join(tmpdir(), 'paydesk-perm-'));
   afterAll(() => rmSync(root, { recursive: true, force: true }));

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../support/app';
 
-/** Issue 12 #10: Swagger UI gets a CSP and frame protection; API answers are never sniffed. */
+/** Swagger UI gets a CSP and frame protection; API answers are never sniffed. */
 describe('security headers', () => {
   let t: TestContext;
   beforeAll(async () => {

@@ -3,7 +3,7 @@ import { createTestApp, type TestContext } from '../support/app';
 import { envelope } from '../support/http';
 import { loadConfig } from '../../server/config';
 
-/** Issue 12 #11: a Host header that names no one of this server's names is refused (DNS rebinding). */
+/** A Host header that names no one of this server's names is refused (DNS rebinding). */
 describe('Host header allow-list', () => {
   let t: TestContext;
   beforeAll(async () => {

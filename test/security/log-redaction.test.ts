@@ -6,7 +6,7 @@ import { createLogger } from '../../server/runtime';
 import { loggableUrl } from '../../server/http/request-log';
 import { sessionWithSlip, staff } from '../support/backoffice';
 
-/** Issue 12 #9: request logs never carry capability ids (session ids, slip tokens, attempt references). */
+/** Request logs never carry capability ids (session ids, slip tokens, attempt references). */
 describe('request log redaction', () => {
   const lines: string[] = [];
   let t: TestContext;

@@ -5,7 +5,7 @@ import { BO, PASSWORD, staff } from '../support/backoffice';
 import { createStaff } from '../../server/modules/auth/staff.service';
 import { randomIds } from '../../server/lib/ids';
 
-/** Separate rate-limit buckets (issue 11) chosen from the matched route, not the raw URL (issue 12 #4). */
+/** Separate rate-limit buckets chosen from the matched route, not the raw URL. */
 describe('rate-limit buckets', () => {
   let t: TestContext;
   beforeAll(async () => {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../support/app';
 import { BO, call, errorCode, PASSWORD, staff, type Staff } from '../support/backoffice';
 
-// Issue 12 #7 (own password change, forced change) and issue 15 #13 (admin reset, role change).
+// Own password change, forced change, admin reset and role change.
 let t: TestContext;
 let admin: Staff;
 beforeAll(async () => {

@@ -5,7 +5,7 @@ import { createStaff } from '../../server/modules/auth/staff.service';
 import { createTestApp, type TestContext } from '../support/app';
 import { BO, PASSWORD } from '../support/backoffice';
 
-// Issue 15 #12: the back office keeps its sign-in in an HttpOnly cookie (a reload keeps it);
+// The back office keeps its sign-in in an HttpOnly cookie (a reload keeps it);
 // unsafe calls made with the cookie need the CSRF header and a same-origin Origin.
 let t: TestContext | undefined;
 afterEach(async () => {
@@ -40,7 +40,7 @@ describe('staff sign-in cookie', () => {
     expect(set).not.toContain('Max-Age'); // a session cookie: closing the browser or the app signs out
     expect(set).not.toContain('Secure'); // http://paydesk.test
     expect(res.json().token).toMatch(/^stf_/);
-    // CONTRACT §3: the bearer token keeps working for API clients.
+    // The bearer token keeps working for API clients.
     const bearer = await t.app.inject({ method: 'GET', url: `${BO}/me`, headers: { authorization: `Bearer ${res.json().token}` } });
     expect(bearer.statusCode).toBe(200);
   });

@@ -6,7 +6,7 @@ import { createStaff } from '../../server/modules/auth/staff.service';
 import { createTestApp, type TestContext } from '../support/app';
 import { BO, PASSWORD } from '../support/backoffice';
 
-// Issue 12 #1, #8 and #9 (third bullet): password guessing, scrypt cost, audit of unknown names.
+// Password guessing, scrypt cost, audit of unknown names.
 let t: TestContext;
 beforeAll(async () => {
   t = await createTestApp();
@@ -16,7 +16,7 @@ afterAll(async () => t.close());
 const login = (username: string, password: string, remoteAddress = '10.1.1.1') =>
   t.app.inject({ method: 'POST', url: `${BO}/auth/login`, payload: { username, password }, remoteAddress });
 
-describe('sign-in throttling holds under concurrency (issue 12 #1)', () => {
+describe('sign-in throttling holds under concurrency', () => {
   it('100 wrong guesses and the right password sent at once: at most 5 reach the password check, the rest get 429, the right one does not get in', async () => {
     const user = await createStaff(t.database.db, t.clock, randomIds, { username: 'concurrent.target', password: PASSWORD, role: 'teller' });
     const wrong = Array.from({ length: 100 }, (_, i) => login('concurrent.target', `wrong guess ${i}`, '10.2.2.2'));
@@ -54,7 +54,7 @@ describe('sign-in throttling holds under concurrency (issue 12 #1)', () => {
   });
 });
 
-describe('the audit trail never holds a password typed as a username (issue 12 #9)', () => {
+describe('the audit trail never holds a password typed as a username', () => {
   it('an unknown username is recorded as "(unknown user)", not verbatim', async () => {
     const typed = 'Kw4me-Secret-Phrase-77';
     expect((await login(typed, 'whatever', '10.5.5.5')).statusCode).toBe(401);
@@ -70,7 +70,7 @@ describe('the audit trail never holds a password typed as a username (issue 12 #
   });
 });
 
-describe('scrypt cost (issue 12 #8)', () => {
+describe('scrypt cost', () => {
   it('a hash of an older, cheaper cost is replaced at the next successful sign-in, and still signs in', async () => {
     const user = await createStaff(t.database.db, t.clock, randomIds, { username: 'old.cost', password: PASSWORD, role: 'teller' });
     await t.database.db.updateTable('staff_users').set({ password_hash: await hashPassword(PASSWORD, 2 ** 10) }).where('id', '=', user.id).execute();

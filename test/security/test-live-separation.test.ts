@@ -9,7 +9,7 @@ import { call, staff } from '../support/backoffice';
 import { foldInvoiceSummaries } from '../../server/domain/invoice-summary-fold';
 import { rebuildInvoiceSummaries } from '../../server/domain/invoice-summary';
 
-// Issue 12 #5: live keys cannot be created yet, so a live integration is inserted directly,
+// Live keys cannot be created yet, so a live integration is inserted directly,
 // as a future `--live` would. Each finding of the issue is one test.
 let t: TestContext;
 let testSide: CreatedIntegration;
@@ -39,7 +39,7 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
-describe('test and live data are separate (issue 12 #5)', () => {
+describe('test and live data are separate', () => {
   it('a test key cannot read a live session, nor its customer data', async () => {
     const created = await post(t.app, '/api/v1/sessions', { amount_minor: 5000, invoice_ref: uniqueInvoice(), customer: { name: 'Kofi Live', email: 'kofi@example.com' }, metadata: { order: 'L1' } }, { key: liveKey });
     expect(created.statusCode, created.body).toBe(201);

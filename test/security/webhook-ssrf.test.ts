@@ -10,7 +10,7 @@ import { attemptsOf, paidSession, testDispatcher } from '../support/webhooks';
 import { call, staff } from '../support/backoffice';
 
 /**
- * Issue 12 #3: webhook URLs must not reach internal services. Checked when the URL is saved
+ * Webhook URLs must not reach internal services. Checked when the URL is saved
  * (back office, CLI: 400 naming webhook_url) and again when connecting, on the address the
  * name resolves to; the delivery log keeps only a short excerpt and allow-listed headers.
  * The test app's own address is HOST:PORT 127.0.0.1:4610 and PUBLIC_BASE_URL http://paydesk.test.
@@ -58,7 +58,7 @@ describe('webhook URLs when saved', () => {
     expect(await t.database.db.selectFrom('merchants').select('id').where('name', '=', 'SSRF Ltd').execute()).toHaveLength(0);
   });
 
-  it('keeps plain http and loopback receivers for test integrations (CONTRACT §7), and private addresses', async () => {
+  it('keeps plain http and loopback receivers for test integrations, and private addresses', async () => {
     const admin = await staff(t, 'admin');
     const m = await t.merchant();
     for (const url of ['http://127.0.0.1:5000/hook', 'http://localhost:5001/hook', 'http://[::1]:5002/hook', 'http://10.0.0.5/hook', 'https://hooks.example.com/paydesk']) {

@@ -111,7 +111,7 @@ export async function spawnNode(
 /**
  * Builds the server bundle from the current sources (scripts/build-server.mjs), so a bench's
  * servers run what `npm run serve` runs: with a source newer than the bundle, scripts/serve.mjs
- * runs the TypeScript through tsx instead, and the figures are those of that (round 14).
+ * runs the TypeScript through tsx instead, and the figures are those of that.
  */
 export function buildServerBundle(): void {
   execFileSync(process.execPath, ['scripts/build-server.mjs'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });

@@ -10,7 +10,7 @@ describe('node flags of the headless server (scripts/server-node-flags.mjs)', ()
   it('npm run serve passes every one of them to node before scripts/serve.mjs', () => {
     const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
     const serve = pkg.scripts.serve!;
-    // `exec`: the shell npm runs the script in becomes node, so SIGTERM reaches the server (test/integration/serve-signals.test.ts).
+    // `exec`: the shell npm runs the script in becomes node, so SIGTERM reaches the server (test/tooling/serve-signals.test.ts).
     const [exec, node, ...rest] = serve.split(/\s+/);
     expect(exec).toBe('exec');
     expect(node).toBe('node');

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { errorText } from '../../renderer/backoffice/features/common/error-text';
 import { ERROR_CODES } from '../../server/lib/errors';
 
-// Issue 15 #16: staff never read the API's developer text; every error code has a sentence.
+// Staff never read the API's developer text; every error code has a sentence.
 describe('back-office error sentences', () => {
   // The shape api/client.ts throws (ApiError), built here without the browser fetch code.
   const err = (status: number, code: string, message: string) => Object.assign(new Error(message), { name: 'ApiError', status, code });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { movePages, pagePosition, pageSpan, totalLabel, type PagesState } from '../../renderer/backoffice/features/common/paging';
 
-/** What the pager of every server-paged table shows (issue 18: bounded totals). */
+/** What the pager of every server-paged table shows (bounded totals). */
 describe('back-office pager', () => {
   it('an exact total: "of N", Next until the last row', () => {
     expect(pageSpan({ total: 60, limit: 25, offset: 0, rows: 25 })).toEqual({ from: 1, to: 25, of: '60', first: true, last: false });

@@ -144,7 +144,7 @@ describe('ERROR_CODES', () => {
       expect(ERROR_CODES, code).toHaveProperty(code);
       if (status !== null) expect(ERROR_CODES[code as keyof typeof ERROR_CODES].status, code).toBe(status);
     }
-    // CONTRACT §3-4 fixes these.
+    // The back-office and public APIs fix these.
     expect(ERROR_CODES.INVALID_ARGUMENT.status).toBe(400);
     expect(ERROR_CODES.NOT_FOUND.status).toBe(404);
     expect(ERROR_CODES.FORBIDDEN.status).toBe(403);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { hashPassword, needsRehash, PRODUCTION_SCRYPT_LOG2N, scryptCost, verifyPassword } from '../../server/lib/password';
 import { checkPassword, isCommonPassword } from '../../server/modules/auth/password-policy';
 
-describe('password hashing (issue 12 #8)', () => {
+describe('password hashing', () => {
   it('production hashes at N = 2^17 (OWASP); only PAYDESK_TEST_SCRYPT_LOG2N lowers it, never raises or disables it', async () => {
     expect(PRODUCTION_SCRYPT_LOG2N).toBe(17);
     expect(scryptCost({})).toBe(131_072);
@@ -22,7 +22,7 @@ describe('password hashing (issue 12 #8)', () => {
   });
 });
 
-describe('password policy (issue 12 #7)', () => {
+describe('password policy', () => {
   const refused = (password: string, username = 'ama.teller') => {
     try {
       checkPassword(password, username);

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createOutcomeQueue, FLUSH_WAIT_MS, type OutcomeQueueOptions } from '../../server/modules/webhooks/outcome-queue';
 import type { Job, Outcome } from '../../server/modules/webhooks/outcomes';
 
-// The queue between the dispatcher's attempts and their writes (issue 16): when a batch is
+// The queue between the dispatcher's attempts and their writes: when a batch is
 // written, what goes in it, and what a failed write leaves. The dispatcher's own behaviour over a
 // real database is in test/integration/webhooks-delivery.test.ts.
 

@@ -11,7 +11,7 @@ const t = Math.floor(NOW / 1000);
 /** Signed independently of the code under test: Node's HMAC, not Web Crypto. */
 const sign = (b: string | Buffer, ts = t, key = secret) => `t=${ts},v1=${createHmac('sha256', key).update(`${ts}.`).update(b).digest('hex')}`;
 
-describe('verifyWebhook (API-SPEC receiver rules 1–4)', () => {
+describe('verifyWebhook (receiver rules 1–4)', () => {
   it('accepts the raw body with a valid signature, as a string or as bytes', async () => {
     expect(await verifyWebhook(body, sign(body), secret, { now: NOW })).toEqual({ ok: true, timestamp: t });
     expect(await verifyWebhook(Buffer.from(body), sign(body), secret, { now: new Date(NOW) })).toEqual({ ok: true, timestamp: t });

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 
-// Frozen: issue 11. (1) Invoice lines were marked remitted by any successful session, even a
+// Frozen. (1) Invoice lines were marked remitted by any successful session, even a
 // part-payment; recompute every invoice's flags with the allocation rule of
 // domain/invoice-allocation.ts (a line stays remitted, with its old time, only if the collected
 // money covers it; a newly covered line gets the time of the last payment). (2) Bank-transfer

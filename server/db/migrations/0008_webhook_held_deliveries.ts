@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { isPostgres } from '../engine';
 
-// Frozen: deliveries to a disabled endpoint are held, not failed or skipped (server/webhooks/hold.ts),
+// Frozen: deliveries to a disabled endpoint are held, not failed or skipped (server/modules/webhooks/hold.ts),
 // and only an allow-list of response headers is kept in the delivery log.
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.alterTable('webhook_deliveries').addColumn('held_at', 'text').execute();
@@ -34,7 +34,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id AND d.endpoint_id = w.id)
     ORDER BY e.created_at, e.rowid`.execute(db);
 
-  // Stored response headers: keep only the allow-list (server/webhooks/http-attempt.ts).
+  // Stored response headers: keep only the allow-list (server/modules/webhooks/http-attempt.ts).
   await sql`
     UPDATE webhook_delivery_attempts
     SET response_headers = (

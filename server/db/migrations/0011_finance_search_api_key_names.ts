@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 
-// Frozen. Finance search (issue 15 #8) looks payments up by exact provider reference, phone
+// Frozen. Finance search looks payments up by exact provider reference, phone
 // last 4 and amount: indexes for those. API keys get an optional name, and their last use is
 // kept in its own table so recording it never touches `api_keys` (a write there drops the
 // resolved-key cache of every process, see db/database.ts).

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 
-// Frozen. Issue 18: every periodic query finds its rows through an index.
+// Frozen. Every periodic query finds its rows through an index.
 // - The sweeper asks for `status = 'open' AND expires_at <= now`; the index of 0001 is
 //   partial on `status IN ('open','pending')`, which neither engine matches to `= 'open'`,
 //   so the sweep scanned the whole table every second. Replaced by one on open sessions

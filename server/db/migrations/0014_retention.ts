@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { ddl } from './ddl';
 
-// Frozen. Issue 18: retention (docs/operations.md).
+// Frozen. Retention (docs/operations.md).
 // - session_history and events get an index on their time, so pruning reads a range;
 //   webhook_deliveries one on (created_at, id) for the delivery log's newest-first pages, and
 //   an invoice's sessions are read newest first from (merchant_id, invoice_ref, created_at).

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { ddl } from './ddl';
 
-// Frozen. Issue 18: the back office's session search matched the payer's name and the invoice
+// Frozen. The back office's session search matched the payer's name and the invoice
 // ref with "contains" (`LIKE '%…%'`), which read every session of the merchant: 3–6 s at a
 // million sessions. Both columns get a trigram index, so a search of 3 characters or more reads
 // only the sessions that have every trigram of the text (finance-search.ts):

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { ddl } from './ddl';
 
-// Frozen. Issue 18: the back-office invoice list aggregated every invoice ref of the merchant
+// Frozen. The back-office invoice list aggregated every invoice ref of the merchant
 // on each call (a UNION of lines and sessions with correlated sums per ref: it gave up after
 // 60 s at 1,000,000 sessions) and an invoice's detail summed all its sessions (2.25 s for
 // 100,000). `invoice_summaries` holds one row per (merchant_id, invoice_ref) with what both

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 
-// Frozen. Issue 16 (write path): an index entry a row does not need is a page its commit
+// Frozen. Write path: an index entry a row does not need is a page its commit
 // writes to the WAL. A Mobile Money attempt is inserted without a prompt expiry (the provider's
 // answer brings it), so payment_attempts_pending (prompt_expires_at) WHERE status = 'pending'
 // took a NULL entry at the insert and moved it at the answer: two or three pages per attempt

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { ddl } from './ddl';
 
-// Frozen. Issue 18: the session search's FTS5 table (0016) was written by an insert trigger, so
+// Frozen. The session search's FTS5 table (0016) was written by an insert trigger, so
 // every session create paid for its trigram row and, now and then, for an FTS5 segment merge
 // inside its commit (the event-loop stall under mixed load). New sessions are indexed from
 // then on by a background job in small batches instead (server/modules/finance/search-index.ts),

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { ddl } from './ddl';
 
-// Frozen. Issue 16: `invoice_summaries` (0017) was upserted in every writer's transaction (about
+// Frozen. `invoice_summaries` (0017) was upserted in every writer's transaction (about
 // 150 µs of a session create on SQLite for the row's index entries; on PostgreSQL concurrent
 // creates on one invoice ref conflicted on its row and were retried). Writers now append one
 // small row here instead — what their change adds to the ref's summary — and a background job

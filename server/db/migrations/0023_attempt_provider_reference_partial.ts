@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 
-// Frozen. Issue 16 (momo_attempt_create): an attempt is inserted before its provider is asked,
+// Frozen. For `momo_attempt_create`: an attempt is inserted before its provider is asked,
 // with no provider reference yet (''), and the provider's answer writes the reference. The full
 // index on provider_reference took an '' entry at the insert and moved it at the answer: an
 // index page in each of the attempt start's two commits for an entry no query wants (nobody

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { isPostgres } from '../engine';
 
-// Frozen. Issue 16 (invoice line ingest): every line took four B-tree entries (the row, its id,
+// Frozen. Invoice line ingest: every line took four B-tree entries (the row, its id,
 // the unique key (merchant_id, mode, invoice_ref, code) and 0014's (merchant_id, invoice_ref)
 // for the per-ref reads that have no mode), so a 100-line request wrote ~400 entries and their
 // pages to the WAL. The unique key is now (merchant_id, invoice_ref, mode, code): the same

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { ddl } from './ddl';
 
-// Frozen. Issue 18: one FTS5 index over every session (0016, 0020) ends with segments as big as
+// Frozen. One FTS5 index over every session (0016, 0020) ends with segments as big as
 // the table, and a merge step that reaches the biggest one only stops at a term boundary: with
 // a common trigram's doclist covering a million rows, single steps cost 40–54 ms of CPU, the
 // event-loop stall the sweeper's job must not cause. The index is split into rowid ranges

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { isPostgres } from '../engine';
 
-// Frozen. Issue 18: on PostgreSQL a broad search text ("Payer 1", in 111,111 of a million names)
+// Frozen. On PostgreSQL a broad search text ("Payer 1", in 111,111 of a million names)
 // read every match from 0016's trigram indexes and sorted them all to keep the newest 10,000
 // (359 ms), since a trigram index knows nothing of time. The trigram indexes now also hold each
 // session's UTC month and day of creation (the first 7 and 10 characters of the ISO

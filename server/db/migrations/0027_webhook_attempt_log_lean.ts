@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 
-// Frozen. Issue 16 (webhook_fanout): each attempt row went into six b-trees. The one on
+// Frozen. For the webhook fan-out: each attempt row went into six b-trees. The one on
 // (event_id, seq) took its entries on a random page (event ids were random): 0.79 of the 2.7
 // WAL pages a delivery wrote, the largest share. An event's attempts are now read through its
 // deliveries instead (unique (event_id, endpoint_id), then (delivery_id, seq)): the session

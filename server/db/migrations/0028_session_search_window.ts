@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { isPostgres } from '../engine';
 
-// Frozen. Issue 18: a broad search text on PostgreSQL ("Payer 1", 111,111 of a million names) is
+// Frozen. A broad search text on PostgreSQL ("Payer 1", 111,111 of a million names) is
 // read day by day, newest first, from 0026's day-keyed trigram indexes and stops at the candidate
 // cap; the capped walk answers a window (finance-search.ts). The walk was one SQL statement that
 // sorted every matching day and numbered its 10,001 rows to find the cap-th. This function walks

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { isPostgres } from '../engine';
 
-// Frozen. Issue 18: 0028's walk reads the day that holds the cap-th session backward on the
+// Frozen. 0028's walk reads the day that holds the cap-th session backward on the
 // merchant's (merchant_id, created_at, id) index, stopping at it: that was the intent, but with
 // the text as a plain ILIKE in the WHERE the planner ANDed that index's day with the whole
 // trigram index's list of the text (111,111 entries for "Payer 1" at a million: 18 ms of a

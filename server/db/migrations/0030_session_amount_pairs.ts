@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { isPostgres } from '../engine';
 
-// Frozen. Issue 18: the list of one amount (finance/amount-list.ts) reads the amount's sessions
+// Frozen. The list of one amount (finance/amount-list.ts) reads the amount's sessions
 // as (id, created_at) pairs. On PostgreSQL 0011's (merchant_id, amount_minor) index found them
 // but read each from the table (2,000 heap pages for one amount at a million sessions); with
 // created_at and id in the index the read is index-only (a few leaf pages, once autovacuum has

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { ddl } from './ddl';
 
-// Frozen. Issue 18: the session search's FTS5 ranges (0025) hold every merchant's sessions, so a
+// Frozen. The session search's FTS5 ranges (0025) hold every merchant's sessions, so a
 // search checked each row it found against `checkout_sessions` for the merchant: for a broad text
 // 10,000 rowid lookups in the table, 10–25 ms of the search at a million sessions, with one
 // merchant in the whole database. Each range now records the merchants whose sessions it indexes

@@ -1,11 +1,11 @@
 import { sql, type Kysely } from 'kysely';
 import { ddl } from './ddl';
 
-// Frozen. Issue 18: 0031's `_noted` trigger (as released) joined the ranges to the sessions with
+// Frozen. 0031's `_noted` trigger (as released) joined the ranges to the sessions with
 // `s.rowid > r.lo AND (r.hi IS NULL OR s.rowid <= r.hi)`, and SQLite planned it range first:
 // for each range a rowid scan from its `lo` up to the new mark, whatever the few rows the mark
-// just passed. At a million sessions that was 430-620 ms for every index batch (bench:volume,
-// bench/stall-trace.ts), on the event loop: the sweeper's index job and every search's catch-up
+// just passed. At a million sessions that was 430-620 ms for every index batch (bench:volume),
+// on the event loop: the sweeper's index job and every search's catch-up
 // stalled the server for half a second, and the index fell 74,000 sessions behind. Now the rows
 // the mark passed drive it (CROSS JOIN keeps the sessions outer), and each row's range is the
 // one with the greatest `lo` below its rowid, found on the ranges' unique `lo` index: 0.5 ms for

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { isPostgres } from '../engine';
 
-// Frozen. Issue 18: the broad search's day walk (0028, 0029) reads a day that is mostly matches on
+// Frozen. The broad search's day walk (0028, 0029) reads a day that is mostly matches on
 // the merchant's (merchant_id, created_at, id) index and checks the text on every session of it:
 // a heap fetch and an ILIKE (which lower-cases both sides on every call) per session, 1.5 µs of the
 // 4.2 ms a day of 2,740 sessions cost at a million. The payer name and the invoice ref are now

@@ -14,7 +14,7 @@ export const merchantSecurity = [{ apiKey: [] }];
  * The limiter may already have resolved the key. The key's "last used" is noted here too.
  */
 export function requireMerchantKey(app: FastifyInstance, deps: MerchantAuthDeps & { clock: Clock }): void {
-  // Callback style: a key the cache holds, whose use was noted this minute, costs no promise (issue 16).
+  // Callback style: a key the cache holds, whose use was noted this minute, costs no promise.
   app.addHook('preParsing', (req, _reply, _payload, done) => {
     const known = req.merchant ?? authenticateMerchantFast(deps, req);
     if (!(known instanceof Promise) && !apiKeyUseDue(deps, known.apiKeyId)) {

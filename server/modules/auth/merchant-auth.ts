@@ -45,7 +45,7 @@ const unauthorized = () => new AppError('UNAUTHORIZED', 'invalid API key: send A
  *   are kept.
  * - `usageWritten`: when each key's "last used" was last written (see noteApiKeyUse).
  * - `hashBySocket`: the last key a connection sent and its hash, so a keep-alive connection
- *   sending the same key again is not hashed again (issue 16: sha256 per request was ~4 % of a
+ *   sending the same key again is not hashed again (sha256 per request was ~4 % of a
  *   session lookup). Weak: it goes with the connection, which holds the key in its requests anyway.
  */
 export interface ApiKeyMemory {

@@ -18,7 +18,7 @@ export const LOGIN_MAX_FAILURES = 5;
 /**
  * Failed sign-ins allowed per client address, whatever the username, before 429: stops one
  * machine trying a password against every account, yet leaves room for a branch whose
- * tellers share one address (issue 11).
+ * tellers share one address.
  */
 export const LOGIN_MAX_FAILURES_PER_ADDRESS = 40;
 export const LOGIN_WINDOW_SECONDS = 15 * 60;

@@ -4,7 +4,7 @@ import { AppError } from '../../lib/errors';
 /**
  * The back office keeps its sign-in in an HttpOnly cookie, so a reload or a pasted deep link
  * stays signed in while no page script can read the token (docs/backoffice.md § Where the
- * sign-in lives). `Authorization: Bearer` keeps working for API clients (CONTRACT §3).
+ * sign-in lives). `Authorization: Bearer` keeps working for API clients.
  */
 export const STAFF_COOKIE = 'paydesk_staff';
 /** Sent by the back office on every call: a cross-site page cannot add it without a CORS preflight, which Paydesk never grants. */

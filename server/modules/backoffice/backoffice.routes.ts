@@ -16,7 +16,7 @@ import { webhookRoutes } from '../webhooks/webhooks.routes';
 const PASSWORD_CHANGE_ROUTES = new Set(['/api/backoffice/v1/me', '/api/backoffice/v1/auth/logout', '/api/backoffice/v1/auth/password']);
 
 /**
- * The back-office API (`/api/backoffice/v1`, CONTRACT §3) used by the React back office.
+ * The back-office API (`/api/backoffice/v1`) used by the React back office.
  * This file only installs the staff sign-in scope and registers each area's routes in it:
  * every route but sign-in needs a staff bearer token (401 otherwise); each route declares the
  * roles that may call it (403 FORBIDDEN for the others) in its own area.

@@ -73,7 +73,7 @@ export async function findDeposit(q: Q, id: string): Promise<CashDeposit> {
 
 /**
  * The slip a teller scanned or typed: its token (`slp_…`, exact), or its printed reference in
- * any case, with or without dashes and spaces (CONTRACT §3; server/lib/slip-reference.ts).
+ * any case, with or without dashes and spaces (server/lib/slip-reference.ts).
  */
 export async function findSlip(q: Q, tokenOrReference: string) {
   const byToken = await q.selectFrom('cash_slips').selectAll().where('token', '=', tokenOrReference.trim()).executeTakeFirst();

@@ -28,7 +28,7 @@ import { staffErrors } from '../auth/staff-api';
 const errors = staffErrors;
 
 /**
- * The cash desk of the back office (`/api/backoffice/v1`, CONTRACT §3): slips as scanned,
+ * The cash desk of the back office (`/api/backoffice/v1`): slips as scanned,
  * deposits recorded by tellers and reviewed by supervisors, the teller's shift total.
  * Registered by backofficeRoutes inside its scope, so its staff sign-in hook guards them.
  */

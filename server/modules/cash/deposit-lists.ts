@@ -52,7 +52,7 @@ export async function listDeposits(
   if (filter.to) conds.push(['d.created_at', '<', dayBounds(filter.to).to.toISOString()]);
   if (staff.role === 'teller') conds.push(['d.recorded_by', '=', staff.id]);
   // Counted, and paged in `created_at` order, on cash_deposits alone: every join of depositQuery
-  // follows a NOT NULL foreign key (or is a left join), so it never drops a row (issue 18).
+  // follows a NOT NULL foreign key (or is a left join), so it never drops a row.
   let own = db.selectFrom('cash_deposits as d');
   for (const [column, op, value] of conds) own = own.where(column, op, value);
   const total = await boundedTotal(db, own, cap);

@@ -47,7 +47,7 @@ interface Found {
  * - `overpaid`: the invoice collected more than its billed total; one per invoice, raised by the
  *   payment that crossed the total, listing every payment.
  *
- * Bounded (issue 18): only invoices that can hold an exception are read, found in
+ * Bounded: only invoices that can hold an exception are read, found in
  * `invoice_summaries` (migration 0017) through two partial indexes: two payments or more, or
  * one that differs from a billed total (one payment of exactly the billed total, or on an
  * invoice without lines, is never an exception). Each exception lists at most

@@ -46,7 +46,7 @@ export const EXPORT_BATCH = 200;
  * Validates the range at once (a bad one is a 400 before any byte is sent), then yields the
  * CSV EXPORT_BATCH sessions at a time, in (finalized_at, id) order, each batch one short
  * indexed read (checkout_sessions_success_finalized, migration 0013) after the last row of the
- * previous one, and gives the event loop a turn between batches (issue 18: a year of payments
+ * previous one, and gives the event loop a turn between batches (a year of payments
  * is hundreds of thousands of rows; the whole file was built in memory by one query). Batches
  * are separate reads: a session that succeeds during the export appears if it sorts after the
  * rows already written.

@@ -17,7 +17,7 @@ import type { CheckoutSessionsTable } from '../../db/schema';
  * line is remitted (domain/invoice-allocation.ts covers lines in order), or, with no lines,
  * once a session succeeded. Both views read `invoice_summaries` (migration 0017), which the
  * transactions that write lines and sessions keep (domain/invoice-summary.ts): nothing here
- * reads an invoice's sessions to add them up (issue 18: the list gave up after 60 s at a
+ * reads an invoice's sessions to add them up (the list gave up after 60 s at a
  * million sessions, a 100,000-session invoice's detail took 2.25 s).
  */
 

@@ -2,7 +2,7 @@ import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
 import { invalid } from '../../lib/errors';
 
 /**
- * Keyset (cursor) pages for the back office's long lists (issue 18): the next page starts after
+ * Keyset (cursor) pages for the back office's long lists: the next page starts after
  * the last row's (sort value, id) instead of skipping `offset` rows, so page 20,000 costs what
  * page 1 does. A cursor names the sort it was made for; using it with another is a 400.
  */

@@ -14,7 +14,7 @@ import { newestMatching } from './search-ranges';
  * The search finds its sessions first, once per request (searchHits), and the list's count and
  * page are then read among those sessions by key (`s.rowid IN (json_each(…))` on SQLite,
  * `s.id = ANY(…)` on PostgreSQL), the merchant only a filter on them (merchantScope): the cost is
- * that of the sessions found, never of the merchant's sessions (issue 18: the "contains" parts
+ * that of the sessions found, never of the merchant's sessions (the "contains" parts
  * read every one, 3–6 s at a million). Every part is an index lookup:
  * - exact parts: session id, phone last 4, references, slip key (migrations 0010, 0011);
  * - the id's first characters (6 or more): a range on the primary key (SQLite), `LIKE 'x%'` on

@@ -8,7 +8,7 @@ import { yieldToLoop } from '../../domain/batches';
  * The session search's FTS5 trigram table on SQLite (`checkout_sessions_search`, migrations
  * 0016 and 0020) is written here, not by the session's own transaction: a session create no
  * longer pays for its trigram row nor, now and then, for an FTS5 segment merge in its commit
- * (issue 18's event-loop stall under mixed load). Every session of rowid ≤
+ * (the event-loop stall under mixed load). Every session of rowid ≤
  * `checkout_sessions_search_mark.indexed_through` is in the index and none above it is.
  *
  * - The sweeper runs `indexSearchBacklog` every second: the sessions above the mark in rowid

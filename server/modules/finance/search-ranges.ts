@@ -9,7 +9,7 @@ import type { Database } from '../../db/schema';
  * one the job writes into (search-index.ts), until it spans RANGE_ROWS rowids: then it is closed
  * at the mark, the next one is made in the same transaction, and the closed one is merged down to
  * one segment in bounded steps, once. So no FTS5 segment ever holds more than RANGE_ROWS rows,
- * and the longest merge step is that of a range, not of the whole table (issue 18: a step at a
+ * and the longest merge step is that of a range, not of the whole table (a step at a
  * million rows cost 40–54 ms of CPU; one at 200,000 a fifth of it).
  * A search reads the ranges newest first and stops at its limit (newestMatching): the same rows,
  * in the same order, as one index read `ORDER BY rowid DESC LIMIT n`.

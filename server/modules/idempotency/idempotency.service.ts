@@ -21,7 +21,7 @@ export interface IdempotencyKey {
 
 const KEY_SHAPE = /^[\x21-\x7e]{1,255}$/;
 
-// The statements of every keyed write, compiled once (issue 16).
+// The statements of every keyed write, compiled once.
 const keyRow = precompiled((db, p: { integrationId: string; key: string }) =>
   db
     .selectFrom('idempotency_keys')
@@ -158,7 +158,7 @@ export async function completeIdempotencyKey(trx: Transaction<Database>, k: Idem
 /**
  * Removes keys past their retention (called by the housekeeping timer and `db:prune`), `batch`
  * rows per statement through idempotency_keys_expiry, so a day's backlog never becomes one long
- * delete holding the event loop (issue 18). Yields between batches. `db:prune` calls this one too.
+ * delete holding the event loop. Yields between batches. `db:prune` calls this one too.
  */
 export async function purgeExpiredIdempotencyKeys(db: Db, clock: Clock, batch = 1000): Promise<number> {
   const now = clock.now().toISOString();

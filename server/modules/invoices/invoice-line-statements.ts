@@ -3,7 +3,7 @@ import { isPostgres } from '../../db/engine';
 import { precompiled } from '../../db/precompiled';
 
 /**
- * The invoice line ingest's statements, compiled once per engine (issue 16: building them with
+ * The invoice line ingest's statements, compiled once per engine (building them with
  * Kysely on every request, the 100-row insert above all, was a large part of its CPU).
  *
  * A request's lines travel as one JSON parameter (`[[id, code, name, amount_minor], …]`), which

@@ -111,7 +111,7 @@ export async function ingestInvoiceLines(
     ingested++;
     billed += line.amount_minor;
   }
-  // One statement for every accepted line, whatever their number (issue 16).
+  // One statement for every accepted line, whatever their number.
   if (rows.length > 0) {
     const ids = uuidV7s(rows.length, nowMs);
     rows.forEach((r, i) => (r[0] = ids[i]!));

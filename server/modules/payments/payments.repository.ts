@@ -14,7 +14,7 @@ export interface SessionWithOwner extends CheckoutSessionsTable {
   mode: 'test' | 'live';
 }
 
-// The payer pages' and the quote's / attempt start's queries are compiled once (issue 16).
+// The payer pages' and the quote's / attempt start's queries are compiled once.
 const sessionWithOwner = precompiled((db, p: { id: string }) =>
   db
     .selectFrom('checkout_sessions as s')

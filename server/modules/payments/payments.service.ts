@@ -92,7 +92,7 @@ export async function publicSession(deps: PaymentsDeps, sessionId: string): Prom
 }
 
 /**
- * The payer's totals per rail. No transaction (issue 16: on SQLite every transaction takes the
+ * The payer's totals per rail. No transaction (on SQLite every transaction takes the
  * write lock): the session with its integration's rails is one statement, the lazy expiry runs
  * in a transaction of its own only for a session past its time, and the fee rules come from the
  * per-process cache (quote-inputs.ts). What a payment is charged is computed again when it starts.

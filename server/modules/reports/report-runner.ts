@@ -14,7 +14,7 @@ export type { Chunk, ReportStats } from './report-worker-job';
 /**
  * Runs the back office's long reads (report-jobs.ts) off the request path, in one worker thread
  * with its own read-only connection: on SQLite on the same file (WAL: its reads never block the
- * server's writes), on PostgreSQL one connection from the same DATABASE_URL (issue 18: in-process,
+ * server's writes), on PostgreSQL one connection from the same DATABASE_URL (in-process,
  * parsing a year of rows and building its CSV grew the server's heap by ~98 MB and stalled its
  * loop 29 ms at a million sessions). The worker is created at the first report and ended after
  * IDLE_MS without one, so an idle server carries no second thread (nor a second connection).

@@ -8,7 +8,7 @@ import type { IdGenerator } from '../../lib/ids';
 import { purgeExpiredIdempotencyKeys } from '../idempotency/idempotency.service';
 
 /**
- * Retention (issue 18, docs/operations.md): what `npm run admin -- db:prune` removes, rule by
+ * Retention (docs/operations.md): what `npm run admin -- db:prune` removes, rule by
  * rule, `batch` rows per statement (each its own short transaction, an event-loop turn between),
  * every statement a range on an index of the row's time. `dryRun` counts instead.
  *

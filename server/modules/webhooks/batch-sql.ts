@@ -16,7 +16,7 @@ import type { Database } from '../../db/schema';
  * none). In place and by push, so a query's parameter array is one array of one elements kind,
  * whatever the sizes: a spread copy (`[...values]`, `[a, b, ...ids]`) of an array that `map` made
  * changed its hidden class with the size, and the optimised outcome writer was thrown away at
- * `ids.length` in the first webhook burst (a "wrong map" deopt; issue 16, round 16).
+ * `ids.length` in the first webhook burst (a "wrong map" deopt).
  */
 export function padTail<T>(list: T[], from = 0): number {
   const n = list.length - from;

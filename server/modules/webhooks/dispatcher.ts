@@ -317,9 +317,9 @@ export function createDispatcher(opts: DispatcherOptions): Dispatcher {
   /**
    * SQLite: the slots these outcomes free are claimed again in the transaction that writes them,
    * so a round of the fan-out costs one COMMIT instead of two (the claim's own, then the
-   * outcomes'): each COMMIT writes the pages it changed and the header page to the WAL (issue 16).
+   * outcomes'): each COMMIT writes the pages it changed and the header page to the WAL.
    * Only when fewer than half of `ahead` are queued: then enough is claimed to fill every slot and
-   * the queue (a claim's cost is mostly per query, not per row: issue 16, round 17). Queued once
+   * the queue (a claim's cost is mostly per query, not per row). Queued once
    * it commits. PostgreSQL keeps
    * claiming in `tick` (a claim here would hold its row locks for the outcomes' transaction; not
    * measured there).

@@ -15,7 +15,7 @@ import { refusedAddress, refusedUrl, type UrlMode, type UrlPolicy } from './url-
  * connection opened under the test rules is never reused for a live endpoint. Redirects are
  * not followed (a 3xx is an answer like any other).
  *
- * Why undici rather than node:http: about half the CPU per request (issue 16), which is most of
+ * Why undici rather than node:http: about half the CPU per request, which is most of
  * what a delivery costs. The low-level `dispatch` API is used, with a handler object: no
  * response stream, no promise or AbortController per request.
  *
@@ -214,7 +214,7 @@ export function createWebhookHttpClient(): WebhookHttpClient {
       return connect(opts, callback);
     };
   // undici is loaded with the first delivery, not at start: its ~25 modules were ~25 ms of every
-  // cold start (issue 16), for an instance that may deliver nothing for a while.
+  // cold start, for an instance that may deliver nothing for a while.
   let undici: typeof import('undici') | undefined;
   let loading: Promise<typeof import('undici')> | undefined;
   let agents: Record<UrlMode, Agent> | undefined;

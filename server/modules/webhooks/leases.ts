@@ -23,7 +23,7 @@ import { operationCounts } from '../../observe';
  *   this host is dead.
  * If the dedicated connection itself drops while the process lives, its leases may be taken
  * before they lapse and an attempt in flight may be sent twice: a duplicate only on a failure,
- * which CONTRACT §4 allows. The dispatcher claims nothing until the connection is back.
+ * which at-least-once delivery allows. The dispatcher claims nothing until the connection is back.
  */
 
 /** Advisory-lock class (first int4 key) of the liveness locks: "Pdk". Other locks use the one-bigint form. */

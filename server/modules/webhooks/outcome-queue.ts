@@ -1,7 +1,7 @@
 import type { Job, Outcome } from './outcomes';
 
 /**
- * The dispatcher's outcomes, waiting to be written together (issue 16, round 17).
+ * The dispatcher's outcomes, waiting to be written together.
  *
  * A slot of the dispatcher is free as soon as its attempt ends; the outcome is handed here and
  * written with others in one transaction (`write`), while the next attempt is made. A batch is

@@ -2,7 +2,7 @@ import { createHmac, createSecretKey, type KeyObject } from 'node:crypto';
 import type { EventsTable } from '../../db/schema';
 
 /**
- * Signing a delivery (API-SPEC Events, docs/webhooks.md "Headers"). Every attempt is signed
+ * Signing a delivery (docs/webhooks.md "Headers"). Every attempt is signed
  * afresh with the current time, over the event's stored body byte for byte.
  *
  * - `X-Service-Signature: t=<unix>,v1=<hex>`: HMAC-SHA256 keyed with the secret string's
@@ -34,7 +34,7 @@ export function standardWebhooksKey(secret: string): Buffer {
 /**
  * The HMAC keys of the secrets in use (a handful per endpoint), dropped all at once when full.
  * As KeyObjects: an HMAC keyed with the secret string re-encodes it on every call, and both
- * signatures of an attempt together cost a third less this way (9.7 → 6.5 µs; issue 16, round 17).
+ * signatures of an attempt together cost a third less this way (9.7 → 6.5 µs).
  */
 const keys = new Map<string, { hex: KeyObject; standard: KeyObject }>();
 const KEYS_MAX = 1_000;
@@ -62,7 +62,7 @@ export function activeSecrets(endpoint: { secret: string; previous_secret: strin
 /**
  * Every header of one attempt (besides content-type and user-agent). Straight-line string
  * building, no arrays: the `[…, ...all.map(…)]` it was made of deoptimised the dispatcher's
- * optimised attempt in the first webhook burst ("wrong map"; issue 16, round 16).
+ * optimised attempt in the first webhook burst ("wrong map").
  */
 export function deliveryHeaders(event: Pick<EventsTable, 'id' | 'type' | 'payload'>, secrets: SigningSecrets, t: number): Record<string, string> {
   let signature = `t=${t},v1=${hexSignature(secrets.current, t, event.payload)}`;

@@ -104,7 +104,7 @@ export async function listAttempts(db: Db, query: AttemptListQuery, scope: Webho
   if (f.event_type) q = q.where('d.event_type', '=', f.event_type);
   if (f.session_id) q = q.where('d.session_id', '=', f.session_id);
   if (f.status) q = q.where(deliveryStatusSql, '=', f.status);
-  // Without a filter on the delivery, the count reads the attempts alone (issue 18): each one has
+  // Without a filter on the delivery, the count reads the attempts alone: each one has
   // its delivery (NOT NULL foreign key), and the merchant scope is the attempt's endpoint, so the
   // joins of the page, which fetch every delivery row, would not change it.
   const onDelivery = Boolean(f.integration_id || f.event_type || f.session_id || f.status);

@@ -7,7 +7,7 @@ export interface Credentials {
 }
 
 /**
- * POST /auth/login (CONTRACT §3): 200 `{ token, user, must_change_password }` and, because the
+ * POST /auth/login: 200 `{ token, user, must_change_password }` and, because the
  * page sends the CSRF header, the HttpOnly sign-in cookie; the token in the body is not kept.
  */
 export function login(credentials: Credentials): Promise<StaffLoginResponse> {

@@ -29,7 +29,7 @@ function builtInReader(): FrameReader | null {
  * Measured on 200 such codes at 8 pixels a module, drawn as test/e2e/qr-video.ts draws them: a
  * half- or third-size copy read 184 of them, and with a quarter-size one too, 196. A camera that
  * holds still shows the same frame over and over, so without these such a slip never scanned
- * (the likely cause of the camera e2e test's CI failures, rounds 8 to 18). A frame without a code costs ~1.4 full
+ * (the likely cause of the camera e2e test's failures in CI). A frame without a code costs ~1.4 full
  * decodes instead of one.
  */
 const ZXING_SCALES = [1, 1 / 2, 1 / 3, 1 / 4];

@@ -2,8 +2,8 @@ import { useState } from 'react';
 import { MAX_OFFSET } from '../../../../shared/schemas/common';
 
 /**
- * Where a server page sits in its list, from the API's `total` and `total_capped` (issue 18:
- * a list stops counting at LIST_TOTAL_CAP and says "10,000+"). Past a capped total the page's
+ * Where a server page sits in its list, from the API's `total` and `total_capped` (a
+ * list stops counting at LIST_TOTAL_CAP and says "10,000+"). Past a capped total the page's
  * own rows say where it ends, and a short page is the last one. The API serves offsets up to
  * MAX_OFFSET; deeper pages go by cursor (useListPages), so Next stops there only when the page
  * came without a `next_cursor` (a sort the list pages by offset only).
@@ -62,7 +62,7 @@ export function movePages(s: PagesState, to: number, next: string | null | undef
 }
 
 /**
- * A server-paged list's position (issue 18): Next keeps the page's `next_cursor` for the page it
+ * A server-paged list's position: Next keeps the page's `next_cursor` for the page it
  * opens, and that page is then asked for by cursor, so a deep page costs what the first does and
  * the list goes on past MAX_OFFSET; Previous goes back to a page whose cursor (or offset) is
  * already known. A list whose sort has no cursor pages by offset, as before.

@@ -39,7 +39,9 @@ describe('back-office staff sign-in (POST /auth/login, /auth/logout, GET /me)', 
     expect(errorCode(wrong)).toBe('UNAUTHORIZED');
     const unknown = await login('nobody.here', PASSWORD, '10.0.0.2');
     expect(unknown.statusCode).toBe(401);
-    expect(unknown.json()).toEqual(wrong.json());
+    // The same answer but for the request's own id.
+    const withoutId = (body: { error: Record<string, unknown> }) => ({ ...body.error, request_id: undefined });
+    expect(withoutId(unknown.json())).toEqual(withoutId(wrong.json()));
   });
 
   it('validates the body: 400 INVALID_ARGUMENT naming the field', async () => {
@@ -89,8 +91,13 @@ describe('back-office staff sign-in (POST /auth/login, /auth/logout, GET /me)', 
 
   it('a token stops working when it expires', async () => {
     const s = await staff(t, 'finance', { merchantId: (await t.merchant()).merchant_id });
-    t.clock.advanceSeconds(12 * 3600 - 1);
-    expect((await call(t, s, 'GET', '/me')).statusCode).toBe(200);
+    // Used every 25 minutes (inside the idle limit) until a second before the 12-hour expiry.
+    for (let used = 0; used < 12 * 3600 - 1; ) {
+      const step = Math.min(25 * 60, 12 * 3600 - 1 - used);
+      t.clock.advanceSeconds(step);
+      used += step;
+      expect((await call(t, s, 'GET', '/me')).statusCode).toBe(200);
+    }
     t.clock.advanceSeconds(2);
     expect((await call(t, s, 'GET', '/me')).statusCode).toBe(401);
   });

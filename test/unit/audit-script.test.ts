@@ -27,15 +27,26 @@ describe.skipIf(process.platform === 'win32')('npm run audit', () => {
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/NOT CHECKED: the registry answered 405/);
   });
-  it('fails on high or critical advisories in production dependencies', () => {
-    const r = runWith({ ...metadata(1, 0), vulnerabilities: { 'some-lib': { severity: 'high', range: '<1.2.3', fixAvailable: true } } }, 1);
+  it('fails on high or critical advisories in what the server runs', () => {
+    const r = runWith({ ...metadata(1, 0), vulnerabilities: { fastify: { severity: 'high', range: '<1.2.3', fixAvailable: true } } }, 1);
     expect(r.status).toBe(1);
-    expect(r.stdout).toMatch(/high: some-lib/);
+    expect(r.stdout).toMatch(/high: fastify <1\.2\.3 \[server\]/);
     expect(r.stdout).toMatch(/FAILED/);
+  });
+  it('fails on high or critical advisories in what the browser pages bundle', () => {
+    const r = runWith({ ...metadata(0, 1), vulnerabilities: { 'react-dom': { severity: 'critical', range: '<99', fixAvailable: false } } }, 1);
+    expect(r.status).toBe(1);
+    expect(r.stdout).toMatch(/critical: react-dom <99 \[browser\]/);
+    expect(r.stdout).toMatch(/FAILED/);
+  });
+  it('lists high advisories of build and test tools without failing', () => {
+    const r = runWith({ ...metadata(1, 0), vulnerabilities: { 'some-build-tool': { severity: 'high', range: '<1', fixAvailable: true } } }, 1);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/build and test tools only[\s\S]*high: some-build-tool/);
   });
   it('passes with only low and moderate findings, and prints the counts', () => {
     const r = runWith(metadata(0, 0), 1);
     expect(r.status).toBe(0);
-    expect(r.stdout).toMatch(/ok: production dependencies have 0 critical, 0 high, 1 moderate, 2 low/);
+    expect(r.stdout).toMatch(/ok: nothing high or critical in what ships \(\d+ server and \d+ browser packages\); all packages: 0 critical, 0 high, 1 moderate, 2 low/);
   });
 });

@@ -49,6 +49,10 @@ export function errorText(error: unknown, field?: string): string {
       return `Too many attempts. Try again ${retryIn(error.message)}.`;
     case 'PAYLOAD_TOO_LARGE':
       return 'That is too much data to send at once. Send less, or split it up.';
+    case 'HEADERS_TOO_LARGE':
+      return 'The request was too large for the server. Sign out, sign in again, and retry.';
+    case 'REQUEST_TIMEOUT':
+      return 'The connection was too slow and the server stopped waiting. Check the network, then try again.';
     case 'SERVICE_UNAVAILABLE':
     case 'PROVIDER_RAIL_UNAVAILABLE':
       return 'The service is busy or restarting. Try again in a minute.';

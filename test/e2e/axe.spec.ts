@@ -94,6 +94,53 @@ test.describe('axe: back office', () => {
       }
     });
   }
+
+  // Dark theme (the system setting): the sign-in page and the main screens of the roles that
+  // between them open every kind of screen (lists, queue, forms), without their tabs again.
+  for (const role of ['supervisor', 'admin'] as const) {
+    test(`dark: the ${role}'s screens`, async ({ page }) => {
+      test.setTimeout(180_000);
+      await page.emulateMedia({ colorScheme: 'dark' });
+      await page.goto('/backoffice/');
+      await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
+      if (role === 'admin') await expectNoSeriousViolations(page, 'dark: sign-in');
+      await signIn(page, user(role));
+      await expectNoSeriousViolations(page, `dark: ${role}: overview`);
+      const links = await page.locator('#shell-nav a').evaluateAll((as) => as.map((a) => (a as HTMLAnchorElement).pathname));
+      for (const path of links) {
+        await page.goto(path);
+        await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+        await expectNoSeriousViolations(page, `dark: ${role}: ${path}`);
+      }
+    });
+  }
+});
+
+test.describe('axe: payer pages in the dark theme', () => {
+  test.use({ colorScheme: 'dark' });
+  test('every payer page', async ({ page }) => {
+    const session = await createSession();
+    await page.goto(checkoutPath(session));
+    await expect(page.getByRole('button', { name: /^Card/ })).toBeVisible();
+    await expectNoSeriousViolations(page, 'dark checkout: method picker');
+    for (const method of [/^Card/, /Mobile Money/, /Bank transfer/, /Cash/]) {
+      await page.goto(checkoutPath(session));
+      await page.getByRole('button', { name: method }).click();
+      await expect(page.getByRole('heading', { level: 2 }).first()).toBeVisible();
+      await expectNoSeriousViolations(page, `dark checkout: ${method.source}`);
+    }
+    await page.goto(checkoutPath(session));
+    await page.getByRole('button', { name: /^Card/ }).click();
+    await page.getByLabel('Card number').fill('4242424242424242');
+    await page.getByLabel('Expiry date').pressSequentially('1230');
+    await page.getByLabel('Security code').fill('123');
+    await page.getByLabel(/Name on card/).fill('Ama Mensah');
+    await page.getByRole('button', { name: /^Pay GHS/ }).click();
+    await expect(page.getByTestId('screen-success')).toBeVisible();
+    await expectNoSeriousViolations(page, 'dark checkout: success');
+    await page.goto('/checkout/cs_test_doesnotexist000000');
+    await expectNoSeriousViolations(page, 'dark checkout: not found');
+  });
 });
 
 test.describe('axe: payer pages', () => {

@@ -41,6 +41,9 @@ export function AppShell() {
 
   return (
     <div className={`shell${navOpen ? ' shell--nav-open' : ''}`}>
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
       <header className="shell__header">
         <button type="button" className="shell__menu" aria-expanded={navOpen} aria-controls="shell-nav" onClick={() => setNavOpen((o) => !o)}>
           Menu
@@ -74,7 +77,7 @@ export function AppShell() {
           ))}
         </ul>
       </nav>
-      <main className="shell__main">{renderPage(current, allowed)}</main>
+      <main id="main" tabIndex={-1} className="shell__main">{renderPage(current, allowed)}</main>
       <footer className="shell__footer">
         {version.data ? `Paydesk desktop ${version.data}` : 'Paydesk in the browser'}
         {health.data?.version ? ` · server ${health.data.version} (${health.data.commit ?? 'unknown'})` : null}

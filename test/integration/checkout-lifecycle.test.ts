@@ -286,9 +286,14 @@ describe('session lifecycle: racing requests', () => {
 
   it('a card payment racing a Mobile Money prompt: one of them wins, the session ends with one completed event at most', async () => {
     const s = await openSession(t, m);
-    const [card, momo] = await Promise.all([payByCard(t, s.id, '4242424242424242'), startAttempt(t, s.id, { rail: 'momo', amount_minor: 10_100, operator: 'mtn', phone: '0241234567' })]);
+    // The card's total is quoted first (a quote is refused once the session is pending); then both payments race.
+    const cardTotal = await quoteTotal(t, s.id, 'card');
+    const [card, momo] = await Promise.all([
+      post(t.app, `${sessionUrl(s.id)}/card-payments`, { amount_minor: cardTotal, card_number: '4242424242424242', expiry_month: 12, expiry_year: 2099, cvc: '123' }),
+      startAttempt(t, s.id, { rail: 'momo', amount_minor: 10_100, operator: 'mtn', phone: '0241234567' }),
+    ]);
     const statuses = [card.statusCode, momo.statusCode];
-    // payByCard first fetches the quote, so either may be first; never both.
+    // Either may be first; never both.
     expect(statuses.filter((c) => c === 201)).toHaveLength(1);
     expect(statuses.filter((c) => c === 409)).toHaveLength(1);
     const session = await sessionRow(t, s.id);

@@ -49,7 +49,12 @@ async function main(): Promise<void> {
   const url = `http://${host}:${port}`;
   lifecycleLine(`paydesk listening on ${url} (data: ${describeDatabase(config)})`, { url, engine: server.database.engine });
   // First run: no staff account yet. The link is the only way to make the first administrator.
-  const setup = await server.app.firstRun.open(config.publicBaseUrl ?? url);
+  // On a database that is not migrated yet (PostgreSQL: serve does not migrate) there is nothing to
+  // check; the link is printed by the first start after db:migrate.
+  const setup = await server.app.firstRun.open(config.publicBaseUrl ?? url).catch((err: unknown) => {
+    lifecycleLine('paydesk first run: no setup link, the database is not ready (run db:migrate, then start again)', { level: 40, err: (err as Error).message });
+    return null;
+  });
   if (setup) lifecycleLine(`paydesk first run: no staff account yet. Create the first administrator at ${setup} (valid ${SETUP_LINK_MINUTES} minutes, once)`, { setup_url: setup });
 
   let signalled = false;

@@ -102,7 +102,7 @@ describe('finance exception work items', () => {
     // -6000 outstanding is a number a spreadsheet sums, not the text '-6000.
     expect(row).toContain(',-6000,');
     expect(row).not.toContain("'-6000");
-    expect(header.slice(-4)).toEqual(['status', 'note', 'reviewed_by', 'reviewed_at']);
+    expect(header.slice(-5)).toEqual(['status', 'note', 'reviewed_by', 'reviewed_at', 'mode']);
     expect(row).toContain(',resolved,Checked by admin,');
   });
 

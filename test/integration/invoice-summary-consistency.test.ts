@@ -79,6 +79,9 @@ describe('invoice summaries equal the base tables after any sequence of writes',
         remitted_at: e.remitted_at,
         latest_session_status: e.latest_session_status,
         updated_at: e.updated_at,
+        payment_state: e.line_count === 0 ? 'nothing_billed' : e.paid_minor === 0 ? 'not_paid' : e.paid_minor < e.billed_minor ? 'part_paid' : e.paid_minor === e.billed_minor ? 'paid' : 'overpaid',
+        overpaid_minor: e.line_count > 0 ? Math.max(0, e.paid_minor - e.billed_minor) : 0,
+        has_exception: e.success_count > 1 || (e.success_count === 1 && e.line_count > 0 && e.paid_minor !== e.billed_minor),
       })),
     );
   }

@@ -114,6 +114,9 @@ async function fill(): Promise<void> {
   const again = await openSession(t, m, { invoice_ref: ref, amount_minor: 10_000, customer: { name: 'Kofi Boateng' } });
   expect((await payByCard(t, again.id, '4242424242424242')).statusCode).toBe(201);
   expect(await t.database.db.selectFrom('webhook_deliveries').select('held_at').where('session_id', '=', again.id).executeTakeFirstOrThrow()).toMatchObject({ held_at: expect.any(String) });
+  // The invoice paid twice is a work item: finance marks it resolved with a note.
+  const reviewed = await call(t, fin, 'POST', `/exception-items/${encodeURIComponent(ref)}/review`, { status: 'resolved', note: 'Refunded the second payment' });
+  expect(reviewed.statusCode, reviewed.body).toBe(200);
 
   // Cash: a deposit recorded by the teller and rejected by the supervisor; then one approved.
   const slip = await sessionWithSlip(t, m, 12_345);

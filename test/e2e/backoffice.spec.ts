@@ -324,7 +324,7 @@ test.describe.serial('back office: cash desk to finance', () => {
     await page.getByLabel('Search').fill(session.invoice_ref);
     const row = list.getByRole('row').filter({ hasText: session.invoice_ref });
     await expect(list.getByRole('row')).toHaveCount(2);
-    await expect(row).toContainText('success');
+    await expect(row).toContainText('Paid');
     await expect(row).toContainText('Cash');
     await expect(list).not.toContainText(sessionB.invoice_ref);
     await shot(page, info, 'bo-09-finance-sessions');
@@ -338,14 +338,14 @@ test.describe.serial('back office: cash desk to finance', () => {
     await list.getByRole('row').filter({ hasText: session.invoice_ref }).click();
     const timeline = page.getByTestId('session-timeline');
     await expect(timeline).toContainText('Cash deposit approved');
-    await expect(timeline).toContainText('pending → success');
+    await expect(timeline).toContainText('In progress → Paid');
     await expect(timeline).toContainText('checkout.session.completed');
     await shot(page, info, 'bo-10-finance-session-detail');
 
     await page.getByRole('tab', { name: 'Invoices' }).click();
     await page.getByLabel('Invoice ref').fill(session.invoice_ref);
     const inv = page.getByTestId('invoices-list').getByRole('row').filter({ hasText: session.invoice_ref });
-    await expect(inv).toContainText('Fully paid');
+    await expect(inv).toContainText('Paid in full');
     await shot(page, info, 'bo-11-finance-invoices');
     await page.getByRole('tab', { name: 'Revenue lines' }).click();
     await expect(page.getByTestId('revenue-lines')).toContainText('WTR-USAGE');
@@ -421,7 +421,9 @@ test.describe.serial('back office: cash desk to finance', () => {
     const staffTable = page.getByTestId('staff-table');
     const userHeader = staffTable.getByRole('columnheader', { name: /Username/ });
     await expect(userHeader).toHaveAttribute('aria-sort', 'ascending');
-    const names = async () => (await staffTable.locator('tbody tr td:first-child').allInnerTexts()).map((n) => n.trim());
+    const usernameColumn = (await staffTable.locator('thead th').allInnerTexts()).findIndex((h) => /username/i.test(h)) + 1;
+    expect(usernameColumn).toBeGreaterThan(0);
+    const names = async () => (await staffTable.locator(`tbody tr td:nth-child(${usernameColumn})`).allInnerTexts()).map((n) => n.trim());
     const ascNames = await names();
     expect(ascNames).toEqual([...ascNames].sort((x, y) => x.localeCompare(y, undefined, { numeric: true, sensitivity: 'base' })));
     await userHeader.getByRole('button').click();

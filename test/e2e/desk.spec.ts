@@ -241,7 +241,7 @@ test.describe.serial('teller desk and review queue', () => {
     await shots(page, info, 'desk-s3-detail-reject');
     await detail.getByRole('button', { name: 'Reject deposit' }).click();
     await expect(detail).toContainText('Cash short of the slip amount: GHS 20 short on recount');
-    await expect(detail.getByText('rejected', { exact: true })).toBeVisible();
+    await expect(detail.getByText('Rejected', { exact: true })).toBeVisible();
     await page.goBack();
     await expect(page).toHaveURL(/\/backoffice\/review$/);
   });

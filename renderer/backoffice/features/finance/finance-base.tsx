@@ -1,4 +1,5 @@
 import { ROUTES } from '../../routes';
+import { Mono } from '../common/ui';
 
 /** Where the finance screens live; every sub-view links relative to it. */
 export const FINANCE_BASE = ROUTES.finance.path;
@@ -12,3 +13,17 @@ export function Stat({ label, value }: { label: string; value: string }) {
   );
 }
 
+
+/** An invoice reference in a list row, with the TEST chip when the row is test mode. */
+export function InvoiceRefCell({ invoiceRef, mode }: { invoiceRef: string; mode: 'live' | 'test' }) {
+  return (
+    <>
+      <Mono>{invoiceRef}</Mono>
+      {mode === 'test' && (
+        <span className="cd-test-chip" title="Test mode: sandbox payments, never live money">
+          TEST
+        </span>
+      )}
+    </>
+  );
+}

@@ -9,7 +9,7 @@ import { formatDateTime, formatMoney } from '../common/format';
 import { Card, DataTable, Empty, InputField, Money, Mono, Pagination, QueryState, SelectField, StatusBadge, type SortState } from '../common/ui';
 import { NoMatch } from '../common/filter-hint';
 import { listPager, useListPages } from '../common/paging';
-import { FINANCE_BASE as BASE, Stat } from './finance-base';
+import { FINANCE_BASE as BASE, InvoiceRefCell, Stat } from './finance-base';
 import { financeQueries } from './finance.queries';
 import { InvoiceSessions } from './invoice-sessions';
 
@@ -57,12 +57,7 @@ export function InvoicesView({ merchantId }: { merchantId: string | undefined })
                   key: 'ref',
                   header: 'Invoice',
                   sortKey: 'invoice_ref',
-                  render: (r) => (
-                    <>
-                      <Mono>{r.invoice_ref}</Mono>
-                      {r.mode === 'test' && <span className="cd-test-chip" title="Test mode: sandbox payments, never live money">TEST</span>}
-                    </>
-                  ),
+                  render: (r) => <InvoiceRefCell invoiceRef={r.invoice_ref} mode={r.mode} />,
                 },
                 { key: 'lines', header: 'Lines', sortKey: 'line_count', align: 'right', render: (r) => r.line_count },
                 { key: 'billed', header: 'Billed', sortKey: 'billed_minor', align: 'right', render: (r) => <Money minor={r.billed_minor} currency={r.currency} strong /> },

@@ -7,7 +7,7 @@ import { FEE_CURRENCIES } from '../admin/fee-currencies';
 import { NoMatch } from '../common/filter-hint';
 import { listPager, useListPages } from '../common/paging';
 import { Card, DataTable, DetailList, Empty, InputField, Money, Mono, Pagination, QueryState, SelectField, ShortId, StatusBadge, type SortState } from '../common/ui';
-import { FINANCE_BASE as BASE } from './finance-base';
+import { FINANCE_BASE as BASE, InvoiceRefCell } from './finance-base';
 import { financeQueries, type SessionFilters } from './finance.queries';
 
 const STATUS_OPTIONS = [
@@ -134,12 +134,7 @@ export function SessionsView({ merchantId }: { merchantId: string | undefined })
                   key: 'invoice',
                   header: 'Invoice',
                   sortKey: 'invoice_ref',
-                  render: (r) => (
-                    <>
-                      <Mono>{r.invoice_ref}</Mono>
-                      {r.mode === 'test' && <span className="cd-test-chip" title="Test mode: sandbox payments, never live money">TEST</span>}
-                    </>
-                  ),
+                  render: (r) => <InvoiceRefCell invoiceRef={r.invoice_ref} mode={r.mode} />,
                 },
                 { key: 'payer', header: 'Payer', nowrap: true, render: (r) => r.customer_name ?? <span className="bo-muted">—</span> },
                 { key: 'rail', header: 'Paid by', nowrap: true, render: (r) => railLabel(r.paid_rail) },

@@ -5,6 +5,8 @@ import { ForcedPasswordChangeScreen } from './features/auth/change-password';
 import { SignInScreen } from './features/auth/sign-in-screen';
 import { SetupScreen } from './features/auth/setup-screen';
 import { AppShell } from './layout/app-shell';
+import { I18nProvider } from '../ui/i18n';
+import { backofficeCatalog } from './messages';
 import { RouterProvider } from './router';
 
 export function createQueryClient(): QueryClient {
@@ -19,13 +21,15 @@ export function createQueryClient(): QueryClient {
 export function App() {
   const [queryClient] = useState(createQueryClient);
   return (
-    <QueryClientProvider client={queryClient}>
-      <SessionProvider>
-        <RouterProvider>
-          <Gate />
-        </RouterProvider>
-      </SessionProvider>
-    </QueryClientProvider>
+    <I18nProvider catalog={backofficeCatalog}>
+      <QueryClientProvider client={queryClient}>
+        <SessionProvider>
+          <RouterProvider>
+            <Gate />
+          </RouterProvider>
+        </SessionProvider>
+      </QueryClientProvider>
+    </I18nProvider>
   );
 }
 

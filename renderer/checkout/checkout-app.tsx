@@ -3,6 +3,7 @@ import { Suspense, useEffect, useMemo, useState } from 'react';
 import type { PublicCheckoutQuote, PublicCheckoutSession } from '../../shared/schemas/checkout';
 import type { Rail } from '../../shared/schemas/common';
 import { ApiError, describeError, optionsQuery, quoteQuery, refreshSession, sessionQuery } from './api';
+import { useT } from '../ui/i18n';
 import { RAIL_LABELS } from './format';
 import { Spinner } from './icons';
 import { MethodPicker, priceOf, type RailPrice } from './method-picker';
@@ -301,10 +302,11 @@ function useLastDefined<T>(value: T | undefined): T | undefined {
 }
 
 function Shell({ session, children }: { session: PublicCheckoutSession | null; children: React.ReactNode }) {
+  const t = useT();
   return (
     <div className="shell">
       <a className="skip-link" href="#main">
-        Skip to payment
+        {t('checkout.skipToPayment')}
       </a>
       <header className="topbar">
         <div className="topbar-inner">

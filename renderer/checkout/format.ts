@@ -1,14 +1,15 @@
 import type { Rail } from '../../shared/schemas/common';
 
-import { currencyDigits, formatMoney, LOCALE, minorToDecimal } from '../ui/money';
+import { currentLocale } from '../ui/i18n';
+import { currencyDigits, formatMoney, minorToDecimal } from '../ui/money';
 
 export { currencyDigits, formatMoney, minorToDecimal };
 
-const dateTime = new Intl.DateTimeFormat(LOCALE, { dateStyle: 'medium', timeStyle: 'short' });
-
 export function formatDateTime(iso: string): string {
   const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? iso : dateTime.format(d);
+  return Number.isNaN(d.getTime())
+    ? iso
+    : new Intl.DateTimeFormat(currentLocale(), { dateStyle: 'medium', timeStyle: 'short' }).format(d);
 }
 
 /** "4:05" or "1:02:09" for a countdown. */
@@ -22,7 +23,7 @@ export function formatClock(totalSeconds: number): string {
 
 /** "in 14 minutes", "in 2 hours" for an expiry that is further away. */
 export function formatRelative(seconds: number): string {
-  const rtf = new Intl.RelativeTimeFormat(LOCALE, { numeric: 'auto' });
+  const rtf = new Intl.RelativeTimeFormat(currentLocale(), { numeric: 'auto' });
   if (seconds < 90) return rtf.format(Math.max(0, Math.round(seconds)), 'second');
   if (seconds < 90 * 60) return rtf.format(Math.round(seconds / 60), 'minute');
   if (seconds < 36 * 3600) return rtf.format(Math.round(seconds / 3600), 'hour');

@@ -1,7 +1,9 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { I18nProvider } from '../ui/i18n';
 import { CheckoutApp, sessionIdFromLocation } from './checkout-app';
+import { checkoutCatalog } from './messages';
 import './checkout.css';
 
 const queryClient = new QueryClient({
@@ -16,8 +18,10 @@ if (!root) throw new Error('checkout: #root missing from index.html');
 
 createRoot(root).render(
   <StrictMode>
-    <QueryClientProvider client={queryClient}>
-      <CheckoutApp sessionId={sessionIdFromLocation(window.location.pathname)} />
-    </QueryClientProvider>
+    <I18nProvider catalog={checkoutCatalog}>
+      <QueryClientProvider client={queryClient}>
+        <CheckoutApp sessionId={sessionIdFromLocation(window.location.pathname)} />
+      </QueryClientProvider>
+    </I18nProvider>
   </StrictMode>,
 );

@@ -1,11 +1,11 @@
 /**
- * The locale amounts are typed and read in. One hook for every amount field, so the language the
- * person chose can later be passed here in one place; today it is the browser's language.
+ * The locale amounts are typed and read in: the language the person reads Paydesk in, with the
+ * browser's region when it speaks that language (renderer/ui/i18n/locale.ts).
  */
-import { LOCALE } from './money';
+import { currentLocale } from './i18n/locale';
 
 export function amountLocale(): string {
-  return LOCALE;
+  return currentLocale();
 }
 
 /** For components: the locale amount fields parse and hint in. */

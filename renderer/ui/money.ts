@@ -3,13 +3,11 @@
  * user's own locale.
  */
 import { currencyDigits, formatMoney as formatIn, minorToDecimal } from '../../shared/money';
+import { currentLocale } from './i18n/locale';
 
 export { currencyDigits, minorToDecimal };
 
-// globalThis: this module is also unit-tested in Node, which types no `navigator`.
-export const LOCALE = (globalThis as { navigator?: { language?: string } }).navigator?.language || 'en-GH';
-
 /** Integer minor units → "GHS 1,250.00", with the currency's own number of decimals. */
 export function formatMoney(amountMinor: number, currency: string): string {
-  return formatIn(amountMinor, currency, LOCALE);
+  return formatIn(amountMinor, currency, currentLocale());
 }

@@ -15,12 +15,14 @@ import { ChangePasswordForm } from '../features/auth/change-password';
 import { Link, useRouter } from '../router';
 import { matchRoute, ROUTES, routesFor, type RouteName } from '../routes';
 import { Button } from '../../ui/button';
+import { useT } from '../../ui/i18n';
 import { useApi } from '../features/common/api';
 import { workCountsQuery } from '../features/finance/exceptions.queries';
 
 /** Header, role-filtered navigation and the current page. */
 export function AppShell() {
   const { session, signOut } = useSession();
+  const t = useT();
   const { path } = useRouter();
   // On a phone the page list folds behind a Menu button; it closes again on every navigation.
   const [navOpen, setNavOpen] = useState(false);
@@ -42,7 +44,7 @@ export function AppShell() {
   return (
     <div className={`shell${navOpen ? ' shell--nav-open' : ''}`}>
       <a className="skip-link" href="#main">
-        Skip to content
+        {t('shell.skipToContent')}
       </a>
       <header className="shell__header">
         <button type="button" className="shell__menu" aria-expanded={navOpen} aria-controls="shell-nav" onClick={() => setNavOpen((o) => !o)}>

@@ -1,5 +1,6 @@
 /** Display formats for the back office: Intl only, in the amount's own currency. */
-import { currencyDigits, formatMoney, LOCALE, minorToDecimal } from '../../../ui/money';
+import { currentLocale } from '../../../ui/i18n';
+import { currencyDigits, formatMoney, minorToDecimal } from '../../../ui/money';
 
 export { currencyDigits, formatMoney, minorToDecimal };
 
@@ -7,20 +8,30 @@ export { currencyDigits, formatMoney, minorToDecimal };
 export { amountPlaceholder, formatAmountInput, parseAmount, type AmountReading } from '../../../ui/amount';
 export { useAmountLocale } from '../../../ui/amount-locale';
 
-const dateTime = new Intl.DateTimeFormat(LOCALE, { dateStyle: 'medium', timeStyle: 'short' });
-const dateTimeSeconds = new Intl.DateTimeFormat(LOCALE, { dateStyle: 'medium', timeStyle: 'medium' });
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+/** Intl formatters are costly to make: one per locale and style, made on first use. */
+function dateTimeFormat(seconds: boolean): Intl.DateTimeFormat {
+  const key = `${currentLocale()}|${seconds ? 's' : 'm'}`;
+  let f = formatters.get(key);
+  if (!f) {
+    f = new Intl.DateTimeFormat(currentLocale(), { dateStyle: 'medium', timeStyle: seconds ? 'medium' : 'short' });
+    formatters.set(key, f);
+  }
+  return f;
+}
 
 export function formatDateTime(iso: string | null | undefined, opts: { seconds?: boolean } = {}): string {
   if (!iso) return '—';
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return iso;
-  return (opts.seconds ? dateTimeSeconds : dateTime).format(d);
+  return dateTimeFormat(!!opts.seconds).format(d);
 }
 
 /** "in 3 hours", "5 minutes ago". */
 export function formatRelative(iso: string, now = Date.now()): string {
   const seconds = (new Date(iso).getTime() - now) / 1000;
-  const rtf = new Intl.RelativeTimeFormat(LOCALE, { numeric: 'auto' });
+  const rtf = new Intl.RelativeTimeFormat(currentLocale(), { numeric: 'auto' });
   const abs = Math.abs(seconds);
   if (abs < 90) return rtf.format(Math.round(seconds), 'second');
   if (abs < 90 * 60) return rtf.format(Math.round(seconds / 60), 'minute');

@@ -1,0 +1,116 @@
+import { createContext, type ReactNode, useCallback, useContext, useMemo, useState } from 'react';
+import { IntlProvider, useIntl } from 'react-intl';
+
+import { type Catalog, messagesFor } from './catalog';
+import {
+  applyLanguage,
+  currentLocale,
+  type DisplayLanguage,
+  initialLanguage,
+  type Language,
+  LANGUAGE_NAMES,
+  LANGUAGES,
+  saveLanguage,
+} from './locale';
+
+type Values = Record<string, ReactNode | ((chunks: ReactNode[]) => ReactNode)>;
+
+/** A message by id, with ICU arguments. Returns a string unless rich-text values are given. */
+export interface T {
+  (id: string, values?: Record<string, string | number | Date | null | undefined>): string;
+  (id: string, values: Values): ReactNode;
+}
+
+interface LanguageState {
+  language: DisplayLanguage;
+  setLanguage: (language: Language) => void;
+}
+
+const LanguageContext = createContext<LanguageState | null>(null);
+
+/**
+ * Messages for an app in the person's language. `onChange` is told of a choice made with the
+ * language menu (the back office saves it on the staff account); the choice is also kept on
+ * this device.
+ */
+export function I18nProvider({
+  catalog,
+  language: chosen,
+  onChange,
+  children,
+}: {
+  catalog: Catalog;
+  language?: Language | null;
+  onChange?: (language: Language) => void;
+  children: ReactNode;
+}) {
+  const [local, setLocal] = useState<DisplayLanguage>(initialLanguage);
+  // A `?lang=pseudo` test render stays pseudo whatever the account says.
+  const language: DisplayLanguage = local === 'pseudo' ? 'pseudo' : (chosen ?? local);
+  applyLanguage(language);
+
+  const setLanguage = useCallback(
+    (next: Language) => {
+      saveLanguage(next);
+      setLocal(next);
+      onChange?.(next);
+    },
+    [onChange],
+  );
+  const messages = useMemo(() => messagesFor(catalog, language), [catalog, language]);
+  const state = useMemo(() => ({ language, setLanguage }), [language, setLanguage]);
+
+  return (
+    <LanguageContext.Provider value={state}>
+      <IntlProvider
+        key={language}
+        locale={currentLocale()}
+        messages={messages}
+        defaultLocale="en-GH"
+        onError={reportMissing}
+      >
+        {children}
+      </IntlProvider>
+    </LanguageContext.Provider>
+  );
+}
+
+function reportMissing(err: { code?: string; message: string }): void {
+  // A missing id is caught by the catalogue test; in the page it shows the id, loudly in dev.
+  if (import.meta.env?.DEV) console.error(err.message);
+}
+
+export function useLanguage(): LanguageState {
+  const state = useContext(LanguageContext);
+  if (!state) throw new Error('useLanguage outside I18nProvider');
+  return state;
+}
+
+/** `t('feature.thing', { count })`: the message in the current language. */
+export function useT(): T {
+  const intl = useIntl();
+  return useCallback(
+    ((id: string, values?: Values) => intl.formatMessage({ id }, values as never)) as T,
+    [intl],
+  );
+}
+
+/** The language menu: each language named in itself. */
+export function LanguageSwitch({ label, className }: { label: string; className?: string }) {
+  const { language, setLanguage } = useLanguage();
+  return (
+    <label className={className ?? 'language-switch'}>
+      <span className="language-switch-label">{label}</span>
+      <select
+        value={language === 'pseudo' ? 'en' : language}
+        onChange={(e) => setLanguage(e.target.value as Language)}
+      >
+        {LANGUAGES.map((lang) => (
+          <option key={lang} value={lang} lang={lang} translate="no">
+            {LANGUAGE_NAMES[lang]}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { PageTitle, Tabs } from '../common/ui';
+import { PageTitle, Tabs } from '../../../ui/blocks';
 import { BanksTab } from './banks-tab';
 import { IntegrationsTab } from './integrations-tab';
 import { SandboxTab } from './sandbox-tab';

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useApi } from '../common/api';
-import { Card, DataTable, Empty, InputField, Mono, QueryState, SelectField, StatusBadge } from '../common/ui';
+import { Card, DataTable, Empty, InputField, Mono, QueryState, SelectField, StatusBadge } from '../../../ui/blocks';
 import { adminQueries } from './admin.queries';
 import { useAdminAction } from './use-admin-action';
 

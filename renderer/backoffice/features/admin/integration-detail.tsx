@@ -4,7 +4,7 @@ import { amountPlaceholder, formatAmountInput, formatDateTime, formatMoney, pars
 import { parsePercent } from '../../../ui/amount';
 import { defaultFeeRule } from '../../../../shared/fee-defaults';
 import type { Rail } from '../../../../shared/schemas/common';
-import { Card, DataTable, InputField, Mono, SelectField, ShortId, StatusBadge } from '../common/ui';
+import { Card, DataTable, InputField, Mono, SelectField, ShortId, StatusBadge } from '../../../ui/blocks';
 import { type IntegrationView } from './admin.queries';
 import { z } from 'zod';
 import { CreatedApiKey, CreatedEndpoint } from '../../../../shared/schemas/admin';

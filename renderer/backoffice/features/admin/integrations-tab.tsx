@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useApi } from '../common/api';
 import { formatDateTime, railLabel } from '../common/format';
-import { Card, Empty, InputField, QueryState, ShortId, StatusBadge } from '../common/ui';
+import { Card, Empty, InputField, QueryState, ShortId, StatusBadge } from '../../../ui/blocks';
 import { adminQueries, type IntegrationView } from './admin.queries';
 import { CreatedIntegration } from '../../../../shared/schemas/admin';
 import { SecretOnce } from './copy-secret';

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useApi } from '../common/api';
 import { amountPlaceholder, parseAmount, useAmountLocale } from '../common/format';
-import { Card, InputField, SelectField } from '../common/ui';
+import { Card, InputField, SelectField } from '../../../ui/blocks';
 import { FEE_CURRENCIES } from './fee-currencies';
 import { FormError, useAdminAction } from './use-admin-action';
 import { ProviderPaymentStatusResponse } from '../../../../shared/schemas/checkout';

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { useApi } from '../common/api';
 import { errorText } from '../common/error-text';
 import { ConfirmDialog } from '../common/confirm-dialog';
-import { Card, InputField, SelectField } from '../common/ui';
+import { Card, InputField, SelectField } from '../../../ui/blocks';
 import { adminQueries, type StaffRow } from './admin.queries';
 
 const ROLES = ['teller', 'supervisor', 'finance', 'admin'];

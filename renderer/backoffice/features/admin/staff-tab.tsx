@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useApi } from '../common/api';
 import { formatDateTime } from '../common/format';
-import { Card, DataTable, Empty, InputField, QueryState, SelectField, StatusBadge } from '../common/ui';
+import { Card, DataTable, Empty, InputField, QueryState, SelectField, StatusBadge } from '../../../ui/blocks';
 import { ConfirmDialog } from '../common/confirm-dialog';
 import { adminQueries, type StaffRow } from './admin.queries';
 import { StaffAccountSection } from './staff-section';

@@ -7,7 +7,7 @@ import { errorText } from '../common/error-text';
 import { NoMatch } from '../common/filter-hint';
 import { dayEndIso, dayStartIso, formatDateTime } from '../common/format';
 import { listPager, useListPages } from '../common/paging';
-import { Card, DataTable, Empty, InputField, PageTitle, QueryState, SelectField, type SortState } from '../common/ui';
+import { Card, DataTable, Empty, InputField, PageTitle, QueryState, SelectField, type SortState } from '../../../ui/blocks';
 import { AuditDiff } from './audit-diff';
 import { auditCsvPath, auditQueries } from './audit.queries';
 

@@ -2,7 +2,7 @@ import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { Button } from '../../../ui/button';
 import { Notice } from '../../../ui/notice';
-import { TextField } from '../../../ui/text-field';
+import { TextField } from '../../../ui/fields';
 import { ApiError } from '../../api/client';
 import { errorText } from '../common/error-text';
 import { changePassword } from './auth.api';

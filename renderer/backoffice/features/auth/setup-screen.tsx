@@ -3,7 +3,7 @@ import { useState, type FormEvent } from 'react';
 import { z } from 'zod';
 import { Button } from '../../../ui/button';
 import { Notice } from '../../../ui/notice';
-import { TextField } from '../../../ui/text-field';
+import { TextField } from '../../../ui/fields';
 import { ApiError } from '../../api/client';
 
 const Done = z.object({ id: z.string(), username: z.string(), role: z.literal('admin') });

@@ -2,7 +2,7 @@ import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Button } from '../../../ui/button';
 import { Notice } from '../../../ui/notice';
-import { TextField } from '../../../ui/text-field';
+import { TextField } from '../../../ui/fields';
 import { ApiError } from '../../api/client';
 import { login } from './auth.api';
 import { useSession } from './session';

@@ -6,7 +6,7 @@ import { meQueries } from '../auth/me.queries';
 import { useApi } from '../common/api';
 import { errorText } from '../common/error-text';
 import { parseAmount, useAmountLocale } from '../common/format';
-import { Card, Empty, PageTitle } from '../common/ui';
+import { Card, Empty, PageTitle } from '../../../ui/blocks';
 import { depositQueries } from '../review/deposits.queries';
 import { CameraScanner } from './camera-scanner';
 import { cashSlipQueries, recordDeposit } from './cash-slips.queries';

@@ -1,7 +1,7 @@
 import type { CashDeposit } from '../../../../shared/schemas/backoffice';
 import { DEPOSIT_STATUS_LABELS } from '../../../../shared/labels';
 import { formatDateTime, formatMoney } from '../common/format';
-import { Card, DetailList, Mono } from '../common/ui';
+import { Card, DetailList, Mono } from '../../../ui/blocks';
 
 /** The deposit's state as printed: its one name (shared/labels.ts) and what it means for the payer. */
 const STATUS_WORDS: Record<CashDeposit['status'], string> = {

@@ -4,7 +4,7 @@ import type { CashDeposit, ShiftTotal } from '../../../../shared/schemas/backoff
 import { useApi } from '../common/api';
 import { formatDateTime, formatMoney } from '../common/format';
 import { listPager, useListPages } from '../common/paging';
-import { Card, DataTable, Empty, Money, Mono, QueryState, StatusBadge, type SortState } from '../common/ui';
+import { Card, DataTable, Empty, Money, Mono, QueryState, StatusBadge, type SortState } from '../../../ui/blocks';
 import { depositQueries } from '../review/deposits.queries';
 import { DEPOSIT_STATUS_LABELS } from '../../../../shared/labels';
 import { shiftQueries } from './cash-slips.queries';

@@ -4,7 +4,7 @@ import { ApiError } from '../../api/client';
 import { errorText } from '../common/error-text';
 import { amountPlaceholder, formatDateTime, formatMoney, formatRelative, railLabel, useAmountLocale } from '../common/format';
 import { SESSION_STATUS_LABELS } from '../../../../shared/labels';
-import { Card, DetailList, Loading, Mono, StatusBadge } from '../common/ui';
+import { Card, DetailList, Loading, Mono, StatusBadge } from '../../../ui/blocks';
 
 /** Why a scanned slip cannot take a deposit, in the teller's words: a headline and what to do. */
 export function blockedReason(slip: ScannedSlip): { title: string; body: string } | null {

@@ -1,4 +1,4 @@
-import { Empty } from './ui';
+import { Empty } from '../../../ui/blocks';
 
 /**
  * One wording for every filtered list that comes back empty, so the hint reads the same on

@@ -8,7 +8,7 @@ import { ROUTES } from '../../routes';
 import { useSession } from '../auth/session';
 import { errorMessage, useApi } from '../common/api';
 import { formatDateTime, formatMoney, railLabel } from '../common/format';
-import { Card, Empty, Mono, PageTitle, Pagination, QueryState, SelectField, StatusBadge, Tabs } from '../common/ui';
+import { Card, Empty, Mono, PageTitle, Pagination, QueryState, SelectField, StatusBadge, Tabs } from '../../../ui/blocks';
 import { financeQueries } from './finance.queries';
 import { exceptionQueries, exceptionsCsvPath, reviewException } from './exceptions.queries';
 import './exceptions.css';

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useApi } from '../common/api';
 import { errorText } from '../common/error-text';
 import { dateInputValue, dayEndIso, dayStartIso } from '../common/format';
-import { Card, InputField } from '../common/ui';
+import { Card, InputField } from '../../../ui/blocks';
 import { paymentsCsvPath } from './finance.queries';
 
 export function ExportView({ merchantId }: { merchantId: string | undefined }) {

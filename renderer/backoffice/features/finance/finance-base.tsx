@@ -1,5 +1,5 @@
 import { ROUTES } from '../../routes';
-import { Mono } from '../common/ui';
+import { Mono } from '../../../ui/blocks';
 
 /** Where the finance screens live; every sub-view links relative to it. */
 export const FINANCE_BASE = ROUTES.finance.path;

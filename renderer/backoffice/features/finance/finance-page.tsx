@@ -3,7 +3,7 @@ import { useEffect, useState } from 'react';
 import { useRouter } from '../../router';
 import { useSession } from '../auth/session';
 import { useApi } from '../common/api';
-import { Card, Empty, PageTitle, SelectField, Tabs } from '../common/ui';
+import { Card, Empty, PageTitle, SelectField, Tabs } from '../../../ui/blocks';
 import { ExportView } from './export-view';
 import { FINANCE_BASE as BASE } from './finance-base';
 import { financeQueries } from './finance.queries';

@@ -3,7 +3,7 @@ import type { InvoiceDetail } from '../../../../shared/schemas/backoffice';
 import { useRouter } from '../../router';
 import { errorText } from '../common/error-text';
 import { formatDateTime, railLabel } from '../common/format';
-import { Card, DataTable, Empty, Money, ShortId, StatusBadge } from '../common/ui';
+import { Card, DataTable, Empty, Money, ShortId, StatusBadge } from '../../../ui/blocks';
 import { FINANCE_BASE as BASE } from './finance-base';
 
 /**

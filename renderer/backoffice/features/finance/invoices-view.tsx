@@ -6,7 +6,7 @@ import { INVOICE_PAYMENT_LABELS } from '../../../../shared/labels';
 import type { InvoiceSummary } from '../../../../shared/schemas/backoffice';
 import { useApi } from '../common/api';
 import { formatDateTime, formatMoney } from '../common/format';
-import { Card, DataTable, Empty, InputField, Money, Mono, Pagination, QueryState, SelectField, StatusBadge, type SortState } from '../common/ui';
+import { Card, DataTable, Empty, InputField, Money, Mono, Pagination, QueryState, SelectField, StatusBadge, type SortState } from '../../../ui/blocks';
 import { NoMatch } from '../common/filter-hint';
 import { listPager, useListPages } from '../common/paging';
 import { FINANCE_BASE as BASE, InvoiceRefCell, Stat } from './finance-base';

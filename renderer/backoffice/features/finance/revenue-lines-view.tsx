@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { useApi } from '../common/api';
 import { errorText } from '../common/error-text';
 import { formatDateTime } from '../common/format';
-import { Card, DataTable, Empty, Mono, QueryState, StatusBadge } from '../common/ui';
+import { Card, DataTable, Empty, Mono, QueryState, StatusBadge } from '../../../ui/blocks';
 import { ConfirmDialog } from '../common/confirm-dialog';
 import { Stat } from './finance-base';
 import { financeQueries, setRevenueLineActive } from './finance.queries';

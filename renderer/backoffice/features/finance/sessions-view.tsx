@@ -6,7 +6,7 @@ import { amountPlaceholder, dayEndIso, dayStartIso, formatDateTime, formatMoney,
 import { FEE_CURRENCIES } from '../admin/fee-currencies';
 import { NoMatch } from '../common/filter-hint';
 import { listPager, useListPages } from '../common/paging';
-import { Card, DataTable, DetailList, Empty, InputField, Money, Mono, Pagination, QueryState, SelectField, ShortId, StatusBadge, type SortState } from '../common/ui';
+import { Card, DataTable, DetailList, Empty, InputField, Money, Mono, Pagination, QueryState, SelectField, ShortId, StatusBadge, type SortState } from '../../../ui/blocks';
 import { FINANCE_BASE as BASE, InvoiceRefCell } from './finance-base';
 import { financeQueries, type SessionFilters } from './finance.queries';
 

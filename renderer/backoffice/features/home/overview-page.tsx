@@ -4,7 +4,7 @@ import { useSession } from '../auth/session';
 import { Link, useRouter } from '../../router';
 import { ROUTES, routesFor, type RouteName } from '../../routes';
 import { useApi } from '../common/api';
-import { Card, Empty, PageTitle, SelectField } from '../common/ui';
+import { Card, Empty, PageTitle, SelectField } from '../../../ui/blocks';
 import { financeQueries } from '../finance/finance.queries';
 import { workCountsQuery } from '../finance/exceptions.queries';
 import { FinanceOverview } from '../overview/finance-overview';

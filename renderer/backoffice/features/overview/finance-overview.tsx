@@ -7,7 +7,7 @@ import { Link } from '../../router';
 import { ROUTES } from '../../routes';
 import { useApi } from '../common/api';
 import { currencyDigits, formatMoney } from '../common/format';
-import { Card, DataTable, InputField, QueryState, SelectField } from '../common/ui';
+import { Card, DataTable, InputField, QueryState, SelectField } from '../../../ui/blocks';
 import { FINANCE_BASE, Stat } from '../finance/finance-base';
 import { StackedBarChart } from './bar-chart';
 import { overviewQuery, type OverviewFilters } from './overview.queries';

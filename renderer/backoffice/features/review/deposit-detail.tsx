@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { useSession } from '../auth/session';
 import { useApi } from '../common/api';
 import { formatDateTime } from '../common/format';
-import { Card, DetailList, Money, Mono, PageTitle, QueryState, StatusBadge } from '../common/ui';
+import { Card, DetailList, Money, Mono, PageTitle, QueryState, StatusBadge } from '../../../ui/blocks';
 import { Link } from '../../router';
 import { ROUTES } from '../../routes';
 import { depositQueries } from './deposits.queries';

@@ -5,7 +5,7 @@ import { useApi } from '../common/api';
 import { ConfirmDialog } from '../common/confirm-dialog';
 import { errorText } from '../common/error-text';
 import { formatDateTime, formatMoney } from '../common/format';
-import { DetailList, Mono } from '../common/ui';
+import { DetailList, Mono } from '../../../ui/blocks';
 import { approveDeposit, depositQueries, rejectDeposit } from './deposits.queries';
 
 export type Flash = { tone: 'success' | 'error'; text: string };

@@ -4,7 +4,7 @@ import type { CashDeposit } from '../../../../shared/schemas/backoffice';
 import { useSession } from '../auth/session';
 import { useApi } from '../common/api';
 import { formatDateTime, formatRelative } from '../common/format';
-import { Card, DataTable, Empty, InputField, Money, Mono, PageTitle, QueryState, SelectField, StatusBadge, type SortState } from '../common/ui';
+import { Card, DataTable, Empty, InputField, Money, Mono, PageTitle, QueryState, SelectField, StatusBadge, type SortState } from '../../../ui/blocks';
 import { listPager, totalLabel, useListPages } from '../common/paging';
 import { Link, useRouter } from '../../router';
 import { ROUTES } from '../../routes';

@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { errorMessage, useApi } from '../common/api';
 import { dateInputValue, dayStartIso, formatDateTime, formatRelative } from '../common/format';
-import { Card, DetailList, InputField, Mono, QueryState, StatusBadge } from '../common/ui';
+import { Card, DetailList, InputField, Mono, QueryState, StatusBadge } from '../../../ui/blocks';
 import { recover, redeliver, webhookQueries } from './webhooks.queries';
 
 export const KIND_LABEL: Record<string, string> = { initial: 'Initial', automatic_retry: 'Retry', manual: 'Manual' };

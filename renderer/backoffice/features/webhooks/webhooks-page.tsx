@@ -7,7 +7,7 @@ import { useApi } from '../common/api';
 import { errorText } from '../common/error-text';
 import { NoMatch } from '../common/filter-hint';
 import { formatDateTime } from '../common/format';
-import { Card, DataTable, Empty, InputField, Mono, PageTitle, QueryState, SelectField, ShortId, StatusBadge, type SortState } from '../common/ui';
+import { Card, DataTable, Empty, InputField, Mono, PageTitle, QueryState, SelectField, ShortId, StatusBadge, type SortState } from '../../../ui/blocks';
 import { financeQueries } from '../finance/finance.queries';
 import { DeliveryPanel, KIND_LABEL, RecoverCard } from './delivery-panel';
 import { ATTEMPTS_PAGE, enableEndpoint, webhookQueries, type EndpointHealth } from './webhooks.queries';

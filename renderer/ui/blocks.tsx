@@ -1,10 +1,10 @@
 import { useState, type ReactNode } from 'react';
-import { errorMessage } from './api';
-import { formatMoney } from './format';
-import { DEPOSIT_STATUS_LABELS, SESSION_STATUS_LABELS, SLIP_STATUS_LABELS } from '../../../../shared/labels';
-import { pageSpan, type PageSpan } from './paging';
-import './features.css';
-import './office.css';
+import { errorMessage } from '../backoffice/features/common/api';
+import { formatMoney } from '../backoffice/features/common/format';
+import { DEPOSIT_STATUS_LABELS, SESSION_STATUS_LABELS, SLIP_STATUS_LABELS } from '../../shared/labels';
+import { pageSpan, type PageSpan } from '../backoffice/features/common/paging';
+import '../backoffice/features/common/features.css';
+import '../backoffice/features/common/office.css';
 export { InputField, SelectField } from './fields';
 
 /** Shared building blocks of the back-office screens: one look for cards, tables, badges and states. */

@@ -12,15 +12,28 @@ type Kind = 'qrcode' | 'code128';
  * shows (or prints) it, drawn onto a canvas at a printer's resolution with a white quiet zone
  * around it (in a blank page of the same browser, out of the checkout's CSP), then decoded by ZXing
  * in the test, asked for that one format.
+ *
+ * The SVG is drawn at a whole multiple of its own viewBox, with crisp edges, so every module
+ * (QR square, Code 128 bar) covers whole pixels: a fractional scale smears bar edges into grey
+ * columns, and whether ZXing then reads the code depends on the token's bar pattern.
  */
 export async function readCode(context: BrowserContext, code: Locator, kind: Kind): Promise<string> {
-  const svg = await code.locator('svg').evaluate((el) => new XMLSerializer().serializeToString(el));
-  // QR: 8 px a module over ~29 modules; Code 128: 3 px a module over ~430 modules, 200 px high.
-  const [width, height] = kind === 'qrcode' ? [240, 240] : [1300, 200];
+  const drawn = await code.locator('svg').evaluate((el) => new XMLSerializer().serializeToString(el));
+  const viewBox = /viewBox="\s*[\d.]+[\s,]+[\d.]+[\s,]+([\d.]+)[\s,]+([\d.]+)\s*"/.exec(drawn);
+  if (!viewBox) throw new Error(`the ${kind} SVG has no viewBox`);
+  const [vbWidth, vbHeight] = [Number(viewBox[1]), Number(viewBox[2])];
+  // QR: at least 8 px a module; Code 128 (jsbarcode: 2 units a module): 4 px a module, 200 px high.
+  const scale = Math.ceil((kind === 'qrcode' ? 240 : 1300) / vbWidth);
+  const [width, height] = kind === 'qrcode' ? [vbWidth * scale, vbHeight * scale] : [vbWidth * scale, 200];
   const canvasPage = await context.newPage();
   try {
     const { pixels, w, h } = await canvasPage.evaluate(
-      async ({ svg, width, height }) => {
+      async ({ drawn, width, height }) => {
+        const doc = new DOMParser().parseFromString(drawn, 'image/svg+xml');
+        doc.documentElement.setAttribute('width', String(width));
+        doc.documentElement.setAttribute('height', String(height));
+        doc.documentElement.setAttribute('shape-rendering', 'crispEdges');
+        const svg = new XMLSerializer().serializeToString(doc);
         const img = new Image();
         img.src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`;
         await img.decode();
@@ -33,13 +46,16 @@ export async function readCode(context: BrowserContext, code: Locator, kind: Kin
         ctx.fillRect(0, 0, canvas.width, canvas.height);
         ctx.drawImage(img, pad, pad, width, height);
         const rgba = ctx.getImageData(0, 0, canvas.width, canvas.height).data;
-        const grey: number[] = [];
-        for (let i = 0; i < rgba.length; i += 4) grey.push(Math.round(0.299 * rgba[i]! + 0.587 * rgba[i + 1]! + 0.114 * rgba[i + 2]!));
-        return { pixels: grey, w: canvas.width, h: canvas.height };
+        // One grey byte a pixel, sent back as base64 (a number array of a million pixels is slow).
+        let binary = '';
+        for (let i = 0; i < rgba.length; i += 4) {
+          binary += String.fromCharCode(Math.round(0.299 * rgba[i]! + 0.587 * rgba[i + 1]! + 0.114 * rgba[i + 2]!));
+        }
+        return { pixels: btoa(binary), w: canvas.width, h: canvas.height };
       },
-      { svg, width, height },
+      { drawn, width, height },
     );
-    const source = new zxing.RGBLuminanceSource(Uint8ClampedArray.from(pixels), w, h);
+    const source = new zxing.RGBLuminanceSource(new Uint8ClampedArray(Buffer.from(pixels, 'base64')), w, h);
     const reader = new zxing.MultiFormatReader();
     const hints = new Map<import('@zxing/library').DecodeHintType, unknown>([
       [zxing.DecodeHintType.POSSIBLE_FORMATS, [kind === 'qrcode' ? zxing.BarcodeFormat.QR_CODE : zxing.BarcodeFormat.CODE_128]],

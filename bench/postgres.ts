@@ -5,7 +5,9 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import { connectDatabase, migrate } from '../server/db/database';
 import { startTestServer, withDatabase, type TestServer } from '../test/support/postgres-cluster';
-import { runAdmin, spawnServer, type Child } from '../test/support/processes';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { cpuMs, runAdmin, spawnServer, type Child } from '../test/support/processes';
 
 /**
  * The PostgreSQL run of `npm run bench`: `session_create` and `session_get` against
@@ -110,7 +112,7 @@ export async function postgresScenarios(line: Line, note: (msg: string) => void,
     const get = (base: string): autocannon.Options => ({ url: `${base}/api/v1/sessions/${firstId}`, headers: auth });
 
     const bases = [await start()];
-    const measured = new Map<string, number>();
+    const measured = new Map<string, Result>();
     // Server-side and load-independent: commits and rollbacks (serialization-failure retries,
     // refused writes) per request, from pg_stat_database. Other backends' counters land there
     // when they go idle, at most ~1 s late, hence the pause before each reading.
@@ -120,12 +122,15 @@ export async function postgresScenarios(line: Line, note: (msg: string) => void,
       const r = await admin.query<{ c: string; r: string }>('select xact_commit as c, xact_rollback as r from pg_stat_database where datname = $1', [name]);
       return { commits: Number(r.rows[0]?.c ?? 0), rollbacks: Number(r.rows[0]?.r ?? 0) };
     };
+    const serverCpu = () => children.reduce((sum, c) => sum + (cpuMs(c.pid) ?? 0), 0);
     const measure = async (scenario: string, instances: number, make: (base: string) => autocannon.Options) => {
       const before = await xacts();
+      const cpu0 = serverCpu();
       const r = await spread(bases, opts.connections, opts.durationS, make);
+      const cpu1 = serverCpu();
       const after = await xacts();
       const per = (x: number) => (r.requests > 0 ? Math.round((x / r.requests) * 1000) / 1000 : null);
-      measured.set(`${scenario}:${instances}`, r.rps);
+      measured.set(`${scenario}:${instances}`, r);
       line({
         scenario,
         engine: 'postgres',
@@ -137,18 +142,62 @@ export async function postgresScenarios(line: Line, note: (msg: string) => void,
         errors: r.errors,
         commits_per_request: per(after.commits - before.commits),
         rollbacks_per_request: per(after.rollbacks - before.rollbacks),
+        // Server CPU (all instances, user + system) per request: steadier than rps on a shared machine.
+        server_cpu_us_per_req: r.requests > 0 ? Math.round(((cpu1 - cpu0) * 1000) / r.requests) : null,
       });
+    };
+    const ceiling = async (mode: 'insert' | 'read'): Promise<Result | null> => {
+      try {
+        const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'bench/ceiling-pg.ts', mode, url, String(opts.durationS)], {
+          timeout: opts.durationS * 5000 + 30_000,
+        });
+        const out = JSON.parse(stdout.trim().split('\n').pop() ?? '{}') as Result;
+        line(out);
+        return out;
+      } catch (err) {
+        note(`PostgreSQL ceiling ${mode} failed: ${(err as Error).message.slice(0, 500)}`);
+        return null;
+      }
     };
     await measure('session_create', 1, create);
     await measure('session_get', 1, get);
+    // The ceilings run against the same database while the instance idles: a real session is
+    // the row they copy.
+    const ceilings = { session_create: await ceiling('insert'), session_get: await ceiling('read') };
     bases.push(await start());
     await measure('session_create', 2, create);
     await measure('session_get', 2, get);
-    for (const scenario of ['session_create', 'session_get']) {
-      const one = measured.get(`${scenario}:1`) ?? 0;
-      const two = measured.get(`${scenario}:2`) ?? 0;
-      line({ scenario, engine: 'postgres', ratio_2_over_1: one > 0 ? Math.round((two / one) * 1000) / 1000 : null });
+    const round3 = (n: number) => Math.round(n * 1000) / 1000;
+    for (const scenario of ['session_create', 'session_get'] as const) {
+      const c = ceilings[scenario];
+      const name = scenario === 'session_create' ? 'ceiling_pg_insert' : 'ceiling_pg_read';
+      for (const instances of [1, 2]) {
+        const m = measured.get(`${scenario}:${instances}`);
+        if (m && c && c.rps > 0) line({ scenario, engine: 'postgres', instances, ceiling: name, ratio: round3(m.rps / c.rps) });
+      }
+      const one = measured.get(`${scenario}:1`)?.rps ?? 0;
+      const two = measured.get(`${scenario}:2`)?.rps ?? 0;
+      line({ scenario, engine: 'postgres', ratio_2_over_1: one > 0 ? round3(two / one) : null });
     }
+    // The PostgreSQL targets (docs/performance.md), as `{ target, threshold, value, holds }`.
+    const check = (target: string, value: number | null, holds: (v: number) => boolean, threshold: string) =>
+      line({ target, threshold, value, holds: value !== null && holds(value) });
+    const ratioOf = (scenario: 'session_create' | 'session_get') => {
+      const m = measured.get(`${scenario}:1`);
+      const c = ceilings[scenario];
+      return m && c && c.rps > 0 ? round3(m.rps / c.rps) : null;
+    };
+    const twoOverOne = (scenario: string) => {
+      const one = measured.get(`${scenario}:1`)?.rps ?? 0;
+      const two = measured.get(`${scenario}:2`)?.rps;
+      return one > 0 && two !== undefined ? round3(two / one) : null;
+    };
+    check('postgres session_create / ceiling_pg_insert', ratioOf('session_create'), (v) => v >= 0.35, '>= 0.35');
+    check('postgres session_get / ceiling_pg_read', ratioOf('session_get'), (v) => v >= 0.5, '>= 0.5');
+    check('postgres session_create p99_ms', measured.get('session_create:1')?.p99_ms ?? null, (v) => v <= 150, '<= 150');
+    check('postgres session_get p99_ms', measured.get('session_get:1')?.p99_ms ?? null, (v) => v <= 50, '<= 50');
+    check('postgres session_create 2 instances / 1', twoOverOne('session_create'), (v) => v >= 1, '>= 1');
+    check('postgres session_get 2 instances / 1', twoOverOne('session_get'), (v) => v >= 1, '>= 1');
     note('PostgreSQL: two instances share this machine\'s 2 cores with PostgreSQL and the load generator, so the 2-instance figure measures contention, not scale-out (docs/performance.md)');
   } finally {
     for (const c of children) await c.stop().catch(() => undefined);

@@ -4,8 +4,8 @@ import pg from 'pg';
  * The PostgreSQL ceilings `npm run bench` compares Paydesk's PostgreSQL scenarios against, run as
  * a plain node process with the server's pool (10 connections, synchronous_commit on) and 50
  * concurrent callers for the given seconds:
- *   insert — one INSERT of a session-shaped row per SERIALIZABLE transaction (BEGIN, INSERT,
- *            COMMIT: the server's isolation level and round trips for a write);
+ *   insert — one INSERT of a session-shaped row per READ COMMITTED transaction (BEGIN, INSERT,
+ *            COMMIT: the isolation level and round trips of the server's session create);
  *   read   — a primary-key SELECT of such a row through the pool.
  * The row is shaped like the server's: a table made `LIKE checkout_sessions` (its columns,
  * defaults, checks and indexes) in the bench database, filled from a copy of a real session
@@ -82,7 +82,7 @@ const valuesFor = (n: number) => s.sample.map((v, i) => (s.fresh.includes(i) ? `
 async function insertOne(n: number): Promise<void> {
   const client = await pool.connect();
   try {
-    await client.query('BEGIN ISOLATION LEVEL SERIALIZABLE');
+    await client.query('START TRANSACTION ISOLATION LEVEL READ COMMITTED');
     await client.query(insertSql, valuesFor(n));
     await client.query('COMMIT');
   } catch (err) {

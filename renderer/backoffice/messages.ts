@@ -4,6 +4,7 @@
  * the same arguments, and that every id a component asks for exists.
  */
 import { mergeCatalogs } from '../ui/i18n';
+import common from './features/common/messages';
 import shell from './layout/messages';
 
-export const backofficeCatalog = mergeCatalogs([shell]);
+export const backofficeCatalog = mergeCatalogs([shell, common]);

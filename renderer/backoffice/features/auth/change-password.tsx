@@ -1,6 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { Button } from '../../../ui/button';
+import { useT, type T } from '../../../ui/i18n';
 import { Notice } from '../../../ui/notice';
 import { TextField } from '../../../ui/fields';
 import { ApiError } from '../../api/client';
@@ -11,14 +12,14 @@ import { useSession } from './session';
 const MIN_LENGTH = 12; // server/modules/auth/password-policy.ts
 
 /** The server names the field first ("new_password: must be at least 12 characters"): attach the rest to that field. */
-function fieldErrors(err: unknown): { current?: string; next?: string; general?: string } {
+function fieldErrors(t: T, err: unknown): { current?: string; next?: string; general?: string } {
   if (!(err instanceof ApiError)) return { general: 'The Paydesk server could not be reached.' };
   if (err.code === 'RATE_LIMITED') return { general: 'Too many wrong current passwords. Wait a few minutes, then try again.' };
   const [field, ...rest] = err.message.split(': ');
   const text = rest.join(': ');
   if (field === 'current_password') return { current: 'This is not your current password.' };
   if (field === 'new_password') return { next: `The new password ${text}.` };
-  return { general: errorText(err) };
+  return { general: errorText(t, err) };
 }
 
 /**
@@ -26,13 +27,14 @@ function fieldErrors(err: unknown): { current?: string; next?: string; general?:
  * the "Change password" page for everyone else. Other sessions of the user are signed out.
  */
 export function ChangePasswordForm({ forced, extra }: { forced: boolean; extra?: ReactNode }) {
+  const t = useT();
   const { passwordChanged } = useSession();
   const [current, setCurrent] = useState('');
   const [next, setNext] = useState('');
   const [repeat, setRepeat] = useState('');
   const [mismatch, setMismatch] = useState(false);
   const mutation = useMutation({ mutationFn: changePassword, onSuccess: passwordChanged });
-  const errors = mutation.isError ? fieldErrors(mutation.error) : {};
+  const errors = mutation.isError ? fieldErrors(t, mutation.error) : {};
 
   const onSubmit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();

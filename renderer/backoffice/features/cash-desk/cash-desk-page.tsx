@@ -4,7 +4,7 @@ import type { CashDeposit } from '../../../../shared/schemas/backoffice';
 import { ApiError } from '../../api/client';
 import { meQueries } from '../auth/me.queries';
 import { useApi } from '../common/api';
-import { errorText } from '../common/error-text';
+import { useErrorText } from '../common/error-text';
 import { parseAmount, useAmountLocale } from '../common/format';
 import { Card, Empty, PageTitle } from '../../../ui/blocks';
 import { depositQueries } from '../review/deposits.queries';
@@ -22,6 +22,7 @@ import './cash-desk.css';
  *   3. print the receipt (focused; Enter) — Escape or "Next slip" returns to the scan field.
  */
 export function CashDeskPage() {
+  const errorText = useErrorText();
   const api = useApi();
   const queryClient = useQueryClient();
   const me = useQuery(meQueries.me(api));

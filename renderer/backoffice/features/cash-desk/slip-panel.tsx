@@ -1,7 +1,7 @@
 import type { FormEvent } from 'react';
 import type { ScannedSlip } from '../../../../shared/schemas/backoffice';
 import { ApiError } from '../../api/client';
-import { errorText } from '../common/error-text';
+import { useErrorText } from '../common/error-text';
 import { amountPlaceholder, formatDateTime, formatMoney, formatRelative, railLabel, useAmountLocale } from '../common/format';
 import { SESSION_STATUS_LABELS } from '../../../../shared/labels';
 import { Card, DetailList, Loading, Mono, StatusBadge } from '../../../ui/blocks';
@@ -44,6 +44,7 @@ export function SlipPanel(props: {
   amountRef: React.RefObject<HTMLInputElement | null>;
   onNext: () => void;
 }) {
+  const errorText = useErrorText();
   const locale = useAmountLocale();
   const { slip } = props;
   if (slip.isPending) return <Card><Loading label="Looking up the slip…" /></Card>;

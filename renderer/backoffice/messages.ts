@@ -4,7 +4,10 @@
  * the same arguments, and that every id a component asks for exists.
  */
 import { mergeCatalogs } from '../ui/i18n';
+import auth from './features/auth/messages';
 import common from './features/common/messages';
+import home from './features/home/messages';
+import overview from './features/overview/messages';
 import shell from './layout/messages';
 
-export const backofficeCatalog = mergeCatalogs([shell, common]);
+export const backofficeCatalog = mergeCatalogs([shell, common, auth, home, overview]);

@@ -5,9 +5,10 @@
  */
 import { mergeCatalogs } from '../ui/i18n';
 import auth from './features/auth/messages';
+import cashDesk from './features/cash-desk/messages';
 import common from './features/common/messages';
 import home from './features/home/messages';
 import overview from './features/overview/messages';
 import shell from './layout/messages';
 
-export const backofficeCatalog = mergeCatalogs([shell, common, auth, home, overview]);
+export const backofficeCatalog = mergeCatalogs([shell, common, auth, home, overview, cashDesk]);

@@ -35,6 +35,7 @@ const AUDIT_ACTION_LABELS: Record<string, string> = {
   'branch.rename': 'Renamed a branch',
   'branch.activate': 'Activated a branch',
   'branch.deactivate': 'Deactivated a branch',
+  'auth.language_change': 'Changed their language',
   'staff.create': 'Created a staff account',
   'staff.rename': 'Changed a staff member’s full name',
   'staff.disable': 'Disabled a staff account',

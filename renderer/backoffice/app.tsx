@@ -1,11 +1,11 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { SessionProvider, useSession } from './features/auth/session';
 import { ForcedPasswordChangeScreen } from './features/auth/change-password';
 import { SignInScreen } from './features/auth/sign-in-screen';
 import { SetupScreen } from './features/auth/setup-screen';
 import { AppShell } from './layout/app-shell';
-import { I18nProvider } from '../ui/i18n';
+import { I18nProvider, useT } from '../ui/i18n';
 import { backofficeCatalog } from './messages';
 import { RouterProvider } from './router';
 
@@ -21,14 +21,27 @@ export function createQueryClient(): QueryClient {
 export function App() {
   const [queryClient] = useState(createQueryClient);
   return (
-    <I18nProvider catalog={backofficeCatalog}>
-      <QueryClientProvider client={queryClient}>
-        <SessionProvider>
+    <QueryClientProvider client={queryClient}>
+      <SessionProvider>
+        <Localized>
           <RouterProvider>
             <Gate />
           </RouterProvider>
-        </SessionProvider>
-      </QueryClientProvider>
+        </Localized>
+      </SessionProvider>
+    </QueryClientProvider>
+  );
+}
+
+/**
+ * The back office in the staff member's language: the one saved on their account once signed
+ * in, the browser's before (a counter PC is shared, so nothing is kept on the device).
+ */
+function Localized({ children }: { children: ReactNode }) {
+  const { session, chooseLanguage } = useSession();
+  return (
+    <I18nProvider catalog={backofficeCatalog} language={session?.language ?? null} onChange={chooseLanguage} remember={false}>
+      {children}
     </I18nProvider>
   );
 }
@@ -39,7 +52,8 @@ export function App() {
  */
 function Gate() {
   const { session } = useSession();
-  if (session === undefined) return <p className="sign-in" role="status">Loading…</p>;
+  const t = useT();
+  if (session === undefined) return <p className="sign-in" role="status">{t('shell.loading')}</p>;
   if (!session) return window.location.pathname === '/backoffice/setup' ? <SetupScreen /> : <SignInScreen />;
   return session.mustChangePassword ? <ForcedPasswordChangeScreen /> : <AppShell />;
 }

@@ -4,6 +4,11 @@
  * the same arguments, and that every id a component asks for exists.
  */
 import { mergeCatalogs } from '../ui/i18n';
+import auth from './features/auth/messages';
+import cashDesk from './features/cash-desk/messages';
+import common from './features/common/messages';
+import home from './features/home/messages';
+import overview from './features/overview/messages';
 import shell from './layout/messages';
 
-export const backofficeCatalog = mergeCatalogs([shell]);
+export const backofficeCatalog = mergeCatalogs([shell, common, auth, home, overview, cashDesk]);

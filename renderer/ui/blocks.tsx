@@ -1,7 +1,8 @@
 import { useState, type ReactNode } from 'react';
+import { useT } from './i18n';
 import { errorMessage } from '../backoffice/features/common/api';
 import { formatMoney } from '../backoffice/features/common/format';
-import { DEPOSIT_STATUS_LABELS, SESSION_STATUS_LABELS, SLIP_STATUS_LABELS } from '../../shared/labels';
+import { useLabels } from '../backoffice/features/common/labels';
 import { pageSpan, type PageSpan } from '../backoffice/features/common/paging';
 import '../backoffice/features/common/features.css';
 import '../backoffice/features/common/office.css';
@@ -29,15 +30,14 @@ const TONES: Record<string, 'green' | 'amber' | 'red' | 'grey' | 'blue'> = {
   inactive: 'grey',
 };
 
-const KIND_LABELS: Record<'session' | 'deposit' | 'slip', Readonly<Record<string, string>>> = { session: SESSION_STATUS_LABELS, deposit: DEPOSIT_STATUS_LABELS, slip: SLIP_STATUS_LABELS };
-
-/** A state as a badge; `kind` words it as shared/labels.ts does for that kind of record (one name per state on every screen). */
+/** A state as a badge; `kind` words it as useLabels() does for that kind of record (one name per state on every screen). */
 export function StatusBadge({ status, label: given, kind }: { status: string; label?: string; kind?: 'session' | 'deposit' | 'slip' }) {
+  const labels = useLabels();
   const tone = TONES[status] ?? 'grey';
-  const label = given ?? (kind ? KIND_LABELS[kind][status] : undefined);
+  const label = given ?? (kind === 'session' ? labels.sessionStatus(status) : kind === 'deposit' ? labels.depositStatus(status) : kind === 'slip' ? labels.slipStatus(status) : labels.state(status));
   return (
     <span className={`bo-badge bo-badge--${tone}`} data-status={status}>
-      {label ?? sentenceCase(status.replace(/_/g, ' '))}
+      {label}
     </span>
   );
 }
@@ -63,11 +63,12 @@ export function Card({ title, actions, children, className, testId }: { title?: 
   );
 }
 
-export function Loading({ label = 'Loading…' }: { label?: string }) {
+export function Loading({ label }: { label?: string }) {
+  const t = useT();
   return (
     <div className="bo-state bo-state--loading" role="status" aria-live="polite">
       <span className="bo-spinner" aria-hidden="true" />
-      {label}
+      {label ?? t('common.loading')}
     </div>
   );
 }
@@ -82,13 +83,14 @@ export function Empty({ title, children }: { title: string; children?: ReactNode
 }
 
 export function ErrorState({ error, onRetry }: { error: unknown; onRetry?: () => void }) {
+  const t = useT();
   return (
     <div className="bo-state bo-state--error" role="alert">
-      <p className="bo-state__title">Could not load this</p>
-      <p className="bo-state__body">{errorMessage(error)}</p>
+      <p className="bo-state__title">{t('common.loadFailed')}</p>
+      <p className="bo-state__body">{errorMessage(t, error)}</p>
       {onRetry && (
         <button type="button" className="bo-btn bo-btn--secondary" onClick={onRetry}>
-          Try again
+          {t('common.tryAgain')}
         </button>
       )}
     </div>
@@ -109,8 +111,13 @@ export function QueryState<T>({
 }) {
   if (query.isPending) return <Loading />;
   if (query.isError || query.data === undefined) return <ErrorState error={query.error} onRetry={() => void query.refetch()} />;
-  if (isEmpty?.(query.data)) return <>{empty ?? <Empty title="Nothing here yet" />}</>;
+  if (isEmpty?.(query.data)) return <>{empty ?? <NothingYet />}</>;
   return <>{children(query.data)}</>;
+}
+
+function NothingYet() {
+  const t = useT();
+  return <Empty title={t('common.nothingYet')} />;
 }
 
 export interface Column<T> {
@@ -189,6 +196,7 @@ export function DataTable<T>({
   const server = onSort !== undefined;
   const [localSort, setLocalSort] = useState<SortState | undefined>(defaultSort);
   const [localOffset, setLocalOffset] = useState(0);
+  const t = useT();
   const sort = server ? serverSort : localSort;
   const sortKeyOf = (c: Column<T>): string | undefined => (server ? c.sortKey : c.sortValue ? c.key : undefined);
 
@@ -220,7 +228,7 @@ export function DataTable<T>({
   return (
     <>
       {/* Focusable, so a keyboard user can scroll a table wider than the screen. */}
-      <div className="bo-table-wrap" tabIndex={0} role="region" aria-label={caption ?? 'Table'}>
+      <div className="bo-table-wrap" tabIndex={0} role="region" aria-label={caption ?? t('common.table')}>
         <table className="bo-table" data-testid={testId}>
           {caption && <caption className="bo-visually-hidden">{caption}</caption>}
           <thead>
@@ -277,19 +285,18 @@ export function DataTable<T>({
 }
 
 export function Pagination({ onChange, ...page }: PageState) {
+  const t = useT();
   const { from, to, of, first, last } = pageSpan(page);
   const { limit, offset } = page;
   return (
     // A group, not a landmark: a screen may hold several paged tables, and landmarks must be unique.
-    <div className="bo-pagination" role="group" aria-label="Pages">
-      <span className="bo-pagination__count">
-        {from}–{to} of {of}
-      </span>
+    <div className="bo-pagination" role="group" aria-label={t('common.pages')}>
+      <span className="bo-pagination__count">{t('common.pageRange', { from: String(from), to: String(to), total: of })}</span>
       <button type="button" className="bo-btn bo-btn--secondary bo-btn--sm" disabled={first} onClick={() => onChange(Math.max(0, offset - limit))}>
-        Previous
+        {t('common.previous')}
       </button>
       <button type="button" className="bo-btn bo-btn--secondary bo-btn--sm" disabled={last} onClick={() => onChange(offset + limit)}>
-        Next
+        {t('common.next')}
       </button>
     </div>
   );
@@ -333,7 +340,11 @@ export function PageTitle({ title, subtitle, actions }: { title: string; subtitl
   );
 }
 
-export const Mono = ({ children }: { children: ReactNode }) => <code className="bo-mono">{children}</code>;
+export const Mono = ({ children }: { children: ReactNode }) => (
+  <code className="bo-mono" translate="no">
+    {children}
+  </code>
+);
 
 /**
  * A long identifier shown by its type prefix (`cs_test_`, `whd_`…) and its last six characters;
@@ -346,7 +357,7 @@ export function ShortId({ value }: { value: string }) {
   const prefix = /^[a-z]+_(?:test_|live_)?/.exec(value)?.[0];
   const short = prefix !== undefined ? (value.length > prefix.length + 8 ? `${prefix}…${value.slice(-6)}` : value) : value.length > 13 ? `${value.slice(0, 8)}…${value.slice(-4)}` : value;
   return (
-    <code className="bo-mono" title={value}>
+    <code className="bo-mono" title={value} translate="no">
       {short}
     </code>
   );

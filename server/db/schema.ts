@@ -243,6 +243,8 @@ export interface StaffUsersTable {
   password_changed_at: string | null;
   /** The person's full name (migration 0039): printed on receipts; null for accounts made before. */
   full_name?: string | null;
+  /** The language chosen in the staff menu (migration 0042); null: the browser's. */
+  language?: 'en' | 'fr' | null;
 }
 
 export interface FeeRulesTable {

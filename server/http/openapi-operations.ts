@@ -56,6 +56,7 @@ export const OPERATIONS: Readonly<Record<string, OperationDoc>> = {
   'POST /api/backoffice/v1/auth/logout': { operationId: 'signOutStaff', auth: 'staff' },
   'GET /api/backoffice/v1/me': { operationId: 'getCurrentStaff', auth: 'staff' },
   'POST /api/backoffice/v1/auth/password': { operationId: 'changeOwnPassword', auth: 'staff' },
+  'POST /api/backoffice/v1/me/language': { operationId: 'setOwnLanguage', auth: 'staff' },
   'GET /api/backoffice/v1/setup': { operationId: 'getFirstRunSetup', auth: 'public' },
   'POST /api/backoffice/v1/setup': { operationId: 'createFirstAdmin', auth: 'public', errors: [401, 409] },
 

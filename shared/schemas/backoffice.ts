@@ -42,6 +42,7 @@ export const AUDIT_ACTIONS = [
   'staff.password_reset',
   'staff.role_change',
   'auth.password_change',
+  'auth.language_change',
   'sandbox.bank_transfer_confirm',
   'exception.resolve',
   'exception.ignore',
@@ -70,8 +71,14 @@ export type StaffUser = z.infer<typeof StaffUser>;
 /** `must_change_password`: the account was created or reset by an admin; only POST /auth/password, GET /me and logout work until it is changed. */
 export const StaffLoginResponse = z.object({ token: z.string(), user: StaffUser, expires_at: IsoDateTime, must_change_password: z.boolean() });
 export type StaffLoginResponse = z.infer<typeof StaffLoginResponse>;
+/** The languages the back office speaks (renderer/ui/i18n). */
+export const STAFF_LANGUAGES = ['en', 'fr'] as const;
+export const StaffLanguage = z.enum(STAFF_LANGUAGES, { error: requiredOr('must be en or fr') });
+export type StaffLanguage = z.infer<typeof StaffLanguage>;
 export const StaffMe = z.object({
   user: StaffUser.extend({
+    /** Chosen in the staff menu; null until chosen (the back office then follows the browser). */
+    language: StaffLanguage.nullable(),
     branch_id: z.string().nullable(),
     branch_name: z.string().nullable(),
     merchant_id: z.string().nullable(),
@@ -86,6 +93,9 @@ export const PasswordChange = z.object({
 });
 export type PasswordChange = z.infer<typeof PasswordChange>;
 export type StaffMe = z.infer<typeof StaffMe>;
+/** POST /me/language: the staff member's own language; null forgets the choice. */
+export const LanguageChange = z.strictObject({ language: StaffLanguage.nullable() });
+export type LanguageChange = z.infer<typeof LanguageChange>;
 
 // ---------------------------------------------------------------- cash desk
 export const SlipTokenParams = z.object({ slip_token: z.string().min(1).max(100) });

@@ -15,7 +15,9 @@ import { ChangePasswordForm } from '../features/auth/change-password';
 import { Link, useRouter } from '../router';
 import { matchRoute, ROUTES, routesFor, type RouteName } from '../routes';
 import { Button } from '../../ui/button';
-import { useT } from '../../ui/i18n';
+import { LanguageSwitch, useT, type T } from '../../ui/i18n';
+import { useLabels } from '../features/common/labels';
+import { useRouteLabels } from './route-labels';
 import { useApi } from '../features/common/api';
 import { workCountsQuery } from '../features/finance/exceptions.queries';
 
@@ -23,6 +25,8 @@ import { workCountsQuery } from '../features/finance/exceptions.queries';
 export function AppShell() {
   const { session, signOut } = useSession();
   const t = useT();
+  const labels = useLabels();
+  const routeLabel = useRouteLabels();
   const { path } = useRouter();
   // On a phone the page list folds behind a Menu button; it closes again on every navigation.
   const [navOpen, setNavOpen] = useState(false);
@@ -35,8 +39,8 @@ export function AppShell() {
   const work = useQuery({ ...workCountsQuery(api), enabled: role === 'finance' || role === 'admin' || role === 'supervisor' });
   if (!session) return null;
   const waiting: Partial<Record<RouteName, { n: number; what: string }>> = {};
-  if (work.data?.exceptions_open != null) waiting.exceptions = { n: work.data.exceptions_open, what: 'open' };
-  if (work.data?.deposits_waiting != null) waiting.review = { n: work.data.deposits_waiting, what: 'waiting' };
+  if (work.data?.exceptions_open != null) waiting.exceptions = { n: work.data.exceptions_open, what: t('shell.count.open', { count: work.data.exceptions_open }) };
+  if (work.data?.deposits_waiting != null) waiting.review = { n: work.data.deposits_waiting, what: t('shell.count.waiting', { count: work.data.deposits_waiting }) };
 
   const allowed = routesFor(session.user.role);
   const current = matchRoute(path);
@@ -48,26 +52,34 @@ export function AppShell() {
       </a>
       <header className="shell__header">
         <button type="button" className="shell__menu" aria-expanded={navOpen} aria-controls="shell-nav" onClick={() => setNavOpen((o) => !o)}>
-          Menu
+          {t('shell.menu')}
         </button>
-        <span className="shell__brand">Paydesk</span>
-        <span className={`shell__status shell__status--${health.isError ? 'down' : 'up'}`} role="status" title={serverTitle(connection.data)}>
-          {serverStatus(health.isError, health.isFetching)}
-          {connection.data?.serverUrl ? <span className="shell__server"> · {new URL(connection.data.serverUrl).host}</span> : null}
+        <span className="shell__brand" translate="no">
+          Paydesk
+        </span>
+        <span className={`shell__status shell__status--${health.isError ? 'down' : 'up'}`} role="status" title={serverTitle(t, connection.data)}>
+          {serverStatus(t, health.isError, health.isFetching)}
+          {connection.data?.serverUrl ? (
+            <span className="shell__server" translate="no">
+              {' '}
+              · {new URL(connection.data.serverUrl).host}
+            </span>
+          ) : null}
         </span>
         <span className="shell__user">
-          {session.user.username} · {session.user.role}
+          <span translate="no">{session.user.username}</span> · {labels.role(session.user.role)}
         </span>
+        <LanguageSwitch label={t('shell.language')} className="language-switch shell__language" />
         <Button variant="secondary" onClick={signOut}>
-          Sign out
+          {t('shell.signOut')}
         </Button>
       </header>
-      <nav id="shell-nav" className="shell__nav" aria-label="Back office">
+      <nav id="shell-nav" className="shell__nav" aria-label={t('shell.nav')}>
         <ul>
           {allowed.map((name) => (
             <li key={name}>
               <Link to={ROUTES[name].path} className="shell__nav-link">
-                {ROUTES[name].label}
+                {routeLabel(name)}
                 {waiting[name] && waiting[name].n > 0 ? (
                   <span className="shell__count" data-testid={`nav-count-${name}`}>
                     {waiting[name].n}
@@ -79,10 +91,10 @@ export function AppShell() {
           ))}
         </ul>
       </nav>
-      <main id="main" tabIndex={-1} className="shell__main">{renderPage(current, allowed)}</main>
+      <main id="main" tabIndex={-1} className="shell__main">{renderPage(t, current, allowed)}</main>
       <footer className="shell__footer">
-        {version.data ? `Paydesk desktop ${version.data}` : 'Paydesk in the browser'}
-        {health.data?.version ? ` · server ${health.data.version} (${health.data.commit ?? 'unknown'})` : null}
+        {version.data ? t('shell.footer.desktop', { version: version.data }) : t('shell.footer.browser')}
+        {health.data?.version ? ` · ${t('shell.footer.server', { version: health.data.version, commit: health.data.commit ?? t('shell.footer.unknownCommit') })}` : null}
       </footer>
     </div>
   );
@@ -93,19 +105,19 @@ export function AppShell() {
  * central server, so /healthz is that server's: unreachable means the central server or the
  * network to it, and the query retries every few seconds ("Reconnecting…" while it does).
  */
-function serverStatus(isError: boolean, isFetching: boolean): string {
-  if (!isError) return 'Server online';
-  return isFetching ? 'Server unreachable — reconnecting…' : 'Server unreachable';
+function serverStatus(t: T, isError: boolean, isFetching: boolean): string {
+  if (!isError) return t('shell.server.online');
+  return isFetching ? t('shell.server.reconnecting') : t('shell.server.unreachable');
 }
 
-function serverTitle(connection: PaydeskConnection | null | undefined): string | undefined {
+function serverTitle(t: T, connection: PaydeskConnection | null | undefined): string | undefined {
   if (!connection) return undefined;
-  return connection.mode === 'client' && connection.serverUrl ? `Central Paydesk server ${connection.serverUrl}` : 'The server inside this desktop app';
+  return connection.mode === 'client' && connection.serverUrl ? t('shell.server.central', { url: connection.serverUrl }) : t('shell.server.embedded');
 }
 
-function renderPage(current: RouteName | null, allowed: readonly RouteName[]) {
-  if (!current) return <PlaceholderPage title="Page not found" body="There is no back-office page at this address." />;
-  if (!allowed.includes(current)) return <PlaceholderPage title="Not available" body="Your role does not give access to this page." />;
+function renderPage(t: T, current: RouteName | null, allowed: readonly RouteName[]) {
+  if (!current) return <PlaceholderPage title={t('shell.notFound.title')} body={t('shell.notFound.body')} />;
+  if (!allowed.includes(current)) return <PlaceholderPage title={t('shell.notAllowed.title')} body={t('shell.notAllowed.body')} />;
   switch (current) {
     case 'home':
       return <OverviewPage />;

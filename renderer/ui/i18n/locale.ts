@@ -108,6 +108,6 @@ export function saveLanguage(language: Language): void {
 }
 
 /** The language a page starts in, before any account preference is known. */
-export function initialLanguage(): DisplayLanguage {
-  return languageFromAddress() ?? savedLanguage() ?? pickLanguage();
+export function initialLanguage(remembered = true): DisplayLanguage {
+  return languageFromAddress() ?? (remembered ? savedLanguage() : null) ?? pickLanguage();
 }

@@ -37,25 +37,34 @@ export function I18nProvider({
   catalog,
   language: chosen,
   onChange,
+  remember = true,
   children,
 }: {
   catalog: Catalog;
   language?: Language | null;
   onChange?: (language: Language) => void;
+  /**
+   * Keep the choice on this device (payer pages). The back office says false: its choice lives
+   * on the staff account (`language`, kept current by `onChange`), and a shared counter PC
+   * shows the sign-in screen in the browser's language.
+   */
+  remember?: boolean;
   children: ReactNode;
 }) {
-  const [local, setLocal] = useState<DisplayLanguage>(initialLanguage);
+  const [local, setLocal] = useState<DisplayLanguage>(() => initialLanguage(remember));
   // A `?lang=pseudo` test render stays pseudo whatever the account says.
   const language: DisplayLanguage = local === 'pseudo' ? 'pseudo' : (chosen ?? local);
   applyLanguage(language);
 
   const setLanguage = useCallback(
     (next: Language) => {
-      saveLanguage(next);
-      setLocal(next);
+      if (remember) {
+        saveLanguage(next);
+        setLocal(next);
+      }
       onChange?.(next);
     },
-    [onChange],
+    [onChange, remember],
   );
   const messages = useMemo(() => messagesFor(catalog, language), [catalog, language]);
   const state = useMemo(() => ({ language, setLanguage }), [language, setLanguage]);

@@ -249,11 +249,13 @@ export async function me(deps: StaffAuthDeps, staff: StaffContext): Promise<Staf
         .executeTakeFirst()
     : undefined;
   const merchant = staff.merchantId ? await deps.db.selectFrom('merchants').select('name').where('id', '=', staff.merchantId).executeTakeFirst() : undefined;
+  const own = await deps.db.selectFrom('staff_users').select('language').where('id', '=', staff.id).executeTakeFirst();
   return {
     user: {
       id: staff.id,
       username: staff.username,
       role: staff.role,
+      language: own?.language ?? null,
       branch_id: staff.branchId,
       branch_name: branch ? `${branch.bank_name}, ${branch.name}` : null,
       merchant_id: staff.merchantId,

@@ -40,6 +40,23 @@ export async function changeOwnPassword(
   });
 }
 
+/** A staff member chooses the language they read the back office in (POST /me/language); audited when it changes. */
+export async function setOwnLanguage(deps: StaffAuthDeps, staff: StaffContext, ip: string, language: 'en' | 'fr' | null): Promise<void> {
+  await deps.db.transaction().execute(async (trx) => {
+    const u = await trx.selectFrom('staff_users').select(['language']).where('id', '=', staff.id).executeTakeFirstOrThrow();
+    const before = u.language ?? null;
+    if (before === language) return;
+    await trx.updateTable('staff_users').set({ language }).where('id', '=', staff.id).execute();
+    await recordAudit(trx, deps, { id: staff.id, username: staff.username, role: staff.role, ip }, {
+      action: 'auth.language_change',
+      targetType: 'staff_user',
+      targetId: staff.id,
+      before: { language: before },
+      after: { language },
+    });
+  });
+}
+
 async function findStaff(deps: StaffAuthDeps, staffId: string) {
   const u = await deps.db.selectFrom('staff_users').select(['id', 'username', 'role', 'branch_id', 'merchant_id']).where('id', '=', staffId).executeTakeFirst();
   if (!u) throw notFound(`staff user ${staffId}`);

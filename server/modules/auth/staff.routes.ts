@@ -2,11 +2,11 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppDeps } from '../../deps';
-import { PasswordChange, StaffLogin, StaffLoginResponse, StaffMe } from '../../../shared/schemas/backoffice';
+import { LanguageChange, PasswordChange, StaffLogin, StaffLoginResponse, StaffMe } from '../../../shared/schemas/backoffice';
 import { login, logout, me, requireStaff } from './staff-auth';
 import { checkCsrf, checkOrigin, clearStaffCookie, fromBackOffice, setStaffCookie } from './staff-cookie';
 import { AppError } from '../../lib/errors';
-import { changeOwnPassword } from './staff-password';
+import { changeOwnPassword, setOwnLanguage } from './staff-password';
 import { staffErrors } from './staff-api';
 
 const errors = staffErrors;
@@ -69,5 +69,21 @@ export async function staffAuthRoutes(app: FastifyInstance, deps: AppDeps): Prom
   );
   r.get('/me', { schema: { tags: authTags, summary: 'The signed-in staff member', response: { 200: StaffMe, ...errors } } }, async (req) =>
     me(deps, requireStaff(req)),
+  );
+  r.post(
+    '/me/language',
+    {
+      schema: {
+        tags: authTags,
+        summary: 'Choose the language you read the back office in (en or fr; null: follow the browser); answers as GET /me',
+        body: LanguageChange,
+        response: { 200: StaffMe, ...errors },
+      },
+    },
+    async (req) => {
+      const staff = requireStaff(req);
+      await setOwnLanguage(deps, staff, req.ip, req.body.language);
+      return me(deps, staff);
+    },
   );
 }

@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useApi } from '../common/api';
-import { errorText } from '../common/error-text';
+import { useErrorText } from '../common/error-text';
 import { ConfirmDialog } from '../common/confirm-dialog';
 import { Card, InputField, SelectField } from '../../../ui/blocks';
 import { adminQueries, type StaffRow } from './admin.queries';
@@ -14,6 +14,7 @@ type Pending = { kind: 'reset'; user: StaffRow } | { kind: 'role'; user: StaffRo
  * and change their role. Both sign the user out, are audited, and are confirmed first.
  */
 export function StaffAccountSection() {
+  const errorText = useErrorText();
   const api = useApi();
   const queryClient = useQueryClient();
   const staff = useQuery(adminQueries.staff(api));

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { useApi } from '../common/api';
-import { errorText } from '../common/error-text';
+import { useErrorText } from '../common/error-text';
 
 export const RAILS = ['momo', 'card', 'bank_transfer', 'cash'];
 
@@ -11,6 +11,7 @@ export class FormError extends Error {}
 /** One mutation with its outcome message and the admin caches refreshed. */
 /** `settled` runs after success or failure (closes a confirmation so the outcome is visible). */
 export function useAdminAction<A, R>(fn: (a: A) => Promise<R>, success: (r: R, a: A) => ReactNode | null, settled?: () => void) {
+  const errorText = useErrorText();
   const api = useApi();
   const queryClient = useQueryClient();
   const [note, setNote] = useState<{ tone: 'success' | 'error'; body: ReactNode } | null>(null);

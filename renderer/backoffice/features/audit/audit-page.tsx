@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { auditActionLabel, targetTypeLabel } from '../../../../shared/labels';
 import { AUDIT_ACTIONS } from '../../../../shared/schemas/backoffice';
 import { useApi } from '../common/api';
-import { errorText } from '../common/error-text';
+import { useErrorText } from '../common/error-text';
 import { NoMatch } from '../common/filter-hint';
 import { dayEndIso, dayStartIso, formatDateTime } from '../common/format';
 import { listPager, useListPages } from '../common/paging';
@@ -13,6 +13,7 @@ import { auditCsvPath, auditQueries } from './audit.queries';
 
 /** The audit trail: read-only, newest first, in words. Nothing here (or anywhere) can change an entry. */
 export function AuditPage() {
+  const errorText = useErrorText();
   const api = useApi();
   const [action, setAction] = useState('');
   const [actor, setActor] = useState('');

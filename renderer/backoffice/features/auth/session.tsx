@@ -2,6 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { StaffMe } from '../../../../shared/schemas/backoffice';
 import { apiRequest, BACKOFFICE_API } from '../../api/client';
+import type { Language } from '../../../ui/i18n';
 import type { StaffRole } from '../../routes';
 
 export interface StaffUser {
@@ -14,6 +15,8 @@ export interface StaffSession {
   user: StaffUser;
   /** An admin created or reset the account: the user must choose a password first. */
   mustChangePassword: boolean;
+  /** The language saved on the account (staff menu); null: the browser's. */
+  language: Language | null;
 }
 
 interface SessionValue {
@@ -22,6 +25,8 @@ interface SessionValue {
   signIn(login: { user: StaffUser; must_change_password: boolean }): void;
   signOut(): void;
   passwordChanged(): void;
+  /** The staff menu's language choice: shown at once and saved on the account (POST /me/language). */
+  chooseLanguage(language: Language): void;
 }
 
 const SessionContext = createContext<SessionValue | null>(null);
@@ -44,7 +49,9 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   useEffect(() => {
     let live = true;
     apiRequest(`${BACKOFFICE_API}/me`, { schema: StaffMe }).then(
-      (me) => live && setSession({ user: { id: me.user.id, username: me.user.username, role: me.user.role }, mustChangePassword: me.must_change_password }),
+      (me) =>
+        live &&
+        setSession({ user: { id: me.user.id, username: me.user.username, role: me.user.role }, mustChangePassword: me.must_change_password, language: me.user.language }),
       () => live && setSession(null),
     );
     return () => {
@@ -55,7 +62,12 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     (login: { user: StaffUser; must_change_password: boolean }) => {
       // Nothing cached for the previous user may show to the next one.
       queryClient.clear();
-      setSession({ user: login.user, mustChangePassword: login.must_change_password });
+      setSession({ user: login.user, mustChangePassword: login.must_change_password, language: null });
+      // The account's language (GET /me): the back office switches to it as soon as it is known.
+      void apiRequest(`${BACKOFFICE_API}/me`, { schema: StaffMe }).then(
+        (me) => setSession((s) => (s && s.user.id === me.user.id ? { ...s, language: me.user.language } : s)),
+        () => undefined,
+      );
     },
     [queryClient],
   );
@@ -80,7 +92,15 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     };
   }, [signedIn, signOut]);
   const passwordChanged = useCallback(() => setSession((s) => (s ? { ...s, mustChangePassword: false } : s)), []);
-  const value = useMemo<SessionValue>(() => ({ session, signIn, signOut, passwordChanged }), [session, signIn, signOut, passwordChanged]);
+  const chooseLanguage = useCallback((language: Language) => {
+    setSession((s) => (s ? { ...s, language } : s));
+    // Best effort: should saving fail, the choice still holds until sign-out.
+    void apiRequest(`${BACKOFFICE_API}/me/language`, { method: 'POST', body: { language }, schema: StaffMe }).catch(() => undefined);
+  }, []);
+  const value = useMemo<SessionValue>(
+    () => ({ session, signIn, signOut, passwordChanged, chooseLanguage }),
+    [session, signIn, signOut, passwordChanged, chooseLanguage],
+  );
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
 }
 

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { Button } from '../../../ui/button';
 import { Notice } from '../../../ui/notice';
 import { TextField } from '../../../ui/fields';
+import { useT } from '../../../ui/i18n';
 import { ApiError } from '../../api/client';
 
 const Done = z.object({ id: z.string(), username: z.string(), role: z.literal('admin') });
@@ -14,6 +15,7 @@ const Done = z.object({ id: z.string(), username: z.string(), role: z.literal('a
  * the address's fragment for anything but that one call.
  */
 export function SetupScreen() {
+  const t = useT();
   const token = new URLSearchParams(window.location.hash.slice(1)).get('token') ?? '';
   const [fullName, setFullName] = useState('');
   const [username, setUsername] = useState('');
@@ -38,12 +40,10 @@ export function SetupScreen() {
     return (
       <main className="sign-in">
         <div className="sign-in__card">
-          <h1 className="sign-in__title">Administrator created</h1>
-          <p className="sign-in__hint">
-            {create.data.username} can now sign in and create the other staff accounts (Administration → Staff). This setup link no longer works.
-          </p>
+          <h1 className="sign-in__title">{t('auth.setup.doneTitle')}</h1>
+          <p className="sign-in__hint">{t('auth.setup.done', { who: () => <strong translate="no">{create.data.username}</strong> })}</p>
           <a className="ui-button" href="/backoffice/">
-            Go to sign-in
+            {t('auth.setup.goSignIn')}
           </a>
         </div>
       </main>
@@ -53,16 +53,17 @@ export function SetupScreen() {
     <main className="sign-in">
       <form className="sign-in__card" onSubmit={onSubmit} aria-labelledby="setup-title" noValidate>
         <h1 id="setup-title" className="sign-in__title">
-          Set up Paydesk
+          {t('auth.setup.title')}
         </h1>
-        <p className="sign-in__hint">Create the first administrator. This link works once, for 30 minutes after the server started.</p>
-        {!token && <Notice tone="error">This address has no setup token. Use the whole link the server printed when it started.</Notice>}
-        <TextField label="Full name" name="full_name" autoComplete="name" value={fullName} onChange={setFullName} required autoFocus />
-        <TextField label="Username" name="username" autoComplete="username" value={username} onChange={setUsername} required />
-        <TextField label="Password (12+ characters)" name="password" type="password" autoComplete="new-password" value={password} onChange={setPassword} required />
-        {create.isError && <Notice tone="error">{create.error instanceof ApiError ? create.error.message : 'The Paydesk server could not be reached. Is it running?'}</Notice>}
+        <p className="sign-in__hint">{t('auth.setup.hint')}</p>
+        {!token && <Notice tone="error">{t('auth.setup.noToken')}</Notice>}
+        <TextField label={t('auth.setup.fullName')} name="full_name" autoComplete="name" value={fullName} onChange={setFullName} required autoFocus />
+        <TextField label={t('auth.username')} name="username" autoComplete="username" value={username} onChange={setUsername} required />
+        <TextField label={t('auth.setup.password')} name="password" type="password" autoComplete="new-password" value={password} onChange={setPassword} required />
+        {/* The server's own sentence (the setup link's state), as it wrote it. */}
+        {create.isError && <Notice tone="error">{create.error instanceof ApiError ? <span translate="no">{create.error.message}</span> : t('auth.unreachable')}</Notice>}
         <Button type="submit" disabled={create.isPending || !token || !fullName.trim() || !username.trim() || !password}>
-          {create.isPending ? 'Creating…' : 'Create administrator'}
+          {create.isPending ? t('auth.setup.busy') : t('auth.setup.submit')}
         </Button>
       </form>
     </main>

@@ -3,20 +3,23 @@ import { useState, type FormEvent } from 'react';
 import { Button } from '../../../ui/button';
 import { Notice } from '../../../ui/notice';
 import { TextField } from '../../../ui/fields';
+import { useT, type T } from '../../../ui/i18n';
 import { ApiError } from '../../api/client';
+import { errorText } from '../common/error-text';
 import { login } from './auth.api';
 import { useSession } from './session';
 
-function describeError(err: unknown): string {
+function describeError(t: T, err: unknown): string {
   if (err instanceof ApiError) {
-    if (err.code === 'UNAUTHORIZED') return 'That username and password do not match a staff account.';
-    if (err.status === 404) return 'This server does not offer staff sign-in yet.';
-    return err.message;
+    if (err.code === 'UNAUTHORIZED') return t('auth.signIn.wrong');
+    if (err.status === 404) return t('auth.signIn.unsupported');
+    return errorText(t, err);
   }
-  return 'The Paydesk server could not be reached. Is it running?';
+  return t('auth.unreachable');
 }
 
 export function SignInScreen() {
+  const t = useT();
   const { signIn } = useSession();
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
@@ -31,12 +34,12 @@ export function SignInScreen() {
     <main className="sign-in">
       <form className="sign-in__card" onSubmit={onSubmit} aria-labelledby="sign-in-title" noValidate>
         <h1 id="sign-in-title" className="sign-in__title">
-          Paydesk back office
+          {t('auth.signIn.title')}
         </h1>
-        <p className="sign-in__hint">Sign in with the staff account an administrator created for you. On a new installation, the first administrator is created with the setup link the server printed when it started.</p>
-        <TextField label="Username" name="username" autoComplete="username" value={username} onChange={setUsername} required autoFocus />
+        <p className="sign-in__hint">{t('auth.signIn.hint')}</p>
+        <TextField label={t('auth.username')} name="username" autoComplete="username" value={username} onChange={setUsername} required autoFocus />
         <TextField
-          label="Password"
+          label={t('auth.password')}
           name="password"
           type="password"
           autoComplete="current-password"
@@ -44,9 +47,9 @@ export function SignInScreen() {
           onChange={setPassword}
           required
         />
-        {mutation.isError && <Notice tone="error">{describeError(mutation.error)}</Notice>}
+        {mutation.isError && <Notice tone="error">{describeError(t, mutation.error)}</Notice>}
         <Button type="submit" disabled={mutation.isPending || !username.trim() || !password}>
-          {mutation.isPending ? 'Signing in…' : 'Sign in'}
+          {mutation.isPending ? t('auth.signIn.busy') : t('auth.signIn.submit')}
         </Button>
       </form>
     </main>

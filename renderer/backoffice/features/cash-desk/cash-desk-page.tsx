@@ -4,8 +4,9 @@ import type { CashDeposit } from '../../../../shared/schemas/backoffice';
 import { ApiError } from '../../api/client';
 import { meQueries } from '../auth/me.queries';
 import { useApi } from '../common/api';
-import { errorText } from '../common/error-text';
-import { parseAmount, useAmountLocale } from '../common/format';
+import { useErrorText } from '../common/error-text';
+import { amountPlaceholder, parseAmount, useAmountLocale } from '../common/format';
+import { useT } from '../../../ui/i18n';
 import { Card, Empty, PageTitle } from '../../../ui/blocks';
 import { depositQueries } from '../review/deposits.queries';
 import { CameraScanner } from './camera-scanner';
@@ -22,6 +23,8 @@ import './cash-desk.css';
  *   3. print the receipt (focused; Enter) — Escape or "Next slip" returns to the scan field.
  */
 export function CashDeskPage() {
+  const errorText = useErrorText();
+  const t = useT();
   const api = useApi();
   const queryClient = useQueryClient();
   const me = useQuery(meQueries.me(api));
@@ -49,7 +52,7 @@ export function CashDeskPage() {
     },
     onError: (err) => {
       if (err instanceof ApiError && err.code === 'PAYMENT_AMOUNT_MISMATCH') {
-        setAmountError('The counted amount differs from the slip. Recount the cash; if it is still different, do not record it.');
+        setAmountError(t('cashDesk.amountMismatch'));
       } else {
         setAmountError(errorText(err, 'amount_minor'));
       }
@@ -112,7 +115,7 @@ export function CashDeskPage() {
     if (!slip.data) return;
     const amount = parseAmount(counted, slip.data.currency, locale);
     if (!amount.ok || amount.minor <= 0) {
-      setAmountError(amount.ok ? `Type the counted amount in ${slip.data.currency}.` : amount.message);
+      setAmountError(amount.ok ? t('cashDesk.typeAmount', { currency: slip.data.currency }) : t('cashDesk.notAnAmount', { example: amountPlaceholder(slip.data.currency, locale) }));
       return;
     }
     setAmountError(null);
@@ -137,15 +140,15 @@ export function CashDeskPage() {
   return (
     <div className="bo-page cd">
       <PageTitle
-        title="Cash desk"
-        subtitle={me.data?.user.branch_name ? `Counter at ${me.data.user.branch_name}` : 'Scan a deposit slip to take a cash payment.'}
+        title={t('cashDesk.title')}
+        subtitle={me.data?.user.branch_name ? t('cashDesk.counterAt', { branch: me.data.user.branch_name }) : t('cashDesk.subtitle')}
       />
       <div className="bo-grid-2">
         <div>
           <Card className="cd-scan" testId="scan-card">
             <form onSubmit={submitScan} className="cd-scan__form">
               <label htmlFor="slip-scan" className="bo-label">
-                Slip barcode or reference
+                {t('cashDesk.scanLabel')}
               </label>
               <div className="cd-scan__row">
                 <input
@@ -154,21 +157,20 @@ export function CashDeskPage() {
                   className="bo-input bo-input--xl"
                   value={scanText}
                   onChange={(e) => setScanText(e.target.value)}
-                  placeholder="Scan, or type the reference PD-…"
+                  placeholder={t('cashDesk.scanPlaceholder')}
                   autoFocus
                   autoComplete="off"
                   spellCheck={false}
                   aria-describedby="slip-scan-hint"
                 />
                 <button type="submit" className="bo-btn bo-btn--primary bo-btn--lg">
-                  Look up
+                  {t('cashDesk.lookUp')}
                 </button>
               </div>
               <p id="slip-scan-hint" className="bo-hint">
-                A barcode scanner types the token and presses <kbd className="bo-kbd">Enter</kbd> for you. If the code will not scan, type the reference printed
-                on the slip: any case, dashes optional.{' '}
+                {t('cashDesk.scanHint', { kbd: (chunks) => <kbd className="bo-kbd">{chunks}</kbd> })}{' '}
                 <button type="button" className="cd-link" onClick={() => setCamera((c) => !c)}>
-                  {camera ? 'Close the camera' : 'Scan with the camera'}
+                  {camera ? t('cashDesk.closeCamera') : t('cashDesk.openCamera')}
                 </button>
               </p>
             </form>
@@ -201,15 +203,13 @@ export function CashDeskPage() {
                 printRef={printRef}
                 onPrint={() => void print()}
                 onNext={reset}
-                nextLabel={receipt.reprint ? 'Close' : 'Next slip'}
+                nextLabel={receipt.reprint ? t('cashDesk.close') : t('cashDesk.nextSlip')}
               />
             </div>
           )}
           {!token && !receipt && (
             <Card>
-              <Empty title="Waiting for a slip">
-                Scan the payer's deposit slip. The amount, merchant and invoice appear here; you then type the cash you counted and press Enter.
-              </Empty>
+              <Empty title={t('cashDesk.waitingTitle')}>{t('cashDesk.waitingHint')}</Empty>
             </Card>
           )}
         </div>

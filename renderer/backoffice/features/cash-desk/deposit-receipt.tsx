@@ -1,19 +1,19 @@
 import type { CashDeposit } from '../../../../shared/schemas/backoffice';
-import { DEPOSIT_STATUS_LABELS } from '../../../../shared/labels';
+import { useT, type T } from '../../../ui/i18n';
 import { formatDateTime, formatMoney } from '../common/format';
 import { Card, DetailList, Mono } from '../../../ui/blocks';
 
-/** The deposit's state as printed: its one name (shared/labels.ts) and what it means for the payer. */
-const STATUS_WORDS: Record<CashDeposit['status'], string> = {
-  under_review: `${DEPOSIT_STATUS_LABELS.under_review}: the payment completes once a supervisor approves it`,
-  approved: `${DEPOSIT_STATUS_LABELS.approved}: the payment is complete`,
-  rejected: `${DEPOSIT_STATUS_LABELS.rejected} by the supervisor`,
-};
-const FOOT: Record<CashDeposit['status'], string> = {
-  under_review: 'Keep this receipt. The merchant is notified when the deposit is approved.',
-  approved: 'Keep this receipt. The payment is complete and the merchant has been notified.',
-  rejected: 'This deposit was rejected: the payment is not complete.',
-};
+/** The deposit's state as printed, in the teller's language: its name and what it means for the payer. */
+const statusWords = (t: T): Record<CashDeposit['status'], string> => ({
+  under_review: t('cashDesk.receipt.status.under_review'),
+  approved: t('cashDesk.receipt.status.approved'),
+  rejected: t('cashDesk.receipt.status.rejected'),
+});
+const foot = (t: T): Record<CashDeposit['status'], string> => ({
+  under_review: t('cashDesk.receipt.foot.under_review'),
+  approved: t('cashDesk.receipt.foot.approved'),
+  rejected: t('cashDesk.receipt.foot.rejected'),
+});
 
 /** Prints the page's `.cd-printable` part only (see cash-desk.css): through the desktop shell, or the browser. */
 export async function printPart(kind: 'receipt', id: string): Promise<void> {
@@ -44,54 +44,75 @@ export function DepositReceipt({
   onNext: () => void;
   nextLabel: string;
 }) {
+  const t = useT();
   const test = d.mode === 'test';
+  const data = (key: string, value: React.ReactNode) => (
+    <span key={key} translate="no">
+      {value}
+    </span>
+  );
   const items: Array<[string, React.ReactNode]> = [
-    ['Receipt no.', <Mono key="id">{d.receipt_no ?? d.id}</Mono>],
-    ['Slip', <Mono key="s">{d.slip_reference}</Mono>],
-    ['Invoice', d.invoice_ref],
-    ['Payer', d.customer_name || '—'],
+    [t('cashDesk.receipt.number'), <Mono key="id">{d.receipt_no ?? d.id}</Mono>],
+    [t('cashDesk.receipt.slip'), <Mono key="s">{d.slip_reference}</Mono>],
+    [t('cashDesk.invoice'), data('i', d.invoice_ref)],
+    [t('cashDesk.payer'), data('p', d.customer_name || '—')],
   ];
-  if (d.description) items.push(['For', d.description]);
-  if (d.branch_name) items.push(['Branch', d.branch_name]);
-  items.push(['Received by', d.recorded_by.full_name || teller || d.recorded_by.username], ['Date', formatDateTime(d.created_at, { seconds: true })], ['Status', STATUS_WORDS[d.status]]);
-  if (d.status === 'rejected' && d.review_reason) items.push(['Reason', d.review_reason]);
+  if (d.description) items.push([t('cashDesk.receipt.for'), data('f', d.description)]);
+  if (d.branch_name) items.push([t('cashDesk.receipt.branch'), data('b', d.branch_name)]);
+  items.push(
+    [t('cashDesk.receipt.receivedBy'), data('r', d.recorded_by.full_name || teller || d.recorded_by.username)],
+    [
+      t('cashDesk.receipt.date'),
+      <time key="d" dateTime={d.created_at}>
+        {formatDateTime(d.created_at, { seconds: true })}
+      </time>,
+    ],
+    [t('cashDesk.receipt.status'), statusWords(t)[d.status]],
+  );
+  if (d.status === 'rejected' && d.review_reason) items.push([t('cashDesk.receipt.reason'), data('x', d.review_reason)]);
   return (
     <Card testId="deposit-receipt" className="cd-receipt-card">
       {!reprint && (
         <div className="bo-alert bo-alert--success cd-no-print" role="status">
-          Deposit recorded. It now waits for a supervisor's approval; the payment completes then.
+          {t('cashDesk.receipt.recorded')}
         </div>
       )}
       <div className="cd-receipt cd-printable" id="receipt">
         {test && (
           <div className="cd-test-mark" data-testid="receipt-test-mark">
-            TEST · sandbox deposit · no real money
+            {t('cashDesk.receipt.testMark')}
           </div>
         )}
         <div className="cd-receipt__title">
-          Cash deposit receipt{reprint ? <span className="cd-receipt__copy"> (copy)</span> : null}
+          {t('cashDesk.receipt.title')}
+          {reprint ? <span className="cd-receipt__copy"> {t('cashDesk.receipt.copy')}</span> : null}
         </div>
-        <div className="cd-receipt__merchant">{d.merchant_name}</div>
+        <div className="cd-receipt__merchant" translate="no">
+          {d.merchant_name}
+        </div>
         <div className="cd-receipt__amount">{formatMoney(d.amount_minor, d.currency)}</div>
         <DetailList items={items} />
         <div className="cd-sign" data-testid="receipt-signature">
           <div>
             <span className="cd-sign__line" />
-            Teller's signature
+            {t('cashDesk.receipt.tellerSignature')}
           </div>
           <div>
             <span className="cd-sign__line" />
-            Branch stamp
+            {t('cashDesk.receipt.branchStamp')}
           </div>
         </div>
-        <p className="cd-receipt__foot">{FOOT[d.status]}</p>
+        <p className="cd-receipt__foot">{foot(t)[d.status]}</p>
       </div>
       <div className="cd-receipt__actions cd-no-print">
         <button type="button" ref={printRef} className="bo-btn bo-btn--primary" onClick={onPrint}>
-          {reprint ? 'Print copy' : 'Print receipt'}
+          {reprint ? t('cashDesk.receipt.printCopy') : t('cashDesk.receipt.print')}
         </button>
         <button type="button" className="bo-btn bo-btn--secondary" onClick={onNext}>
-          {nextLabel} <kbd className="bo-kbd">Esc</kbd>
+          {nextLabel}{' '}
+          <kbd className="bo-kbd" translate="no">
+            Esc
+          </kbd>
         </button>
       </div>
     </Card>

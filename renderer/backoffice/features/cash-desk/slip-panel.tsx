@@ -1,35 +1,36 @@
 import type { FormEvent } from 'react';
 import type { ScannedSlip } from '../../../../shared/schemas/backoffice';
 import { ApiError } from '../../api/client';
-import { errorText } from '../common/error-text';
-import { amountPlaceholder, formatDateTime, formatMoney, formatRelative, railLabel, useAmountLocale } from '../common/format';
-import { SESSION_STATUS_LABELS } from '../../../../shared/labels';
+import { useErrorText } from '../common/error-text';
+import { amountPlaceholder, formatDateTime, formatMoney, formatRelative, useAmountLocale } from '../common/format';
+import { useT, type T } from '../../../ui/i18n';
+import { useLabels, type Labels } from '../common/labels';
 import { Card, DetailList, Loading, Mono, StatusBadge } from '../../../ui/blocks';
 
 /** Why a scanned slip cannot take a deposit, in the teller's words: a headline and what to do. */
-export function blockedReason(slip: ScannedSlip): { title: string; body: string } | null {
+export function blockedReason(t: T, labels: Labels, slip: ScannedSlip): { title: string; body: string } | null {
   if (slip.can_record) return null;
   // Paid is checked first: whatever became of the slip, the one thing the teller must know is not to take cash.
   if (slip.session_status === 'success' || slip.status === 'used') {
-    const how = slip.paid_rail && slip.paid_rail !== 'cash' ? `by ${railLabel(slip.paid_rail).toLowerCase()}` : 'in cash at a counter';
-    return {
-      title: 'Already paid — do not take cash',
-      body: `This checkout was already paid ${how}. The payer owes nothing on this slip; give back any cash they handed over.`,
-    };
+    const body = slip.paid_rail && slip.paid_rail !== 'cash' ? t('cashDesk.blocked.paidBody', { rail: labels.rail(slip.paid_rail).toLowerCase() }) : t('cashDesk.blocked.paidCashBody');
+    return { title: t('cashDesk.blocked.paid'), body };
   }
-  if (slip.status === 'under_review') return { title: 'Already recorded', body: 'A deposit on this slip is already waiting for a supervisor. Do not take cash for it again.' };
+  if (slip.status === 'under_review') return { title: t('cashDesk.blocked.recorded'), body: t('cashDesk.blocked.recordedBody') };
   if (slip.status === 'voided') {
-    const reason = slip.deposit?.status === 'rejected' && slip.deposit.review_reason ? ` The deposit on it was rejected: ${slip.deposit.review_reason}.` : '';
-    return { title: 'Slip cancelled', body: `This slip can no longer be paid.${reason} The payer needs a new slip from the checkout page.` };
+    const body =
+      slip.deposit?.status === 'rejected' && slip.deposit.review_reason
+        ? t('cashDesk.blocked.voidedRejectedBody', { reason: slip.deposit.review_reason })
+        : t('cashDesk.blocked.voidedBody');
+    return { title: t('cashDesk.blocked.voided'), body };
   }
   if (slip.status === 'expired' || slip.session_status === 'expired') {
-    return { title: 'Slip expired', body: 'This slip has expired. The payer needs a new checkout link from the merchant. Do not take cash for it.' };
+    return { title: t('cashDesk.blocked.expired'), body: t('cashDesk.blocked.expiredBody') };
   }
   if (slip.session_status === 'pending') {
-    return { title: 'Another payment is in progress', body: 'The payer has started paying this checkout another way. Do not take cash now; they can come back if that payment fails.' };
+    return { title: t('cashDesk.blocked.pending'), body: t('cashDesk.blocked.pendingBody') };
   }
-  if (slip.session_status === 'failed') return { title: 'Checkout closed', body: 'This checkout was closed without payment. The payer needs a new checkout link from the merchant.' };
-  return { title: 'Cannot take a deposit', body: 'This slip cannot take a deposit now.' };
+  if (slip.session_status === 'failed') return { title: t('cashDesk.blocked.closed'), body: t('cashDesk.blocked.closedBody') };
+  return { title: t('cashDesk.blocked.other'), body: t('cashDesk.blocked.otherBody') };
 }
 
 export function SlipPanel(props: {
@@ -44,37 +45,40 @@ export function SlipPanel(props: {
   amountRef: React.RefObject<HTMLInputElement | null>;
   onNext: () => void;
 }) {
+  const errorText = useErrorText();
+  const t = useT();
+  const labels = useLabels();
   const locale = useAmountLocale();
   const { slip } = props;
-  if (slip.isPending) return <Card><Loading label="Looking up the slip…" /></Card>;
+  if (slip.isPending) return <Card><Loading label={t('cashDesk.lookingUp')} /></Card>;
   if (slip.isError || !slip.data) {
     const notFound = slip.error instanceof ApiError && slip.error.status === 404;
     return (
       <Card>
         <div className="bo-alert bo-alert--error" role="alert">
           {notFound
-            ? 'No slip has this token or reference. Check it against the slip: the reference looks like PD-7K3M-Q9TX (letters and digits, no need for the dashes). Or scan the barcode again.'
+            ? t('cashDesk.noSlip')
             : errorText(slip.error)}
         </div>
         <button type="button" className="bo-btn bo-btn--secondary" onClick={props.onNext}>
-          Scan another slip
+          {t('cashDesk.scanAnother')}
         </button>
       </Card>
     );
   }
   const s = slip.data;
-  const blocked = blockedReason(s);
-  const payment = s.session_status === 'success' && s.paid_rail ? `Paid (${railLabel(s.paid_rail)})` : (SESSION_STATUS_LABELS[s.session_status] ?? s.session_status);
+  const blocked = blockedReason(t, labels, s);
+  const payment = s.session_status === 'success' && s.paid_rail ? t('cashDesk.paidBy', { rail: labels.rail(s.paid_rail) }) : labels.sessionStatus(s.session_status);
   return (
     <Card testId="scanned-slip">
       <div className="cd-slip__head">
         <div>
           <div className="cd-slip__merchant" data-testid="slip-merchant">
-            {s.merchant_name}
-            {s.mode === 'test' && <span className="cd-test-chip">TEST</span>}
+            <span translate="no">{s.merchant_name}</span>
+            {s.mode === 'test' && <span className="cd-test-chip">{t('cashDesk.testChip')}</span>}
           </div>
           <div className="cd-slip__ref">
-            Slip <Mono>{s.reference}</Mono>
+            {t('cashDesk.slipRef', { ref: () => <Mono key="r">{s.reference}</Mono> })}
           </div>
         </div>
         {!blocked && <StatusBadge status={s.status} kind="slip" />}
@@ -90,21 +94,26 @@ export function SlipPanel(props: {
       </div>
       <DetailList
         items={[
-          ['Invoice', <Mono key="i">{s.invoice_ref}</Mono>],
-          ['Payer', s.customer_name || '—'],
-          ['Description', s.description || '—'],
-          ['Payment', payment],
-          ['Expires', `${formatDateTime(s.expires_at)} (${formatRelative(s.expires_at)})`],
+          [t('cashDesk.invoice'), <Mono key="i">{s.invoice_ref}</Mono>],
+          [t('cashDesk.payer'), <span key="p" translate="no">{s.customer_name || '—'}</span>],
+          [t('cashDesk.description'), <span key="d" translate="no">{s.description || '—'}</span>],
+          [t('cashDesk.payment'), payment],
+          [
+            t('cashDesk.expires'),
+            <time key="e" dateTime={s.expires_at}>
+              {formatDateTime(s.expires_at)} ({formatRelative(s.expires_at)})
+            </time>,
+          ],
         ]}
       />
       {blocked ? (
         <button type="button" className="bo-btn bo-btn--secondary" onClick={props.onNext}>
-          Scan another slip
+          {t('cashDesk.scanAnother')}
         </button>
       ) : (
         <form className="cd-record" onSubmit={props.onSubmit} noValidate>
           <label htmlFor="counted" className="bo-label">
-            Counted cash ({s.currency})
+            {t('cashDesk.counted', { currency: s.currency })}
           </label>
           <div className="cd-scan__row">
             <input
@@ -120,7 +129,7 @@ export function SlipPanel(props: {
               aria-describedby="counted-hint"
             />
             <button type="submit" className="bo-btn bo-btn--primary bo-btn--lg" disabled={props.pending}>
-              {props.pending ? 'Recording…' : 'Record deposit'}
+              {props.pending ? t('cashDesk.recording') : t('cashDesk.record')}
             </button>
           </div>
           {props.amountError ? (
@@ -129,12 +138,12 @@ export function SlipPanel(props: {
             </p>
           ) : (
             <p id="counted-hint" className="bo-hint">
-              Type what you counted and press <kbd className="bo-kbd">Enter</kbd>. It must equal the slip amount. <kbd className="bo-kbd">Esc</kbd> cancels.
+              {t('cashDesk.countedHint', { kbd: (chunks) => <kbd className="bo-kbd">{chunks}</kbd> })}
             </p>
           )}
           <details className="cd-note">
-            <summary>Add a note</summary>
-            <input className="bo-input" value={props.note} onChange={(e) => props.setNote(e.target.value)} maxLength={500} aria-label="Note for the supervisor" />
+            <summary>{t('cashDesk.addNote')}</summary>
+            <input className="bo-input" value={props.note} onChange={(e) => props.setNote(e.target.value)} maxLength={500} aria-label={t('cashDesk.noteLabel')} />
           </details>
         </form>
       )}

@@ -3,6 +3,7 @@ import type { ZodType } from 'zod';
 import { ApiError, apiErrorFrom, apiRequest, backofficeFetch, BACKOFFICE_API } from '../../api/client';
 import { parseJsonBody } from '../../../../shared/http-envelope';
 import { useSession } from '../auth/session';
+import type { T } from '../../../ui/i18n';
 import { errorText } from './error-text';
 
 /**
@@ -57,6 +58,6 @@ export function qs(params: Record<string, string | number | boolean | undefined 
 }
 
 /** A sentence for staff (never the API's developer text): see error-text.ts. */
-export function errorMessage(err: unknown, field?: string): string {
-  return errorText(err, field);
+export function errorMessage(t: T, err: unknown, field?: string): string {
+  return errorText(t, err, field);
 }

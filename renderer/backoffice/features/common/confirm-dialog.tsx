@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { useT } from '../../../ui/i18n';
 
 export interface ConfirmDialogProps {
   /** Open while true; the caller keeps the state (usually the item the action is about). */
@@ -20,6 +21,7 @@ export interface ConfirmDialogProps {
  * makes the rest of the page inert while it is open.
  */
 export function ConfirmDialog({ open, title, children, confirmLabel, tone = 'primary', busy, onConfirm, onCancel }: ConfirmDialogProps) {
+  const t = useT();
   const ref = useRef<HTMLDialogElement>(null);
   const confirmRef = useRef<HTMLButtonElement>(null);
   // One id per dialog: a screen may hold several (disable staff and reset a password), and a
@@ -49,10 +51,10 @@ export function ConfirmDialog({ open, title, children, confirmLabel, tone = 'pri
       <div className="bo-confirm__body">{children}</div>
       <div className="bo-confirm__actions">
         <button type="button" className="bo-btn bo-btn--secondary" onClick={onCancel} disabled={busy}>
-          Cancel
+          {t('common.cancel')}
         </button>
         <button ref={confirmRef} type="button" className={`bo-btn bo-btn--${tone}`} onClick={onConfirm} disabled={busy}>
-          {busy ? 'Working…' : confirmLabel}
+          {busy ? t('common.working') : confirmLabel}
         </button>
       </div>
     </dialog>

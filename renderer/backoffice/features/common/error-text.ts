@@ -1,3 +1,6 @@
+import { useCallback } from 'react';
+import { useT, type T } from '../../../ui/i18n';
+
 /** The API's error envelope as the client throws it (api/client.ts ApiError), by shape: this file stays free of fetch code. */
 interface ApiFailure {
   status: number;
@@ -16,125 +19,198 @@ const isApiFailure = (e: unknown): e is ApiFailure =>
  * `field`: the form field the message will be shown under. A validation error about that
  * field then reads without the field's name ("must be at least 1"), one about another field
  * names it in words.
+ *
+ * `t`: the messages of the current language (useT() in a component); the sentences are in the
+ * staff member's language while the API's own text stays English.
  */
-export function errorText(error: unknown, field?: string): string {
+export function errorText(t: T, error: unknown, field?: string): string {
   if (!isApiFailure(error)) {
-    if (error instanceof Error && error.name === 'TypeError') return 'The Paydesk server could not be reached. Check the connection and try again.';
-    return 'Something went wrong. Try again; if it keeps happening, tell an administrator.';
+    if (error instanceof Error && error.name === 'TypeError') return t('common.error.unreachable');
+    return t('common.error.unknown');
   }
   if (error.status >= 500 && error.code !== 'SERVICE_UNAVAILABLE' && error.code !== 'PROVIDER_RAIL_UNAVAILABLE') {
-    return 'Something went wrong on the server. Try again; if it keeps happening, tell an administrator.';
+    return t('common.error.server');
   }
   switch (error.code) {
     case 'INVALID_ARGUMENT':
-      return invalidText(error.message, field);
+      return invalidText(t, error.message, field);
     case 'UNAUTHORIZED':
-      return 'Your sign-in has ended. Sign in again to continue.';
+      return t('common.error.unauthorized');
     case 'FORBIDDEN':
-      if (/maker-checker|recorded a deposit/i.test(error.message)) return 'You recorded this deposit, so another supervisor must review it.';
-      return 'Your role cannot do this. Ask a colleague with the right role, or an administrator.';
+      if (/maker-checker|recorded a deposit/i.test(error.message)) return t('common.error.makerChecker');
+      return t('common.error.forbidden');
     case 'PASSWORD_CHANGE_REQUIRED':
-      return 'Choose your own password first: an administrator set the one you signed in with.';
+      return t('common.error.passwordChangeRequired');
     case 'NOT_FOUND':
-      return 'Nothing was found. It may have been removed, or the reference was mistyped.';
+      return t('common.error.notFound');
     case 'STATE_CONFLICT':
-      return 'Someone else changed this meanwhile. The screen now shows where it stands.';
+      return t('common.error.stateConflict');
     case 'SESSION_NOT_PAYABLE':
-      return 'This payment is no longer open: it was paid another way, has expired, or is waiting for review.';
+      return t('common.error.sessionNotPayable');
     case 'PAYMENT_AMOUNT_MISMATCH':
-      return 'The amount differs from the amount due. Check it and try again.';
+      return t('common.error.amountMismatch');
     case 'MERCHANT_ID_REQUIRED':
-      return 'Choose a merchant first.';
+      return t('common.error.merchantRequired');
     case 'RATE_LIMITED':
-      return `Too many attempts. Try again ${retryIn(error.message)}.`;
+      return retryText(t, error.message);
     case 'PAYLOAD_TOO_LARGE':
-      return 'That is too much data to send at once. Send less, or split it up.';
+      return t('common.error.payloadTooLarge');
     case 'HEADERS_TOO_LARGE':
-      return 'The request was too large for the server. Sign out, sign in again, and retry.';
+      return t('common.error.headersTooLarge');
     case 'REQUEST_TIMEOUT':
-      return 'The connection was too slow and the server stopped waiting. Check the network, then try again.';
+      return t('common.error.timeout');
     case 'SERVICE_UNAVAILABLE':
     case 'PROVIDER_RAIL_UNAVAILABLE':
-      return 'The service is busy or restarting. Try again in a minute.';
+      return t('common.error.unavailable');
     case 'IDEMPOTENCY_IN_PROGRESS':
     case 'IDEMPOTENCY_KEY_IN_FLIGHT':
-      return 'The same request is still being processed. Wait a moment, then check the result.';
+      return t('common.error.inProgress');
     case 'INVOICE_ALREADY_PAID':
-      return 'This invoice is already paid; its lines can no longer change.';
+      return t('common.error.invoicePaid');
     case 'INVOICE_CURRENCY_MISMATCH':
-      return 'This invoice already has lines in another currency.';
+      return t('common.error.invoiceCurrency');
     case 'IDEMPOTENCY_KEY_REUSED':
-      return 'This request was already sent with different details. Start again.';
+      return t('common.error.keyReused');
     case 'INVOICE_LINE_AMOUNT_INVALID':
-      return 'An invoice line amount is not valid.';
+      return t('common.error.lineAmount');
     case 'REVENUE_LINE_UNKNOWN':
-      return 'An invoice line uses a service code that is not active.';
+      return t('common.error.revenueLineUnknown');
     case 'DUPLICATE_LINE':
-      return 'The same service code appears twice.';
+      return t('common.error.duplicateLine');
     case 'PROVIDER_PAYMENT_REJECTED':
-      return 'The payment provider refused this payment.';
+      return t('common.error.providerRejected');
     case 'PROVIDER_RAIL_UNSUPPORTED':
     case 'RAIL_NOT_ALLOWED':
-      return 'This payment method is not available here.';
+      return t('common.error.railNotAllowed');
     case 'PAYMENT_ATTEMPT_PENDING':
-      return 'A payment is already in progress. Wait for it to finish.';
+      return t('common.error.attemptPending');
     case 'UNSUPPORTED_MEDIA_TYPE':
-      return 'The request was sent in a form the server does not accept. Reload the page and try again.';
+      return t('common.error.mediaType');
     default:
       // A code this screen does not know yet (a newer server): still a sentence, and the code for support.
-      return `This could not be done. If it keeps happening, tell an administrator (error ${error.code}).`;
+      return t('common.error.other', { code: error.code });
   }
 }
 
 /** Words for the API's field names, as staff know them. */
-const FIELD_LABELS: Record<string, string> = {
-  amount_minor: 'Amount',
-  branch_id: 'Branch',
-  note: 'Note',
-  reason: 'Reason',
-  username: 'Username',
-  password: 'Password',
-  role: 'Role',
-  merchant_id: 'Merchant',
-  url: 'Webhook URL',
-  name: 'Name',
-  code: 'Code',
-  date: 'Date',
-  from: 'From date',
-  to: 'To date',
-  q: 'Search',
-  slip_token: 'Slip token or reference',
-};
-
-export const fieldLabel = (name: string): string => FIELD_LABELS[name] ?? name.replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase());
-
-/** "amount_minor: must be at least 1" → "Amount must be at least 1", or "Must be at least 1" under that field. */
-function invalidText(message: string, field?: string): string {
-  const m = /^([a-z_][a-z0-9_.[\]]*): (.+)$/i.exec(message);
-  if (!m) return 'Some of what was entered is not valid. Check the form and try again.';
-  const name = m[1]!.split('.').pop()!.replace(/\[\d+\]$/, '');
-  const reason = humanReason(m[2]!);
-  if (field && name === field) return `${reason.charAt(0).toUpperCase()}${reason.slice(1)}.`;
-  return `${fieldLabel(name)} ${reason}.`;
+export function fieldLabel(t: T, name: string): string {
+  switch (name) {
+    case 'amount_minor':
+      return t('common.field.amount');
+    case 'branch_id':
+      return t('common.field.branch');
+    case 'note':
+      return t('common.field.note');
+    case 'reason':
+      return t('common.field.reason');
+    case 'username':
+      return t('common.field.username');
+    case 'password':
+      return t('common.field.password');
+    case 'role':
+      return t('common.field.role');
+    case 'merchant_id':
+      return t('common.field.merchant');
+    case 'url':
+      return t('common.field.url');
+    case 'name':
+      return t('common.field.name');
+    case 'code':
+      return t('common.field.code');
+    case 'date':
+      return t('common.field.date');
+    case 'from':
+      return t('common.field.from');
+    case 'to':
+      return t('common.field.to');
+    case 'q':
+      return t('common.field.search');
+    case 'slip_token':
+      return t('common.field.slip');
+    case 'the dates':
+      return t('common.field.dates');
+    default:
+      // A field this screen has no words for: its API name, readable (the same in every language).
+      return name.replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase());
+  }
 }
 
-function humanReason(reason: string): string {
+type Reason = 'required' | 'empty' | 'length' | 'tooLong' | 'atLeast' | 'atMost' | 'date' | 'notValid';
+
+/** The server's reason ("must be 8 to 200 characters") as one of the reasons staff read, with its numbers. */
+function readReason(reason: string): { kind: Reason; min?: number; max?: number } {
   const r = reason.replace(/[.;].*$/, '').trim();
-  if (/required/.test(r)) return 'is required';
-  if (/must not be empty/.test(r)) return 'cannot be empty';
+  if (/required/.test(r)) return { kind: 'required' };
+  if (/must not be empty/.test(r)) return { kind: 'empty' };
   const range = /must be (\d+) to (\d+) characters/.exec(r);
-  if (range) return `must be ${range[1]} to ${range[2]} characters long`;
+  if (range) return { kind: 'length', min: Number(range[1]), max: Number(range[2]) };
   const max = /at most (\d+) characters/.exec(r);
-  if (max) return `is too long (at most ${max[1]} characters)`;
-  if (/YYYY-MM-DD|date/.test(r)) return 'is not a valid date';
-  if (/must be (a|an) (string|integer|number|boolean)/.test(r)) return 'is not valid';
-  return r.startsWith('must') || r.startsWith('is') ? r : 'is not valid';
+  if (max) return { kind: 'tooLong', max: Number(max[1]) };
+  if (/YYYY-MM-DD|date/.test(r)) return { kind: 'date' };
+  const least = /(?:at least|>=)\s*(-?\d+)/.exec(r);
+  if (least) return { kind: 'atLeast', min: Number(least[1]) };
+  const most = /(?:at most|<=)\s*(-?\d+)/.exec(r);
+  if (most) return { kind: 'atMost', max: Number(most[1]) };
+  return { kind: 'notValid' };
 }
 
-/** "try again in 897 s" → "in about 15 minutes". */
-function retryIn(message: string): string {
+/** "amount_minor: must be at least 1" → "Amount must be at least 1.", or "Must be at least 1." under that field. */
+function invalidText(t: T, message: string, field?: string): string {
+  const m = /^([a-z_][a-z0-9_.[\]]*): (.+)$/i.exec(message);
+  if (!m) return t('common.error.invalidForm');
+  const name = m[1]!.split('.').pop()!.replace(/\[\d+\]$/, '');
+  const { kind, min, max } = readReason(m[2]!);
+  if (field && name === field) {
+    switch (kind) {
+      case 'required':
+        return t('common.invalidHere.required');
+      case 'empty':
+        return t('common.invalidHere.empty');
+      case 'length':
+        return t('common.invalidHere.length', { min, max });
+      case 'tooLong':
+        return t('common.invalidHere.tooLong', { max });
+      case 'atLeast':
+        return t('common.invalidHere.atLeast', { min });
+      case 'atMost':
+        return t('common.invalidHere.atMost', { max });
+      case 'date':
+        return t('common.invalidHere.date');
+      default:
+        return t('common.invalidHere.notValid');
+    }
+  }
+  const label = fieldLabel(t, name);
+  switch (kind) {
+    case 'required':
+      return t('common.invalid.required', { field: label });
+    case 'empty':
+      return t('common.invalid.empty', { field: label });
+    case 'length':
+      return t('common.invalid.length', { field: label, min, max });
+    case 'tooLong':
+      return t('common.invalid.tooLong', { field: label, max });
+    case 'atLeast':
+      return t('common.invalid.atLeast', { field: label, min });
+    case 'atMost':
+      return t('common.invalid.atMost', { field: label, max });
+    case 'date':
+      return t('common.invalid.date', { field: label });
+    default:
+      return t('common.invalid.notValid', { field: label });
+  }
+}
+
+/** "try again in 897 s" → "Try again in about 15 minutes." */
+function retryText(t: T, message: string): string {
   const s = Number(/(\d+)\s*s(econds?)?\b/.exec(message)?.[1] ?? NaN);
-  if (!Number.isFinite(s)) return 'in a few minutes';
-  if (s < 60) return 'in a minute';
-  return `in about ${Math.round(s / 60)} minute${Math.round(s / 60) === 1 ? '' : 's'}`;
+  if (!Number.isFinite(s)) return t('common.error.rateLimitedLater');
+  if (s < 60) return t('common.error.rateLimitedSoon');
+  return t('common.error.rateLimited', { minutes: Math.round(s / 60) });
+}
+
+/** `const errorText = useErrorText(); … errorText(err, 'amount_minor')`: errorText in the current language. */
+export function useErrorText(): (error: unknown, field?: string) => string {
+  const t = useT();
+  return useCallback((error: unknown, field?: string) => errorText(t, error, field), [t]);
 }

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { MAX_OFFSET } from '../../../../shared/schemas/common';
+import { currentLocale } from '../../../ui/i18n';
 
 /**
  * Where a server page sits in its list, from the API's `total` and `total_capped` (a
@@ -21,7 +22,7 @@ export interface PageSpan {
 }
 
 /** A list's total as the API gives it: "10,000+" when it stopped counting at the cap. */
-export const totalLabel = (total: number, capped?: boolean): string => (capped ? `${total.toLocaleString('en')}+` : String(total));
+export const totalLabel = (total: number, capped?: boolean): string => (capped ? `${total.toLocaleString(currentLocale())}+` : String(total));
 
 export function pageSpan({ total, capped = false, rows, limit, offset, nextCursor }: PageSpan): { from: number; to: number; of: string; first: boolean; last: boolean } {
   const shown = rows ?? limit;

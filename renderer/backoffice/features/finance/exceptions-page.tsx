@@ -6,7 +6,8 @@ import { ConfirmDialog } from '../common/confirm-dialog';
 import { Link } from '../../router';
 import { ROUTES } from '../../routes';
 import { useSession } from '../auth/session';
-import { errorMessage, useApi } from '../common/api';
+import { useApi } from '../common/api';
+import { useErrorText } from '../common/error-text';
 import { formatDateTime, formatMoney, railLabel } from '../common/format';
 import { Card, Empty, Mono, PageTitle, Pagination, QueryState, SelectField, StatusBadge, Tabs } from '../../../ui/blocks';
 import { financeQueries } from './finance.queries';
@@ -31,6 +32,7 @@ const KIND_TONE: Record<ExceptionKind, string> = { overpaid: 'failed', paid_twic
  * (each a link to its detail and timeline); the CSV export has every exception with its state.
  */
 export function ExceptionsPage() {
+  const errorMessage = useErrorText();
   const api = useApi();
   const queryClient = useQueryClient();
   const { session } = useSession();

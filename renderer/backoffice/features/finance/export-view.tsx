@@ -1,11 +1,12 @@
 import { useState } from 'react';
 import { useApi } from '../common/api';
-import { errorText } from '../common/error-text';
+import { useErrorText } from '../common/error-text';
 import { dateInputValue, dayEndIso, dayStartIso } from '../common/format';
 import { Card, InputField } from '../../../ui/blocks';
 import { paymentsCsvPath } from './finance.queries';
 
 export function ExportView({ merchantId }: { merchantId: string | undefined }) {
+  const errorText = useErrorText();
   const api = useApi();
   const today = new Date();
   const monthStart = new Date(today.getFullYear(), today.getMonth(), 1);

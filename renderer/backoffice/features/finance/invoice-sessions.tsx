@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef } from 'react';
 import type { InvoiceDetail } from '../../../../shared/schemas/backoffice';
 import { useRouter } from '../../router';
-import { errorText } from '../common/error-text';
+import { useErrorText } from '../common/error-text';
 import { formatDateTime, railLabel } from '../common/format';
 import { Card, DataTable, Empty, Money, ShortId, StatusBadge } from '../../../ui/blocks';
 import { FINANCE_BASE as BASE } from './finance-base';
@@ -27,6 +27,7 @@ export function InvoiceSessions({
   onMore: () => void;
   onReload: () => void;
 }) {
+  const errorText = useErrorText();
   const { navigate } = useRouter();
   const countId = useId();
   const wrap = useRef<HTMLDivElement>(null);

@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useApi } from '../common/api';
-import { errorText } from '../common/error-text';
+import { useErrorText } from '../common/error-text';
 import { formatDateTime } from '../common/format';
 import { Card, DataTable, Empty, Mono, QueryState, StatusBadge } from '../../../ui/blocks';
 import { ConfirmDialog } from '../common/confirm-dialog';
@@ -9,6 +9,7 @@ import { Stat } from './finance-base';
 import { financeQueries, setRevenueLineActive } from './finance.queries';
 
 export function RevenueLinesViewPanel({ merchantId }: { merchantId: string | undefined }) {
+  const errorText = useErrorText();
   const api = useApi();
   const queryClient = useQueryClient();
   const lines = useQuery(financeQueries.revenueLines(api, merchantId));

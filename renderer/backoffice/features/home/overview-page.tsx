@@ -8,20 +8,27 @@ import { Card, Empty, PageTitle, SelectField } from '../../../ui/blocks';
 import { financeQueries } from '../finance/finance.queries';
 import { workCountsQuery } from '../finance/exceptions.queries';
 import { FinanceOverview } from '../overview/finance-overview';
+import { useT, type T } from '../../../ui/i18n';
+import { useLabels } from '../common/labels';
+import { useRouteLabels } from '../../layout/route-labels';
 
-const BLURBS: Partial<Record<RouteName, string>> = {
-  tellerScan: 'Scan a payer’s deposit slip, count the cash, record it and print the receipt.',
-  review: 'Approve or reject deposits recorded at the counters.',
-  finance: 'Sessions with their timelines, invoices, revenue lines and the reconciliation export.',
-  exceptions: 'Payments that do not match their invoice: over-paid, paid twice, part-paid. Resolve or ignore each with a note.',
-  webhooks: 'Delivery log, redelivery, recovery and endpoint health.',
-  admin: 'Integrations, API keys, webhook endpoints, fees, staff, banks and branches.',
-  audit: 'Every staff action, who did it and when.',
-  account: 'Change your own password.',
-};
+/** What each work area is for. */
+const blurbs = (t: T): Partial<Record<RouteName, string>> => ({
+  tellerScan: t('home.blurb.tellerScan'),
+  review: t('home.blurb.review'),
+  finance: t('home.blurb.finance'),
+  exceptions: t('home.blurb.exceptions'),
+  webhooks: t('home.blurb.webhooks'),
+  admin: t('home.blurb.admin'),
+  audit: t('home.blurb.audit'),
+  account: t('home.blurb.account'),
+});
 
 /** Landing page. Finance and admins see the money at a glance; every role, the areas it works in. Tellers go straight to the cash desk. */
 export function OverviewPage() {
+  const t = useT();
+  const labels = useLabels();
+  const routeLabel = useRouteLabels();
   const { session } = useSession();
   const { navigate } = useRouter();
   const role = session?.user.role;
@@ -33,15 +40,18 @@ export function OverviewPage() {
   const money = role === 'finance' || role === 'admin';
   return (
     <div className="bo-page">
-      <PageTitle title={money ? 'Overview' : `Welcome, ${session.user.username}`} subtitle={money ? 'Collections, fees and what needs attention, by day' : `Signed in as ${session.user.role}. Choose where to work.`} />
+      <PageTitle
+        title={money ? t('home.title') : t('home.welcome', { name: session.user.username })}
+        subtitle={money ? t('home.subtitle') : t('home.signedInAs', { role: labels.role(session.user.role) })}
+      />
       {money && <MoneyOverview admin={role === 'admin'} />}
       {role === 'supervisor' && <Waiting />}
-      <nav aria-label="Work areas">
+      <nav aria-label={t('home.areas')}>
         <div className="bo-areas">
           {areas.map((r) => (
             <Link key={r} to={ROUTES[r].path} className="bo-area">
-              <span className="bo-area__title">{ROUTES[r].label} →</span>
-              <span className="bo-area__body">{BLURBS[r]}</span>
+              <span className="bo-area__title">{routeLabel(r)} →</span>
+              <span className="bo-area__body">{blurbs(t)[r]}</span>
             </Link>
           ))}
         </div>
@@ -52,6 +62,7 @@ export function OverviewPage() {
 
 /** A supervisor's queue at a glance. */
 function Waiting() {
+  const t = useT();
   const api = useApi();
   const work = useQuery(workCountsQuery(api));
   const n = work.data?.deposits_waiting;
@@ -59,13 +70,14 @@ function Waiting() {
   return (
     <Card testId="waiting-deposits">
       <p className="bo-waiting">
-        <strong>{n}</strong> deposit{n === 1 ? '' : 's'} waiting for review. <Link to={ROUTES.review.path}>Open the review queue</Link>
+        {t('home.waiting', { count: n, b: (chunks) => <strong>{chunks}</strong> })} <Link to={ROUTES.review.path}>{t('home.openQueue')}</Link>
       </p>
     </Card>
   );
 }
 
 function MoneyOverview({ admin }: { admin: boolean }) {
+  const t = useT();
   const api = useApi();
   const merchants = useQuery({ ...financeQueries.merchants(api), enabled: admin });
   const [picked, setPicked] = useState('');
@@ -77,13 +89,13 @@ function MoneyOverview({ admin }: { admin: boolean }) {
   if (!merchants.data?.merchants.length) {
     return (
       <Card>
-        <Empty title="No merchant yet">Create a merchant integration first (Administration).</Empty>
+        <Empty title={t('home.noMerchant')}>{t('home.noMerchantHint')}</Empty>
       </Card>
     );
   }
   return (
     <>
-      <SelectField label="Merchant" value={picked} onChange={setPicked} options={merchants.data.merchants.map((m) => ({ value: m.id, label: m.name }))} />
+      <SelectField label={t('home.merchant')} value={picked} onChange={setPicked} options={merchants.data.merchants.map((m) => ({ value: m.id, label: m.name, data: true }))} />
       {picked && <FinanceOverview key={picked} merchantId={picked} />}
     </>
   );

@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
+import { currentLocale } from '../../../ui/i18n';
 import 'uplot/dist/uPlot.min.css';
 import './overview.css';
 
@@ -17,7 +18,7 @@ export const CHART_COLORS = ['#2f6fdf', '#e07b00', '#1f9d6b', '#a347c9'] as cons
  * Each bar is drawn as the running sum of the series up to it, tallest first, so the later
  * (shorter) ones cover the lower part of the earlier: one stack per day.
  */
-const compact = new Intl.NumberFormat(undefined, { notation: 'compact', maximumFractionDigits: 1 });
+
 
 /** `unit`: the values' size (100 for minor units of a two-decimal currency), so the axis reads whole units in short form (1.2K); counts step by whole numbers. */
 export function StackedBarChart({ days, series, unit, label }: { days: string[]; series: BarSeries[]; unit: number; label: string }) {
@@ -25,6 +26,9 @@ export function StackedBarChart({ days, series, unit, label }: { days: string[];
   useEffect(() => {
     const el = box.current;
     if (!el) return;
+    // The axes speak the staff member's language: day and month names, short numbers (1,2 k).
+    const compact = new Intl.NumberFormat(currentLocale(), { notation: 'compact', maximumFractionDigits: 1 });
+    const dayName = new Intl.DateTimeFormat(currentLocale(), { day: 'numeric', month: 'short', timeZone: 'UTC' });
     const xs = days.map((d) => Date.parse(`${d}T12:00:00Z`) / 1000);
     const cumulative: number[][] = [];
     let running = days.map(() => 0);
@@ -42,7 +46,7 @@ export function StackedBarChart({ days, series, unit, label }: { days: string[];
       cursor: { show: false },
       scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, Math.max(1, max) * 1.1] } },
       axes: [
-        { stroke: ink, grid: { show: false }, ticks: { stroke: ink } },
+        { stroke: ink, grid: { show: false }, ticks: { stroke: ink }, values: (_u, splits) => splits.map((v) => dayName.format(v * 1000)) },
         {
           stroke: ink,
           size: 56,

@@ -3,7 +3,7 @@ import { useId, useState, type FormEvent } from 'react';
 import { REJECTION_REASONS, type CashDeposit } from '../../../../shared/schemas/backoffice';
 import { useApi } from '../common/api';
 import { ConfirmDialog } from '../common/confirm-dialog';
-import { errorText } from '../common/error-text';
+import { useErrorText } from '../common/error-text';
 import { formatDateTime, formatMoney } from '../common/format';
 import { DetailList, Mono } from '../../../ui/blocks';
 import { approveDeposit, depositQueries, rejectDeposit } from './deposits.queries';
@@ -12,6 +12,7 @@ export type Flash = { tone: 'success' | 'error'; text: string };
 
 /** Approve (after a confirmation) and reject, shared by the queue and the detail view. */
 export function useReview(onFlash: (f: Flash) => void) {
+  const errorText = useErrorText();
   const api = useApi();
   const queryClient = useQueryClient();
   const refresh = () => void queryClient.invalidateQueries({ queryKey: depositQueries.all(api) });

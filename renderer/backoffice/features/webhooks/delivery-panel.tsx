@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { errorMessage, useApi } from '../common/api';
+import { useApi } from '../common/api';
+import { useErrorText } from '../common/error-text';
 import { dateInputValue, dayStartIso, formatDateTime, formatRelative } from '../common/format';
 import { Card, DetailList, InputField, Mono, QueryState, StatusBadge } from '../../../ui/blocks';
 import { recover, redeliver, webhookQueries } from './webhooks.queries';
@@ -9,6 +10,7 @@ export const KIND_LABEL: Record<string, string> = { initial: 'Initial', automati
 
 /** One delivery at its own address (/backoffice/webhooks/deliveries/<id>), so Back returns to the log. */
 export function DeliveryPanel({ deliveryId, onClose }: { deliveryId: string; onClose: () => void }) {
+  const errorMessage = useErrorText();
   const api = useApi();
   const queryClient = useQueryClient();
   const detail = useQuery(webhookQueries.delivery(api, deliveryId));
@@ -112,6 +114,7 @@ function pretty(text: string): string {
 }
 
 export function RecoverCard({ merchantId }: { merchantId: string | undefined }) {
+  const errorMessage = useErrorText();
   const api = useApi();
   const queryClient = useQueryClient();
   const [day, setDay] = useState(dateInputValue(new Date(Date.now() - 86_400_000)));

@@ -4,7 +4,7 @@ import { useRouter } from '../../router';
 import { ROUTES } from '../../routes';
 import { useSession } from '../auth/session';
 import { useApi } from '../common/api';
-import { errorText } from '../common/error-text';
+import { useErrorText } from '../common/error-text';
 import { NoMatch } from '../common/filter-hint';
 import { formatDateTime } from '../common/format';
 import { Card, DataTable, Empty, InputField, Mono, PageTitle, QueryState, SelectField, ShortId, StatusBadge, type SortState } from '../../../ui/blocks';
@@ -124,6 +124,7 @@ export function WebhooksPage() {
 }
 
 function HealthCard({ e, canEnable, merchant }: { e: EndpointHealth; canEnable: boolean; merchant: string | null }) {
+  const errorText = useErrorText();
   const api = useApi();
   const queryClient = useQueryClient();
   const enable = useMutation({

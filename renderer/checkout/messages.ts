@@ -3,17 +3,11 @@
  * The catalogue test (test/unit/i18n-catalogs.test.ts) checks both languages carry every id with
  * the same arguments, and that every id a component asks for exists.
  */
-import { defineMessages, mergeCatalogs } from '../ui/i18n';
+import { mergeCatalogs } from '../ui/i18n';
+import bank from './messages-bank';
+import card from './messages-card';
+import cash from './messages-cash';
+import momo from './messages-momo';
+import page from './messages-page';
 
-const page = defineMessages({
-  en: {
-    'checkout.skipToPayment': 'Skip to payment',
-    'checkout.language': 'Language',
-  },
-  fr: {
-    'checkout.skipToPayment': 'Aller au paiement',
-    'checkout.language': 'Langue',
-  },
-});
-
-export const checkoutCatalog = mergeCatalogs([page]);
+export const checkoutCatalog = mergeCatalogs([page, momo, card, bank, cash]);

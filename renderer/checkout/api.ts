@@ -11,6 +11,7 @@ import type {
 } from '../../shared/schemas/checkout';
 import type { Rail } from '../../shared/schemas/common';
 import { parseJsonBody, readErrorEnvelope } from '../../shared/http-envelope';
+import type { T } from '../ui/i18n';
 import { CHECKOUT_API, readInit, takeStarted } from './first-fetch';
 
 /**
@@ -41,7 +42,7 @@ export class ApiError extends Error {
 /** Network failure (offline, server down): distinct from an API answer. */
 export class NetworkError extends Error {
   constructor() {
-    super('We could not reach the payment service. Check your connection and try again.');
+    super('network unreachable');
     this.name = 'NetworkError';
   }
 }
@@ -192,55 +193,56 @@ export async function refreshSession(qc: QueryClient, id: string): Promise<void>
   if (!fresh || fresh.status === 'open') await qc.invalidateQueries({ queryKey: checkoutKeys.quote(id), exact: true });
 }
 
-/** Words for a failed call, for the payer (no codes, no jargon). */
-export function describeError(err: unknown): string {
-  if (err instanceof NetworkError) return err.message;
+/**
+ * Words for a failed call, for the payer (no codes, no jargon), by error code: the API's own
+ * message is English for developers and never reaches the page.
+ */
+export function describeError(t: T, err: unknown): string {
+  if (err instanceof NetworkError) return t('checkout.error.network');
   if (err instanceof ApiError) {
     switch (err.code) {
       case 'SESSION_NOT_PAYABLE':
-        return 'This checkout can no longer take this payment. We refreshed it to show its current state.';
+        return t('checkout.error.sessionNotPayable');
       case 'PAYMENT_AMOUNT_MISMATCH':
-        return 'The amount to pay changed. We refreshed the total; please check it and try again.';
+        return t('checkout.error.amountMismatch');
       case 'PAYMENT_ATTEMPT_PENDING':
-        return 'A payment for this checkout is already in progress.';
+        return t('checkout.error.attemptPending');
       case 'RAIL_NOT_ALLOWED':
-        return 'This payment method is not available for this checkout.';
+        return t('checkout.error.railNotAllowed');
       case 'RATE_LIMITED':
-        return err.retryAfterSeconds
-          ? `Too many tries. Please wait ${err.retryAfterSeconds} seconds and try again.`
-          : 'Too many tries. Please wait a moment and try again.';
+        return err.retryAfterSeconds ? t('checkout.error.rateLimitedFor', { seconds: err.retryAfterSeconds }) : t('checkout.error.rateLimited');
       case 'PROVIDER_PAYMENT_REJECTED':
-        return `The payment provider refused this payment${err.message.includes(':') ? ` (${err.message.split(':').slice(-1)[0]!.trim()})` : ''}. Try other details or another payment method.`;
+        return t('checkout.error.providerRejected');
       case 'STATE_CONFLICT':
-        return 'This payment already moved on. We refreshed the page to show where it stands.';
+        return t('checkout.error.stateConflict');
       case 'IDEMPOTENCY_IN_PROGRESS':
-        return 'Your previous request is still being processed. Please wait a moment.';
+        return t('checkout.error.inProgress');
       case 'PROVIDER_RAIL_UNAVAILABLE':
-        return 'This payment method is temporarily unavailable. Please try again shortly or choose another method.';
+        return t('checkout.error.railUnavailable');
       case 'INVALID_ARGUMENT':
-        return friendlyInvalid(err.message);
+        return friendlyInvalid(t, err.message);
       default:
         // Never the API's developer text in front of a payer: codes without a sentence get a general one.
-        if (err.status >= 500) return 'Something went wrong on our side. Please try again.';
-        return 'This payment could not be completed. Please try again, or choose another payment method.';
+        if (err.status >= 500) return t('checkout.error.server');
+        return t('checkout.error.generic');
     }
   }
-  return 'Something went wrong. Please try again.';
+  return t('checkout.error.unknown');
 }
 
 /** What to do about each field the server can refuse, in the payer's words (the server's reason is for developers). */
-const FIELD_SENTENCES: Record<string, (reason: string) => string> = {
-  phone: () => 'Enter your Mobile Money number in your country’s format.',
-  operator: () => 'Choose your mobile network.',
-  card_number: (r) => (/test/i.test(r) ? 'In test mode only the test cards shown on this page work. Use one of them.' : 'Check the card number.'),
-  expiry_month: () => 'Check the expiry date.',
-  expiry_year: () => 'Check the expiry date.',
-  cvc: () => 'Enter the 3 or 4 digit security code from the back of the card.',
-  code: () => 'Enter the 6-digit code sent to your phone.',
-  cardholder_name: () => 'Enter the name as it appears on the card.',
-  account_name: () => "Enter the account holder's name.",
-  amount_minor: () => 'The amount to pay changed. We refreshed it; please check it and try again.',
-  session_id: () => 'This checkout link is not valid. Ask the merchant for a new one.',
+const FIELD_SENTENCES: Record<string, (t: T, reason: string) => string> = {
+  phone: (t) => t('checkout.field.phone'),
+  operator: (t) => t('checkout.field.operator'),
+  card_number: (t, r) => (/test/i.test(r) ? t('checkout.field.testCardOnly') : t('checkout.field.cardNumber')),
+  expiry_month: (t) => t('checkout.field.expiry'),
+  expiry_year: (t) => t('checkout.field.expiry'),
+  cvc: (t) => t('checkout.field.cvc'),
+  code: (t) => t('checkout.field.code'),
+  cardholder_name: (t) => t('checkout.field.cardholderName'),
+  account_name: (t) => t('checkout.field.accountName'),
+  amount_minor: (t) => t('checkout.error.amountMismatch'),
+  session_id: (t) => t('checkout.field.sessionId'),
 };
 
 /** The request field a validation error is about (`card_number: …` → `card_number`), to show the sentence beside it. */
@@ -249,8 +251,8 @@ export function errorField(err: unknown): string | null {
   return /^([a-z_]+)/.exec(err.message)?.[1] ?? null;
 }
 
-function friendlyInvalid(message: string): string {
+function friendlyInvalid(t: T, message: string): string {
   const m = /^([a-z_]+)(?:\.[a-z_0-9]+)*:\s*(.*)$/s.exec(message);
   const sentence = m ? FIELD_SENTENCES[m[1]!] : undefined;
-  return sentence ? sentence(m![2] ?? '') : 'Please check the details you entered and try again.';
+  return sentence ? sentence(t, m![2] ?? '') : t('checkout.error.checkDetails');
 }

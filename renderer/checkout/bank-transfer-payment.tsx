@@ -3,7 +3,9 @@ import { useEffect, useState } from 'react';
 import type { ProviderPaymentInitiationResponse } from '../../shared/schemas/checkout';
 import { attemptQuery, refreshSession, sessionQuery, startBankTransferAttempt } from './api';
 import { CopyButton } from './copy-button';
-import { describeDecline, formatClock, formatDateTime, formatMoney, formatRelative, minorToDecimal } from './format';
+import { useT } from '../ui/i18n';
+import { describeDecline, formatClock, formatMoney, formatRelative, minorToDecimal } from './format';
+import { When } from './when';
 import { Spinner } from './icons';
 import type { RailPrice } from './method-picker';
 import { int, str, type ResumableAttempt } from './resumable-attempt';
@@ -44,6 +46,7 @@ export function BankTransferPayment({
   onBack: () => void;
 }) {
   const qc = useQueryClient();
+  const t = useT();
   const explain = usePaymentErrors(sessionId);
   const [attemptRef, setAttemptRef] = useState<string | null>(resumeAttempt?.ref ?? null);
   const [instructions, setInstructions] = useState<Instructions | null>(() => (resumeAttempt ? fromSession(resumeAttempt) : null));
@@ -66,13 +69,9 @@ export function BankTransferPayment({
     return (
       <div className="pay-form">
         <h2 ref={heading} tabIndex={-1} className="step-title">
-          Pay by bank transfer
+          {t('checkout.bank.title')}
         </h2>
-        <p className="step-lead">
-          We will give you an account number and a payment reference. Transfer exactly{' '}
-          <strong>{formatMoney(price.totalMinor, currency)}</strong> from your bank app or at your bank, quoting the reference, and
-          this page confirms the payment when it arrives.
-        </p>
+        <p className="step-lead">{t('checkout.bank.lead', { amount: <strong>{formatMoney(price.totalMinor, currency)}</strong> })}</p>
         {error && (
           <div className="notice notice-error" role="alert">
             {error}
@@ -81,14 +80,14 @@ export function BankTransferPayment({
         <button type="button" className="btn btn-primary btn-block" disabled={start.isPending} onClick={() => start.mutate()}>
           {start.isPending ? (
             <>
-              <Spinner /> Getting details…
+              <Spinner /> {t('checkout.bank.getting')}
             </>
           ) : (
-            'Get transfer details'
+            t('checkout.bank.get')
           )}
         </button>
         <button type="button" className="btn btn-link" onClick={onBack}>
-          ← Choose another method
+          {t('checkout.chooseAnother')}
         </button>
       </div>
     );
@@ -134,6 +133,7 @@ function TransferInstructions({
   onBack: () => void;
 }) {
   const qc = useQueryClient();
+  const t = useT();
   const status = useQuery(attemptQuery(sessionId, attemptRef, 5_000));
   const data = status.data;
   // After a replayed request (details issued earlier) the session's pending_attempt carries them.
@@ -157,20 +157,18 @@ function TransferInstructions({
     return (
       <div className="pay-form">
         <h2 ref={headingRef} tabIndex={-1} className="step-title">
-          {data.status === 'expired' ? 'Transfer window closed' : 'Transfer not accepted'}
+          {data.status === 'expired' ? t('checkout.bank.closedTitle') : t('checkout.bank.refusedTitle')}
         </h2>
         <div className="notice notice-error" role="alert">
-          {data.status === 'expired'
-            ? 'We did not receive your transfer before these details expired.'
-            : `${describeDecline(data.decline_reason)} If money left your account, your bank will return it.`}
+          {data.status === 'expired' ? t('checkout.bank.closedLead') : t('checkout.bank.refusedLead', { reason: describeDecline(t, data.decline_reason) })}
         </div>
         {data.session_status !== 'failed' && (
           <>
             <button type="button" className="btn btn-primary btn-block" onClick={onRetry}>
-              Get new transfer details
+              {t('checkout.bank.getNew')}
             </button>
             <button type="button" className="btn btn-link" onClick={onBack}>
-              ← Pay another way
+              {t('checkout.payAnotherWayBack')}
             </button>
           </>
         )}
@@ -178,38 +176,71 @@ function TransferInstructions({
     );
   }
 
-  const rows: Array<{ label: string; value: string; copy?: string; strong?: boolean; testId?: string }> = [];
-  rows.push({ label: 'Amount', value: formatMoney(amountMinor, cur), copy: minorToDecimal(amountMinor, cur), strong: true, testId: 'bt-amount' });
-  if (instructions?.bank_name) rows.push({ label: 'Bank', value: instructions.bank_name });
+  // `copyLabel` names the value in "Copy …" (lower case inside a sentence).
+  const rows: Array<{ key: string; label: string; copyLabel: string; value: string; copy?: string; strong?: boolean; testId?: string; keep?: boolean }> = [];
+  rows.push({
+    key: 'amount',
+    label: t('checkout.bank.amount'),
+    copyLabel: t('checkout.bank.amountLower'),
+    value: formatMoney(amountMinor, cur),
+    copy: minorToDecimal(amountMinor, cur),
+    strong: true,
+    testId: 'bt-amount',
+  });
+  if (instructions?.bank_name) rows.push({ key: 'bank', label: t('checkout.bank.bank'), copyLabel: '', value: instructions.bank_name, keep: true });
   if (instructions?.account_number)
-    rows.push({ label: 'Account number', value: instructions.account_number, copy: instructions.account_number, strong: true, testId: 'bt-account' });
-  if (instructions?.account_name) rows.push({ label: 'Account name', value: instructions.account_name, copy: instructions.account_name });
+    rows.push({
+      key: 'account',
+      label: t('checkout.bank.accountNumber'),
+      copyLabel: t('checkout.bank.accountNumberLower'),
+      value: instructions.account_number,
+      copy: instructions.account_number,
+      strong: true,
+      testId: 'bt-account',
+      keep: true,
+    });
+  if (instructions?.account_name)
+    rows.push({
+      key: 'name',
+      label: t('checkout.bank.accountName'),
+      copyLabel: t('checkout.bank.accountNameLower'),
+      value: instructions.account_name,
+      copy: instructions.account_name,
+      keep: true,
+    });
   const reference = instructions?.payment_reference ?? null;
-  if (reference) rows.push({ label: 'Payment reference', value: reference, copy: reference, strong: true, testId: 'bt-reference' });
+  if (reference)
+    rows.push({
+      key: 'reference',
+      label: t('checkout.bank.reference'),
+      copyLabel: t('checkout.bank.referenceLower'),
+      value: reference,
+      copy: reference,
+      strong: true,
+      testId: 'bt-reference',
+      keep: true,
+    });
 
   return (
     <div className="pay-form">
       <h2 ref={headingRef} tabIndex={-1} className="step-title">
-        Transfer the money
+        {t('checkout.bank.transferTitle')}
       </h2>
       {instructions ? (
-        <p className="step-lead">
-          Send exactly this amount to the account below and put the <strong>payment reference</strong> in the transfer’s reference or
-          narration field, so we can match it to your invoice.
-        </p>
+        <p className="step-lead">{t('checkout.bank.transferLead', { b: (chunks) => <strong>{chunks}</strong> })}</p>
       ) : (
-        <p className="step-lead">Your transfer details were issued earlier on this checkout. If you no longer have them, wait for them to expire and request new ones.</p>
+        <p className="step-lead">{t('checkout.bank.issuedEarlier')}</p>
       )}
       {rows.length > 1 && (
         <dl className="instructions" data-testid="bank-instructions">
           {rows.map((r) => (
-            <div key={r.label} className="instructions-row">
+            <div key={r.key} className="instructions-row">
               <dt>{r.label}</dt>
               <dd>
-                <span className={r.strong ? 'mono strong' : ''} data-testid={r.testId}>
+                <span className={r.strong ? 'mono strong' : ''} data-testid={r.testId} translate={r.keep ? 'no' : undefined}>
                   {r.value}
                 </span>
-                {r.copy && <CopyButton value={r.copy} label={r.label.toLowerCase()} />}
+                {r.copy && <CopyButton value={r.copy} label={r.copyLabel} />}
               </dd>
             </div>
           ))}
@@ -217,32 +248,31 @@ function TransferInstructions({
       )}
       {expiresAt && (
         <p className="step-lead">
-          {left > 0 ? (
-            <>
-              Use these details before <strong>{formatDateTime(expiresAt)}</strong> ({left < 3600 ? `${formatClock(left)} left` : formatRelative(left)}).
-            </>
-          ) : (
-            'These details have expired.'
-          )}
+          {left > 0
+            ? t('checkout.bank.useBefore', {
+                when: (
+                  <strong>
+                    <When iso={expiresAt} />
+                  </strong>
+                ),
+                left: left < 3600 ? t('checkout.bank.clockLeft', { clock: formatClock(left) }) : formatRelative(left),
+              })
+            : t('checkout.bank.detailsExpired')}
         </p>
       )}
       {testMode && (
         <p className="field-hint">
-          <span className="badge badge-test badge-sm">Test</span> No real transfer is needed: an operator confirms the sandbox transfer from the
-          Paydesk back office or CLI, and this page follows.
+          <span className="badge badge-test badge-sm">{t('checkout.testBadge')}</span> {t('checkout.bank.testHint')}
         </p>
       )}
       <p className="live-status" role="status" aria-live="polite" data-testid="bt-status">
         {(!data || data.status === 'pending') && <Spinner />}
-        {!data || data.status === 'pending'
-          ? 'Waiting for your transfer. This page updates by itself once it arrives. You can also close it: the merchant is told when the payment is confirmed.'
-          : 'Transfer received. Confirming…'}
+        {!data || data.status === 'pending' ? t('checkout.bank.waiting') : t('checkout.bank.received')}
       </p>
       {/* While the details are valid the checkout waits for the transfer (the session is pending):
           a second payment could collect the money twice, so other methods open again only after. */}
       <p className="field-hint" data-testid="bt-window-rule">
-        Your checkout is reserved for this transfer until {expiresAt ? formatDateTime(expiresAt) : 'these details expire'}. If no transfer arrives by then,
-        you can pay another way.
+        {expiresAt ? t('checkout.bank.reservedUntil', { when: <When iso={expiresAt} /> }) : t('checkout.bank.reserved')}
       </p>
     </div>
   );

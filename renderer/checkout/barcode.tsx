@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { useT } from '../ui/i18n';
 
 type Symbology = 'code128' | 'qrcode';
 
@@ -41,6 +42,7 @@ async function drawSvg(kind: Symbology, value: string): Promise<string> {
  * slip prints itself).
  */
 export function Barcode({ kind, value, label, className }: { kind: Symbology; value: string; label: string; className?: string }) {
+  const t = useT();
   const [svg, setSvg] = useState<string | null>(null);
   const [failed, setFailed] = useState(false);
   useEffect(() => {
@@ -62,11 +64,11 @@ export function Barcode({ kind, value, label, className }: { kind: Symbology; va
   const cls = `barcode barcode-${kind}${className ? ` ${className}` : ''}`;
   if (failed) {
     return (
-      <div className={`${cls} barcode-failed`} role="img" aria-label={`${label} could not be drawn`}>
-        Code unavailable: quote the reference instead.
+      <div className={`${cls} barcode-failed`} role="img" aria-label={t('checkout.barcode.failedLabel', { code: label })}>
+        {t('checkout.barcode.failed')}
       </div>
     );
   }
-  if (!svg) return <div className={`${cls} barcode-loading`} role="img" aria-label={`${label} loading`} aria-busy="true" />;
+  if (!svg) return <div className={`${cls} barcode-loading`} role="img" aria-label={t('checkout.barcode.loadingLabel', { code: label })} aria-busy="true" />;
   return <div className={cls} role="img" aria-label={label} data-testid={`barcode-${kind}`} dangerouslySetInnerHTML={{ __html: svg }} />;
 }

@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useRef, useState, type FormEvent } from 'react';
 import { errorField, payByCard, refreshSession } from './api';
+import { useT } from '../ui/i18n';
 import { describeDecline, formatMoney } from './format';
 import { Spinner } from './icons';
 import type { RailPrice } from './method-picker';
@@ -9,11 +10,11 @@ import { usePaymentErrors } from './use-payment-errors';
 
 /** Sandbox cards (test_simulation): what each number does. */
 export const TEST_CARDS = [
-  { number: '4242 4242 4242 4242', outcome: 'Approved' },
-  { number: '4000 0000 0000 0002', outcome: 'Declined' },
-  { number: '4000 0000 0000 9995', outcome: 'Insufficient funds' },
-  { number: '5555 5555 5555 4444', outcome: 'Approved (Mastercard)' },
-  { number: '4000 0000 0000 0069', outcome: 'Expired card' },
+  { number: '4242 4242 4242 4242', outcome: 'checkout.card.test.approved', ok: true },
+  { number: '4000 0000 0000 0002', outcome: 'checkout.card.test.declined', ok: false },
+  { number: '4000 0000 0000 9995', outcome: 'checkout.card.test.insufficientFunds', ok: false },
+  { number: '5555 5555 5555 4444', outcome: 'checkout.card.test.approvedMastercard', ok: true },
+  { number: '4000 0000 0000 0069', outcome: 'checkout.card.test.expiredCard', ok: false },
 ] as const;
 
 function groupCardNumber(v: string): string {
@@ -64,6 +65,7 @@ export function CardPayment({
   onBack: () => void;
 }) {
   const qc = useQueryClient();
+  const t = useT();
   const explain = usePaymentErrors(sessionId);
   const id = useId();
   const heading = useFocusOnChange<HTMLHeadingElement>();
@@ -84,7 +86,11 @@ export function CardPayment({
         setExpiry('');
         setResult(null);
       } else {
-        setResult(`${describeDecline(res.decline_reason)} Your ${res.brand || 'card'} ending in ${res.last4} was not charged.`);
+        setResult(
+          res.brand
+            ? t('checkout.card.notCharged', { reason: describeDecline(t, res.decline_reason), brand: res.brand, last4: res.last4 })
+            : t('checkout.card.notChargedNoBrand', { reason: describeDecline(t, res.decline_reason), last4: res.last4 }),
+        );
         refs.number.current?.focus();
       }
       void refreshSession(qc, sessionId);
@@ -106,13 +112,13 @@ export function CardPayment({
     const digits = number.replace(/\D/g, '');
     const exp = parseExpiry(expiry);
     const next: Partial<Record<Field, string>> = {};
-    if (!/^\d{12,19}$/.test(digits)) next.number = 'Enter the card number.';
-    if (!exp) next.expiry = 'Enter the expiry date as MM / YY.';
+    if (!/^\d{12,19}$/.test(digits)) next.number = t('checkout.card.enterNumber');
+    if (!exp) next.expiry = t('checkout.card.enterExpiry');
     else {
       const now = new Date();
-      if (exp.year < now.getFullYear() || (exp.year === now.getFullYear() && exp.month < now.getMonth() + 1)) next.expiry = 'This card has expired.';
+      if (exp.year < now.getFullYear() || (exp.year === now.getFullYear() && exp.month < now.getMonth() + 1)) next.expiry = t('checkout.decline.expiredCard');
     }
-    if (!/^\d{3,4}$/.test(cvc)) next.cvc = 'Enter the 3 or 4 digit security code.';
+    if (!/^\d{3,4}$/.test(cvc)) next.cvc = t('checkout.card.enterCvc');
     setErrors(next);
     const first = (['number', 'expiry', 'cvc'] as const).find((f) => next[f]);
     if (first) return refs[first].current?.focus();
@@ -132,14 +138,14 @@ export function CardPayment({
   return (
     <form className="pay-form" onSubmit={submit} noValidate autoComplete="off" aria-labelledby={`${id}-h`}>
       <h2 id={`${id}-h`} ref={heading} tabIndex={-1} className="step-title">
-        Pay by card
+        {t('checkout.card.title')}
       </h2>
       {testMode && (
         <div className="test-sim" role="note" aria-labelledby={`${id}-sim`}>
           <p id={`${id}-sim`} className="test-sim-title">
-            <span className="badge badge-test">TEST SIMULATION</span> No real card is charged
+            <span className="badge badge-test">{t('checkout.card.testSimulation')}</span> {t('checkout.card.noRealCard')}
           </p>
-          <p>Use one of these test cards with any future expiry date and any 3-digit code:</p>
+          <p>{t('checkout.card.testCardsLead')}</p>
           <ul className="test-cards">
             {TEST_CARDS.map((c) => (
               <li key={c.number}>
@@ -153,10 +159,12 @@ export function CardPayment({
                   }}
                 >
                   {/* The accessible name is the visible text (WCAG 2.5.3), with the verb added for screen readers. */}
-                  <span className="visually-hidden">Use test card </span>
-                  <span className="mono">{c.number}</span>
+                  <span className="visually-hidden">{t('checkout.card.useTestCard')} </span>
+                  <span className="mono" translate="no">
+                    {c.number}
+                  </span>
                   <span className="visually-hidden">: </span>
-                  <span className={`test-card-outcome${c.outcome.startsWith('Approved') ? ' is-ok' : ''}`}>{c.outcome}</span>
+                  <span className={`test-card-outcome${c.ok ? ' is-ok' : ''}`}>{t(c.outcome)}</span>
                 </button>
               </li>
             ))}
@@ -165,7 +173,7 @@ export function CardPayment({
       )}
 
       <div className={`field${errors.number ? ' has-error' : ''}`}>
-        <label htmlFor={`${id}-number`}>Card number</label>
+        <label htmlFor={`${id}-number`}>{t('checkout.card.number')}</label>
         <input
           id={`${id}-number`}
           ref={refs.number}
@@ -190,14 +198,14 @@ export function CardPayment({
       </div>
       <div className="field-row">
         <div className={`field${errors.expiry ? ' has-error' : ''}`}>
-          <label htmlFor={`${id}-expiry`}>Expiry date</label>
+          <label htmlFor={`${id}-expiry`}>{t('checkout.card.expiry')}</label>
           <input
             id={`${id}-expiry`}
             ref={refs.expiry}
             name="card-expiry-sim"
             inputMode="numeric"
             autoComplete="off"
-            placeholder="MM / YY"
+            placeholder={t('checkout.card.expiryPlaceholder')}
             value={expiry}
             onChange={(e) => {
               setExpiry(formatExpiry(e.target.value, expiry));
@@ -213,14 +221,14 @@ export function CardPayment({
           )}
         </div>
         <div className={`field${errors.cvc ? ' has-error' : ''}`}>
-          <label htmlFor={`${id}-cvc`}>Security code</label>
+          <label htmlFor={`${id}-cvc`}>{t('checkout.card.cvc')}</label>
           <input
             id={`${id}-cvc`}
             ref={refs.cvc}
             name="card-cvc-sim"
             inputMode="numeric"
             autoComplete="off"
-            placeholder="CVC"
+            placeholder={t('checkout.card.cvcPlaceholder')}
             maxLength={4}
             value={cvc}
             onChange={(e) => {
@@ -231,7 +239,7 @@ export function CardPayment({
             aria-describedby={describedBy('cvc', `${id}-cvc-hint`)}
           />
           <p className="field-hint" id={`${id}-cvc-hint`}>
-            3 digits on the back
+            {t('checkout.card.cvcHint')}
           </p>
           {errors.cvc && (
             <p className="field-error" id={`${id}-cvc-err`}>
@@ -242,7 +250,7 @@ export function CardPayment({
       </div>
       <div className="field">
         <label htmlFor={`${id}-name`}>
-          Name on card <span className="optional">(optional)</span>
+          {t('checkout.card.name')} <span className="optional">{t('checkout.optional')}</span>
         </label>
         <input id={`${id}-name`} name="card-name-sim" autoComplete="off" value={name} onChange={(e) => setName(e.target.value)} />
       </div>
@@ -256,14 +264,14 @@ export function CardPayment({
       <button type="submit" className="btn btn-primary btn-block" disabled={pay.isPending}>
         {pay.isPending ? (
           <>
-            <Spinner /> Processing…
+            <Spinner /> {t('checkout.card.processing')}
           </>
         ) : (
-          <>Pay {formatMoney(price.totalMinor, currency)}</>
+          t('checkout.payAmount', { amount: formatMoney(price.totalMinor, currency) })
         )}
       </button>
       <button type="button" className="btn btn-link" onClick={onBack}>
-        ← Choose another method
+        {t('checkout.chooseAnother')}
       </button>
     </form>
   );

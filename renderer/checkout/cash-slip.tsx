@@ -3,7 +3,9 @@ import { useEffect, useState } from 'react';
 import type { CashDepositSlipResponse, PublicCheckoutOptions } from '../../shared/schemas/checkout';
 import { issueCashSlip, sessionQuery } from './api';
 import { Barcode, preloadBarcodes } from './barcode';
-import { formatDateTime, formatMoney } from './format';
+import { useT } from '../ui/i18n';
+import { formatMoney } from './format';
+import { When } from './when';
 import { Spinner } from './icons';
 import type { RailPrice } from './method-picker';
 import { useFocusOnChange } from './use-focus';
@@ -28,6 +30,7 @@ export function CashPayment({
   testMode: boolean;
   onBack: () => void;
 }) {
+  const t = useT();
   const explain = usePaymentErrors(sessionId);
   useEffect(preloadBarcodes, []);
   const [slip, setSlip] = useState<CashDepositSlipResponse | null>(initialSlip);
@@ -52,14 +55,12 @@ export function CashPayment({
     return (
       <div className="pay-form">
         <h2 ref={heading} tabIndex={-1} className="step-title">
-          Pay cash at a bank
+          {t('checkout.cash.title')}
         </h2>
         <ol className="steps-list">
-          <li>Create your deposit slip. Print it or keep it on your phone.</li>
-          <li>
-            Take it to any branch listed on the slip and pay <strong>{formatMoney(price.totalMinor, currency)}</strong> in cash.
-          </li>
-          <li>The teller scans the code. Once the bank confirms the deposit, your payment is complete.</li>
+          <li>{t('checkout.cash.step1')}</li>
+          <li>{t('checkout.cash.step2', { amount: <strong>{formatMoney(price.totalMinor, currency)}</strong> })}</li>
+          <li>{t('checkout.cash.step3')}</li>
         </ol>
         {error && (
           <div className="notice notice-error" role="alert">
@@ -69,14 +70,14 @@ export function CashPayment({
         <button type="button" className="btn btn-primary btn-block" disabled={issue.isPending} onClick={() => issue.mutate()}>
           {issue.isPending ? (
             <>
-              <Spinner /> Creating slip…
+              <Spinner /> {t('checkout.cash.creating')}
             </>
           ) : (
-            'Create deposit slip'
+            t('checkout.cash.create')
           )}
         </button>
         <button type="button" className="btn btn-link" onClick={onBack}>
-          ← Choose another method
+          {t('checkout.chooseAnother')}
         </button>
       </div>
     );
@@ -86,21 +87,18 @@ export function CashPayment({
     <div className="pay-form">
       <div className="slip-toolbar no-print">
         <h2 ref={heading} tabIndex={-1} className="step-title">
-          Your deposit slip
+          {t('checkout.cash.slipTitle')}
         </h2>
-        <p className="step-lead">
-          {slip.replayed ? 'This is the deposit slip already issued for this checkout. ' : ''}
-          Print it or show it on your phone at any listed branch before it expires.
-        </p>
+        <p className="step-lead">{slip.replayed ? t('checkout.cash.slipLeadReplayed') : t('checkout.cash.slipLead')}</p>
         <div className="btn-row">
           <button type="button" className="btn btn-primary" onClick={() => window.print()}>
             <svg aria-hidden="true" viewBox="0 0 20 20" width="16" height="16">
               <path d="M5 7V2.5h10V7M5 14.5H3.5a1 1 0 01-1-1V8a1 1 0 011-1h13a1 1 0 011 1v5.5a1 1 0 01-1 1H15M5 11.5h10v6H5z" fill="none" stroke="currentColor" strokeWidth="1.6" strokeLinejoin="round" />
             </svg>
-            Print slip
+            {t('checkout.cash.print')}
           </button>
           <button type="button" className="btn btn-secondary" onClick={onBack}>
-            Pay another way
+            {t('checkout.payAnotherWay')}
           </button>
         </div>
       </div>
@@ -111,81 +109,88 @@ export function CashPayment({
 
 /** The printable slip. In print, everything else on the page is hidden (see @media print). */
 export function DepositSlip({ slip, banks, testMode }: { slip: CashDepositSlipResponse; banks: Bank[]; testMode: boolean }) {
+  const t = useT();
   const branchCount = banks.reduce((n, b) => n + b.branches.length, 0);
   return (
     <article className="slip" aria-labelledby="slip-title" data-testid="deposit-slip">
       {testMode && (
         <p className="print-test-mark" data-testid="slip-test-mark">
-          TEST slip · sandbox · no real money moves
+          {t('checkout.slip.testMark')}
         </p>
       )}
       <header className="slip-head">
         <div>
-          <p className="slip-kicker">Cash deposit slip</p>
-          <h3 id="slip-title" className="slip-merchant">
+          <p className="slip-kicker">{t('checkout.slip.kicker')}</p>
+          <h3 id="slip-title" className="slip-merchant" translate="no">
             {slip.merchant_name}
           </h3>
         </div>
         <div className="slip-amount-box">
-          <span>Amount to pay</span>
+          <span>{t('checkout.slip.amount')}</span>
           <strong data-testid="slip-amount">{formatMoney(slip.amount_minor, slip.currency)}</strong>
         </div>
       </header>
 
       <div className="slip-codes">
-        <Barcode kind="qrcode" value={slip.slip_token} label="QR code of the slip token" className="slip-qr" />
+        <Barcode kind="qrcode" value={slip.slip_token} label={t('checkout.slip.qrLabel')} className="slip-qr" />
         <div className="slip-codes-side">
-          <p className="slip-ref-label">Slip reference</p>
-          <p className="slip-ref" data-testid="slip-reference">
+          <p className="slip-ref-label">{t('checkout.slip.reference')}</p>
+          <p className="slip-ref" data-testid="slip-reference" translate="no">
             {slip.reference}
           </p>
-          <p className="slip-ref-help">Quote this reference if the code cannot be scanned.</p>
+          <p className="slip-ref-help">{t('checkout.slip.referenceHelp')}</p>
         </div>
       </div>
       <div className="slip-barcode-wrap">
-        <Barcode kind="code128" value={slip.slip_token} label="Code 128 barcode of the slip token" className="slip-barcode" />
-        <p className="slip-token mono">{slip.slip_token}</p>
+        <Barcode kind="code128" value={slip.slip_token} label={t('checkout.slip.barcodeLabel')} className="slip-barcode" />
+        <p className="slip-token mono" translate="no">
+          {slip.slip_token}
+        </p>
       </div>
 
       <dl className="slip-details">
         <div>
-          <dt>Invoice</dt>
-          <dd>{slip.invoice_ref}</dd>
+          <dt>{t('checkout.invoice')}</dt>
+          <dd translate="no">{slip.invoice_ref}</dd>
         </div>
         {slip.customer_name && (
           <div>
-            <dt>Payer</dt>
-            <dd>{slip.customer_name}</dd>
+            <dt>{t('checkout.slip.payer')}</dt>
+            <dd translate="no">{slip.customer_name}</dd>
           </div>
         )}
         {slip.description && (
           <div className="span-2">
-            <dt>For</dt>
-            <dd>{slip.description}</dd>
+            <dt>{t('checkout.for')}</dt>
+            <dd translate="no">{slip.description}</dd>
           </div>
         )}
         <div>
-          <dt>Valid until</dt>
-          <dd data-testid="slip-expiry">{formatDateTime(slip.expires_at)}</dd>
+          <dt>{t('checkout.slip.validUntil')}</dt>
+          <dd data-testid="slip-expiry">
+            <When iso={slip.expires_at} />
+          </dd>
         </div>
         <div>
-          <dt>Checkout</dt>
-          <dd className="mono small">{slip.session_reference}</dd>
+          <dt>{t('checkout.checkoutId')}</dt>
+          <dd className="mono small" translate="no">
+            {slip.session_reference}
+          </dd>
         </div>
       </dl>
 
       <section className="slip-banks" aria-labelledby="slip-banks-title">
         <h4 id="slip-banks-title">
-          Pay at any of these branches{branchCount ? ` (${branchCount})` : ''}
+          {branchCount ? t('checkout.slip.branchesCount', { count: branchCount }) : t('checkout.slip.branches')}
         </h4>
         {banks.length === 0 ? (
-          <p>Ask the merchant where this slip can be paid.</p>
+          <p>{t('checkout.slip.noBanks')}</p>
         ) : (
           <ul className="bank-list">
             {banks.map((b) => (
               <li key={b.id}>
-                <strong>{b.name}</strong>
-                <span>{b.branches.map((br) => br.name).join(' · ') || 'All branches'}</span>
+                <strong translate="no">{b.name}</strong>
+                {b.branches.length ? <span translate="no">{b.branches.map((br) => br.name).join(' · ')}</span> : <span>{t('checkout.slip.allBranches')}</span>}
               </li>
             ))}
           </ul>
@@ -193,8 +198,7 @@ export function DepositSlip({ slip, banks, testMode }: { slip: CashDepositSlipRe
       </section>
 
       <footer className="slip-foot">
-        Pay the exact amount in cash. The teller scans the code or types the slip reference. Keep your bank receipt until the merchant confirms
-        the payment. This slip is valid once and only until the time above.
+        {t('checkout.slip.foot')}
       </footer>
     </article>
   );

@@ -3,8 +3,8 @@ import { Suspense, useEffect, useMemo, useState } from 'react';
 import type { PublicCheckoutQuote, PublicCheckoutSession } from '../../shared/schemas/checkout';
 import type { Rail } from '../../shared/schemas/common';
 import { ApiError, describeError, optionsQuery, quoteQuery, refreshSession, sessionQuery } from './api';
-import { useT } from '../ui/i18n';
-import { RAIL_LABELS } from './format';
+import { LanguageSwitch, useT } from '../ui/i18n';
+import { railLabel } from './format';
 import { Spinner } from './icons';
 import { MethodPicker, priceOf, type RailPrice } from './method-picker';
 import { BankTransferPayment, CardPayment, CashPayment, MomoPayment } from './rail-screens';
@@ -35,19 +35,16 @@ export function CheckoutApp({ sessionId }: { sessionId: string | null }) {
 
 function Checkout({ sessionId }: { sessionId: string }) {
   const qc = useQueryClient();
+  const t = useT();
   const session = useQuery(sessionQuery(sessionId));
   const s = session.data;
-
-  useEffect(() => {
-    if (s) document.title = `Pay ${s.merchant_name} · ${s.invoice_ref}`;
-  }, [s]);
 
   if (session.isPending) {
     return (
       <Shell session={null}>
         <div className="card card-narrow loading-card" aria-busy="true">
-          <Spinner label="Loading checkout" />
-          <p>Loading checkout…</p>
+          <Spinner label={t('checkout.loading')} />
+          <p>{t('checkout.loadingLong')}</p>
         </div>
       </Shell>
     );
@@ -60,7 +57,7 @@ function Checkout({ sessionId }: { sessionId: string }) {
           {err instanceof ApiError && (err.status === 404 || err.status === 400) ? (
             <NotFoundScreen />
           ) : (
-            <LoadErrorScreen message={describeError(err)} onRetry={() => void refreshSession(qc, sessionId)} />
+            <LoadErrorScreen message={describeError(t, err)} onRetry={() => void refreshSession(qc, sessionId)} />
           )}
         </div>
       </Shell>
@@ -100,12 +97,13 @@ function Checkout({ sessionId }: { sessionId: string }) {
 
 function Payable({ session }: { session: PublicCheckoutSession }) {
   const qc = useQueryClient();
+  const t = useT();
   const sessionId = session.id;
   const options = useQuery(optionsQuery());
   const quote = useQuery({ ...quoteQuery(sessionId), enabled: session.status === 'open' });
   const [selected, setSelected] = useState<Rail | null>(null);
   const [resume, setResume] = useState<ResumableAttempt | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
+  const [notice, setNotice] = useState<'changed' | null>(null);
 
   // A reloaded page picks up the attempt still pending on this session (Mobile Money prompt, bank transfer).
   const pendingAttempt = session.pending_attempt;
@@ -145,7 +143,7 @@ function Payable({ session }: { session: PublicCheckoutSession }) {
   // The quote answers 409 once the session is no longer open: re-read the session instead of showing an error.
   useEffect(() => {
     if (quote.error instanceof ApiError && quote.error.isConflict) {
-      setNotice('This checkout changed while you were on it. We refreshed it.');
+      setNotice('changed');
       void refreshSession(qc, sessionId);
     }
   }, [quote.error, qc, sessionId]);
@@ -158,7 +156,6 @@ function Payable({ session }: { session: PublicCheckoutSession }) {
     return { rail: selected, feeMinor: 0, totalMinor: session.amount_minor, payerPays: false };
   }, [selected, lastQuote, session.amount_minor]);
 
-  const labels = useMemo(() => Object.fromEntries((options.data?.payment_methods ?? []).map((m) => [m.value, m.label])), [options.data]);
   const headingRef = useFocusOnChange<HTMLHeadingElement>(selected, selected === null && notice === null ? false : true);
 
   // Pending with no flow of ours under way (e.g. a cash deposit the teller is reviewing): explain and wait.
@@ -186,16 +183,16 @@ function Payable({ session }: { session: PublicCheckoutSession }) {
     body = (
       <div className="pay-form">
         <h2 ref={headingRef} tabIndex={-1} className="step-title">
-          How would you like to pay?
+          {t('checkout.howToPay')}
         </h2>
         {notice && (
           <div className="notice notice-info" role="status">
-            {notice}
+            {t('checkout.changedNotice')}
           </div>
         )}
         {session.cash_rejection && <RejectedDepositNotice rejection={session.cash_rejection} merchant={session.merchant_name} />}
         <QuoteState quote={lastQuote} error={quote.error} loading={quote.isPending && quote.fetchStatus !== 'idle'} onRetry={() => void quote.refetch()}>
-          {(q) => <MethodPicker rails={session.allowed_rails} quote={q} labels={labels} onChoose={(r) => {
+          {(q) => <MethodPicker rails={session.allowed_rails} quote={q} onChoose={(r) => {
             setNotice(null);
             setSelected(r);
           }} />}
@@ -245,7 +242,7 @@ function Payable({ session }: { session: PublicCheckoutSession }) {
     <Shell session={session}>
       <div className="layout">
         <OrderSummary session={session} selected={price} />
-        <section className="panel" aria-label={selected ? `Pay with ${RAIL_LABELS[selected]}` : 'Payment method'}>
+        <section className="panel" aria-label={selected ? t('checkout.payWith', { method: railLabel(t, selected) }) : t('checkout.paymentMethod')}>
           <Suspense fallback={<RailLoading />}>{body}</Suspense>
         </section>
       </div>
@@ -266,19 +263,20 @@ function QuoteState({
   onRetry: () => void;
   children: (q: PublicCheckoutQuote) => React.ReactNode;
 }) {
+  const t = useT();
   if (quote) return <>{children(quote)}</>;
   if (error && !(error instanceof ApiError && error.isConflict)) {
     return (
       <div className="notice notice-error" role="alert">
-        {describeError(error)}{' '}
+        {describeError(t, error)}{' '}
         <button type="button" className="btn btn-link btn-inline" onClick={onRetry}>
-          Try again
+          {t('checkout.tryAgain')}
         </button>
       </div>
     );
   }
   return (
-    <ul className="methods methods-loading" aria-busy={loading} aria-label="Loading payment methods">
+    <ul className="methods methods-loading" aria-busy={loading} aria-label={t('checkout.loadingMethods')}>
       {[0, 1, 2, 3].map((i) => (
         <li key={i} className="method method-skeleton" />
       ))}
@@ -288,9 +286,10 @@ function QuoteState({
 
 /** While a rail's screen is on its way (its chunk loads when the payer chooses the rail). */
 function RailLoading() {
+  const t = useT();
   return (
     <div className="loading-card" aria-busy="true">
-      <Spinner label="Loading" />
+      <Spinner label={t('checkout.loading')} />
     </div>
   );
 }
@@ -303,6 +302,10 @@ function useLastDefined<T>(value: T | undefined): T | undefined {
 
 function Shell({ session, children }: { session: PublicCheckoutSession | null; children: React.ReactNode }) {
   const t = useT();
+  const title = session ? t('checkout.documentTitle', { merchant: session.merchant_name, invoice: session.invoice_ref }) : t('checkout.title');
+  useEffect(() => {
+    document.title = title;
+  }, [title]);
   return (
     <div className="shell">
       <a className="skip-link" href="#main">
@@ -312,27 +315,32 @@ function Shell({ session, children }: { session: PublicCheckoutSession | null; c
         <div className="topbar-inner">
           {session ? (
             <div className="brand">
-              <span className="brand-mark" aria-hidden="true">
+              <span className="brand-mark" aria-hidden="true" translate="no">
                 {initials(session.merchant_name)}
               </span>
-              <span className="brand-name" data-testid="merchant-name">
+              <span className="brand-name" data-testid="merchant-name" translate="no">
                 {session.merchant_name}
               </span>
             </div>
           ) : (
             <div className="brand">
-              <span className="brand-name">Paydesk Checkout</span>
+              <span className="brand-name">{t('checkout.brand')}</span>
             </div>
           )}
-          {session?.mode === 'test' && (
-            <span className="badge badge-test" data-testid="test-mode-badge" title="Sandbox: no real money moves">
-              Test mode
-            </span>
-          )}
+          <div className="topbar-end">
+            {session?.mode === 'test' && (
+              <span className="badge badge-test" data-testid="test-mode-badge" title={t('checkout.sandboxNote')}>
+                {t('checkout.testMode')}
+              </span>
+            )}
+            <LanguageSwitch label={t('checkout.language')} className="language-switch" />
+          </div>
         </div>
       </header>
       <main id="main" className="main">
-        <h1 className="visually-hidden">{session ? `Pay ${session.merchant_name}` : 'Checkout'}</h1>
+        <h1 className="visually-hidden">
+          {session ? t('checkout.payMerchant', { merchant: <span translate="no">{session.merchant_name}</span> }) : t('checkout.title')}
+        </h1>
         {children}
       </main>
       <footer className="foot">
@@ -340,10 +348,8 @@ function Shell({ session, children }: { session: PublicCheckoutSession | null; c
           <rect x="3" y="7" width="10" height="7" rx="1.5" fill="currentColor" />
           <path d="M5.5 7V5a2.5 2.5 0 015 0v2" fill="none" stroke="currentColor" strokeWidth="1.5" />
         </svg>
-        <span>
-          Secured by <strong>Paydesk</strong>
-        </span>
-        {session?.mode === 'test' && <span className="foot-sep">Sandbox: no real money moves</span>}
+        <span>{t('checkout.securedBy', { b: (chunks) => <strong translate="no">{chunks}</strong> })}</span>
+        {session?.mode === 'test' && <span className="foot-sep">{t('checkout.sandboxNote')}</span>}
       </footer>
     </div>
   );

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { useT } from '../ui/i18n';
 
 /** Writes text to the clipboard: the async Clipboard API, or a hidden textarea where it is missing or refused. */
 export async function copyText(text: string): Promise<boolean> {
@@ -31,6 +32,7 @@ export async function copyText(text: string): Promise<boolean> {
 }
 
 export function CopyButton({ value, label }: { value: string; label: string }) {
+  const t = useT();
   const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
   useEffect(() => {
     if (state === 'idle') return;
@@ -41,7 +43,7 @@ export function CopyButton({ value, label }: { value: string; label: string }) {
     <button
       type="button"
       className={`copy-btn${state === 'copied' ? ' is-copied' : ''}`}
-      aria-label={`Copy ${label}`}
+      aria-label={t('checkout.copy.label', { what: label })}
       onClick={() => {
         void copyText(value).then((ok) => setState(ok ? 'copied' : 'failed'));
       }}
@@ -53,9 +55,9 @@ export function CopyButton({ value, label }: { value: string; label: string }) {
           <svg viewBox="0 0 16 16" width="14" height="14"><rect x="5" y="5" width="9" height="9" rx="2" fill="none" stroke="currentColor" strokeWidth="1.5" /><path d="M11 3.5V3a1.5 1.5 0 00-1.5-1.5h-6A1.5 1.5 0 002 3v6a1.5 1.5 0 001.5 1.5H4" fill="none" stroke="currentColor" strokeWidth="1.5" /></svg>
         )}
       </span>
-      <span>{state === 'copied' ? 'Copied' : state === 'failed' ? 'Select to copy' : 'Copy'}</span>
+      <span>{state === 'copied' ? t('checkout.copy.copied') : state === 'failed' ? t('checkout.copy.select') : t('checkout.copy.copy')}</span>
       <span className="visually-hidden" role="status">
-        {state === 'copied' ? `${label} copied` : state === 'failed' ? `Could not copy ${label}` : ''}
+        {state === 'copied' ? t('checkout.copy.done', { what: label }) : state === 'failed' ? t('checkout.copy.failed', { what: label }) : ''}
       </span>
     </button>
   );

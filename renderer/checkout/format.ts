@@ -1,6 +1,7 @@
 import type { Rail } from '../../shared/schemas/common';
 
-import { currentLocale } from '../ui/i18n';
+import type { MomoCountry } from '../../shared/countries';
+import { currentLocale, type T } from '../ui/i18n';
 import { currencyDigits, formatMoney, minorToDecimal } from '../ui/money';
 
 export { currencyDigits, formatMoney, minorToDecimal };
@@ -30,44 +31,93 @@ export function formatRelative(seconds: number): string {
   return rtf.format(Math.round(seconds / 86400), 'day');
 }
 
-/** The payer reads the long wording ("Cash at a bank branch"): shared/labels.ts. */
-export { RAIL_PAYER_LABELS as RAIL_LABELS, OPERATOR_LABELS } from '../../shared/labels';
+/**
+ * The payer's words for rails, networks and countries, as message ids (literal, so the catalogue
+ * test sees them). shared/labels.ts and shared/countries.ts keep the English the server's CSVs use.
+ */
+export const RAIL_LABEL_IDS: Readonly<Record<Rail, string>> = {
+  momo: 'checkout.rail.momo',
+  card: 'checkout.rail.card',
+  bank_transfer: 'checkout.rail.bankTransfer',
+  cash: 'checkout.rail.cash',
+};
 
-export const RAIL_HINTS: Record<Rail, string> = {
-  momo: 'MTN, Telecel or AirtelTigo: approve on your phone',
-  card: 'Visa or Mastercard',
-  bank_transfer: 'Transfer from your bank app or at the counter',
-  cash: 'Print a deposit slip and pay at any listed branch',
+export const RAIL_HINT_IDS: Readonly<Record<Rail, string>> = {
+  momo: 'checkout.rail.momoHint',
+  card: 'checkout.rail.cardHint',
+  bank_transfer: 'checkout.rail.bankTransferHint',
+  cash: 'checkout.rail.cashHint',
+};
+
+/** The rail as the payer reads it ("Cash at a bank branch"). */
+export const railLabel = (t: T, rail: Rail): string => t(RAIL_LABEL_IDS[rail]);
+
+const NETWORK_IDS: Readonly<Record<string, string>> = {
+  mtn: 'checkout.network.mtn',
+  telecel: 'checkout.network.telecel',
+  airteltigo: 'checkout.network.airteltigo',
+  orange: 'checkout.network.orange',
+  moov: 'checkout.network.moov',
+  wave: 'checkout.network.wave',
+  free: 'checkout.network.free',
+  mpesa: 'checkout.network.mpesa',
+  airtel: 'checkout.network.airtel',
+};
+
+/** "MTN MoMo" for a network code; "Mobile Money" when unknown. */
+export const networkName = (t: T, code: string): string => t(NETWORK_IDS[code] ?? 'checkout.rail.momo');
+
+const COUNTRY_IDS: Readonly<Record<string, string>> = {
+  GH: 'checkout.country.GH',
+  CI: 'checkout.country.CI',
+  SN: 'checkout.country.SN',
+  KE: 'checkout.country.KE',
+};
+
+const PHONE_FORMAT_IDS: Readonly<Record<string, string>> = {
+  GH: 'checkout.phoneFormat.GH',
+  CI: 'checkout.phoneFormat.CI',
+  SN: 'checkout.phoneFormat.SN',
+  KE: 'checkout.phoneFormat.KE',
+};
+
+/** A Mobile Money country's name in the payer's language (its English name when unknown). */
+export const countryName = (t: T, country: MomoCountry): string => {
+  const id = COUNTRY_IDS[country.code];
+  return id ? t(id) : country.name;
+};
+
+/** How a number is written in that country ("0X XX XX XX XX (10 digits) or 225XXXXXXXXXX"). */
+export const phoneFormat = (t: T, country: MomoCountry): string => {
+  const id = PHONE_FORMAT_IDS[country.code];
+  return id ? t(id) : country.phoneFormat;
 };
 
 /** Sandbox decline reasons → words for the payer. Unknown codes fall back to a generic line. */
-export function describeDecline(reason: string | null | undefined): string {
+export function describeDecline(t: T, reason: string | null | undefined): string {
   switch (reason) {
     case 'insufficient_funds':
-      return 'The account does not have enough funds for this payment.';
+      return t('checkout.decline.insufficientFunds');
     case 'invalid_code':
     case 'wrong_code':
     case 'invalid_otp':
-      return 'The verification code was not correct.';
+      return t('checkout.decline.wrongCode');
     case 'expired':
     case 'prompt_expired':
     case 'timeout':
-      return 'The approval request expired before it was confirmed.';
-    case 'card_declined':
-    case 'declined':
-    case 'do_not_honor':
-      return 'The payment was declined.';
+      return t('checkout.decline.promptExpired');
     case 'payer_declined':
     case 'payer_rejected':
     case 'rejected_by_payer':
     case 'cancelled':
-      return 'The payment was rejected on the phone.';
+      return t('checkout.decline.rejectedOnPhone');
     case 'expired_card':
-      return 'The card has expired.';
+      return t('checkout.decline.expiredCard');
     case 'incorrect_cvc':
-      return 'The security code was not correct.';
+      return t('checkout.decline.wrongCvc');
     default:
-      return reason ? `The payment was declined (${reason.replace(/_/g, ' ')}).` : 'The payment was declined.';
+      // card_declined, do_not_honor and any code without a sentence of its own.
+      return t('checkout.decline.declined');
   }
 }
 

@@ -1,6 +1,7 @@
 import type { PublicCheckoutQuote } from '../../shared/schemas/checkout';
 import type { Rail } from '../../shared/schemas/common';
-import { RAIL_HINTS, RAIL_LABELS, formatMoney } from './format';
+import { useT } from '../ui/i18n';
+import { RAIL_HINT_IDS, formatMoney, railLabel } from './format';
 import { RailIcon } from './icons';
 
 /** Rail order on the page: the usual way to pay in Ghana first. */
@@ -27,27 +28,26 @@ export function priceOf(quote: PublicCheckoutQuote, rail: Rail): RailPrice {
 export function MethodPicker({
   rails,
   quote,
-  labels,
   onChoose,
 }: {
   rails: Rail[];
   quote: PublicCheckoutQuote;
-  labels: Partial<Record<string, string>>;
   onChoose: (rail: Rail) => void;
 }) {
+  const t = useT();
   const available = ORDER.filter((r) => rails.includes(r) && quote.allowed_rails.includes(r));
   if (available.length === 0) {
     return (
       <div className="notice notice-warning" role="alert">
-        No payment method is available for this checkout. Please contact the merchant.
+        {t('checkout.noMethods')}
       </div>
     );
   }
   return (
-    <ul className="methods" aria-label="Payment methods">
+    <ul className="methods" aria-label={t('checkout.paymentMethods')}>
       {available.map((rail) => {
         const price = priceOf(quote, rail);
-        const label = labels[rail] ?? RAIL_LABELS[rail];
+        const label = railLabel(t, rail);
         return (
           <li key={rail}>
             <button
@@ -62,12 +62,12 @@ export function MethodPicker({
               </span>
               <span className="method-text">
                 <span className="method-name">{label}</span>
-                <span className="method-hint">{RAIL_HINTS[rail]}</span>
+                <span className="method-hint">{t(RAIL_HINT_IDS[rail])}</span>
               </span>
               <span className="method-price" id={`method-${rail}-price`}>
                 <span className="method-total">{formatMoney(price.totalMinor, quote.currency)}</span>
                 <span className={`method-fee${price.payerPays ? '' : ' is-free'}`}>
-                  {price.payerPays ? `incl. ${formatMoney(price.feeMinor, quote.currency)} fee` : 'No fee'}
+                  {price.payerPays ? t('checkout.feeIncluded', { fee: formatMoney(price.feeMinor, quote.currency) }) : t('checkout.noFee')}
                 </span>
               </span>
               <svg className="method-chevron" aria-hidden="true" viewBox="0 0 16 16" width="16" height="16">

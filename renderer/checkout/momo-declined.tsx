@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { MAX_DECLINED_ATTEMPTS } from '../../shared/checkout-limits';
 import type { ProviderPaymentStatusResponse } from '../../shared/schemas/checkout';
 import { refreshSession, startMomoAttempt } from './api';
+import { useT } from '../ui/i18n';
 import { describeDecline } from './format';
 import { Spinner } from './icons';
 import type { RailPrice } from './method-picker';
@@ -36,6 +37,7 @@ export function MomoDeclined({
   onRetry: () => void;
 }) {
   const qc = useQueryClient();
+  const t = useT();
   const explain = usePaymentErrors(sessionId);
   const heading = useFocusOnChange<HTMLHeadingElement>();
   const again = useMutation({
@@ -51,18 +53,17 @@ export function MomoDeclined({
   return (
     <div className="pay-form">
       <h2 ref={heading} tabIndex={-1} className="step-title">
-        {expired ? 'Payment request expired' : 'Payment declined'}
+        {expired ? t('checkout.momo.expiredTitle') : t('checkout.momo.declinedTitle')}
       </h2>
       <div className="notice notice-error" role="alert" data-testid="momo-declined">
-        {expired ? 'The request on your phone expired before it was approved. No money was taken.' : `${describeDecline(data.decline_reason)} No money was taken.`}
+        {expired ? t('checkout.momo.expiredLead') : t('checkout.momo.declinedLead', { reason: describeDecline(t, data.decline_reason) })}
       </div>
       {failed ? (
-        <p className="step-lead">This checkout cannot take more attempts. Ask the merchant for a new payment link.</p>
+        <p className="step-lead">{t('checkout.momo.noMoreAttempts')}</p>
       ) : (
         <>
           <p className="step-lead" data-testid="momo-retry-rule">
-            {expired ? 'An expired request' : 'A declined request'} does not close this checkout: send a new request and approve it, or pay another way. After{' '}
-            {MAX_DECLINED_ATTEMPTS} declined attempts in all, the checkout closes to protect you from misuse.
+            {t(expired ? 'checkout.momo.retryRuleExpired' : 'checkout.momo.retryRuleDeclined', { max: MAX_DECLINED_ATTEMPTS })}
           </p>
           {again.isError && (
             <div className="notice notice-error" role="alert">
@@ -74,19 +75,19 @@ export function MomoDeclined({
               <button type="button" className="btn btn-primary btn-block" disabled={again.isPending} onClick={() => again.mutate(retryWith)}>
                 {again.isPending ? (
                   <>
-                    <Spinner /> Sending request…
+                    <Spinner /> {t('checkout.momo.sending')}
                   </>
                 ) : (
-                  <>Send a new request to ••{retryWith.phone.slice(-4)}</>
+                  t('checkout.momo.sendAgain', { last4: <span translate="no">••{retryWith.phone.slice(-4)}</span> })
                 )}
               </button>
               <button type="button" className="btn btn-link" onClick={onRetry}>
-                Use another number or method
+                {t('checkout.momo.otherNumber')}
               </button>
             </>
           ) : (
             <button type="button" className="btn btn-primary btn-block" onClick={onRetry}>
-              Try again
+              {t('checkout.tryAgain')}
             </button>
           )}
         </>

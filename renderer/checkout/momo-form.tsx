@@ -2,7 +2,8 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useRef, useState, type FormEvent } from 'react';
 import { momoCountry, type MomoCountry } from '../../shared/countries';
 import { ApiError, refreshSession, startMomoAttempt } from './api';
-import { formatMoney } from './format';
+import { useT, type T } from '../ui/i18n';
+import { countryName, formatMoney, networkName, phoneFormat } from './format';
 import { Spinner } from './icons';
 import { useFocusOnChange } from './use-focus';
 import { usePaymentErrors } from './use-payment-errors';
@@ -37,7 +38,8 @@ function guessOperator(country: string, phone: string): string | null {
   return null;
 }
 
-const wrongNumber = (c: MomoCountry | undefined) => (c ? `Enter a ${c.name} mobile number, like ${c.phoneExample} (${c.phoneFormat}).` : 'Enter your Mobile Money number.');
+const wrongNumber = (t: T, c: MomoCountry | undefined) =>
+  c ? t('checkout.momo.wrongNumber', { country: countryName(t, c), example: c.phoneExample, format: phoneFormat(t, c) }) : t('checkout.momo.enterNumber');
 
 export function MomoForm(props: {
   sessionId: string;
@@ -55,6 +57,7 @@ export function MomoForm(props: {
   focusHeading: boolean;
 }) {
   const { sessionId, price, currency, phone, operator } = props;
+  const t = useT();
   const countries = props.countries.map(momoCountry).filter((c): c is MomoCountry => !!c);
   const country = countries.find((c) => c.code === props.country) ?? countries[0];
   const operators = country?.networks ?? [];
@@ -80,7 +83,7 @@ export function MomoForm(props: {
     },
     onError: (err) => {
       if (err instanceof ApiError && err.code === 'INVALID_ARGUMENT' && /^phone/i.test(err.message)) {
-        setErrors({ phone: wrongNumber(country) });
+        setErrors({ phone: wrongNumber(t, country) });
         phoneRef.current?.focus();
         return;
       }
@@ -93,8 +96,8 @@ export function MomoForm(props: {
     setFormError(null);
     if (!country) return;
     const next: typeof errors = {};
-    if (!operator) next.operator = 'Choose your Mobile Money network.';
-    if (!plausiblePhone(phone)) next.phone = phone.trim() ? wrongNumber(country) : 'Enter your Mobile Money number.';
+    if (!operator) next.operator = t('checkout.momo.chooseNetworkError');
+    if (!plausiblePhone(phone)) next.phone = phone.trim() ? wrongNumber(t, country) : t('checkout.momo.enterNumber');
     setErrors(next);
     if (next.operator) return operatorRef.current?.focus();
     if (next.phone) return phoneRef.current?.focus();
@@ -104,19 +107,19 @@ export function MomoForm(props: {
   return (
     <form className="pay-form" onSubmit={submit} noValidate aria-labelledby={`${id}-h`}>
       <h2 id={`${id}-h`} ref={heading} tabIndex={-1} className="step-title">
-        Pay with Mobile Money
+        {t('checkout.momo.title')}
       </h2>
-      <p className="step-lead">We will send a payment request to your phone. Approve it there to complete the payment.</p>
+      <p className="step-lead">{t('checkout.momo.lead')}</p>
 
       {!country && (
         <div className="notice notice-error" role="alert">
-          Mobile Money does not take payments in {currency}. Choose another method.
+          {t('checkout.momo.noCountry', { currency })}
         </div>
       )}
 
       {countries.length > 1 && (
         <div className="field">
-          <label htmlFor={`${id}-country`}>Country</label>
+          <label htmlFor={`${id}-country`}>{t('checkout.momo.country')}</label>
           <div className="select-wrap">
             <select
               id={`${id}-country`}
@@ -129,7 +132,7 @@ export function MomoForm(props: {
             >
               {countries.map((c) => (
                 <option key={c.code} value={c.code}>
-                  {c.name}
+                  {countryName(t, c)}
                 </option>
               ))}
             </select>
@@ -138,7 +141,7 @@ export function MomoForm(props: {
       )}
 
       <div className={`field${errors.operator ? ' has-error' : ''}`}>
-        <label htmlFor={`${id}-op`}>Network</label>
+        <label htmlFor={`${id}-op`}>{t('checkout.momo.network')}</label>
         <div className="select-wrap">
           <select
             id={`${id}-op`}
@@ -154,11 +157,11 @@ export function MomoForm(props: {
             required
           >
             <option value="" disabled>
-              Choose network
+              {t('checkout.momo.chooseNetwork')}
             </option>
             {operators.map((o) => (
               <option key={o.value} value={o.value}>
-                {o.label}
+                {networkName(t, o.value)}
               </option>
             ))}
           </select>
@@ -171,7 +174,7 @@ export function MomoForm(props: {
       </div>
 
       <div className={`field${errors.phone ? ' has-error' : ''}`}>
-        <label htmlFor={`${id}-phone`}>Mobile Money number</label>
+        <label htmlFor={`${id}-phone`}>{t('checkout.momo.number')}</label>
         <input
           id={`${id}-phone`}
           ref={phoneRef}
@@ -195,7 +198,7 @@ export function MomoForm(props: {
           required
         />
         <p className="field-hint" id={`${id}-phone-hint`}>
-          {country ? `${country.name} number: ${country.phoneFormat}, like ${country.phoneExample}` : ''}
+          {country ? t('checkout.momo.numberHint', { country: countryName(t, country), format: phoneFormat(t, country), example: country.phoneExample }) : ''}
         </p>
         {errors.phone && (
           <p className="field-error" id={`${id}-phone-err`}>
@@ -213,14 +216,14 @@ export function MomoForm(props: {
       <button type="submit" className="btn btn-primary btn-block" disabled={start.isPending || !country}>
         {start.isPending ? (
           <>
-            <Spinner /> Sending request…
+            <Spinner /> {t('checkout.momo.sending')}
           </>
         ) : (
-          <>Pay {formatMoney(price.totalMinor, currency)}</>
+          t('checkout.payAmount', { amount: formatMoney(price.totalMinor, currency) })
         )}
       </button>
       <button type="button" className="btn btn-link" onClick={props.onBack}>
-        ← Choose another method
+        {t('checkout.chooseAnother')}
       </button>
     </form>
   );

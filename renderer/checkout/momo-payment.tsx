@@ -3,7 +3,8 @@ import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import type { ProviderPaymentStatusResponse } from '../../shared/schemas/checkout';
 import { ApiError, attemptQuery, authorizeAttempt, checkoutKeys, refreshSession, resendAttemptCode } from './api';
 import { MomoForm, plausiblePhone } from './momo-form';
-import { OPERATOR_LABELS, formatClock, formatMoney } from './format';
+import { useT, type T } from '../ui/i18n';
+import { formatClock, formatMoney, networkName } from './format';
 import { Spinner } from './icons';
 import { useCountdown } from './use-countdown';
 import { useFocusOnChange } from './use-focus';
@@ -83,17 +84,17 @@ export function MomoPayment({
 }
 
 
-function statusLine(s: ProviderPaymentStatusResponse | undefined): string {
-  if (!s) return 'Checking the status of your payment…';
+function statusLine(t: T, s: ProviderPaymentStatusResponse | undefined): string {
+  if (!s) return t('checkout.momo.status.checking');
   switch (s.status) {
     case 'pending':
-      return 'Waiting for you to approve the payment on your phone…';
+      return t('checkout.momo.status.pending');
     case 'succeeded':
-      return s.finalized ? 'Payment approved.' : 'Payment approved. Confirming…';
+      return s.finalized ? t('checkout.momo.status.approved') : t('checkout.momo.status.confirming');
     case 'declined':
-      return 'The payment was declined.';
+      return t('checkout.decline.declined');
     case 'expired':
-      return 'The payment request expired.';
+      return t('checkout.momo.status.expired');
   }
 }
 
@@ -117,6 +118,7 @@ function MomoApprove({
   onRetry: () => void;
 }) {
   const qc = useQueryClient();
+  const t = useT();
   const explain = usePaymentErrors(sessionId);
   const id = useId();
   const heading = useFocusOnChange<HTMLHeadingElement>();
@@ -157,7 +159,7 @@ function MomoApprove({
     onSuccess: (res) => {
       applyStatus(res);
       setRateLimitedUntil(null);
-      setMessage('We sent a new code to your phone.');
+      setMessage(t('checkout.momo.codeResent'));
       codeRef.current?.focus();
     },
     onError: (err) => {
@@ -174,7 +176,7 @@ function MomoApprove({
     e.preventDefault();
     const c = code.replace(/\s/g, '');
     if (!/^\d{4,8}$/.test(c)) {
-      setCodeError('Enter the code from the SMS: 4 to 8 digits.');
+      setCodeError(t('checkout.momo.codeInvalid'));
       codeRef.current?.focus();
       return;
     }
@@ -182,7 +184,7 @@ function MomoApprove({
     authorize.mutate(c);
   };
 
-  const network = OPERATOR_LABELS[attempt.operator] ?? 'Mobile Money';
+  const network = networkName(t, attempt.operator);
 
   if (finished && (data.status === 'declined' || data.status === 'expired')) {
     return <MomoDeclined sessionId={sessionId} data={data} price={price} retryWith={retryWith} onStarted={onStarted} onRetry={onRetry} />;
@@ -191,7 +193,7 @@ function MomoApprove({
   return (
     <div className="pay-form">
       <h2 ref={heading} tabIndex={-1} className="step-title">
-        Approve on your phone
+        {t('checkout.momo.approveTitle')}
       </h2>
       <div className="phone-prompt">
         <div className="phone-graphic" aria-hidden="true">
@@ -204,27 +206,28 @@ function MomoApprove({
           {pending && <span className="pulse" />}
         </div>
         <p>
-          We sent a request for <strong>{formatMoney(data?.amount_charged_minor ?? price.totalMinor, data?.currency ?? currency)}</strong> to your {network} number
-          {attempt.last4 ? (
-            <>
-              {' '}
-              ending in <strong data-testid="phone-last4">{attempt.last4}</strong>
-            </>
-          ) : null}
-          . Approve it on your phone, or enter the verification code you received by SMS.
+          {t(attempt.last4 ? 'checkout.momo.sentTo' : 'checkout.momo.sentToNoDigits', {
+            amount: <strong>{formatMoney(data?.amount_charged_minor ?? price.totalMinor, data?.currency ?? currency)}</strong>,
+            network,
+            last4: (
+              <strong data-testid="phone-last4" translate="no">
+                {attempt.last4}
+              </strong>
+            ),
+          })}
         </p>
       </div>
 
       <p className="live-status" role="status" aria-live="polite" data-testid="momo-status">
         {pending && <Spinner />}
-        {statusLine(data)}
+        {statusLine(t, data)}
       </p>
 
       {pending && (
         <>
           <form onSubmit={submit} noValidate className="code-form">
             <div className={`field${codeError ? ' has-error' : ''}`}>
-              <label htmlFor={`${id}-code`}>Verification code</label>
+              <label htmlFor={`${id}-code`}>{t('checkout.momo.code')}</label>
               <input
                 id={`${id}-code`}
                 ref={codeRef}
@@ -244,7 +247,7 @@ function MomoApprove({
               />
               {testMode && (
                 <p className="field-hint" id={`${id}-code-hint`}>
-                  <span className="badge badge-test badge-sm">Test</span> No SMS is sent in test mode: code 123456 approves, any other code declines.
+                  <span className="badge badge-test badge-sm">{t('checkout.testBadge')}</span> {t('checkout.momo.testHint', { code: '123456' })}
                 </p>
               )}
               {codeError && (
@@ -256,22 +259,22 @@ function MomoApprove({
             <button type="submit" className="btn btn-primary btn-block" disabled={authorize.isPending}>
               {authorize.isPending ? (
                 <>
-                  <Spinner /> Confirming…
+                  <Spinner /> {t('checkout.momo.confirming')}
                 </>
               ) : (
-                'Confirm payment'
+                t('checkout.momo.confirm')
               )}
             </button>
           </form>
 
           <div className="resend-row">
-            <span>Didn't get a code?</span>
+            <span>{t('checkout.momo.noCode')}</span>
             <button type="button" className="btn btn-link" disabled={resendIn > 0 || resend.isPending} onClick={() => resend.mutate()}>
-              Resend code
+              {t('checkout.momo.resend')}
               {resendIn > 0 && (
                 <span className="resend-timer" data-testid="resend-countdown">
                   {' '}
-                  in {formatClock(resendIn)}
+                  {t('checkout.momo.resendIn', { clock: formatClock(resendIn) })}
                 </span>
               )}
             </button>
@@ -286,7 +289,7 @@ function MomoApprove({
       )}
       {status.isError && !data && (
         <div className="notice notice-warning" role="status">
-          We could not check the payment status. We will keep trying.
+          {t('checkout.momo.statusUnavailable')}
         </div>
       )}
     </div>

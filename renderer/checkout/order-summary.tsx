@@ -1,7 +1,9 @@
 import { useState } from 'react';
 import type { PublicCheckoutSession } from '../../shared/schemas/checkout';
 import type { Rail } from '../../shared/schemas/common';
-import { RAIL_LABELS, formatClock, formatDateTime, formatMoney, formatRelative } from './format';
+import { useT } from '../ui/i18n';
+import { formatClock, formatMoney, formatRelative, railLabel } from './format';
+import { When } from './when';
 import { useCountdown } from './use-countdown';
 
 export interface SelectedTotal {
@@ -12,6 +14,7 @@ export interface SelectedTotal {
 
 /** What is being paid for: merchant, invoice, line items, the amount due and the time left. */
 export function OrderSummary({ session, selected }: { session: PublicCheckoutSession; selected: SelectedTotal | null }) {
+  const t = useT();
   const [open, setOpen] = useState(false);
   const expiresMs = Date.parse(session.expires_at);
   const left = useCountdown(Number.isNaN(expiresMs) ? null : expiresMs);
@@ -26,34 +29,36 @@ export function OrderSummary({ session, selected }: { session: PublicCheckoutSes
     // the payment form starts near the top (CSS: .summary--compact below 880 px).
     <section className={`summary${selected && (hasItems || showFee) ? ' summary--compact' : ''}${open ? ' is-expanded' : ''}`} aria-labelledby="summary-heading">
       <h2 id="summary-heading" className="visually-hidden">
-        Order summary
+        {t('checkout.summary.title')}
       </h2>
       {/* Label and figure, not a heading: divs so assistive tech reads them as one statement. */}
-      <div className="summary-label">{showFee ? 'Total to pay' : 'Amount due'}</div>
+      <div className="summary-label">{showFee ? t('checkout.summary.totalToPay') : t('checkout.summary.amountDue')}</div>
       <div className="summary-amount" data-testid="amount-due">
         {formatMoney(due, session.currency)}
       </div>
       {showFee && (
         <p className="summary-fee-note">
-          Includes {formatMoney(selected.feeMinor, session.currency)} {RAIL_LABELS[selected.rail]} fee
+          {t('checkout.summary.includesFee', { fee: formatMoney(selected.feeMinor, session.currency), method: railLabel(t, selected.rail) })}
         </p>
       )}
 
       <dl className="summary-meta">
         <div>
-          <dt>Invoice</dt>
-          <dd data-testid="invoice-ref">{session.invoice_ref}</dd>
+          <dt>{t('checkout.invoice')}</dt>
+          <dd data-testid="invoice-ref" translate="no">
+            {session.invoice_ref}
+          </dd>
         </div>
         {session.description && (
           <div>
-            <dt>For</dt>
-            <dd>{session.description}</dd>
+            <dt>{t('checkout.for')}</dt>
+            <dd translate="no">{session.description}</dd>
           </div>
         )}
         {session.customer_name && (
           <div>
-            <dt>Billed to</dt>
-            <dd>{session.customer_name}</dd>
+            <dt>{t('checkout.summary.billedTo')}</dt>
+            <dd translate="no">{session.customer_name}</dd>
           </div>
         )}
       </dl>
@@ -67,7 +72,11 @@ export function OrderSummary({ session, selected }: { session: PublicCheckoutSes
             aria-controls="summary-lines-list"
             onClick={() => setOpen((o) => !o)}
           >
-            {open ? 'Hide details' : `Show details${hasItems ? ` (${session.line_items.length} ${session.line_items.length === 1 ? 'item' : 'items'})` : ''}`}
+            {open
+              ? t('checkout.summary.hideDetails')
+              : hasItems
+                ? t('checkout.summary.showDetailsItems', { count: session.line_items.length })
+                : t('checkout.summary.showDetails')}
             <svg aria-hidden="true" viewBox="0 0 12 12" width="12" height="12">
               <path d="M3 4.5l3 3 3-3" fill="none" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round" />
             </svg>
@@ -77,7 +86,7 @@ export function OrderSummary({ session, selected }: { session: PublicCheckoutSes
               <ul className="line-items">
                 {session.line_items.map((item, i) => (
                   <li key={`${item.code}-${i}`}>
-                    <span className="line-name">
+                    <span className="line-name" translate="no">
                       {item.name}
                       <span className="line-code">{item.code}</span>
                     </span>
@@ -88,17 +97,17 @@ export function OrderSummary({ session, selected }: { session: PublicCheckoutSes
             )}
             <dl className="totals">
               <div>
-                <dt>Subtotal</dt>
+                <dt>{t('checkout.summary.subtotal')}</dt>
                 <dd>{formatMoney(session.amount_minor, session.currency)}</dd>
               </div>
               {showFee && (
                 <div>
-                  <dt>{RAIL_LABELS[selected.rail]} fee</dt>
+                  <dt>{t('checkout.summary.methodFee', { method: railLabel(t, selected.rail) })}</dt>
                   <dd>{formatMoney(selected.feeMinor, session.currency)}</dd>
                 </div>
               )}
               <div className="totals-grand">
-                <dt>Total</dt>
+                <dt>{t('checkout.summary.total')}</dt>
                 <dd>{formatMoney(due, session.currency)}</dd>
               </div>
             </dl>
@@ -114,11 +123,14 @@ export function OrderSummary({ session, selected }: { session: PublicCheckoutSes
           </svg>
           {left > 0 ? (
             <span>
-              Expires {left < 3600 ? `in ${formatClock(left)}` : formatRelative(left)}
-              <span className="summary-expiry-at"> · {formatDateTime(session.expires_at)}</span>
+              {left < 3600 ? t('checkout.summary.expiresIn', { clock: formatClock(left) }) : t('checkout.summary.expiresRelative', { when: formatRelative(left) })}
+              <span className="summary-expiry-at">
+                {' · '}
+                <When iso={session.expires_at} />
+              </span>
             </span>
           ) : (
-            <span>Expired</span>
+            <span>{t('checkout.summary.expired')}</span>
           )}
         </p>
       )}

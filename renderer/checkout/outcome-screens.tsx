@@ -1,10 +1,16 @@
 import type { ReactNode } from 'react';
 import type { PublicCheckoutSession } from '../../shared/schemas/checkout';
-import { RAIL_LABELS, formatDateTime, formatMoney, safeHttpUrl } from './format';
+import { useT } from '../ui/i18n';
+import { formatMoney, railLabel, safeHttpUrl } from './format';
 import { OutcomeIcon, Spinner } from './icons';
 import { useFocusOnChange } from './use-focus';
+import { When } from './when';
 
-function ReturnLink({ session, label, quiet = false }: { session: PublicCheckoutSession; label: string; quiet?: boolean }) {
+/** Merchant-supplied text and references inside a sentence: never translated. */
+const keep = (text: string) => <span translate="no">{text}</span>;
+const strongKeep = (text: string) => <strong translate="no">{text}</strong>;
+
+function ReturnLink({ session, label, quiet = false }: { session: PublicCheckoutSession; label: ReactNode; quiet?: boolean }) {
   const href = safeHttpUrl(session.return_to_merchant_url);
   if (!href) return null;
   return (
@@ -38,106 +44,113 @@ function Outcome({
 }
 
 function Receipt({ session }: { session: PublicCheckoutSession }) {
+  const t = useT();
   return (
     <dl className="receipt">
       <div>
-        <dt>Merchant</dt>
-        <dd>{session.merchant_name}</dd>
+        <dt>{t('checkout.merchant')}</dt>
+        <dd translate="no">{session.merchant_name}</dd>
       </div>
       <div>
-        <dt>Invoice</dt>
-        <dd>{session.invoice_ref}</dd>
+        <dt>{t('checkout.invoice')}</dt>
+        <dd translate="no">{session.invoice_ref}</dd>
       </div>
       <div>
-        <dt>Invoice amount</dt>
+        <dt>{t('checkout.receipt.invoiceAmount')}</dt>
         <dd>{formatMoney(session.amount_minor, session.currency)}</dd>
       </div>
       <div>
-        <dt>Checkout</dt>
-        <dd className="mono small">{session.id}</dd>
+        <dt>{t('checkout.checkoutId')}</dt>
+        <dd className="mono small" translate="no">
+          {session.id}
+        </dd>
       </div>
     </dl>
   );
 }
 
-const REFERENCE_LABELS: Record<string, string> = {
-  cash: 'Slip reference',
-  bank_transfer: 'Transfer reference',
-  momo: 'Mobile Money reference',
-  card: 'Card payment reference',
+const REFERENCE_LABEL_IDS: Record<string, string> = {
+  cash: 'checkout.receipt.slipReference',
+  bank_transfer: 'checkout.receipt.transferReference',
+  momo: 'checkout.receipt.momoReference',
+  card: 'checkout.receipt.cardReference',
 };
 
 /** What was paid, when and under which reference: the payer's receipt, printable or saved as PDF. */
 function PaymentReceipt({ session }: { session: PublicCheckoutSession }) {
+  const t = useT();
   const p = session.payment;
   if (!p) return <Receipt session={session} />;
   return (
     <div className="payer-receipt" data-testid="payment-receipt">
       {session.mode === 'test' && (
         <p className="print-test-mark" data-testid="receipt-test-mark">
-          TEST payment · sandbox · no real money moved
+          {t('checkout.receipt.testMark')}
         </p>
       )}
-      <p className="payer-receipt__title">Payment receipt</p>
+      <p className="payer-receipt__title">{t('checkout.receipt.title')}</p>
       <dl className="receipt">
         <div className="receipt-total">
-          <dt>Amount paid</dt>
+          <dt>{t('checkout.receipt.amountPaid')}</dt>
           <dd data-testid="receipt-amount">{formatMoney(p.amount_charged_minor, p.currency)}</dd>
         </div>
         {p.fee_minor > 0 && p.amount_charged_minor !== p.base_minor && (
           <div>
-            <dt>Of which</dt>
-            <dd>
-              {formatMoney(p.base_minor, p.currency)} invoice + {formatMoney(p.fee_minor, p.currency)} fee
-            </dd>
+            <dt>{t('checkout.receipt.ofWhich')}</dt>
+            <dd>{t('checkout.receipt.split', { invoice: formatMoney(p.base_minor, p.currency), fee: formatMoney(p.fee_minor, p.currency) })}</dd>
           </div>
         )}
         <div>
-          <dt>Paid on</dt>
-          <dd data-testid="receipt-date">{formatDateTime(p.paid_at)}</dd>
+          <dt>{t('checkout.receipt.paidOn')}</dt>
+          <dd data-testid="receipt-date">
+            <When iso={p.paid_at} />
+          </dd>
         </div>
         <div>
-          <dt>Paid with</dt>
-          <dd>{RAIL_LABELS[p.rail]}</dd>
+          <dt>{t('checkout.receipt.paidWith')}</dt>
+          <dd>{railLabel(t, p.rail)}</dd>
         </div>
         <div>
-          <dt>{REFERENCE_LABELS[p.rail] ?? 'Reference'}</dt>
-          <dd className="mono" data-testid="receipt-reference">
+          <dt>{t(REFERENCE_LABEL_IDS[p.rail] ?? 'checkout.receipt.reference')}</dt>
+          <dd className="mono" data-testid="receipt-reference" translate="no">
             {p.reference}
           </dd>
         </div>
         <div>
-          <dt>Merchant</dt>
-          <dd>{session.merchant_name}</dd>
+          <dt>{t('checkout.merchant')}</dt>
+          <dd translate="no">{session.merchant_name}</dd>
         </div>
         <div>
-          <dt>Invoice</dt>
-          <dd>{session.invoice_ref}</dd>
+          <dt>{t('checkout.invoice')}</dt>
+          <dd translate="no">{session.invoice_ref}</dd>
         </div>
         <div>
-          <dt>Checkout</dt>
-          <dd className="mono small">{session.id}</dd>
+          <dt>{t('checkout.checkoutId')}</dt>
+          <dd className="mono small" translate="no">
+            {session.id}
+          </dd>
         </div>
       </dl>
-      <p className="payer-receipt__keep">Keep this receipt: quote the reference to {session.merchant_name} if you ever need to.</p>
+      <p className="payer-receipt__keep">{t('checkout.receipt.keep', { merchant: keep(session.merchant_name) })}</p>
     </div>
   );
 }
 
 export function SuccessScreen({ session }: { session: PublicCheckoutSession }) {
+  const t = useT();
   return (
-    <Outcome kind="success" title="Payment successful" testId="screen-success">
+    <Outcome kind="success" title={t('checkout.success.title')} testId="screen-success">
       <p className="outcome-lead" role="status">
-        Your payment to {session.merchant_name} for invoice <strong>{session.invoice_ref}</strong> is complete.
+        {t('checkout.success.lead', { merchant: keep(session.merchant_name), invoice: strongKeep(session.invoice_ref) })}
       </p>
       <PaymentReceipt session={session} />
       {session.payment && (
         <button type="button" className="btn btn-secondary btn-block no-print" onClick={() => window.print()}>
-          Print or save as PDF
+          {t('checkout.success.print')}
         </button>
       )}
-      <ReturnLink session={session} label={`Return to ${session.merchant_name}`} />
-      <p className="outcome-note no-print">You can close this page.</p>
+      <ReturnLink session={session} label={t('checkout.returnTo', { merchant: keep(session.merchant_name) })} />
+      <p className="outcome-note no-print">{t('checkout.success.close')}</p>
     </Outcome>
   );
 }
@@ -147,83 +160,97 @@ export function SuccessScreen({ session }: { session: PublicCheckoutSession }) {
  * and what to do about the cash they handed over (docs/checkout.md, "Rejected cash deposit").
  */
 export function RejectedDepositNotice({ rejection: r, merchant }: { rejection: NonNullable<PublicCheckoutSession['cash_rejection']>; merchant: string }) {
+  const t = useT();
   return (
     <div className="notice notice-error rejected-deposit" role="alert" data-testid="deposit-rejected">
-      <p className="rejected-deposit__title">Your cash deposit was not accepted</p>
+      <p className="rejected-deposit__title">{t('checkout.rejected.title')}</p>
       <p>
-        The bank rejected the deposit of <strong>{formatMoney(r.amount_minor, r.currency)}</strong> on slip <span className="mono">{r.slip_reference}</span>{' '}
-        ({formatDateTime(r.rejected_at)}). Reason: <strong data-testid="deposit-rejected-reason">{r.reason}</strong>
+        {t('checkout.rejected.what', {
+          amount: <strong>{formatMoney(r.amount_minor, r.currency)}</strong>,
+          slip: (
+            <span className="mono" translate="no">
+              {r.slip_reference}
+            </span>
+          ),
+          when: <When iso={r.rejected_at} />,
+          // The supervisor's own words, as typed.
+          reason: (
+            <strong data-testid="deposit-rejected-reason" translate="no">
+              {r.reason}
+            </strong>
+          ),
+        })}
       </p>
-      <p>
-        <strong>Your cash:</strong> go back to the branch with the receipt the teller gave you; the bank returns the cash it did not accept.{' '}
-        {merchant} has not been paid.
-      </p>
-      <p>To pay, choose a method below. A new cash slip works too.</p>
+      <p>{t('checkout.rejected.cash', { b: (chunks) => <strong>{chunks}</strong>, merchant: keep(merchant) })}</p>
+      <p>{t('checkout.rejected.payAgain')}</p>
     </div>
   );
 }
 
 export function FailedScreen({ session }: { session: PublicCheckoutSession }) {
+  const t = useT();
   return (
-    <Outcome kind="failed" title="Payment failed" testId="screen-failed">
+    <Outcome kind="failed" title={t('checkout.failed.title')} testId="screen-failed">
       <p className="outcome-lead" role="status">
-        This checkout could not be paid and is now closed. No money was taken for it.
+        {t('checkout.failed.lead')}
       </p>
       <Receipt session={session} />
-      <ReturnLink session={session} label={`Return to ${session.merchant_name} to try again`} />
-      {!safeHttpUrl(session.return_to_merchant_url) && <p className="outcome-note">Contact {session.merchant_name} for a new payment link.</p>}
+      <ReturnLink session={session} label={t('checkout.failed.returnTo', { merchant: keep(session.merchant_name) })} />
+      {!safeHttpUrl(session.return_to_merchant_url) && (
+        <p className="outcome-note">{t('checkout.failed.contact', { merchant: keep(session.merchant_name) })}</p>
+      )}
     </Outcome>
   );
 }
 
 export function ExpiredScreen({ session }: { session: PublicCheckoutSession }) {
+  const t = useT();
   return (
-    <Outcome kind="expired" title="This checkout has expired" testId="screen-expired">
+    <Outcome kind="expired" title={t('checkout.expired.title')} testId="screen-expired">
       <p className="outcome-lead" role="status">
-        The payment link for invoice <strong>{session.invoice_ref}</strong> expired on {formatDateTime(session.expires_at)}. No payment was
-        taken.
+        {t('checkout.expired.lead', { invoice: strongKeep(session.invoice_ref), when: <When iso={session.expires_at} /> })}
       </p>
-      <ReturnLink session={session} label={`Return to ${session.merchant_name}`} />
-      {!safeHttpUrl(session.return_to_merchant_url) && <p className="outcome-note">Ask {session.merchant_name} for a new payment link.</p>}
+      <ReturnLink session={session} label={t('checkout.returnTo', { merchant: keep(session.merchant_name) })} />
+      {!safeHttpUrl(session.return_to_merchant_url) && (
+        <p className="outcome-note">{t('checkout.expired.ask', { merchant: keep(session.merchant_name) })}</p>
+      )}
     </Outcome>
   );
 }
 
 /** Pending with nothing for the payer to do here: a cash deposit under teller review, or a provider still confirming. */
 export function PendingScreen({ session }: { session: PublicCheckoutSession }) {
+  const t = useT();
   return (
-    <Outcome kind="pending" title="Your payment is being confirmed" testId="screen-pending">
-      <p className="outcome-lead">
-        We have your payment for invoice <strong>{session.invoice_ref}</strong> and are waiting for the final confirmation. A cash
-        deposit is confirmed once the bank has reviewed it, which usually takes a few minutes during banking hours.
-      </p>
+    <Outcome kind="pending" title={t('checkout.pending.title')} testId="screen-pending">
+      <p className="outcome-lead">{t('checkout.pending.lead', { invoice: strongKeep(session.invoice_ref) })}</p>
       <p className="live-status" role="status" aria-live="polite">
-        <Spinner /> Waiting for confirmation. This page updates by itself.
+        <Spinner /> {t('checkout.pending.status')}
       </p>
-      <p className="outcome-note">
-        You can close this page: {session.merchant_name} is told as soon as the payment is confirmed. Do not pay again.
-      </p>
-      <ReturnLink session={session} label={`Return to ${session.merchant_name}`} quiet />
+      <p className="outcome-note">{t('checkout.pending.note', { merchant: keep(session.merchant_name) })}</p>
+      <ReturnLink session={session} label={t('checkout.returnTo', { merchant: keep(session.merchant_name) })} quiet />
     </Outcome>
   );
 }
 
 export function NotFoundScreen() {
+  const t = useT();
   return (
-    <Outcome kind="missing" title="Checkout not found" testId="screen-not-found">
-      <p className="outcome-lead">This payment link is not valid. Check the link you were given, or ask the merchant for a new one.</p>
+    <Outcome kind="missing" title={t('checkout.notFound.title')} testId="screen-not-found">
+      <p className="outcome-lead">{t('checkout.notFound.lead')}</p>
     </Outcome>
   );
 }
 
 export function LoadErrorScreen({ message, onRetry }: { message: string; onRetry: () => void }) {
+  const t = useT();
   return (
-    <Outcome kind="failed" title="We could not load this checkout" testId="screen-load-error">
+    <Outcome kind="failed" title={t('checkout.loadError.title')} testId="screen-load-error">
       <p className="outcome-lead" role="alert">
         {message}
       </p>
       <button type="button" className="btn btn-primary btn-block" onClick={onRetry}>
-        Try again
+        {t('checkout.tryAgain')}
       </button>
     </Outcome>
   );

@@ -1,5 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
+import { useT } from '../ui/i18n';
 import { ApiError, describeError, refreshSession } from './api';
 
 /**
@@ -9,11 +10,12 @@ import { ApiError, describeError, refreshSession } from './api';
  */
 export function usePaymentErrors(sessionId: string) {
   const qc = useQueryClient();
+  const t = useT();
   return useCallback(
     (err: unknown): string => {
       if (err instanceof ApiError && (err.isConflict || err.status === 404)) void refreshSession(qc, sessionId);
-      return describeError(err);
+      return describeError(t, err);
     },
-    [qc, sessionId],
+    [qc, sessionId, t],
   );
 }

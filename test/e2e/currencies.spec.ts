@@ -79,29 +79,30 @@ test('an XOF session quotes XOF fees and offers Côte d’Ivoire’s and Senegal
   for (const width of WIDTHS) {
     const page = await pageIn(browser, 'fr-FR', width);
     await page.goto(checkoutPath(session));
+    // A French browser: the payer reads French.
     const momo = page.getByRole('button', { name: /Mobile Money/ });
     // 1 % of XOF 250,000 capped at XOF 1,000 (never the GHS 20.00 cap read as XOF 2,000); cash XOF 150.
-    await expect(momo).toContainText(/incl\. 1\s000\sXOF fee/u);
+    await expect(momo).toContainText(/dont 1\s000\sXOF de frais/u);
     await expect(momo).toContainText(/251\s000\sXOF/u);
-    await expect(page.getByRole('button', { name: /Cash/ })).toContainText(/incl\. 150\sXOF fee/u);
+    await expect(page.getByRole('button', { name: /Espèces/ })).toContainText(/dont 150\sXOF de frais/u);
     await momo.click();
-    const country = page.getByLabel('Country');
-    await expect(country.locator('option')).toHaveText(["Côte d'Ivoire", 'Senegal']);
-    await expect(page.getByLabel('Network').locator('option')).toHaveText(['Choose network', 'Orange Money', 'MTN MoMo', 'Moov Money', 'Wave']);
-    const phone = page.getByLabel('Mobile Money number');
+    const country = page.getByLabel('Pays');
+    await expect(country.locator('option')).toHaveText(['Côte d’Ivoire', 'Sénégal']);
+    await expect(page.getByLabel('Opérateur').locator('option')).toHaveText(['Choisir l’opérateur', 'Orange Money', 'MTN MoMo', 'Moov Money', 'Wave']);
+    const phone = page.getByLabel('Numéro Mobile Money');
     await expect(phone).toHaveAttribute('placeholder', '07 01 23 45 67');
-    await expect(page.getByText("Côte d'Ivoire number: 0X XX XX XX XX (10 digits) or 225XXXXXXXXXX")).toBeVisible();
+    await expect(page.getByText(/Numéro \(Côte d’Ivoire\)\s: 0X XX XX XX XX \(10 chiffres\) ou 225XXXXXXXXXX/u)).toBeVisible();
     await noSeriousViolations(page, `XOF Mobile Money form at ${width}`);
 
     // A Ghana number is refused by the server in Côte d'Ivoire's own format.
-    await page.getByLabel('Network').selectOption('orange');
+    await page.getByLabel('Opérateur').selectOption('orange');
     await phone.fill('024 123 4567');
-    await page.getByRole('button', { name: /^Pay / }).click();
-    await expect(page.getByText("Enter a Côte d'Ivoire mobile number, like 07 01 23 45 67")).toBeVisible();
+    await page.getByRole('button', { name: /^Payer / }).click();
+    await expect(page.getByText('Saisissez un numéro mobile valide (Côte d’Ivoire), par exemple 07 01 23 45 67')).toBeVisible();
 
     // Senegal: its own networks and format.
     await country.selectOption('SN');
-    await expect(page.getByLabel('Network').locator('option')).toHaveText(['Choose network', 'Orange Money', 'Wave', 'Free Money']);
+    await expect(page.getByLabel('Opérateur').locator('option')).toHaveText(['Choisir l’opérateur', 'Orange Money', 'Wave', 'Free Money']);
     await expect(phone).toHaveAttribute('placeholder', '77 123 45 67');
     await page.context().close();
   }

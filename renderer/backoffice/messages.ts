@@ -4,6 +4,10 @@
  * the same arguments, and that every id a component asks for exists.
  */
 import { mergeCatalogs } from '../ui/i18n';
+import admin from './features/admin/messages';
+import audit from './features/audit/messages';
+import finance from './features/finance/messages';
 import shell from './layout/messages';
+import webhooks from './features/webhooks/messages';
 
-export const backofficeCatalog = mergeCatalogs([shell]);
+export const backofficeCatalog = mergeCatalogs([shell, admin, finance, audit, webhooks]);

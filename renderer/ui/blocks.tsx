@@ -333,7 +333,12 @@ export function PageTitle({ title, subtitle, actions }: { title: string; subtitl
   );
 }
 
-export const Mono = ({ children }: { children: ReactNode }) => <code className="bo-mono">{children}</code>;
+/** A code, reference or key: shown as written, never translated. */
+export const Mono = ({ children }: { children: ReactNode }) => (
+  <code className="bo-mono" translate="no">
+    {children}
+  </code>
+);
 
 /**
  * A long identifier shown by its type prefix (`cs_test_`, `whd_`…) and its last six characters;
@@ -346,7 +351,7 @@ export function ShortId({ value }: { value: string }) {
   const prefix = /^[a-z]+_(?:test_|live_)?/.exec(value)?.[0];
   const short = prefix !== undefined ? (value.length > prefix.length + 8 ? `${prefix}…${value.slice(-6)}` : value) : value.length > 13 ? `${value.slice(0, 8)}…${value.slice(-4)}` : value;
   return (
-    <code className="bo-mono" title={value}>
+    <code className="bo-mono" title={value} translate="no">
       {short}
     </code>
   );

@@ -71,7 +71,8 @@ export function SelectField({
   label: string;
   value: string;
   onChange: (v: string) => void;
-  options: Array<{ value: string; label: string }>;
+  /** `data`: the label is a record's own (a merchant's name, a URL), shown as written and never translated. */
+  options: Array<{ value: string; label: string; data?: boolean }>;
 }) {
   const id = useId();
   return (
@@ -81,7 +82,7 @@ export function SelectField({
       </label>
       <select id={id} className="bo-input" value={value} onChange={(e) => onChange(e.target.value)}>
         {options.map((o) => (
-          <option key={o.value} value={o.value}>
+          <option key={o.value} value={o.value} translate={o.data ? 'no' : undefined}>
             {o.label}
           </option>
         ))}

@@ -65,7 +65,7 @@ export function BanksTab() {
         </Card>
         <Card title={t('admin.branches.addTitle')}>
           <form className="bo-inline-form" onSubmit={(e) => (e.preventDefault(), addBranch.mutate(undefined))}>
-            <SelectField label={t('admin.bank')} value={branch.bank} onChange={(v) => setBranch({ ...branch, bank: v })} options={[{ value: '', label: t('admin.choose') }, ...(banks.data?.banks ?? []).map((b) => ({ value: b.id, label: b.name }))]} />
+            <SelectField label={t('admin.bank')} value={branch.bank} onChange={(v) => setBranch({ ...branch, bank: v })} options={[{ value: '', label: t('admin.choose') }, ...(banks.data?.banks ?? []).map((b) => ({ value: b.id, label: b.name, data: true }))]} />
             <InputField label={t('admin.name')} value={branch.name} onChange={(v) => setBranch({ ...branch, name: v })} />
             <InputField label={t('admin.code')} value={branch.code} onChange={(v) => setBranch({ ...branch, code: v })} />
             <button type="submit" className="bo-btn bo-btn--secondary bo-export-btn" disabled={addBranch.pending || !branch.bank || !branch.name.trim() || !branch.code.trim()}>

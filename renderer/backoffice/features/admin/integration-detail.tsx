@@ -213,7 +213,7 @@ export function IntegrationDetail({ i, onClose }: { i: IntegrationView; onClose:
           if (endpointUrl.trim()) addEndpoint.mutate(undefined);
         }}
       >
-        <input className="bo-input bo-grow" aria-label={t('admin.endpoints.newUrl')} placeholder="https://merchant.example/paydesk-webhooks" value={endpointUrl} onChange={(e) => setEndpointUrl(e.target.value)} />
+        <input className="bo-input bo-grow" aria-label={t('admin.endpoints.newUrl')} placeholder={t('admin.endpoints.urlPlaceholder')} value={endpointUrl} onChange={(e) => setEndpointUrl(e.target.value)} />
         <button type="submit" className="bo-btn bo-btn--secondary bo-btn--sm" disabled={addEndpoint.pending || !endpointUrl.trim()}>
           {t('admin.endpoints.add')}
         </button>

@@ -34,8 +34,8 @@ export function IntegrationsTab() {
     <>
       <Card title={t('admin.integrations.newTitle')}>
         <form className="bo-inline-form" onSubmit={submit}>
-          <InputField label={t('admin.integrations.merchantName')} value={merchant} onChange={setMerchant} placeholder="Accra Water Co." />
-          <InputField label={t('admin.integrations.webhookUrl')} value={url} onChange={setUrl} placeholder="https://merchant.example/hooks" />
+          <InputField label={t('admin.integrations.merchantName')} value={merchant} onChange={setMerchant} placeholder={t('admin.integrations.merchantPlaceholder')} />
+          <InputField label={t('admin.integrations.webhookUrl')} value={url} onChange={setUrl} placeholder={t('admin.integrations.webhookPlaceholder')} />
           <button type="submit" className="bo-btn bo-btn--primary bo-export-btn" disabled={create.pending || !merchant.trim()}>
             {t('admin.integrations.create')}
           </button>

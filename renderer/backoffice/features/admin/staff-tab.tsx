@@ -44,8 +44,8 @@ export function StaffTab() {
     (_r, { disable, username }) => (disable ? t('admin.staff.disabled', { username }) : t('admin.staff.enabled', { username })),
     () => setConfirming(null),
   );
-  const branchOptions = (banks.data?.banks ?? []).flatMap((b) => b.branches.filter((br) => br.active).map((br) => ({ value: br.id, label: `${b.name}, ${br.name}` })));
-  const merchantOptions = [...new Map((integrations.data?.integrations ?? []).map((i) => [i.merchant_id, i.merchant_name])).entries()].map(([value, label]) => ({ value, label }));
+  const branchOptions = (banks.data?.banks ?? []).flatMap((b) => b.branches.filter((br) => br.active).map((br) => ({ value: br.id, label: `${b.name}, ${br.name}`, data: true })));
+  const merchantOptions = [...new Map((integrations.data?.integrations ?? []).map((i) => [i.merchant_id, i.merchant_name])).entries()].map(([value, label]) => ({ value, label, data: true }));
   return (
     <>
       <Card title={t('admin.staff.newTitle')}>

@@ -149,7 +149,7 @@ export function ExceptionsPage() {
         actions={
           <>
             {isAdmin && merchants.data && (
-              <SelectField label={t('finance.merchant')} value={picked} onChange={(v) => (setPicked(v), setOffset(0))} options={merchants.data.merchants.map((m) => ({ value: m.id, label: m.name }))} />
+              <SelectField label={t('finance.merchant')} value={picked} onChange={(v) => (setPicked(v), setOffset(0))} options={merchants.data.merchants.map((m) => ({ value: m.id, label: m.name, data: true }))} />
             )}
             <SelectField
               label={t('exceptions.kind')}

@@ -45,7 +45,7 @@ export function FinancePage() {
               label={t('finance.merchant')}
               value={picked}
               onChange={setPicked}
-              options={merchants.data.merchants.map((m) => ({ value: m.id, label: m.name }))}
+              options={merchants.data.merchants.map((m) => ({ value: m.id, label: m.name, data: true }))}
             />
           ) : undefined
         }

@@ -54,7 +54,7 @@ export function WebhooksPage() {
         subtitle={t('webhooks.subtitle')}
         actions={
           isAdmin && merchants.data ? (
-            <SelectField label={t('webhooks.merchant')} value={merchantId} onChange={(v) => (setMerchantId(v), setEndpointId(''), setOffset(0))} options={[{ value: '', label: t('webhooks.allMerchants') }, ...merchants.data.merchants.map((m) => ({ value: m.id, label: m.name }))]} />
+            <SelectField label={t('webhooks.merchant')} value={merchantId} onChange={(v) => (setMerchantId(v), setEndpointId(''), setOffset(0))} options={[{ value: '', label: t('webhooks.allMerchants') }, ...merchants.data.merchants.map((m) => ({ value: m.id, label: m.name, data: true }))]} />
           ) : undefined
         }
       />
@@ -76,9 +76,9 @@ export function WebhooksPage() {
               label={t('webhooks.endpoint')}
               value={endpointId}
               onChange={reset(setEndpointId)}
-              options={[{ value: '', label: t('webhooks.everyEndpoint') }, ...endpoints.map((e) => ({ value: e.endpoint_id, label: allMerchants ? `${merchantName(e.merchant_id)}: ${e.url}` : e.url }))]}
+              options={[{ value: '', label: t('webhooks.everyEndpoint') }, ...endpoints.map((e) => ({ value: e.endpoint_id, label: allMerchants ? `${merchantName(e.merchant_id)}: ${e.url}` : e.url, data: true }))]}
             />
-            <InputField label={t('webhooks.session')} value={sessionId} onChange={reset(setSessionId)} placeholder="cs_test_…" />
+            <InputField label={t('webhooks.session')} value={sessionId} onChange={reset(setSessionId)} placeholder={t('webhooks.sessionPlaceholder')} />
           </div>
           <QueryState query={attempts} isEmpty={(d) => d.attempts.length === 0} empty={outcome || eventType || sessionId || endpointId ? <NoMatch /> : <Empty title={t('webhooks.noAttempts')}>{t('webhooks.noAttemptsHint')}</Empty>}>
             {(d) => (

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
+import type { TimelineEntry } from '../../../../shared/schemas/backoffice';
 import { useT, type T } from '../../../ui/i18n';
 import { useRouter } from '../../router';
 import { useApi } from '../common/api';
@@ -213,9 +214,14 @@ export function SessionDetailView({ id }: { id: string }) {
                 {d.timeline.map((e, i) => (
                   <li key={`${e.at}-${i}`} className="bo-timeline__item">
                     <span className={`bo-timeline__dot bo-timeline__dot--${e.kind}`} aria-hidden="true" />
-                    <div className="bo-timeline__title">{e.title}</div>
+                    <div className="bo-timeline__title">{timelineTitle(t, e)}</div>
                     <div className="bo-timeline__meta"><time dateTime={e.at}>{formatDateTime(e.at, { seconds: true })}</time></div>
-                    {e.detail && <div className="bo-timeline__meta">{e.detail}</div>}
+                    {/* The server's record of what happened (causes, raw provider statuses, who): shown as written. */}
+                    {e.detail && (
+                      <div className="bo-timeline__meta" translate="no">
+                        {e.detail}
+                      </div>
+                    )}
                   </li>
                 ))}
               </ol>
@@ -227,3 +233,31 @@ export function SessionDetailView({ id }: { id: string }) {
   );
 }
 
+
+/** A timeline line's title in the reader's language, from its code (the API's `title` is English). */
+function timelineTitle(t: T, e: TimelineEntry): ReactNode {
+  const arg = (name: string) => String(e.args[name] ?? '');
+  const code = (v: string) => <span translate="no">{v}</span>;
+  switch (e.code) {
+    case 'session_created':
+      return t('finance.timeline.session_created');
+    case 'transition':
+      return t('finance.timeline.transition', { from: t('finance.timeline.status', { status: arg('from') }), to: t('finance.timeline.status', { status: arg('to') }) });
+    case 'attempt_started':
+      return t('finance.timeline.attempt_started', { rail: railLabel(arg('rail')) });
+    case 'attempt_finished':
+      return t('finance.timeline.attempt_finished', { rail: railLabel(arg('rail')), status: arg('status') });
+    case 'slip_issued':
+      return t('finance.timeline.slip_issued', { reference: code(arg('reference')) });
+    case 'deposit_recorded':
+      return t('finance.timeline.deposit_recorded');
+    case 'deposit_reviewed':
+      return t('finance.timeline.deposit_reviewed', { status: arg('status') });
+    case 'event':
+      return t('finance.timeline.event', { type: code(arg('type')) });
+    case 'webhook_delivered':
+      return t('finance.timeline.webhook_delivered', { code: e.args.status_code === null ? 'ok' : arg('status_code') });
+    case 'webhook_failed':
+      return e.args.status_code === null ? t('finance.timeline.webhook_failed_no_code') : t('finance.timeline.webhook_failed', { code: arg('status_code') });
+  }
+}

@@ -9,6 +9,10 @@ import cashDesk from './features/cash-desk/messages';
 import common from './features/common/messages';
 import home from './features/home/messages';
 import overview from './features/overview/messages';
+import admin from './features/admin/messages';
+import audit from './features/audit/messages';
+import finance from './features/finance/messages';
 import shell from './layout/messages';
+import webhooks from './features/webhooks/messages';
 
-export const backofficeCatalog = mergeCatalogs([shell, common, auth, home, overview, cashDesk]);
+export const backofficeCatalog = mergeCatalogs([shell, common, auth, home, overview, cashDesk, admin, finance, audit, webhooks]);

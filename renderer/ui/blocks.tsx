@@ -340,6 +340,7 @@ export function PageTitle({ title, subtitle, actions }: { title: string; subtitl
   );
 }
 
+/** A code, reference or key: shown as written, never translated. */
 export const Mono = ({ children }: { children: ReactNode }) => (
   <code className="bo-mono" translate="no">
     {children}

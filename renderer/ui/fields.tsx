@@ -71,7 +71,7 @@ export function SelectField({
   label: string;
   value: string;
   onChange: (v: string) => void;
-  /** `data`: the label is user data (a merchant's name), never translated. */
+  /** `data`: the label is a record's own (a merchant's name, a URL), shown as written and never translated. */
   options: Array<{ value: string; label: string; data?: boolean }>;
 }) {
   const id = useId();

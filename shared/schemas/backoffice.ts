@@ -345,9 +345,28 @@ export const SessionList = z.object({ sessions: z.array(SessionRow), ...ListTota
 export type SessionList = z.infer<typeof SessionList>;
 export const SessionIdParams = z.object({ session_id: z.string().min(1).max(80) });
 
+export const TIMELINE_CODES = [
+  'session_created',
+  'transition',
+  'attempt_started',
+  'attempt_finished',
+  'slip_issued',
+  'deposit_recorded',
+  'deposit_reviewed',
+  'event',
+  'webhook_delivered',
+  'webhook_failed',
+] as const;
+/**
+ * One line of a session's timeline. `title` is English (API clients, logs); `code` and `args`
+ * name the same thing for a screen to word in its reader's language (`transition` with
+ * `{ from: 'open', to: 'pending' }`, `attempt_finished` with `{ rail: 'card', status: 'succeeded' }`).
+ */
 export const TimelineEntry = z.object({
   at: IsoDateTime,
   kind: z.enum(['created', 'transition', 'attempt', 'slip', 'deposit', 'event', 'delivery']),
+  code: z.enum(TIMELINE_CODES),
+  args: z.record(z.string(), z.union([z.string(), z.number(), z.null()])),
   title: z.string(),
   detail: z.string(),
   ref: z.string().nullable(),

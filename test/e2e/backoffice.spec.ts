@@ -466,7 +466,7 @@ test.describe.serial('back office: cash desk to finance', () => {
     await actionHeader.getByRole('button').click();
     await expect(actionHeader).toHaveAttribute('aria-sort', 'ascending');
     await expect(audit.locator('.bo-pagination__count')).toHaveText(/^1–25 of \d+$/);
-    const actionCode = async () => (await audit.locator('tbody tr').first().locator('td').nth(2).locator('[title]').getAttribute('title')) ?? ''; // sorted by code, shown in words
+    const actionCode = async () => (await audit.locator('tbody tr').first().locator('td').nth(2).locator('[data-action]').getAttribute('data-action')) ?? ''; // sorted by code, shown in words
     const firstAction = await actionCode();
     await audit.getByRole('button', { name: 'Next' }).click();
     await expect(audit.locator('.bo-pagination__count')).toHaveText(/^26–\d+ of \d+$/);

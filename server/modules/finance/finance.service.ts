@@ -302,33 +302,35 @@ export async function sessionDetail(deps: FinanceDeps, staff: StaffContext, sess
     db.selectFrom('events').select(['id', 'type', 'created_at']).where('session_id', '=', s.id).execute(),
     invoiceLines(db, { merchantId: s.merchant_id, mode: sessionMode(s.id), invoiceRef: s.invoice_ref }),
   ]);
-  const t: TimelineEntry[] = [{ at: s.created_at, kind: 'created', title: 'Session created', detail: `${money(s.amount_minor, s.currency)} for invoice ${s.invoice_ref}`, ref: s.id }];
+  const t: TimelineEntry[] = [{ at: s.created_at, kind: 'created', code: 'session_created', args: {}, title: 'Session created', detail: `${money(s.amount_minor, s.currency)} for invoice ${s.invoice_ref}`, ref: s.id }];
   // The creation row (none → open) is the "Session created" entry above, which sessions made before it had too.
-  for (const h of history.filter((row) => row.from_status !== NO_STATUS)) t.push({ at: h.at, kind: 'transition', title: `${SESSION_STATUS_LABELS[h.from_status as SessionStatus] ?? h.from_status} → ${SESSION_STATUS_LABELS[h.to_status as SessionStatus] ?? h.to_status}`, detail: h.cause, ref: null });
+  for (const h of history.filter((row) => row.from_status !== NO_STATUS)) t.push({ at: h.at, kind: 'transition', code: 'transition', args: { from: h.from_status, to: h.to_status }, title: `${SESSION_STATUS_LABELS[h.from_status as SessionStatus] ?? h.from_status} → ${SESSION_STATUS_LABELS[h.to_status as SessionStatus] ?? h.to_status}`, detail: h.cause, ref: null });
   for (const a of attempts) {
     const rail = railLabel(a.rail);
     const who = a.rail === 'momo' ? ` · ${a.operator ?? ''} ••${a.phone_last4 ?? ''}` : a.rail === 'card' ? ` · ${a.card_brand ?? ''} ••${a.card_last4 ?? ''}` : a.payment_reference ? ` · ref ${a.payment_reference}` : '';
-    t.push({ at: a.created_at, kind: 'attempt', title: `${rail} attempt started`, detail: `${breakdown(feeWord(a.rail), a.base_minor, a.fee_minor, a.amount_charged_minor, a.currency)}${who}`, ref: a.id });
+    t.push({ at: a.created_at, kind: 'attempt', code: 'attempt_started', args: { rail: a.rail }, title: `${rail} attempt started`, detail: `${breakdown(feeWord(a.rail), a.base_minor, a.fee_minor, a.amount_charged_minor, a.currency)}${who}`, ref: a.id });
     if (a.finalized_at) {
-      t.push({ at: a.finalized_at, kind: 'attempt', title: `${rail} attempt ${a.status}`, detail: a.decline_reason ? `${a.raw_status} · ${a.decline_reason}` : a.raw_status, ref: a.id });
+      t.push({ at: a.finalized_at, kind: 'attempt', code: 'attempt_finished', args: { rail: a.rail, status: a.status }, title: `${rail} attempt ${a.status}`, detail: a.decline_reason ? `${a.raw_status} · ${a.decline_reason}` : a.raw_status, ref: a.id });
     }
   }
   for (const sl of slips) {
-    t.push({ at: sl.created_at, kind: 'slip', title: `Cash slip ${sl.reference} issued`, detail: `${breakdown('cash', sl.base_minor, sl.fee_minor, sl.amount_minor, sl.currency)} · now ${SLIP_STATUS_LABELS[sl.status as keyof typeof SLIP_STATUS_LABELS] ?? sl.status}`, ref: sl.reference });
+    t.push({ at: sl.created_at, kind: 'slip', code: 'slip_issued', args: { reference: sl.reference }, title: `Cash slip ${sl.reference} issued`, detail: `${breakdown('cash', sl.base_minor, sl.fee_minor, sl.amount_minor, sl.currency)} · now ${SLIP_STATUS_LABELS[sl.status as keyof typeof SLIP_STATUS_LABELS] ?? sl.status}`, ref: sl.reference });
   }
   for (const d of deposits) {
-    t.push({ at: d.created_at, kind: 'deposit', title: 'Cash deposit recorded', detail: `${money(d.amount_minor, d.currency)} by ${d.recorded_by_username}${d.note ? ` · “${d.note}”` : ''}`, ref: d.id });
+    t.push({ at: d.created_at, kind: 'deposit', code: 'deposit_recorded', args: {}, title: 'Cash deposit recorded', detail: `${money(d.amount_minor, d.currency)} by ${d.recorded_by_username}${d.note ? ` · “${d.note}”` : ''}`, ref: d.id });
     if (d.reviewed_at) {
       t.push({
         at: d.reviewed_at,
         kind: 'deposit',
+        code: 'deposit_reviewed',
+        args: { status: d.status },
         title: `Cash deposit ${d.status}`,
         detail: `by ${d.reviewed_by_username ?? 'unknown'}${d.review_reason ? ` · ${d.review_reason}` : ''}`,
         ref: d.id,
       });
     }
   }
-  for (const e of events) t.push({ at: e.created_at, kind: 'event', title: `Event ${e.type}`, detail: e.id, ref: e.id });
+  for (const e of events) t.push({ at: e.created_at, kind: 'event', code: 'event', args: { type: e.type }, title: `Event ${e.type}`, detail: e.id, ref: e.id });
   t.push(...(await deliveryEntries(db, events.map((e) => e.id))));
   const kindOrder = ['created', 'attempt', 'slip', 'deposit', 'transition', 'event', 'delivery'];
   t.sort((a, b) => (a.at === b.at ? kindOrder.indexOf(a.kind) - kindOrder.indexOf(b.kind) : a.at < b.at ? -1 : 1));

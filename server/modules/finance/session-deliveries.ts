@@ -15,6 +15,8 @@ export async function deliveryEntries(db: Db, eventIds: string[]): Promise<Timel
   return rows.map((r) => ({
     at: r.started_at,
     kind: 'delivery' as const,
+    code: r.outcome === 'succeeded' ? ('webhook_delivered' as const) : ('webhook_failed' as const),
+    args: { status_code: r.status_code ?? null },
     title: r.outcome === 'succeeded' ? `Webhook delivered (${r.status_code ?? 'ok'})` : `Webhook attempt failed${r.status_code ? ` (${r.status_code})` : ''}`,
     detail: [r.url, `${r.latency_ms} ms`, r.kind.replace('_', ' '), r.error].filter(Boolean).join(' · '),
     ref: r.event_id,

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useT } from '../../../ui/i18n';
 import { PageTitle, Tabs } from '../../../ui/blocks';
 import { BanksTab } from './banks-tab';
 import { IntegrationsTab } from './integrations-tab';
@@ -8,16 +9,17 @@ import { StaffTab } from './staff-tab';
 type Tab = 'integrations' | 'staff' | 'banks' | 'sandbox';
 /** Administration: integrations (keys, endpoints, rails, fees), staff, banks and branches, sandbox actions. */
 export function AdminPage() {
+  const t = useT();
   const [tab, setTab] = useState<Tab>('integrations');
   return (
     <div className="bo-page">
-      <PageTitle title="Administration" subtitle="Merchants and their integrations, staff accounts, banks and branches." />
+      <PageTitle title={t('admin.title')} subtitle={t('admin.subtitle')} />
       <Tabs
         tabs={[
-          { key: 'integrations', label: 'Integrations' },
-          { key: 'staff', label: 'Staff' },
-          { key: 'banks', label: 'Banks & branches' },
-          { key: 'sandbox', label: 'Sandbox' },
+          { key: 'integrations', label: t('admin.tab.integrations') },
+          { key: 'staff', label: t('admin.tab.staff') },
+          { key: 'banks', label: t('admin.tab.banks') },
+          { key: 'sandbox', label: t('admin.tab.sandbox') },
         ]}
         current={tab}
         onChange={setTab}

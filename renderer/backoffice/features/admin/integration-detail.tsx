@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useT } from '../../../ui/i18n';
 import { useApi } from '../common/api';
 import { amountPlaceholder, formatAmountInput, formatDateTime, formatMoney, parseAmount, railLabel, useAmountLocale } from '../common/format';
 import { parsePercent } from '../../../ui/amount';
@@ -17,6 +18,7 @@ import { SecretOnce } from './copy-secret';
 import { FormError, RAILS, useAdminAction } from './use-admin-action';
 
 export function IntegrationDetail({ i, onClose }: { i: IntegrationView; onClose: () => void }) {
+  const t = useT();
   const api = useApi();
   const [secret, setSecret] = useState<{ label: string; value: string } | null>(null);
   const [rails, setRails] = useState<string[]>(i.allowed_rails);
@@ -48,21 +50,21 @@ export function IntegrationDetail({ i, onClose }: { i: IntegrationView; onClose:
   const newKey = useAdminAction(
     () => api.post(`/admin/integrations/${i.integration_id}/api-keys`, { name: keyName.trim() }, CreatedApiKey),
     (r) => {
-      setSecret({ label: `API key ${r.name ? `“${r.name}” ` : ''}for ${i.merchant_name} (${i.mode} mode)`, value: r.api_key });
+      setSecret({ label: r.name ? t('admin.secret.apiKeyNamed', { name: r.name, merchant: i.merchant_name, mode: i.mode }) : t('admin.secret.apiKeyUnnamed', { merchant: i.merchant_name, mode: i.mode }), value: r.api_key });
       setKeyName('');
       return null;
     },
   );
   const revoke = useAdminAction(
     (id: string) => api.post(`/admin/api-keys/${id}/revoke`),
-    () => 'Key revoked: requests with it now answer 401.',
+    () => t('admin.keys.revoked'),
     () => setConfirm(null),
   );
-  const saveRails = useAdminAction(() => api.post(`/admin/integrations/${i.integration_id}/rails`, { allowed_rails: rails }), () => 'Payment methods saved.');
+  const saveRails = useAdminAction(() => api.post(`/admin/integrations/${i.integration_id}/rails`, { allowed_rails: rails }), () => t('admin.rails.saved'));
   const addEndpoint = useAdminAction(
     () => api.post(`/admin/integrations/${i.integration_id}/webhook-endpoints`, { url: endpointUrl.trim() }, CreatedEndpoint),
     (r) => {
-      setSecret({ label: `Webhook signing secret for ${endpointUrl.trim()}`, value: r.secret });
+      setSecret({ label: t('admin.secret.webhookFor', { url: endpointUrl.trim() }), value: r.secret });
       setEndpointUrl('');
       return null;
     },
@@ -76,23 +78,23 @@ export function IntegrationDetail({ i, onClose }: { i: IntegrationView; onClose:
       ),
     (r, { id }) => {
       if ('secret' in r) {
-        const url = i.webhook_endpoints.find((e) => e.id === id)?.url ?? 'the endpoint';
-        setSecret({ label: `New signing secret for ${url} (the old one keeps signing for 24 h)`, value: r.secret });
+        const url = i.webhook_endpoints.find((e) => e.id === id)?.url ?? id;
+        setSecret({ label: t('admin.secret.rotated', { url }), value: r.secret });
         return null;
       }
-      return 'Endpoint updated.';
+      return t('admin.endpoints.updated');
     },
     () => setConfirm(null),
   );
   const saveFee = useAdminAction(
     () => {
       const percent = parsePercent(fee.percent, locale);
-      if (!percent.ok) return Promise.reject(new FormError(`Percent: ${percent.message}`));
-      if (percent.minor > 10_000) return Promise.reject(new FormError('Percent: at most 100.'));
+      if (!percent.ok) return Promise.reject(new FormError(t('admin.fees.percentError', { message: percent.message })));
+      if (percent.minor > 10_000) return Promise.reject(new FormError(t('admin.fees.percentMax')));
       const fixed = fee.fixed.trim() ? parseAmount(fee.fixed, feeCurrency, locale) : ({ ok: true, minor: 0 } as const);
-      if (!fixed.ok) return Promise.reject(new FormError(`Fixed: ${fixed.message}`));
+      if (!fixed.ok) return Promise.reject(new FormError(t('admin.fees.fixedError', { message: fixed.message })));
       const cap = fee.cap.trim() ? parseAmount(fee.cap, feeCurrency, locale) : null;
-      if (cap && !cap.ok) return Promise.reject(new FormError(`Cap: ${cap.message}`));
+      if (cap && !cap.ok) return Promise.reject(new FormError(t('admin.fees.capError', { message: cap.message })));
       return api.post(`/admin/integrations/${i.integration_id}/fee-rules`, {
         rail: fee.rail,
         currency: feeCurrency,
@@ -102,21 +104,21 @@ export function IntegrationDetail({ i, onClose }: { i: IntegrationView; onClose:
         bearer: fee.bearer,
       });
     },
-    () => `Fee rule for ${railLabel(fee.rail)} in ${feeCurrency} saved.`,
+    () => t('admin.fees.saved', { rail: railLabel(fee.rail), currency: feeCurrency }),
   );
 
   return (
     <Card
       title={
         <span className="bo-title-with-badge bo-title-with-badge--sm">
-          {i.merchant_name} <StatusBadge status={i.disabled_at ? 'disabled' : 'active'} label={`${i.mode} mode`} />
+          <span translate="no">{i.merchant_name}</span> <StatusBadge status={i.disabled_at ? 'disabled' : 'active'} label={t('admin.integrations.mode', { mode: i.mode })} />
         </span>
       }
       actions={
         <>
           <ShortId value={i.integration_id} />
           <button type="button" className="bo-btn bo-btn--secondary bo-btn--sm" onClick={onClose}>
-            Collapse
+            {t('admin.integrations.collapse')}
           </button>
         </>
       }
@@ -125,21 +127,21 @@ export function IntegrationDetail({ i, onClose }: { i: IntegrationView; onClose:
       {secret && <SecretOnce label={secret.label} value={secret.value} onDone={() => setSecret(null)} />}
       {[newKey.note, revoke.note, saveRails.note, addEndpoint.note, endpointAction.note, saveFee.note]}
 
-      <div className="bo-subhead">API keys</div>
+      <div className="bo-subhead">{t('admin.keys.title')}</div>
       <DataTable
         rows={i.api_keys}
         rowKey={(k) => k.id}
         pageSize={5}
         defaultSort={{ key: 'created', dir: 'desc' }}
         columns={[
-          { key: 'name', header: 'Name', sortValue: (k) => k.name ?? '', render: (k) => k.name ?? <span className="bo-muted">Unnamed</span> },
-          { key: 'prefix', header: 'Key', sortValue: (k) => k.prefix, render: (k) => <Mono>{`${k.prefix}…`}</Mono> },
-          { key: 'created', header: 'Created', nowrap: true, sortValue: (k) => k.created_at, render: (k) => formatDateTime(k.created_at) },
-          { key: 'used', header: 'Last used', nowrap: true, sortValue: (k) => k.last_used_at ?? '', render: (k) => (k.last_used_at ? formatDateTime(k.last_used_at) : <span className="bo-muted">Never</span>) },
-          { key: 'state', header: 'State', sortValue: (k) => (k.revoked_at ? 'revoked' : 'active'), render: (k) => <StatusBadge status={k.revoked_at ? 'revoked' : 'active'} /> },
+          { key: 'name', header: t('admin.name'), sortValue: (k) => k.name ?? '', render: (k) => (k.name ? <span translate="no">{k.name}</span> : <span className="bo-muted">{t('admin.keys.unnamed')}</span>) },
+          { key: 'prefix', header: t('admin.keys.key'), sortValue: (k) => k.prefix, render: (k) => <Mono>{`${k.prefix}…`}</Mono> },
+          { key: 'created', header: t('admin.created'), nowrap: true, sortValue: (k) => k.created_at, render: (k) => <time dateTime={k.created_at}>{formatDateTime(k.created_at)}</time> },
+          { key: 'used', header: t('admin.keys.lastUsed'), nowrap: true, sortValue: (k) => k.last_used_at ?? '', render: (k) => (k.last_used_at ? <time dateTime={k.last_used_at}>{formatDateTime(k.last_used_at)}</time> : <span className="bo-muted">{t('admin.keys.never')}</span>) },
+          { key: 'state', header: t('admin.state'), sortValue: (k) => (k.revoked_at ? 'revoked' : 'active'), render: (k) => <StatusBadge status={k.revoked_at ? 'revoked' : 'active'} label={k.revoked_at ? t('admin.stateRevoked') : t('admin.stateActive')} /> },
           {
             key: 'act',
-            header: 'Actions',
+            header: t('admin.actions'),
             hideHeader: true,
             align: 'right',
             render: (k) =>
@@ -149,9 +151,9 @@ export function IntegrationDetail({ i, onClose }: { i: IntegrationView; onClose:
                   className="bo-btn bo-btn--danger bo-btn--sm"
                   disabled={revoke.pending}
                   onClick={() => setConfirm({ kind: 'revoke', id: k.id, label: `${k.name ? `“${k.name}” ` : ''}${k.prefix}…` })}
-                  aria-label={`Revoke key ${k.name ?? k.prefix}`}
+                  aria-label={t('admin.keys.revokeNamed', { name: k.name ?? k.prefix })}
                 >
-                  Revoke
+                  {t('admin.keys.revoke')}
                 </button>
               ),
           },
@@ -164,39 +166,39 @@ export function IntegrationDetail({ i, onClose }: { i: IntegrationView; onClose:
           newKey.mutate(undefined);
         }}
       >
-        <InputField label="Key name (where it is used)" value={keyName} onChange={setKeyName} placeholder="Shop server" />
+        <InputField label={t('admin.keys.name')} value={keyName} onChange={setKeyName} placeholder={t('admin.keys.namePlaceholder')} />
         <button type="submit" className="bo-btn bo-btn--secondary bo-export-btn" disabled={newKey.pending}>
-          Create API key
+          {t('admin.keys.create')}
         </button>
       </form>
 
-      <div className="bo-subhead">Webhook endpoints</div>
+      <div className="bo-subhead">{t('admin.endpoints.title')}</div>
       {i.webhook_endpoints.length > 0 && (
         <DataTable
           rows={i.webhook_endpoints}
           rowKey={(e) => e.id}
           pageSize={5}
           columns={[
-            { key: 'url', header: 'URL', sortValue: (e) => e.url, render: (e) => <Mono>{e.url}</Mono> },
-            { key: 'state', header: 'State', sortValue: (e) => e.status, render: (e) => <StatusBadge status={e.status} /> },
+            { key: 'url', header: t('admin.endpoints.url'), sortValue: (e) => e.url, render: (e) => <Mono>{e.url}</Mono> },
+            { key: 'state', header: t('admin.state'), sortValue: (e) => e.status, render: (e) => <StatusBadge status={e.status} label={e.status === 'active' ? t('admin.stateActive') : t('admin.stateDisabled')} /> },
             {
               key: 'act',
-              header: 'Actions',
+              header: t('admin.actions'),
               hideHeader: true,
               align: 'right',
               render: (e) => (
                 <div className="bo-inline-form bo-inline-form--end">
                   <button type="button" className="bo-btn bo-btn--secondary bo-btn--sm" disabled={endpointAction.pending} onClick={() => endpointAction.mutate({ id: e.id, action: 'rotate-secret' })}>
-                    Rotate secret
+                    {t('admin.endpoints.rotate')}
                   </button>
                   <button
                     type="button"
                     className={`bo-btn bo-btn--sm ${e.status === 'active' ? 'bo-btn--danger' : 'bo-btn--secondary'}`}
                     disabled={endpointAction.pending}
                     onClick={() => (e.status === 'active' ? setConfirm({ kind: 'disable', id: e.id, url: e.url }) : endpointAction.mutate({ id: e.id, action: 'enable' }))}
-                    aria-label={`${e.status === 'active' ? 'Disable' : 'Enable'} endpoint ${e.url}`}
+                    aria-label={e.status === 'active' ? t('admin.endpoints.disableNamed', { url: e.url }) : t('admin.endpoints.enableNamed', { url: e.url })}
                   >
-                    {e.status === 'active' ? 'Disable' : 'Enable'}
+                    {e.status === 'active' ? t('admin.disable') : t('admin.enable')}
                   </button>
                 </div>
               ),
@@ -211,16 +213,16 @@ export function IntegrationDetail({ i, onClose }: { i: IntegrationView; onClose:
           if (endpointUrl.trim()) addEndpoint.mutate(undefined);
         }}
       >
-        <input className="bo-input bo-grow" aria-label="New endpoint URL" placeholder="https://merchant.example/paydesk-webhooks" value={endpointUrl} onChange={(e) => setEndpointUrl(e.target.value)} />
+        <input className="bo-input bo-grow" aria-label={t('admin.endpoints.newUrl')} placeholder={t('admin.endpoints.urlPlaceholder')} value={endpointUrl} onChange={(e) => setEndpointUrl(e.target.value)} />
         <button type="submit" className="bo-btn bo-btn--secondary bo-btn--sm" disabled={addEndpoint.pending || !endpointUrl.trim()}>
-          Add endpoint
+          {t('admin.endpoints.add')}
         </button>
       </form>
 
       <ConfirmDialog
         open={confirm !== null}
-        title={confirm?.kind === 'revoke' ? `Revoke API key ${confirm.label}?` : 'Disable this webhook endpoint?'}
-        confirmLabel={confirm?.kind === 'revoke' ? 'Revoke key' : 'Disable endpoint'}
+        title={confirm?.kind === 'revoke' ? t('admin.keys.confirmTitle', { label: confirm.label }) : t('admin.endpoints.confirmTitle')}
+        confirmLabel={confirm?.kind === 'revoke' ? t('admin.keys.confirm') : t('admin.endpoints.confirm')}
         tone="danger"
         busy={revoke.pending || endpointAction.pending}
         onConfirm={() => {
@@ -230,13 +232,13 @@ export function IntegrationDetail({ i, onClose }: { i: IntegrationView; onClose:
         onCancel={() => setConfirm(null)}
       >
         {confirm?.kind === 'revoke' ? (
-          <p>Requests with this key will get 401 at once. {i.merchant_name} must switch to another key first; a revoked key cannot be restored.</p>
+          <p>{t('admin.keys.confirmBody', { merchant: <span translate="no">{i.merchant_name}</span> })}</p>
         ) : (
-          <p>{confirm?.kind === 'disable' ? confirm.url : ''} receives no more events from now on. Deliveries wait, and are sent when you enable it again.</p>
+          <p>{t('admin.endpoints.confirmBody', { url: <span translate="no">{confirm?.kind === 'disable' ? confirm.url : ''}</span> })}</p>
         )}
       </ConfirmDialog>
 
-      <div className="bo-subhead">Payment methods</div>
+      <div className="bo-subhead">{t('admin.rails.title')}</div>
       <div className="bo-checks">
         {RAILS.map((r) => (
           <label key={r}>
@@ -245,18 +247,15 @@ export function IntegrationDetail({ i, onClose }: { i: IntegrationView; onClose:
           </label>
         ))}
         <button type="button" className="bo-btn bo-btn--secondary bo-btn--sm" disabled={saveRails.pending || rails.length === 0} onClick={() => saveRails.mutate(undefined)}>
-          Save methods
+          {t('admin.rails.save')}
         </button>
       </div>
 
-      <div className="bo-subhead">Fee rules</div>
-      <p className="bo-muted">
-        Each currency has its own rules: a session is quoted only with the rules of its currency, and fixed parts and caps are amounts in it. A currency without shipped defaults charges
-        each method&apos;s percentage alone until you set its rules.
-      </p>
+      <div className="bo-subhead">{t('admin.fees.title')}</div>
+      <p className="bo-muted">{t('admin.fees.note')}</p>
       <div className="bo-inline-form">
-        <SelectField label="Currency" value={feeCurrency} onChange={chooseCurrency} options={[...new Set([...feeCurrencies, feeCurrency])].map((c) => ({ value: c, label: c }))} />
-        <InputField label="Other currency (ISO code)" value={otherCurrency} onChange={(v) => setOtherCurrency(v.toUpperCase().slice(0, 3))} placeholder="USD" />
+        <SelectField label={t('admin.fees.currency')} value={feeCurrency} onChange={chooseCurrency} options={[...new Set([...feeCurrencies, feeCurrency])].map((c) => ({ value: c, label: c }))} />
+        <InputField label={t('admin.fees.otherCurrency')} value={otherCurrency} onChange={(v) => setOtherCurrency(v.toUpperCase().slice(0, 3))} placeholder="USD" />
         <button
           type="button"
           className="bo-btn bo-btn--secondary bo-btn--sm bo-export-btn"
@@ -266,19 +265,19 @@ export function IntegrationDetail({ i, onClose }: { i: IntegrationView; onClose:
             setOtherCurrency('');
           }}
         >
-          Show its rules
+          {t('admin.fees.showRules')}
         </button>
       </div>
       <DataTable
         rows={currencyRules.length ? currencyRules : RAILS.map((rail) => ({ rail: rail as Rail, currency: feeCurrency, ...defaultFeeRule(feeCurrency, rail as Rail), default: true }))}
         rowKey={(f) => `${f.currency}-${f.rail}`}
         columns={[
-          { key: 'rail', header: 'Method', sortValue: (f) => railLabel(f.rail), render: (f) => railLabel(f.rail) },
-          { key: 'pct', header: 'Percent', align: 'right', sortValue: (f) => f.percent_bps, render: (f) => `${(f.percent_bps / 100).toFixed(2)} %` },
-          { key: 'fixed', header: 'Fixed', align: 'right', sortValue: (f) => f.fixed_minor, render: (f) => formatMoney(f.fixed_minor, f.currency) },
-          { key: 'cap', header: 'Cap', align: 'right', sortValue: (f) => f.cap_minor, render: (f) => (f.cap_minor === null ? '—' : formatMoney(f.cap_minor, f.currency)) },
-          { key: 'bearer', header: 'Paid by', sortValue: (f) => f.bearer, render: (f) => (f.bearer === 'payer' ? 'Payer (surcharge)' : 'Merchant') },
-          { key: 'src', header: 'Source', hideHeader: true, render: (f) => (f.default ? <span className="bo-muted">default</span> : <StatusBadge status="active" label="custom" />) },
+          { key: 'rail', header: t('admin.fees.method'), sortValue: (f) => railLabel(f.rail), render: (f) => railLabel(f.rail) },
+          { key: 'pct', header: t('admin.fees.percent'), align: 'right', sortValue: (f) => f.percent_bps, render: (f) => `${new Intl.NumberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(f.percent_bps / 100)} %` },
+          { key: 'fixed', header: t('admin.fees.fixed'), align: 'right', sortValue: (f) => f.fixed_minor, render: (f) => formatMoney(f.fixed_minor, f.currency) },
+          { key: 'cap', header: t('admin.fees.cap'), align: 'right', sortValue: (f) => f.cap_minor, render: (f) => (f.cap_minor === null ? '—' : formatMoney(f.cap_minor, f.currency)) },
+          { key: 'bearer', header: t('admin.fees.paidBy'), sortValue: (f) => f.bearer, render: (f) => (f.bearer === 'payer' ? t('admin.fees.payerSurcharge') : t('admin.fees.merchant')) },
+          { key: 'src', header: t('admin.fees.source'), hideHeader: true, render: (f) => (f.default ? <span className="bo-muted">{t('admin.fees.default')}</span> : <StatusBadge status="active" label={t('admin.fees.custom')} />) },
         ]}
       />
       <form
@@ -288,13 +287,13 @@ export function IntegrationDetail({ i, onClose }: { i: IntegrationView; onClose:
           saveFee.mutate(undefined);
         }}
       >
-        <SelectField label="Method" value={fee.rail} onChange={(v) => setFee(ruleForm(v, feeCurrency))} options={RAILS.map((r) => ({ value: r, label: railLabel(r) }))} />
-        <InputField label="Percent" value={fee.percent} onChange={(v) => setFee({ ...fee, percent: v })} inputMode="decimal" />
-        <InputField label={`Fixed (${feeCurrency})`} value={fee.fixed} onChange={(v) => setFee({ ...fee, fixed: v })} placeholder={amountPlaceholder(feeCurrency, locale)} inputMode="decimal" />
-        <InputField label={`Cap (${feeCurrency})`} value={fee.cap} onChange={(v) => setFee({ ...fee, cap: v })} placeholder="none" inputMode="decimal" />
-        <SelectField label="Paid by" value={fee.bearer} onChange={(v) => setFee({ ...fee, bearer: v })} options={[{ value: 'payer', label: 'Payer' }, { value: 'merchant', label: 'Merchant' }]} />
+        <SelectField label={t('admin.fees.method')} value={fee.rail} onChange={(v) => setFee(ruleForm(v, feeCurrency))} options={RAILS.map((r) => ({ value: r, label: railLabel(r) }))} />
+        <InputField label={t('admin.fees.percent')} value={fee.percent} onChange={(v) => setFee({ ...fee, percent: v })} inputMode="decimal" />
+        <InputField label={t('admin.fees.fixedIn', { currency: feeCurrency })} value={fee.fixed} onChange={(v) => setFee({ ...fee, fixed: v })} placeholder={amountPlaceholder(feeCurrency, locale)} inputMode="decimal" />
+        <InputField label={t('admin.fees.capIn', { currency: feeCurrency })} value={fee.cap} onChange={(v) => setFee({ ...fee, cap: v })} placeholder={t('admin.fees.capNone')} inputMode="decimal" />
+        <SelectField label={t('admin.fees.paidBy')} value={fee.bearer} onChange={(v) => setFee({ ...fee, bearer: v })} options={[{ value: 'payer', label: t('admin.fees.payer') }, { value: 'merchant', label: t('admin.fees.merchant') }]} />
         <button type="submit" className="bo-btn bo-btn--secondary bo-export-btn" disabled={saveFee.pending}>
-          Save fee rule
+          {t('admin.fees.save')}
         </button>
       </form>
     </Card>

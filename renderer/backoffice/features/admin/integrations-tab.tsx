@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
+import { useT } from '../../../ui/i18n';
 import { useApi } from '../common/api';
 import { formatDateTime, railLabel } from '../common/format';
 import { Card, Empty, InputField, QueryState, ShortId, StatusBadge } from '../../../ui/blocks';
@@ -10,6 +11,7 @@ import { IntegrationDetail } from './integration-detail';
 import { useAdminAction } from './use-admin-action';
 
 export function IntegrationsTab() {
+  const t = useT();
   const api = useApi();
   const list = useQuery(adminQueries.integrations(api));
   const [merchant, setMerchant] = useState('');
@@ -30,23 +32,23 @@ export function IntegrationsTab() {
   };
   return (
     <>
-      <Card title="New test integration">
+      <Card title={t('admin.integrations.newTitle')}>
         <form className="bo-inline-form" onSubmit={submit}>
-          <InputField label="Merchant name" value={merchant} onChange={setMerchant} placeholder="Accra Water Co." />
-          <InputField label="Webhook URL (optional)" value={url} onChange={setUrl} placeholder="https://merchant.example/hooks" />
+          <InputField label={t('admin.integrations.merchantName')} value={merchant} onChange={setMerchant} placeholder={t('admin.integrations.merchantPlaceholder')} />
+          <InputField label={t('admin.integrations.webhookUrl')} value={url} onChange={setUrl} placeholder={t('admin.integrations.webhookPlaceholder')} />
           <button type="submit" className="bo-btn bo-btn--primary bo-export-btn" disabled={create.pending || !merchant.trim()}>
-            Create integration
+            {t('admin.integrations.create')}
           </button>
         </form>
         {create.note}
         {secrets && (
           <>
-            <SecretOnce label={`API key for ${secrets.merchant}`} value={secrets.api_key} onDone={() => setSecrets(null)} />
-            {secrets.webhook_secret && <SecretOnce label={`Webhook signing secret for ${secrets.url}`} value={secrets.webhook_secret} onDone={() => setSecrets(null)} />}
+            <SecretOnce label={t('admin.secret.apiKeyFor', { merchant: secrets.merchant })} value={secrets.api_key} onDone={() => setSecrets(null)} />
+            {secrets.webhook_secret && <SecretOnce label={t('admin.secret.webhookFor', { url: secrets.url })} value={secrets.webhook_secret} onDone={() => setSecrets(null)} />}
           </>
         )}
       </Card>
-      <QueryState query={list} isEmpty={(d) => d.integrations.length === 0} empty={<Card><Empty title="No integrations yet" /></Card>}>
+      <QueryState query={list} isEmpty={(d) => d.integrations.length === 0} empty={<Card><Empty title={t('admin.integrations.empty')} /></Card>}>
         {(d) => (
           <>
             {d.integrations.map((i) => (
@@ -60,6 +62,7 @@ export function IntegrationsTab() {
 }
 
 function IntegrationCard({ i }: { i: IntegrationView }) {
+  const t = useT();
   const [open, setOpen] = useState(false);
   const activeKeys = i.api_keys.filter((k) => !k.revoked_at).length;
   if (!open) {
@@ -68,15 +71,20 @@ function IntegrationCard({ i }: { i: IntegrationView }) {
         <div className="bo-row-summary">
           <div>
             <div className="bo-row-summary__title">
-              {i.merchant_name} <StatusBadge status={i.disabled_at ? 'disabled' : 'active'} label={`${i.mode} mode`} />
+              <span translate="no">{i.merchant_name}</span> <StatusBadge status={i.disabled_at ? 'disabled' : 'active'} label={t('admin.integrations.mode', { mode: i.mode })} />
             </div>
             <div className="bo-muted">
-              {activeKeys} active key{activeKeys === 1 ? '' : 's'} · {i.webhook_endpoints.length} endpoint{i.webhook_endpoints.length === 1 ? '' : 's'} · {i.allowed_rails.map(railLabel).join(', ')} · created {formatDateTime(i.created_at)}
+              {t('admin.integrations.summary', {
+                keys: activeKeys,
+                endpoints: i.webhook_endpoints.length,
+                rails: i.allowed_rails.map(railLabel).join(', '),
+                created: <time dateTime={i.created_at}>{formatDateTime(i.created_at)}</time>,
+              })}
             </div>
           </div>
           <ShortId value={i.integration_id} />
-          <button type="button" className="bo-btn bo-btn--secondary bo-btn--sm" onClick={() => setOpen(true)} aria-label={`Manage ${i.merchant_name} integration`}>
-            Manage
+          <button type="button" className="bo-btn bo-btn--secondary bo-btn--sm" onClick={() => setOpen(true)} aria-label={t('admin.integrations.manageNamed', { merchant: i.merchant_name })}>
+            {t('admin.integrations.manage')}
           </button>
         </div>
       </Card>

@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { useT } from '../../../ui/i18n';
 import { useApi } from '../common/api';
 import { useErrorText } from '../common/error-text';
 import { ConfirmDialog } from '../common/confirm-dialog';
@@ -15,6 +16,7 @@ type Pending = { kind: 'reset'; user: StaffRow } | { kind: 'role'; user: StaffRo
  */
 export function StaffAccountSection() {
   const errorText = useErrorText();
+  const t = useT();
   const api = useApi();
   const queryClient = useQueryClient();
   const staff = useQuery(adminQueries.staff(api));
@@ -40,7 +42,7 @@ export function StaffAccountSection() {
     onSuccess: (_r, p) => {
       setNote({
         tone: 'success',
-        text: p.kind === 'reset' ? `${p.user.username} must choose a new password at their next sign-in.` : `${p.user.username} is now ${role.role}.`,
+        text: p.kind === 'reset' ? t('admin.account.resetDone', { username: p.user.username }) : t('admin.account.roleDone', { username: p.user.username, role: role.role }),
       });
       if (p.kind === 'reset') setPassword('');
       void queryClient.invalidateQueries({ queryKey: ['admin', api.userId] });
@@ -49,22 +51,22 @@ export function StaffAccountSection() {
     onSettled: () => setPending(null),
   });
 
-  const branchOptions = (banks.data?.banks ?? []).flatMap((b) => b.branches.filter((br) => br.active).map((br) => ({ value: br.id, label: `${b.name}, ${br.name}` })));
-  const merchantOptions = [...new Map((integrations.data?.integrations ?? []).map((i) => [i.merchant_id, i.merchant_name])).entries()].map(([value, label]) => ({ value, label }));
+  const branchOptions = (banks.data?.banks ?? []).flatMap((b) => b.branches.filter((br) => br.active).map((br) => ({ value: br.id, label: `${b.name}, ${br.name}`, data: true })));
+  const merchantOptions = [...new Map((integrations.data?.integrations ?? []).map((i) => [i.merchant_id, i.merchant_name])).entries()].map(([value, label]) => ({ value, label, data: true }));
   const newRole = role.role || user?.role || 'teller';
 
   return (
-    <Card title="Reset password or change role" testId="staff-account-actions">
+    <Card title={t('admin.account.title')} testId="staff-account-actions">
       <div className="bo-inline-form">
         <SelectField
-          label="Staff member"
+          label={t('admin.account.member')}
           value={userId}
           onChange={(v) => {
             setUserId(v);
             setNote(null);
             setRole({ role: others.find((s) => s.id === v)?.role ?? '', branch: '', merchant: '' });
           }}
-          options={[{ value: '', label: 'Choose…' }, ...others.map((s) => ({ value: s.id, label: `${s.username} (${s.role})` }))]}
+          options={[{ value: '', label: t('admin.choose') }, ...others.map((s) => ({ value: s.id, label: t('admin.account.memberOption', { username: s.username, role: s.role }) }))]}
         />
       </div>
       {user && (
@@ -76,9 +78,9 @@ export function StaffAccountSection() {
               setPending({ kind: 'reset', user });
             }}
           >
-            <InputField label="Temporary password (12+ characters)" type="password" value={password} onChange={setPassword} />
+            <InputField label={t('admin.account.tempPassword')} type="password" value={password} onChange={setPassword} />
             <button type="submit" className="bo-btn bo-btn--secondary bo-export-btn" disabled={!password}>
-              Reset password
+              {t('admin.account.reset')}
             </button>
           </form>
           <form
@@ -88,15 +90,15 @@ export function StaffAccountSection() {
               setPending({ kind: 'role', user });
             }}
           >
-            <SelectField label="New role" value={newRole} onChange={(v) => setRole({ role: v, branch: '', merchant: '' })} options={ROLES.map((r) => ({ value: r, label: r }))} />
+            <SelectField label={t('admin.account.newRole')} value={newRole} onChange={(v) => setRole({ role: v, branch: '', merchant: '' })} options={ROLES.map((r) => ({ value: r, label: r }))} />
             {(newRole === 'teller' || newRole === 'supervisor') && (
-              <SelectField label="Branch" value={role.branch} onChange={(v) => setRole({ ...role, role: newRole, branch: v })} options={[{ value: '', label: 'No branch' }, ...branchOptions]} />
+              <SelectField label={t('admin.branch')} value={role.branch} onChange={(v) => setRole({ ...role, role: newRole, branch: v })} options={[{ value: '', label: t('admin.noBranch') }, ...branchOptions]} />
             )}
             {newRole === 'finance' && (
-              <SelectField label="Merchant" value={role.merchant} onChange={(v) => setRole({ ...role, role: newRole, merchant: v })} options={[{ value: '', label: 'Choose…' }, ...merchantOptions]} />
+              <SelectField label={t('admin.merchant')} value={role.merchant} onChange={(v) => setRole({ ...role, role: newRole, merchant: v })} options={[{ value: '', label: t('admin.choose') }, ...merchantOptions]} />
             )}
             <button type="submit" className="bo-btn bo-btn--secondary bo-export-btn" disabled={!role.role || (role.role === user.role && !role.branch && !role.merchant) || (newRole === 'finance' && !role.merchant)}>
-              Change role
+              {t('admin.account.changeRole')}
             </button>
           </form>
         </>
@@ -108,19 +110,17 @@ export function StaffAccountSection() {
       )}
       <ConfirmDialog
         open={pending !== null}
-        title={pending?.kind === 'reset' ? `Reset ${pending.user.username}'s password?` : `Change ${pending?.user.username ?? ''}'s role?`}
-        confirmLabel={pending?.kind === 'reset' ? 'Reset password' : 'Change role'}
+        title={pending?.kind === 'reset' ? t('admin.account.resetTitle', { username: pending.user.username }) : t('admin.account.roleTitle', { username: pending?.user.username ?? '' })}
+        confirmLabel={pending?.kind === 'reset' ? t('admin.account.reset') : t('admin.account.changeRole')}
         tone="danger"
         busy={action.isPending}
         onConfirm={() => pending && action.mutate(pending)}
         onCancel={() => setPending(null)}
       >
         {pending?.kind === 'reset' ? (
-          <p>They are signed out at once and must choose their own password when they next sign in with the temporary one. Give it to them in person.</p>
+          <p>{t('admin.account.resetBody')}</p>
         ) : (
-          <p>
-            From {pending?.user.role} to {newRole}. They are signed out at once and see the screens of the new role when they sign in again.
-          </p>
+          <p>{t('admin.account.roleBody', { from: pending?.user.role ?? '', to: newRole })}</p>
         )}
       </ConfirmDialog>
     </Card>

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { useT } from '../../../ui/i18n';
 import { useApi } from '../common/api';
 import { formatDateTime } from '../common/format';
 import { Card, DataTable, Empty, InputField, QueryState, SelectField, StatusBadge } from '../../../ui/blocks';
@@ -9,6 +10,7 @@ import { StaffAccountSection } from './staff-section';
 import { useAdminAction } from './use-admin-action';
 
 export function StaffTab() {
+  const t = useT();
   const api = useApi();
   const staff = useQuery(adminQueries.staff(api));
   const banks = useQuery(adminQueries.banks(api));
@@ -27,26 +29,26 @@ export function StaffTab() {
     () => {
       const name = form.username;
       setForm({ ...form, username: '', fullName: '', password: '' });
-      return `Created ${name}.`;
+      return t('admin.staff.created', { username: name });
     },
   );
   const [confirming, setConfirming] = useState<{ id: string; username: string } | null>(null);
   const [renaming, setRenaming] = useState<{ id: string; username: string; name: string } | null>(null);
   const rename = useAdminAction(
     ({ id, name }: { id: string; name: string; username: string }) => api.post(`/admin/staff/${id}/full-name`, { full_name: name.trim() }),
-    (_r, { username, name }) => `${username} is now ${name.trim()}.`,
+    (_r, { username, name }) => t('admin.staff.renamed', { username, name: name.trim() }),
     () => setRenaming(null),
   );
   const toggle = useAdminAction(
     ({ id, disable }: { id: string; disable: boolean; username: string }) => api.post(`/admin/staff/${id}/${disable ? 'disable' : 'enable'}`),
-    (_r, { disable, username }) => (disable ? `${username} is disabled and signed out.` : `${username} may sign in again.`),
+    (_r, { disable, username }) => (disable ? t('admin.staff.disabled', { username }) : t('admin.staff.enabled', { username })),
     () => setConfirming(null),
   );
-  const branchOptions = (banks.data?.banks ?? []).flatMap((b) => b.branches.filter((br) => br.active).map((br) => ({ value: br.id, label: `${b.name}, ${br.name}` })));
-  const merchantOptions = [...new Map((integrations.data?.integrations ?? []).map((i) => [i.merchant_id, i.merchant_name])).entries()].map(([value, label]) => ({ value, label }));
+  const branchOptions = (banks.data?.banks ?? []).flatMap((b) => b.branches.filter((br) => br.active).map((br) => ({ value: br.id, label: `${b.name}, ${br.name}`, data: true })));
+  const merchantOptions = [...new Map((integrations.data?.integrations ?? []).map((i) => [i.merchant_id, i.merchant_name])).entries()].map(([value, label]) => ({ value, label, data: true }));
   return (
     <>
-      <Card title="New staff account">
+      <Card title={t('admin.staff.newTitle')}>
         <form
           className="bo-inline-form"
           onSubmit={(e) => {
@@ -54,14 +56,14 @@ export function StaffTab() {
             create.mutate(undefined);
           }}
         >
-          <InputField label="Full name" value={form.fullName} onChange={(v) => setForm({ ...form, fullName: v })} />
-          <InputField label="Username" value={form.username} onChange={(v) => setForm({ ...form, username: v })} />
-          <InputField label="Temporary password (12+)" type="password" value={form.password} onChange={(v) => setForm({ ...form, password: v })} />
-          <SelectField label="Role" value={form.role} onChange={(v) => setForm({ ...form, role: v })} options={['teller', 'supervisor', 'finance', 'admin'].map((r) => ({ value: r, label: r }))} />
-          {form.role === 'teller' && <SelectField label="Branch" value={form.branch} onChange={(v) => setForm({ ...form, branch: v })} options={[{ value: '', label: 'No branch' }, ...branchOptions]} />}
-          {form.role === 'finance' && <SelectField label="Merchant" value={form.merchant} onChange={(v) => setForm({ ...form, merchant: v })} options={[{ value: '', label: 'Choose…' }, ...merchantOptions]} />}
+          <InputField label={t('admin.staff.fullName')} value={form.fullName} onChange={(v) => setForm({ ...form, fullName: v })} />
+          <InputField label={t('admin.staff.username')} value={form.username} onChange={(v) => setForm({ ...form, username: v })} />
+          <InputField label={t('admin.staff.tempPassword')} type="password" value={form.password} onChange={(v) => setForm({ ...form, password: v })} />
+          <SelectField label={t('admin.staff.role')} value={form.role} onChange={(v) => setForm({ ...form, role: v })} options={['teller', 'supervisor', 'finance', 'admin'].map((r) => ({ value: r, label: r }))} />
+          {form.role === 'teller' && <SelectField label={t('admin.branch')} value={form.branch} onChange={(v) => setForm({ ...form, branch: v })} options={[{ value: '', label: t('admin.noBranch') }, ...branchOptions]} />}
+          {form.role === 'finance' && <SelectField label={t('admin.merchant')} value={form.merchant} onChange={(v) => setForm({ ...form, merchant: v })} options={[{ value: '', label: t('admin.choose') }, ...merchantOptions]} />}
           <button type="submit" className="bo-btn bo-btn--primary bo-export-btn" disabled={create.pending || !form.username.trim() || !form.fullName.trim() || !form.password}>
-            Create account
+            {t('admin.staff.create')}
           </button>
         </form>
         {create.note}
@@ -69,64 +71,64 @@ export function StaffTab() {
       {toggle.note}
       <ConfirmDialog
         open={confirming !== null}
-        title={`Disable ${confirming?.username ?? ''}?`}
-        confirmLabel="Disable account"
+        title={t('admin.staff.disableTitle', { username: confirming?.username ?? '' })}
+        confirmLabel={t('admin.staff.disableConfirm')}
         tone="danger"
         busy={toggle.pending}
         onConfirm={() => confirming && toggle.mutate({ id: confirming.id, disable: true, username: confirming.username })}
         onCancel={() => setConfirming(null)}
       >
-        <p>They are signed out at once and cannot sign in until an admin enables the account again. Their past work stays in the audit trail.</p>
+        <p>{t('admin.staff.disableBody')}</p>
       </ConfirmDialog>
       {rename.note}
       <ConfirmDialog
         open={renaming !== null}
-        title={`Full name of ${renaming?.username ?? ''}`}
-        confirmLabel="Save name"
+        title={t('admin.staff.nameTitle', { username: renaming?.username ?? '' })}
+        confirmLabel={t('admin.staff.saveName')}
         busy={rename.pending}
         onConfirm={() => renaming && renaming.name.trim() && rename.mutate({ id: renaming.id, name: renaming.name, username: renaming.username })}
         onCancel={() => setRenaming(null)}
       >
-        {renaming && <InputField label="Full name (printed on receipts)" value={renaming.name} onChange={(v) => setRenaming({ ...renaming, name: v })} />}
+        {renaming && <InputField label={t('admin.staff.nameOnReceipts')} value={renaming.name} onChange={(v) => setRenaming({ ...renaming, name: v })} />}
       </ConfirmDialog>
-      <Card title="Staff" className="bo-card--flush" testId="staff-list">
-        <QueryState query={staff} isEmpty={(d) => d.staff.length === 0} empty={<Empty title="No staff yet" />}>
+      <Card title={t('admin.staff.title')} className="bo-card--flush" testId="staff-list">
+        <QueryState query={staff} isEmpty={(d) => d.staff.length === 0} empty={<Empty title={t('admin.staff.empty')} />}>
           {(d) => (
             <DataTable
               rows={d.staff}
               rowKey={(s) => s.id}
-              caption="Staff accounts"
+              caption={t('admin.staff.caption')}
               testId="staff-table"
               pageSize={15}
               defaultSort={{ key: 'user', dir: 'asc' }}
               columns={[
-                { key: 'name', header: 'Full name', sortValue: (s) => s.full_name ?? '', render: (s) => s.full_name ?? <span className="bo-muted">not given</span> },
-                { key: 'user', header: 'Username', sortValue: (s) => s.username, render: (s) => s.username },
-                { key: 'role', header: 'Role', sortValue: (s) => s.role, render: (s) => <span className="bo-cap">{s.role}</span> },
-                { key: 'bound', header: 'Bound to', sortValue: (s) => boundTo(s) ?? '', render: (s) => boundTo(s) ?? <span className="bo-muted">—</span> },
-                { key: 'created', header: 'Created', nowrap: true, sortValue: (s) => s.created_at, render: (s) => formatDateTime(s.created_at) },
-                { key: 'state', header: 'State', sortValue: (s) => (s.disabled_at ? 'disabled' : 'active'), render: (s) => <StatusBadge status={s.disabled_at ? 'disabled' : 'active'} /> },
+                { key: 'name', header: t('admin.staff.fullName'), sortValue: (s) => s.full_name ?? '', render: (s) => (s.full_name ? <span translate="no">{s.full_name}</span> : <span className="bo-muted">{t('admin.staff.notGiven')}</span>) },
+                { key: 'user', header: t('admin.staff.username'), sortValue: (s) => s.username, render: (s) => <span translate="no">{s.username}</span> },
+                { key: 'role', header: t('admin.staff.role'), sortValue: (s) => s.role, render: (s) => <span className="bo-cap">{s.role}</span> },
+                { key: 'bound', header: t('admin.staff.boundTo'), sortValue: (s) => boundTo(s) ?? '', render: (s) => (boundTo(s) ? <span translate="no">{boundTo(s)}</span> : <span className="bo-muted">—</span>) },
+                { key: 'created', header: t('admin.created'), nowrap: true, sortValue: (s) => s.created_at, render: (s) => <time dateTime={s.created_at}>{formatDateTime(s.created_at)}</time> },
+                { key: 'state', header: t('admin.state'), sortValue: (s) => (s.disabled_at ? 'disabled' : 'active'), render: (s) => <StatusBadge status={s.disabled_at ? 'disabled' : 'active'} label={s.disabled_at ? t('admin.stateDisabled') : t('admin.stateActive')} /> },
                 {
                   key: 'act',
-                  header: 'Actions',
+                  header: t('admin.actions'),
                   hideHeader: true,
                   align: 'right',
                   render: (s) => (
                     <span className="bo-row-actions">
-                      <button type="button" className="bo-btn bo-btn--sm bo-btn--secondary" onClick={() => setRenaming({ id: s.id, username: s.username, name: s.full_name ?? '' })} aria-label={`Edit name of ${s.username}`}>
-                        Edit name
+                      <button type="button" className="bo-btn bo-btn--sm bo-btn--secondary" onClick={() => setRenaming({ id: s.id, username: s.username, name: s.full_name ?? '' })} aria-label={t('admin.staff.editNameOf', { username: s.username })}>
+                        {t('admin.staff.editName')}
                       </button>
                       {s.id === api.userId ? (
-                      <span className="bo-muted">you</span>
+                      <span className="bo-muted">{t('admin.staff.you')}</span>
                     ) : (
                       <button
                         type="button"
                         className={`bo-btn bo-btn--sm ${s.disabled_at ? 'bo-btn--secondary' : 'bo-btn--danger'}`}
                         disabled={toggle.pending}
                         onClick={() => (s.disabled_at ? toggle.mutate({ id: s.id, disable: false, username: s.username }) : setConfirming(s))}
-                        aria-label={`${s.disabled_at ? 'Enable' : 'Disable'} ${s.username}`}
+                        aria-label={s.disabled_at ? t('admin.staff.enableNamed', { username: s.username }) : t('admin.staff.disableNamed', { username: s.username })}
                       >
-                        {s.disabled_at ? 'Enable' : 'Disable'}
+                        {s.disabled_at ? t('admin.enable') : t('admin.disable')}
                       </button>
                     )}
                     </span>

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { auditActionLabel, targetTypeLabel } from '../../../../shared/labels';
+import { useT, type T } from '../../../ui/i18n';
 import { AUDIT_ACTIONS } from '../../../../shared/schemas/backoffice';
 import { useApi } from '../common/api';
 import { useErrorText } from '../common/error-text';
@@ -9,11 +9,13 @@ import { dayEndIso, dayStartIso, formatDateTime } from '../common/format';
 import { listPager, useListPages } from '../common/paging';
 import { Card, DataTable, Empty, InputField, PageTitle, QueryState, SelectField, type SortState } from '../../../ui/blocks';
 import { AuditDiff } from './audit-diff';
+import { auditActionText, auditTargetText, codeWords } from './audit-labels';
 import { auditCsvPath, auditQueries } from './audit.queries';
 
 /** The audit trail: read-only, newest first, in words. Nothing here (or anywhere) can change an entry. */
 export function AuditPage() {
   const errorText = useErrorText();
+  const t = useT();
   const api = useApi();
   const [action, setAction] = useState('');
   const [actor, setActor] = useState('');
@@ -38,7 +40,7 @@ export function AuditPage() {
       a.click();
       a.remove();
       setTimeout(() => URL.revokeObjectURL(url), 1000);
-      setExportNote({ tone: 'success', text: 'Downloaded the entries shown by these filters (times in UTC in the file).' });
+      setExportNote({ tone: 'success', text: t('audit.exported') });
     } catch (err) {
       setExportNote({ tone: 'error', text: errorText(err, 'the dates') });
     }
@@ -46,11 +48,11 @@ export function AuditPage() {
   return (
     <div className="bo-page">
       <PageTitle
-        title="Audit trail"
-        subtitle="Every staff action: who, what, when (your local time), and what changed. Entries cannot be edited or deleted."
+        title={t('audit.title')}
+        subtitle={t('audit.subtitle')}
         actions={
           <button type="button" className="bo-btn bo-btn--secondary" onClick={() => void download()}>
-            Export CSV
+            {t('audit.export')}
           </button>
         }
       />
@@ -61,15 +63,15 @@ export function AuditPage() {
       )}
       <Card className="bo-card--flush" testId="audit-list">
         <div className="bo-filters">
-          <SelectField label="Action" value={action} onChange={reset(setAction)} options={[{ value: '', label: 'All actions' }, ...AUDIT_ACTIONS.map((a) => ({ value: a, label: auditActionLabel(a) }))]} />
-          <InputField label="Staff member" value={actor} onChange={reset(setActor)} placeholder="Username" />
-          <InputField label="From" type="date" value={fromDay} onChange={reset(setFromDay)} />
-          <InputField label="To" type="date" value={toDay} onChange={reset(setToDay)} />
+          <SelectField label={t('audit.action')} value={action} onChange={reset(setAction)} options={[{ value: '', label: t('audit.allActions') }, ...AUDIT_ACTIONS.map((a) => ({ value: a, label: auditActionText(t, a) ?? codeWords(a) }))]} />
+          <InputField label={t('audit.staffMember')} value={actor} onChange={reset(setActor)} placeholder={t('audit.usernamePlaceholder')} />
+          <InputField label={t('audit.from')} type="date" value={fromDay} onChange={reset(setFromDay)} />
+          <InputField label={t('audit.to')} type="date" value={toDay} onChange={reset(setToDay)} />
         </div>
-        <QueryState query={list} isEmpty={(d) => d.total === 0} empty={filtered ? <NoMatch /> : <Empty title="No entries yet" />}>
+        <QueryState query={list} isEmpty={(d) => d.total === 0} empty={filtered ? <NoMatch /> : <Empty title={t('audit.empty')} />}>
           {(d) => (
             <DataTable
-              caption="Audit entries"
+              caption={t('audit.caption')}
               testId="audit-table"
               rows={d.entries}
               rowKey={(e) => e.id}
@@ -80,34 +82,46 @@ export function AuditPage() {
               }}
               page={listPager(pages, { total: d.total, capped: d.total_capped, rows: d.entries.length, limit }, list.isPlaceholderData ? null : d.next_cursor)}
               columns={[
-                { key: 'at', header: 'When', sortKey: 'at', nowrap: true, render: (e) => <time dateTime={e.at}>{formatDateTime(e.at, { seconds: true })}</time> },
+                { key: 'at', header: t('audit.when'), sortKey: 'at', nowrap: true, render: (e) => <time dateTime={e.at}>{formatDateTime(e.at, { seconds: true })}</time> },
                 {
                   key: 'who',
-                  header: 'Who',
+                  header: t('audit.who'),
                   sortKey: 'actor',
                   render: (e) => (
                     <>
-                      <div>{e.actor.username}</div>
+                      <div translate="no">{e.actor.username}</div>
                       <div className="bo-muted">
                         <span className="bo-cap">{e.actor.role}</span>
-                        {e.ip ? ` · ${e.ip}` : ''}
+                        {e.ip ? <span translate="no">{` · ${e.ip}`}</span> : ''}
                       </div>
                     </>
                   ),
                 },
-                { key: 'what', header: 'Action', sortKey: 'action', render: (e) => <span title={e.action}>{auditActionLabel(e.action)}</span> },
+                { key: 'what', header: t('audit.action'), sortKey: 'action', render: (e) => <ActionText action={e.action} t={t} /> },
                 {
                   key: 'target',
-                  header: 'Target',
+                  header: t('audit.target'),
                   sortKey: 'target_type',
                   render: (e) => (
                     <>
-                      <div>{e.target_name ?? (e.target_id ? <span className="bo-muted">{targetTypeLabel(e.target_type)} (no longer exists)</span> : targetTypeLabel(e.target_type))}</div>
-                      {e.target_name && <div className="bo-muted">{targetTypeLabel(e.target_type)}</div>}
+                      <div>
+                        {e.target_name ? (
+                          <span translate="no">{e.target_name}</span>
+                        ) : e.target_id ? (
+                          <span className="bo-muted">{t('audit.goneTarget', { type: <TargetText type={e.target_type} t={t} /> })}</span>
+                        ) : (
+                          <TargetText type={e.target_type} t={t} />
+                        )}
+                      </div>
+                      {e.target_name && (
+                        <div className="bo-muted">
+                          <TargetText type={e.target_type} t={t} />
+                        </div>
+                      )}
                     </>
                   ),
                 },
-                { key: 'change', header: 'What changed', render: (e) => <AuditDiff entry={e} /> },
+                { key: 'change', header: t('audit.whatChanged'), render: (e) => <AuditDiff entry={e} /> },
               ]}
             />
           )}
@@ -115,4 +129,15 @@ export function AuditPage() {
       </Card>
     </div>
   );
+}
+
+/** An action in words; its code when this screen has no words for it (a newer server). */
+function ActionText({ action, t }: { action: string; t: T }) {
+  const text = auditActionText(t, action);
+  return text ? <span data-action={action}>{text}</span> : <span translate="no">{codeWords(action)}</span>;
+}
+
+function TargetText({ type, t }: { type: string; t: T }) {
+  const text = auditTargetText(t, type);
+  return text ? <>{text}</> : <span translate="no">{codeWords(type)}</span>;
 }

@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { EXCEPTION_KIND_LABELS, EXCEPTION_KINDS, type ExceptionItem, type ExceptionKind, type ExceptionStatus, type FinanceException } from '../../../../shared/schemas/finance-exceptions';
-import { EXCEPTION_STATUS_LABELS } from '../../../../shared/labels';
+import { EXCEPTION_KINDS, type ExceptionItem, type ExceptionKind, type ExceptionStatus, type FinanceException } from '../../../../shared/schemas/finance-exceptions';
+import { useT, type T } from '../../../ui/i18n';
 import { ConfirmDialog } from '../common/confirm-dialog';
 import { Link } from '../../router';
 import { ROUTES } from '../../routes';
@@ -16,13 +16,49 @@ import './exceptions.css';
 
 const FINANCE = ROUTES.finance.path;
 
-/** What a clerk does about each kind: shown under the list and as the row's hint. */
-const KIND_HELP: Record<ExceptionKind, string> = {
-  overpaid: 'The invoice collected more than it billed. Refund the excess or keep it as credit.',
-  paid_twice: 'A new session was paid after the invoice was already fully paid. Usually a duplicate: refund it.',
-  concurrent_sessions_paid: 'Two sessions were open for the invoice at the same time and both were paid. Refund one.',
-  amount_differs: 'A payment smaller than what was still due: the amount differs from the billed total and a balance is outstanding. Follow up with the payer.',
-};
+/** Each kind in words. */
+const kindLabel = (t: T, k: ExceptionKind): string =>
+  ({
+    overpaid: t('exceptions.kind.overpaid'),
+    paid_twice: t('exceptions.kind.paid_twice'),
+    concurrent_sessions_paid: t('exceptions.kind.concurrent_sessions_paid'),
+    amount_differs: t('exceptions.kind.amount_differs'),
+  })[k];
+/** What a clerk does about each kind: shown under the list. */
+const kindHelp = (t: T, k: ExceptionKind): string =>
+  ({
+    overpaid: t('exceptions.help.overpaid'),
+    paid_twice: t('exceptions.help.paid_twice'),
+    concurrent_sessions_paid: t('exceptions.help.concurrent_sessions_paid'),
+    amount_differs: t('exceptions.help.amount_differs'),
+  })[k];
+const statusLabel = (t: T, s: ExceptionStatus): string =>
+  ({ open: t('exceptions.status.open'), resolved: t('exceptions.status.resolved'), ignored: t('exceptions.status.ignored') })[s];
+const actionLabel = (t: T, s: ExceptionStatus): string =>
+  ({ resolved: t('exceptions.action.resolved'), ignored: t('exceptions.action.ignored'), open: t('exceptions.action.open') })[s];
+
+/**
+ * One exception in a sentence, from its figures (the API's `summary` is the same sentence in
+ * English, for CSV files and API clients).
+ */
+function exceptionSummary(t: T, e: FinanceException, payments: number): string {
+  const m = (n: number) => formatMoney(n, e.currency);
+  const amount = m(e.amount_minor);
+  const billed = m(e.billed_minor);
+  const before = m(e.collected_before_minor);
+  switch (e.kind) {
+    case 'concurrent_sessions_paid':
+      return e.billed_minor > 0 ? t('exceptions.summary.concurrentBilled', { amount, billed, before }) : t('exceptions.summary.concurrentUnbilled', { amount });
+    case 'paid_twice':
+      return e.billed_minor > 0 ? t('exceptions.summary.twiceBilled', { amount, billed, before }) : t('exceptions.summary.twiceUnbilled', { amount });
+    case 'amount_differs': {
+      const due = e.billed_minor - e.collected_before_minor;
+      return t('exceptions.summary.differs', { amount, due: m(due), billed, left: m(due - e.amount_minor) });
+    }
+    case 'overpaid':
+      return t('exceptions.summary.overpaid', { billed, collected: m(e.collected_minor), over: m(e.collected_minor - e.billed_minor), payments });
+  }
+}
 const KIND_TONE: Record<ExceptionKind, string> = { overpaid: 'failed', paid_twice: 'failed', concurrent_sessions_paid: 'failed', amount_differs: 'pending' };
 
 /**
@@ -33,6 +69,7 @@ const KIND_TONE: Record<ExceptionKind, string> = { overpaid: 'failed', paid_twic
  */
 export function ExceptionsPage() {
   const errorMessage = useErrorText();
+  const t = useT();
   const api = useApi();
   const queryClient = useQueryClient();
   const { session } = useSession();
@@ -55,7 +92,8 @@ export function ExceptionsPage() {
   const counts = list.data?.counts;
   const label = (k: StatusTab) => {
     const n = counts ? (k === 'all' ? counts.open + counts.resolved + counts.ignored : counts[k]) : undefined;
-    return `${k === 'all' ? 'All' : EXCEPTION_STATUS_LABELS[k]}${n === undefined ? '' : ` (${n})`}`;
+    const name = k === 'all' ? t('exceptions.tab.all') : statusLabel(t, k);
+    return n === undefined ? name : t('exceptions.tabCount', { label: name, count: n });
   };
 
   const [acting, setActing] = useState<{ item: ExceptionItem; status: ExceptionStatus } | null>(null);
@@ -67,7 +105,7 @@ export function ExceptionsPage() {
     onSuccess: (r) => {
       setActing(null);
       setNote('');
-      setDone(`Invoice ${r.invoice_ref}: ${EXCEPTION_STATUS_LABELS[r.status].toLowerCase()}.`);
+      setDone(t('exceptions.done', { invoice: r.invoice_ref, status: r.status }));
       void queryClient.invalidateQueries({ queryKey: ['exceptions', api.userId] });
       void queryClient.invalidateQueries({ queryKey: ['work-counts', api.userId] });
     },
@@ -76,7 +114,7 @@ export function ExceptionsPage() {
   const confirm = () => {
     if (!acting) return;
     if (note.trim() === '') {
-      setNoteError('Write a note: what was done, or why it needs nothing');
+      setNoteError(t('exceptions.noteRequired'));
       return;
     }
     review.mutate({ ...acting, note: note.trim() });
@@ -97,7 +135,7 @@ export function ExceptionsPage() {
       a.click();
       a.remove();
       setTimeout(() => URL.revokeObjectURL(url), 1000);
-      setExportState({ tone: 'success', text: `Downloaded ${rows} exception${rows === 1 ? '' : 's'}.` });
+      setExportState({ tone: 'success', text: t('exceptions.exported', { count: rows }) });
     } catch (err) {
       setExportState({ tone: 'error', text: errorMessage(err) });
     } finally {
@@ -108,21 +146,21 @@ export function ExceptionsPage() {
   return (
     <div className="bo-page">
       <PageTitle
-        title="Exceptions"
-        subtitle={`Payments that do not reconcile with their invoice${merchantName ? ` · ${merchantName}` : ''}`}
+        title={t('exceptions.title')}
+        subtitle={merchantName ? t('exceptions.subtitleOf', { merchant: <span translate="no">{merchantName}</span> }) : t('exceptions.subtitle')}
         actions={
           <>
             {isAdmin && merchants.data && (
-              <SelectField label="Merchant" value={picked} onChange={(v) => (setPicked(v), setOffset(0))} options={merchants.data.merchants.map((m) => ({ value: m.id, label: m.name }))} />
+              <SelectField label={t('finance.merchant')} value={picked} onChange={(v) => (setPicked(v), setOffset(0))} options={merchants.data.merchants.map((m) => ({ value: m.id, label: m.name, data: true }))} />
             )}
             <SelectField
-              label="Kind"
+              label={t('exceptions.kind')}
               value={kind}
               onChange={(v) => (setKind(v as ExceptionKind | ''), setOffset(0))}
-              options={[{ value: '', label: 'Every kind' }, ...EXCEPTION_KINDS.map((k) => ({ value: k, label: EXCEPTION_KIND_LABELS[k] }))]}
+              options={[{ value: '', label: t('exceptions.everyKind') }, ...EXCEPTION_KINDS.map((k) => ({ value: k, label: kindLabel(t, k) }))]}
             />
             <button type="button" className="bo-btn bo-btn--secondary bo-export-btn" disabled={busy || (isAdmin && !merchantId)} onClick={() => void download()}>
-              {busy ? 'Preparing…' : 'Export CSV'}
+              {busy ? t('finance.preparing') : t('exceptions.export')}
             </button>
           </>
         }
@@ -139,15 +177,15 @@ export function ExceptionsPage() {
       )}
       {invoice && (
         <div className="bo-alert bo-alert--info" role="status">
-          Showing invoice <Mono>{invoice}</Mono> only.{' '}
+          {t('exceptions.onlyInvoice', { invoice: <Mono>{invoice}</Mono> })}{' '}
           <button type="button" className="bo-btn bo-btn--secondary bo-btn--sm" onClick={() => (setInvoice(''), window.history.replaceState(null, '', window.location.pathname))}>
-            Show every invoice
+            {t('exceptions.showEvery')}
           </button>
         </div>
       )}
       <Tabs tabs={STATUS_TABS.map((k) => ({ key: k, label: label(k) }))} current={tab} onChange={(k) => (setTab(k), setOffset(0))} />
       {isAdmin && !merchantId ? (
-        merchants.isPending ? null : <Card><Empty title="No merchant yet">Create a merchant integration first (Administration).</Empty></Card>
+        merchants.isPending ? null : <Card><Empty title={t('finance.noMerchant')}>{t('finance.noMerchantHint')}</Empty></Card>
       ) : (
         <div data-testid="exceptions-list">
           <QueryState
@@ -155,8 +193,8 @@ export function ExceptionsPage() {
             isEmpty={(d) => d.total === 0}
             empty={
               <Card>
-                <Empty title={tab === 'open' ? 'Nothing to work on' : `No ${label(tab).replace(/ \(\d+\)$/, '').toLowerCase()} exceptions`}>
-                  {tab === 'open' ? 'Every payment matches its invoice, or has been dealt with.' : 'Nothing here for this filter.'}
+                <Empty title={tab === 'open' ? t('exceptions.emptyOpen') : tab === 'resolved' ? t('exceptions.emptyResolved') : tab === 'ignored' ? t('exceptions.emptyIgnored') : t('exceptions.emptyAll')}>
+                  {tab === 'open' ? t('exceptions.emptyOpenHint') : t('exceptions.emptyHint')}
                 </Empty>
               </Card>
             }
@@ -178,14 +216,14 @@ export function ExceptionsPage() {
       )}
       <ConfirmDialog
         open={acting !== null}
-        title={acting ? `${ACTION_LABEL[acting.status]}: invoice ${acting.item.invoice_ref}` : ''}
-        confirmLabel={acting ? ACTION_LABEL[acting.status] : ''}
+        title={acting ? t('exceptions.confirmTitle', { action: actionLabel(t, acting.status), invoice: acting.item.invoice_ref }) : ''}
+        confirmLabel={acting ? actionLabel(t, acting.status) : ''}
         busy={review.isPending}
         onConfirm={confirm}
         onCancel={() => setActing(null)}
       >
         <label className="bo-filter__label" htmlFor="exc-note">
-          Note (required)
+          {t('exceptions.note')}
         </label>
         <textarea
           id="exc-note"
@@ -202,19 +240,16 @@ export function ExceptionsPage() {
           </span>
         )}
       </ConfirmDialog>
-      <Card title="What is listed">
+      <Card title={t('exceptions.listed')}>
         <dl className="bo-exc-help">
           {EXCEPTION_KINDS.map((k) => (
             <div key={k}>
-              <dt>{EXCEPTION_KIND_LABELS[k]}</dt>
-              <dd>{KIND_HELP[k]}</dd>
+              <dt>{kindLabel(t, k)}</dt>
+              <dd>{kindHelp(t, k)}</dd>
             </div>
           ))}
         </dl>
-        <p className="bo-muted">
-          Amounts are the sessions’ amounts, payer-borne fees excluded. The list is computed from the payments themselves, so it is always current; a resolved or ignored invoice opens again
-          when another payment arrives on it.
-        </p>
+        <p className="bo-muted">{t('exceptions.listedNote')}</p>
       </Card>
     </div>
   );
@@ -222,9 +257,9 @@ export function ExceptionsPage() {
 
 type StatusTab = ExceptionStatus | 'all';
 const STATUS_TABS: StatusTab[] = ['open', 'resolved', 'ignored', 'all'];
-const ACTION_LABEL: Record<ExceptionStatus, string> = { resolved: 'Resolve', ignored: 'Ignore', open: 'Reopen' };
 
 function ItemCard({ item, onAct }: { item: ExceptionItem; onAct: (status: ExceptionStatus) => void }) {
+  const t = useT();
   const m = (n: number) => formatMoney(n, item.currency);
   const diff = item.difference_minor;
   const sessions = new Map<string, FinanceException['sessions'][number]>();
@@ -233,46 +268,53 @@ function ItemCard({ item, onAct }: { item: ExceptionItem; onAct: (status: Except
     <Card className="bo-exc-item" testId={`exception-${item.invoice_ref}`}>
       <div className="bo-exc-item__head">
         <h2 className="bo-exc-item__title">
-          Invoice{' '}
-          <Link to={`${FINANCE}/invoices/${encodeURIComponent(item.invoice_ref)}`}>
-            <Mono>{item.invoice_ref}</Mono>
-          </Link>
+          {t('exceptions.invoice', {
+            invoice: (
+              <Link to={`${FINANCE}/invoices/${encodeURIComponent(item.invoice_ref)}`}>
+                <Mono>{item.invoice_ref}</Mono>
+              </Link>
+            ),
+          })}
         </h2>
-        <StatusBadge status={item.status === 'open' ? 'pending' : item.status === 'resolved' ? 'success' : 'inactive'} label={EXCEPTION_STATUS_LABELS[item.status]} />
+        <StatusBadge status={item.status === 'open' ? 'pending' : item.status === 'resolved' ? 'success' : 'inactive'} label={statusLabel(t, item.status)} />
         {item.kinds.map((k) => (
-          <StatusBadge key={k} status={KIND_TONE[k]} label={EXCEPTION_KIND_LABELS[k]} />
+          <StatusBadge key={k} status={KIND_TONE[k]} label={kindLabel(t, k)} />
         ))}
-        <span className="bo-muted bo-exc-item__when">Detected {formatDateTime(item.detected_at)}</span>
+        <span className="bo-muted bo-exc-item__when">{t('exceptions.detected', { date: <time dateTime={item.detected_at}>{formatDateTime(item.detected_at)}</time> })}</span>
       </div>
-      {item.summaries.map((s) => (
-        <p key={s} className="bo-exc-item__summary">
-          {s}
-        </p>
-      ))}
+      {item.kinds.map((k) => {
+        // One sentence per kind: the newest exception of each (as the API's `summaries`).
+        const e = item.exceptions.filter((x) => x.kind === k).sort((a, b) => (a.detected_at < b.detected_at ? 1 : -1))[0];
+        return e ? (
+          <p key={k} className="bo-exc-item__summary">
+            {exceptionSummary(t, e, item.payments)}
+          </p>
+        ) : null;
+      })}
       <div className="bo-exc-item__body">
         <dl className="bo-exc-amounts">
-          <dt>Billed</dt>
-          <dd>{item.billed_minor > 0 ? m(item.billed_minor) : 'Nothing billed'}</dd>
-          <dt>Collected</dt>
+          <dt>{t('exceptions.billed')}</dt>
+          <dd>{item.billed_minor > 0 ? m(item.billed_minor) : t('exceptions.nothingBilled')}</dd>
+          <dt>{t('exceptions.collected')}</dt>
           <dd>
-            {m(item.collected_minor)} in {item.payments} payment{item.payments === 1 ? '' : 's'}
+            {t('exceptions.collectedIn', { amount: m(item.collected_minor), payments: item.payments })}
           </dd>
           {item.billed_minor > 0 && (
             <>
-              <dt>{diff > 0 ? 'Over-paid' : diff < 0 ? 'Outstanding' : 'Balance'}</dt>
+              <dt>{diff > 0 ? t('exceptions.overpaid') : diff < 0 ? t('exceptions.outstanding') : t('exceptions.balance')}</dt>
               <dd className={diff > 0 ? 'bo-exc-over' : undefined}>{m(Math.abs(diff))}</dd>
             </>
           )}
         </dl>
         <div>
-          <p className="bo-exc-item__label">Sessions involved</p>
+          <p className="bo-exc-item__label">{t('exceptions.sessions')}</p>
           <ul className="bo-exc-sessions">
             {[...sessions.values()].map((s) => (
               <li key={s.id}>
                 <Link to={`${FINANCE}/sessions/${encodeURIComponent(s.id)}`}>
                   {formatMoney(s.amount_minor, item.currency)} · {railLabel(s.paid_rail)}
                 </Link>{' '}
-                <span className="bo-muted">paid {formatDateTime(s.finalized_at)}</span>
+                <span className="bo-muted">{t('exceptions.paidAt', { date: <time dateTime={s.finalized_at ?? undefined}>{formatDateTime(s.finalized_at)}</time> })}</span>
               </li>
             ))}
           </ul>
@@ -281,25 +323,29 @@ function ItemCard({ item, onAct }: { item: ExceptionItem; onAct: (status: Except
       <div className="bo-exc-item__review">
         {item.reviewed_at ? (
           <p className="bo-exc-item__note">
-            {item.reopened ? 'Open again: a payment arrived after it was dealt with. ' : ''}
-            Last note by {item.reviewed_by}, {formatDateTime(item.reviewed_at)}: “{item.note}”
+            {item.reopened ? `${t('exceptions.reopened')} ` : ''}
+            {t('exceptions.lastNote', {
+              who: <span translate="no">{item.reviewed_by}</span>,
+              date: <time dateTime={item.reviewed_at}>{formatDateTime(item.reviewed_at)}</time>,
+              note: <span translate="no">{item.note}</span>,
+            })}
           </p>
         ) : (
-          <p className="bo-muted bo-exc-item__note">Nobody has worked on this yet.</p>
+          <p className="bo-muted bo-exc-item__note">{t('exceptions.nobody')}</p>
         )}
         <div className="bo-exc-item__actions">
           {item.status === 'open' ? (
             <>
               <button type="button" className="bo-btn bo-btn--primary bo-btn--sm" onClick={() => onAct('resolved')}>
-                Resolve…
+                {t('exceptions.resolve')}
               </button>
               <button type="button" className="bo-btn bo-btn--secondary bo-btn--sm" onClick={() => onAct('ignored')}>
-                Ignore…
+                {t('exceptions.ignore')}
               </button>
             </>
           ) : (
             <button type="button" className="bo-btn bo-btn--secondary bo-btn--sm" onClick={() => onAct('open')}>
-              Reopen…
+              {t('exceptions.reopen')}
             </button>
           )}
         </div>

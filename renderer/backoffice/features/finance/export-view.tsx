@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useT } from '../../../ui/i18n';
 import { useApi } from '../common/api';
 import { useErrorText } from '../common/error-text';
 import { dateInputValue, dayEndIso, dayStartIso } from '../common/format';
@@ -7,6 +8,7 @@ import { paymentsCsvPath } from './finance.queries';
 
 export function ExportView({ merchantId }: { merchantId: string | undefined }) {
   const errorText = useErrorText();
+  const t = useT();
   const api = useApi();
   const today = new Date();
   const monthStart = new Date(today.getFullYear(), today.getMonth(), 1);
@@ -17,7 +19,7 @@ export function ExportView({ merchantId }: { merchantId: string | undefined }) {
   const download = async () => {
     const from = dayStartIso(fromDay);
     const to = dayEndIso(toDay);
-    if (!from || !to) return setState({ tone: 'error', text: 'Choose both dates.' });
+    if (!from || !to) return setState({ tone: 'error', text: t('finance.export.chooseDates') });
     setBusy(true);
     try {
       const blob = await api.download(paymentsCsvPath(merchantId, from, to));
@@ -30,7 +32,7 @@ export function ExportView({ merchantId }: { merchantId: string | undefined }) {
       a.click();
       a.remove();
       setTimeout(() => URL.revokeObjectURL(url), 1000);
-      setState({ tone: 'success', text: `Downloaded ${rows} payment${rows === 1 ? '' : 's'}.` });
+      setState({ tone: 'success', text: t('finance.export.done', { count: rows }) });
     } catch (err) {
       setState({ tone: 'error', text: errorText(err, 'the dates') });
     } finally {
@@ -38,15 +40,13 @@ export function ExportView({ merchantId }: { merchantId: string | undefined }) {
     }
   };
   return (
-    <Card title="Payments for reconciliation (CSV)">
-      <p className="bo-muted">
-        One row per payment whose session succeeded in the chosen days (your local time): amount, fee and collected total in minor units and as a decimal, the rail, the payment reference, and for cash the deposit, its teller and its approver.
-      </p>
+    <Card title={t('finance.export.title')}>
+      <p className="bo-muted">{t('finance.export.note')}</p>
       <div className="bo-inline-form">
-        <InputField label="From" type="date" value={fromDay} onChange={setFromDay} />
-        <InputField label="To (inclusive)" type="date" value={toDay} onChange={setToDay} />
+        <InputField label={t('finance.from')} type="date" value={fromDay} onChange={setFromDay} />
+        <InputField label={t('finance.export.toInclusive')} type="date" value={toDay} onChange={setToDay} />
         <button type="button" className="bo-btn bo-btn--primary bo-export-btn" disabled={busy} onClick={() => void download()}>
-          {busy ? 'Preparing…' : 'Download CSV'}
+          {busy ? t('finance.preparing') : t('finance.export.download')}
         </button>
       </div>
       {state && (

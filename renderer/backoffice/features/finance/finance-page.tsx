@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
+import { useT } from '../../../ui/i18n';
 import { useRouter } from '../../router';
 import { useSession } from '../auth/session';
 import { useApi } from '../common/api';
@@ -15,6 +16,7 @@ type Tab = 'sessions' | 'invoices' | 'revenue-lines' | 'export';
 
 /** Finance: sessions (live), invoices, revenue lines and the reconciliation export, for one merchant. */
 export function FinancePage() {
+  const t = useT();
   const api = useApi();
   const { session } = useSession();
   const { path, navigate } = useRouter();
@@ -35,31 +37,31 @@ export function FinancePage() {
   return (
     <div className="bo-page">
       <PageTitle
-        title="Finance"
-        subtitle={merchantName ? `Payments and invoices of ${merchantName}` : 'Payments and invoices'}
+        title={t('finance.title')}
+        subtitle={merchantName ? t('finance.subtitleOf', { merchant: <span translate="no">{merchantName}</span> }) : t('finance.subtitle')}
         actions={
           isAdmin && merchants.data ? (
             <SelectField
-              label="Merchant"
+              label={t('finance.merchant')}
               value={picked}
               onChange={setPicked}
-              options={merchants.data.merchants.map((m) => ({ value: m.id, label: m.name }))}
+              options={merchants.data.merchants.map((m) => ({ value: m.id, label: m.name, data: true }))}
             />
           ) : undefined
         }
       />
       <Tabs
         tabs={[
-          { key: 'sessions', label: 'Sessions' },
-          { key: 'invoices', label: 'Invoices' },
-          { key: 'revenue-lines', label: 'Revenue lines' },
-          { key: 'export', label: 'Reconciliation export' },
+          { key: 'sessions', label: t('finance.tab.sessions') },
+          { key: 'invoices', label: t('finance.tab.invoices') },
+          { key: 'revenue-lines', label: t('finance.tab.revenueLines') },
+          { key: 'export', label: t('finance.tab.export') },
         ]}
         current={tab}
         onChange={go}
       />
       {isAdmin && !merchantId ? (
-        merchants.isPending ? null : <Card><Empty title="No merchant yet">Create a merchant integration first (Administration).</Empty></Card>
+        merchants.isPending ? null : <Card><Empty title={t('finance.noMerchant')}>{t('finance.noMerchantHint')}</Empty></Card>
       ) : tab === 'sessions' && detail ? (
         <SessionDetailView id={decodeURIComponent(detail)} />
       ) : tab === 'sessions' ? (

@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef } from 'react';
+import { useT } from '../../../ui/i18n';
 import type { InvoiceDetail } from '../../../../shared/schemas/backoffice';
 import { useRouter } from '../../router';
 import { useErrorText } from '../common/error-text';
@@ -28,6 +29,7 @@ export function InvoiceSessions({
   onReload: () => void;
 }) {
   const errorText = useErrorText();
+  const t = useT();
   const { navigate } = useRouter();
   const countId = useId();
   const wrap = useRef<HTMLDivElement>(null);
@@ -48,42 +50,41 @@ export function InvoiceSessions({
 
   if (sessions.length === 0) {
     return (
-      <Card title="Sessions" className="bo-card--flush">
-        <Empty title="No checkout session for this invoice yet" />
+      <Card title={t('finance.invoiceSessions.title')} className="bo-card--flush">
+        <Empty title={t('finance.invoiceSessions.empty')} />
       </Card>
     );
   }
   // Sessions created (or removed) since the first page was read: the pages no longer add up.
   const stale = !hasMore && sessions.length !== total;
-  const noun = total === 1 ? 'session' : 'sessions';
   return (
     // The whole count up top too: the footer of a long list is a long scroll away.
-    <Card title="Sessions" actions={<span className="bo-muted">{`${total} ${noun}, newest first`}</span>} className="bo-card--flush" testId="invoice-sessions">
+    <Card title={t('finance.invoiceSessions.title')} actions={<span className="bo-muted">{t('finance.invoiceSessions.count', { total })}</span>} className="bo-card--flush" testId="invoice-sessions">
       <div ref={wrap}>
         <DataTable
-          caption="Sessions of this invoice, newest first"
+          caption={t('finance.invoiceSessions.caption')}
           rows={sessions}
           rowKey={(s) => s.id}
           // Every row read so far on one list: the pages are the API's, not the table's.
           pageSize={sessions.length}
           onRowClick={(s) => navigate(`${BASE}/sessions/${encodeURIComponent(s.id)}`)}
           columns={[
-            { key: 'amount', header: 'Amount', align: 'right', render: (s) => <Money minor={s.amount_minor} currency={s.currency} /> },
-            { key: 'status', header: 'Status', render: (s) => <StatusBadge status={s.status} kind="session" /> },
-            { key: 'rail', header: 'Paid by', render: (s) => railLabel(s.paid_rail) },
-            { key: 'created', header: 'Created', nowrap: true, render: (s) => formatDateTime(s.created_at) },
-            { key: 'id', header: 'Session', render: (s) => <ShortId value={s.id} /> },
+            { key: 'amount', header: t('finance.amount'), align: 'right', render: (s) => <Money minor={s.amount_minor} currency={s.currency} /> },
+            { key: 'status', header: t('finance.status'), render: (s) => <StatusBadge status={s.status} kind="session" /> },
+            { key: 'rail', header: t('finance.paidBy'), render: (s) => railLabel(s.paid_rail) },
+            { key: 'created', header: t('finance.created'), nowrap: true, render: (s) => <time dateTime={s.created_at}>{formatDateTime(s.created_at)}</time> },
+            { key: 'id', header: t('finance.session'), render: (s) => <ShortId value={s.id} /> },
           ]}
         />
       </div>
-      <div className="bo-pagination" role="group" aria-label="Sessions shown">
+      <div className="bo-pagination" role="group" aria-label={t('finance.invoiceSessions.shown')}>
         {/* A live region: "Show more" is announced by the count it changes. */}
         <span id={countId} className="bo-pagination__count" role="status" data-testid="invoice-sessions-count">
-          Showing {sessions.length} of {total} {noun}
+          {t('finance.invoiceSessions.showing', { shown: sessions.length, total })}
         </span>
         {moreError !== null && (
           <span className="bo-field-error" role="alert">
-            More sessions could not be loaded: {errorText(moreError)}
+            {t('finance.invoiceSessions.moreFailed', { error: errorText(moreError) })}
           </span>
         )}
         {hasMore && (
@@ -99,12 +100,12 @@ export function InvoiceSessions({
               onMore();
             }}
           >
-            {loadingMore ? 'Loading…' : 'Show more'}
+            {loadingMore ? t('finance.invoiceSessions.loading') : t('finance.invoiceSessions.more')}
           </button>
         )}
         {stale && (
           <button type="button" className="bo-btn bo-btn--secondary bo-btn--sm" onClick={onReload}>
-            Reload the list
+            {t('finance.invoiceSessions.reload')}
           </button>
         )}
       </div>

@@ -1,8 +1,8 @@
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { useT, type T } from '../../../ui/i18n';
 import { Link, useRouter } from '../../router';
 import { ROUTES } from '../../routes';
-import { INVOICE_PAYMENT_LABELS } from '../../../../shared/labels';
 import type { InvoiceSummary } from '../../../../shared/schemas/backoffice';
 import { useApi } from '../common/api';
 import { formatDateTime, formatMoney } from '../common/format';
@@ -14,6 +14,7 @@ import { financeQueries } from './finance.queries';
 import { InvoiceSessions } from './invoice-sessions';
 
 export function InvoicesView({ merchantId }: { merchantId: string | undefined }) {
+  const t = useT();
   const api = useApi();
   const { navigate } = useRouter();
   const [q, setQ] = useState('');
@@ -27,23 +28,23 @@ export function InvoicesView({ merchantId }: { merchantId: string | undefined })
   return (
     <Card className="bo-card--flush" testId="invoices-list">
       <div className="bo-filters">
-        <InputField label="Invoice ref" value={q} onChange={(v) => (setQ(v), restart())} placeholder="Contains…" />
+        <InputField label={t('finance.invoices.ref')} value={q} onChange={(v) => (setQ(v), restart())} placeholder={t('finance.invoices.contains')} />
         <SelectField
-          label="Remitted"
+          label={t('finance.remitted')}
           value={remitted}
           onChange={(v) => (setRemitted(v), restart())}
           options={[
-            { value: '', label: 'All invoices' },
-            { value: 'true', label: 'Fully paid' },
-            { value: 'false', label: 'Not fully paid' },
+            { value: '', label: t('finance.invoices.all') },
+            { value: 'true', label: t('finance.invoices.fullyPaid') },
+            { value: 'false', label: t('finance.invoices.notFullyPaid') },
           ]}
         />
       </div>
-      <QueryState query={invoices} isEmpty={(d) => d.total === 0} empty={q || remitted ? <NoMatch /> : <Empty title="No invoices">Invoices appear when the merchant records invoice lines or creates a session.</Empty>}>
+      <QueryState query={invoices} isEmpty={(d) => d.total === 0} empty={q || remitted ? <NoMatch /> : <Empty title={t('finance.invoices.empty')}>{t('finance.invoices.emptyHint')}</Empty>}>
         {(d) => (
           <>
             <DataTable
-              caption="Invoices"
+              caption={t('finance.invoices.caption')}
               rows={d.invoices}
               rowKey={(r) => r.invoice_ref}
               sort={sort}
@@ -55,17 +56,17 @@ export function InvoicesView({ merchantId }: { merchantId: string | undefined })
               columns={[
                 {
                   key: 'ref',
-                  header: 'Invoice',
+                  header: t('finance.invoice'),
                   sortKey: 'invoice_ref',
                   render: (r) => <InvoiceRefCell invoiceRef={r.invoice_ref} mode={r.mode} />,
                 },
-                { key: 'lines', header: 'Lines', sortKey: 'line_count', align: 'right', render: (r) => r.line_count },
-                { key: 'billed', header: 'Billed', sortKey: 'billed_minor', align: 'right', render: (r) => <Money minor={r.billed_minor} currency={r.currency} strong /> },
-                { key: 'paid', header: 'Paid', align: 'right', render: (r) => <Money minor={r.paid_minor} currency={r.currency} /> },
-                { key: 'outstanding', header: 'Outstanding', align: 'right', render: (r) => <Money minor={r.outstanding_minor} currency={r.currency} /> },
-                { key: 'remitted', header: 'Payment', render: (r) => <PaymentState invoice={r} /> },
-                { key: 'session', header: 'Latest session', render: (r) => (r.latest_session_status ? <StatusBadge status={r.latest_session_status} kind="session" /> : <span className="bo-muted">none</span>) },
-                { key: 'updated', header: 'Updated', sortKey: 'updated_at', nowrap: true, render: (r) => formatDateTime(r.updated_at) },
+                { key: 'lines', header: t('finance.invoices.lines'), sortKey: 'line_count', align: 'right', render: (r) => r.line_count },
+                { key: 'billed', header: t('finance.invoices.billed'), sortKey: 'billed_minor', align: 'right', render: (r) => <Money minor={r.billed_minor} currency={r.currency} strong /> },
+                { key: 'paid', header: t('finance.invoices.paid'), align: 'right', render: (r) => <Money minor={r.paid_minor} currency={r.currency} /> },
+                { key: 'outstanding', header: t('finance.invoices.outstanding'), align: 'right', render: (r) => <Money minor={r.outstanding_minor} currency={r.currency} /> },
+                { key: 'remitted', header: t('finance.invoices.payment'), render: (r) => <PaymentState invoice={r} /> },
+                { key: 'session', header: t('finance.invoices.latestSession'), render: (r) => (r.latest_session_status ? <StatusBadge status={r.latest_session_status} kind="session" /> : <span className="bo-muted">{t('finance.invoices.none')}</span>) },
+                { key: 'updated', header: t('finance.invoices.updated'), sortKey: 'updated_at', nowrap: true, render: (r) => <time dateTime={r.updated_at}>{formatDateTime(r.updated_at)}</time> },
               ]}
             />
             <Pagination {...listPager(pages, { total: d.total, capped: d.total_capped, rows: d.invoices.length, limit }, invoices.isPlaceholderData ? null : d.next_cursor)} />
@@ -77,6 +78,7 @@ export function InvoicesView({ merchantId }: { merchantId: string | undefined })
 }
 
 export function InvoiceDetailView({ merchantId, invoiceRef }: { merchantId: string | undefined; invoiceRef: string }) {
+  const t = useT();
   const api = useApi();
   const { navigate } = useRouter();
   const detail = useInfiniteQuery(financeQueries.invoice(api, merchantId, invoiceRef));
@@ -85,7 +87,7 @@ export function InvoiceDetailView({ merchantId, invoiceRef }: { merchantId: stri
   return (
     <>
       <button type="button" className="bo-btn bo-btn--secondary bo-btn--sm bo-back" onClick={() => navigate(`${BASE}/invoices`)}>
-        ← All invoices
+        {t('finance.invoices.back')}
       </button>
       <QueryState query={state}>
         {(d) => {
@@ -94,29 +96,36 @@ export function InvoiceDetailView({ merchantId, invoiceRef }: { merchantId: stri
           return (
             <>
               <div className="bo-stats">
-                <Stat label="Invoice" value={latest.invoice.invoice_ref} />
-                <Stat label="Billed" value={latest.invoice.line_count === 0 ? 'Nothing billed' : formatMoney(latest.invoice.billed_minor, latest.invoice.currency)} />
-                <Stat label="Paid" value={formatMoney(latest.invoice.paid_minor, latest.invoice.currency)} />
+                <Stat label={t('finance.invoice')} value={<span translate="no">{latest.invoice.invoice_ref}</span>} />
+                <Stat label={t('finance.invoices.billed')} value={latest.invoice.line_count === 0 ? t('finance.invoices.nothingBilled') : formatMoney(latest.invoice.billed_minor, latest.invoice.currency)} />
+                <Stat label={t('finance.invoices.paid')} value={formatMoney(latest.invoice.paid_minor, latest.invoice.currency)} />
                 {latest.invoice.payment_state === 'overpaid' ? (
-                  <Stat label="Over-paid" value={formatMoney(latest.invoice.overpaid_minor, latest.invoice.currency)} />
+                  <Stat label={t('finance.invoices.overpaid')} value={formatMoney(latest.invoice.overpaid_minor, latest.invoice.currency)} />
                 ) : latest.invoice.line_count > 0 ? (
-                  <Stat label="Outstanding" value={formatMoney(latest.invoice.outstanding_minor, latest.invoice.currency)} />
+                  <Stat label={t('finance.invoices.outstanding')} value={formatMoney(latest.invoice.outstanding_minor, latest.invoice.currency)} />
                 ) : null}
-                <Stat label="State" value={INVOICE_PAYMENT_LABELS[latest.invoice.payment_state] + (latest.invoice.payment_state === 'paid' && latest.invoice.remitted_at ? ` ${formatDateTime(latest.invoice.remitted_at)}` : '')} />
+                <Stat
+                  label={t('finance.state')}
+                  value={
+                    latest.invoice.payment_state === 'paid' && latest.invoice.remitted_at
+                      ? t('finance.invoices.stateOn', { state: paymentLabel(t, 'paid'), date: <time dateTime={latest.invoice.remitted_at}>{formatDateTime(latest.invoice.remitted_at)}</time> })
+                      : paymentLabel(t, latest.invoice.payment_state)
+                  }
+                />
               </div>
               <InvoiceTruth invoice={latest.invoice} />
-              <Card title="Lines" className="bo-card--flush">
+              <Card title={t('finance.invoices.lines')} className="bo-card--flush">
                 {latest.lines.length === 0 ? (
-                  <Empty title="No lines recorded" />
+                  <Empty title={t('finance.invoices.noLines')} />
                 ) : (
                   <DataTable
                     rows={latest.lines}
                     rowKey={(l) => l.code}
                     columns={[
-                      { key: 'code', header: 'Code', sortValue: (l) => l.code, render: (l) => <Mono>{l.code}</Mono> },
-                      { key: 'name', header: 'Name', sortValue: (l) => l.name, render: (l) => l.name },
-                      { key: 'amount', header: 'Amount', align: 'right', sortValue: (l) => l.amount_minor, render: (l) => <Money minor={l.amount_minor} currency={l.currency} /> },
-                      { key: 'remitted', header: 'Remitted', sortValue: (l) => Number(l.remitted), render: (l) => <StatusBadge status={l.remitted ? 'remitted' : 'pending'} label={l.remitted ? 'Remitted' : 'Not yet'} /> },
+                      { key: 'code', header: t('finance.code'), sortValue: (l) => l.code, render: (l) => <Mono>{l.code}</Mono> },
+                      { key: 'name', header: t('finance.name'), sortValue: (l) => l.name, render: (l) => <span translate="no">{l.name}</span> },
+                      { key: 'amount', header: t('finance.amount'), align: 'right', sortValue: (l) => l.amount_minor, render: (l) => <Money minor={l.amount_minor} currency={l.currency} /> },
+                      { key: 'remitted', header: t('finance.remitted'), sortValue: (l) => Number(l.remitted), render: (l) => <StatusBadge status={l.remitted ? 'remitted' : 'pending'} label={l.remitted ? t('finance.remitted') : t('finance.notYet')} /> },
                     ]}
                   />
                 )}
@@ -139,38 +148,50 @@ export function InvoiceDetailView({ merchantId, invoiceRef }: { merchantId: stri
 
 const PAYMENT_TONE: Record<InvoiceSummary['payment_state'], string> = { nothing_billed: 'inactive', not_paid: 'open', part_paid: 'pending', paid: 'success', overpaid: 'failed' };
 
+/** An invoice's payments in one word (the list and the detail). */
+const paymentLabel = (t: T, state: InvoiceSummary['payment_state']): string =>
+  ({
+    nothing_billed: t('finance.invoices.state.nothing_billed'),
+    not_paid: t('finance.invoices.state.not_paid'),
+    part_paid: t('finance.invoices.state.part_paid'),
+    paid: t('finance.invoices.state.paid'),
+    overpaid: t('finance.invoices.state.overpaid'),
+  })[state];
+
 /** An invoice's payments in words: "Over-paid GHS 185.00", "Part-paid · GHS 90.00 outstanding", "Nothing billed". */
 function PaymentState({ invoice: r }: { invoice: InvoiceSummary }) {
+  const t = useT();
   const m = (n: number) => formatMoney(n, r.currency);
   const label =
     r.payment_state === 'overpaid'
-      ? `Over-paid ${m(r.overpaid_minor)}`
+      ? t('finance.invoices.overpaidBy', { amount: m(r.overpaid_minor) })
       : r.payment_state === 'part_paid'
-        ? `Part-paid · ${m(r.outstanding_minor)} outstanding`
+        ? t('finance.invoices.partPaid', { amount: m(r.outstanding_minor) })
         : r.payment_state === 'nothing_billed' && r.paid_minor > 0
-          ? `Nothing billed · ${m(r.paid_minor)} collected`
-          : INVOICE_PAYMENT_LABELS[r.payment_state];
+          ? t('finance.invoices.nothingBilledCollected', { amount: m(r.paid_minor) })
+          : paymentLabel(t, r.payment_state);
   return <StatusBadge status={PAYMENT_TONE[r.payment_state]} label={label} />;
 }
 
 /** The sentence under an invoice's figures when they need one, with the link to its exception. */
 function InvoiceTruth({ invoice: r }: { invoice: InvoiceSummary }) {
+  const t = useT();
   const m = (n: number) => formatMoney(n, r.currency);
   const text =
     r.payment_state === 'overpaid'
-      ? `This invoice collected ${m(r.overpaid_minor)} more than it billed.`
+      ? t('finance.invoices.truthOverpaid', { amount: m(r.overpaid_minor) })
       : r.payment_state === 'part_paid'
-        ? `${m(r.outstanding_minor)} of ${m(r.billed_minor)} is still outstanding.`
+        ? t('finance.invoices.truthPartPaid', { outstanding: m(r.outstanding_minor), billed: m(r.billed_minor) })
         : r.payment_state === 'nothing_billed'
           ? r.paid_minor > 0
-            ? `No lines were recorded for this invoice: ${m(r.paid_minor)} was collected against nothing billed.`
-            : 'No lines were recorded for this invoice.'
+            ? t('finance.invoices.truthNothingBilledPaid', { amount: m(r.paid_minor) })
+            : t('finance.invoices.truthNothingBilled')
           : null;
   if (!text && !r.has_exception) return null;
   return (
     <div className={`bo-alert bo-alert--${r.payment_state === 'overpaid' ? 'error' : 'info'}`} role="note" data-testid="invoice-truth">
       {text}{' '}
-      {r.has_exception && <Link to={`${ROUTES.exceptions.path}?invoice=${encodeURIComponent(r.invoice_ref)}`}>See its exception</Link>}
+      {r.has_exception && <Link to={`${ROUTES.exceptions.path}?invoice=${encodeURIComponent(r.invoice_ref)}`}>{t('finance.invoices.seeException')}</Link>}
     </div>
   );
 }

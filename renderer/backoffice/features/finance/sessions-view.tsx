@@ -1,5 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
+import type { TimelineEntry } from '../../../../shared/schemas/backoffice';
+import { useT, type T } from '../../../ui/i18n';
 import { useRouter } from '../../router';
 import { useApi } from '../common/api';
 import { amountPlaceholder, dayEndIso, dayStartIso, formatDateTime, formatMoney, parseAmount, railLabel, useAmountLocale } from '../common/format';
@@ -10,18 +12,19 @@ import { Card, DataTable, DetailList, Empty, InputField, Money, Mono, Pagination
 import { FINANCE_BASE as BASE, InvoiceRefCell } from './finance-base';
 import { financeQueries, type SessionFilters } from './finance.queries';
 
-const STATUS_OPTIONS = [
-  { value: '', label: 'Any status' },
+const statusOptions = (t: T) => [
+  { value: '', label: t('finance.sessions.anyStatus') },
   ...['open', 'pending', 'success', 'failed', 'expired'].map((s) => ({ value: s, label: s[0]!.toUpperCase() + s.slice(1) })),
 ];
-const MODE_OPTIONS = [
-  { value: '', label: 'Live and test' },
-  { value: 'live', label: 'Live only' },
-  { value: 'test', label: 'Test only' },
+const modeOptions = (t: T) => [
+  { value: '', label: t('finance.sessions.liveAndTest') },
+  { value: 'live', label: t('finance.sessions.liveOnly') },
+  { value: 'test', label: t('finance.sessions.testOnly') },
 ];
-const RAIL_OPTIONS = [{ value: '', label: 'Any method' }, ...['momo', 'card', 'bank_transfer', 'cash'].map((r) => ({ value: r, label: railLabel(r) }))];
+const railOptions = (t: T) => [{ value: '', label: t('finance.sessions.anyMethod') }, ...['momo', 'card', 'bank_transfer', 'cash'].map((r) => ({ value: r, label: railLabel(r) }))];
 
 export function SessionsView({ merchantId }: { merchantId: string | undefined }) {
+  const t = useT();
   const api = useApi();
   const { navigate } = useRouter();
   const [status, setStatus] = useState('');
@@ -63,29 +66,29 @@ export function SessionsView({ merchantId }: { merchantId: string | undefined })
   return (
     <Card className="bo-card--flush" testId="sessions-list">
       <div className="bo-filters">
-        <SelectField label="Status" value={status} onChange={change(setStatus)} options={STATUS_OPTIONS} />
-        <SelectField label="Method" value={rail} onChange={change(setRail)} options={RAIL_OPTIONS} />
-        <SelectField label="Mode" value={mode} onChange={change(setMode)} options={MODE_OPTIONS} />
+        <SelectField label={t('finance.status')} value={status} onChange={change(setStatus)} options={statusOptions(t)} />
+        <SelectField label={t('finance.sessions.method')} value={rail} onChange={change(setRail)} options={railOptions(t)} />
+        <SelectField label={t('finance.sessions.mode')} value={mode} onChange={change(setMode)} options={modeOptions(t)} />
         <InputField
-          label="Search"
+          label={t('finance.sessions.search')}
           value={search}
           onChange={change(setSearch)}
-          placeholder="Payer, phone last 4, session, invoice, slip or bank ref"
+          placeholder={t('finance.sessions.searchPlaceholder')}
           wide
           // The server's trigram index needs 3 characters (finance-search.ts): shorter text matches a whole invoice ref only.
-          hint={search.trim().length > 0 && search.trim().length < 3 ? 'Type at least 3 characters to search names (shorter: a whole invoice ref)' : undefined}
+          hint={search.trim().length > 0 && search.trim().length < 3 ? t('finance.sessions.searchShort') : undefined}
         />
         <InputField
-          label="Amount"
+          label={t('finance.amount')}
           value={amount}
           onChange={change(setAmount)}
           placeholder={amountPlaceholder(amountCurrency, locale)}
           inputMode="decimal"
           error={amountRead && !amountRead.ok ? amountRead.message : undefined}
         />
-        <SelectField label="Currency" value={amountCurrency} onChange={change(setAmountCurrency)} options={FEE_CURRENCIES.map((c) => ({ value: c, label: c }))} />
-        <InputField label="From" type="date" value={fromDay} onChange={change(setFromDay)} />
-        <InputField label="To" type="date" value={toDay} onChange={change(setToDay)} />
+        <SelectField label={t('finance.sessions.currency')} value={amountCurrency} onChange={change(setAmountCurrency)} options={FEE_CURRENCIES.map((c) => ({ value: c, label: c }))} />
+        <InputField label={t('finance.from')} type="date" value={fromDay} onChange={change(setFromDay)} />
+        <InputField label={t('finance.to')} type="date" value={toDay} onChange={change(setToDay)} />
         {filtered && (
           <button
             type="button"
@@ -101,22 +104,22 @@ export function SessionsView({ merchantId }: { merchantId: string | undefined })
               pages.restart();
             }}
           >
-            Clear filters
+            {t('finance.sessions.clear')}
           </button>
         )}
         <span className="bo-muted bo-live" aria-live="polite">
-          {sessions.isFetching ? 'Updating…' : 'Live'}
+          {sessions.isFetching ? t('finance.sessions.updating') : t('finance.sessions.live')}
         </span>
       </div>
       <QueryState
         query={sessions}
         isEmpty={(d) => d.total === 0}
-        empty={filtered ? <NoMatch /> : <Empty title="No checkout sessions yet">Sessions appear here as soon as the merchant creates them.</Empty>}
+        empty={filtered ? <NoMatch /> : <Empty title={t('finance.sessions.empty')}>{t('finance.sessions.emptyHint')}</Empty>}
       >
         {(d) => (
           <>
             <DataTable
-              caption="Checkout sessions"
+              caption={t('finance.sessions.caption')}
               rows={d.sessions}
               rowKey={(r) => r.id}
               sort={sort}
@@ -126,20 +129,20 @@ export function SessionsView({ merchantId }: { merchantId: string | undefined })
               }}
               onRowClick={(r) => navigate(`${BASE}/sessions/${encodeURIComponent(r.id)}`)}
               columns={[
-                { key: 'amount', header: 'Amount', sortKey: 'amount_minor', align: 'right', render: (r) => <Money minor={r.amount_minor} currency={r.currency} strong /> },
-                { key: 'fee', header: 'Fee', align: 'right', nowrap: true, render: (r) => (r.fee_minor === null ? <span className="bo-muted">—</span> : <Money minor={r.fee_minor} currency={r.currency} />) },
-                { key: 'collected', header: 'Collected', align: 'right', nowrap: true, render: (r) => (r.collected_minor === null ? <span className="bo-muted">—</span> : <Money minor={r.collected_minor} currency={r.currency} />) },
-                { key: 'status', header: 'Status', sortKey: 'status', render: (r) => <StatusBadge status={r.status} kind="session" /> },
+                { key: 'amount', header: t('finance.amount'), sortKey: 'amount_minor', align: 'right', render: (r) => <Money minor={r.amount_minor} currency={r.currency} strong /> },
+                { key: 'fee', header: t('finance.fee'), align: 'right', nowrap: true, render: (r) => (r.fee_minor === null ? <span className="bo-muted">—</span> : <Money minor={r.fee_minor} currency={r.currency} />) },
+                { key: 'collected', header: t('finance.collected'), align: 'right', nowrap: true, render: (r) => (r.collected_minor === null ? <span className="bo-muted">—</span> : <Money minor={r.collected_minor} currency={r.currency} />) },
+                { key: 'status', header: t('finance.status'), sortKey: 'status', render: (r) => <StatusBadge status={r.status} kind="session" /> },
                 {
                   key: 'invoice',
-                  header: 'Invoice',
+                  header: t('finance.invoice'),
                   sortKey: 'invoice_ref',
                   render: (r) => <InvoiceRefCell invoiceRef={r.invoice_ref} mode={r.mode} />,
                 },
-                { key: 'payer', header: 'Payer', nowrap: true, render: (r) => r.customer_name ?? <span className="bo-muted">—</span> },
-                { key: 'rail', header: 'Paid by', nowrap: true, render: (r) => railLabel(r.paid_rail) },
-                { key: 'created', header: 'Created', sortKey: 'created_at', nowrap: true, render: (r) => formatDateTime(r.created_at) },
-                { key: 'id', header: 'Session', render: (r) => <ShortId value={r.id} /> },
+                { key: 'payer', header: t('finance.payer'), nowrap: true, render: (r) => (r.customer_name ? <span translate="no">{r.customer_name}</span> : <span className="bo-muted">—</span>) },
+                { key: 'rail', header: t('finance.paidBy'), nowrap: true, render: (r) => railLabel(r.paid_rail) },
+                { key: 'created', header: t('finance.created'), sortKey: 'created_at', nowrap: true, render: (r) => <time dateTime={r.created_at}>{formatDateTime(r.created_at)}</time> },
+                { key: 'id', header: t('finance.session'), render: (r) => <ShortId value={r.id} /> },
               ]}
             />
             <Pagination {...listPager(pages, { total: d.total, capped: d.total_capped, rows: d.sessions.length, limit }, sessions.isPlaceholderData ? null : d.next_cursor)} />
@@ -151,13 +154,14 @@ export function SessionsView({ merchantId }: { merchantId: string | undefined })
 }
 
 export function SessionDetailView({ id }: { id: string }) {
+  const t = useT();
   const api = useApi();
   const { navigate } = useRouter();
   const detail = useQuery(financeQueries.session(api, id));
   return (
     <>
       <button type="button" className="bo-btn bo-btn--secondary bo-btn--sm bo-back" onClick={() => navigate(BASE)}>
-        ← All sessions
+        {t('finance.sessions.back')}
       </button>
       <QueryState query={detail}>
         {(d) => (
@@ -173,46 +177,51 @@ export function SessionDetailView({ id }: { id: string }) {
               >
                 <DetailList
                   items={[
-                    ['Session', <Mono key="id">{d.session.id}</Mono>],
-                    ['Invoice', <Mono key="inv">{d.session.invoice_ref}</Mono>],
-                    ['Amount', formatMoney(d.session.amount_minor, d.session.currency)],
-                    ['Fee', d.session.fee_minor === null ? 'Not paid yet' : formatMoney(d.session.fee_minor, d.session.currency)],
-                    ['Collected', d.session.collected_minor === null ? 'Not paid yet' : formatMoney(d.session.collected_minor, d.session.currency)],
-                    ['Payment reference', d.session.payment_reference ? <Mono key="ref">{d.session.payment_reference}</Mono> : '—'],
-                    ['Description', d.session.description ?? '—'],
-                    ['Payer', [d.session.customer_name, d.session.customer_email].filter(Boolean).join(' · ') || '—'],
-                    ['Paid by', railLabel(d.session.paid_rail)],
-                    ['Created', formatDateTime(d.session.created_at, { seconds: true })],
-                    ['Expires', formatDateTime(d.session.expires_at)],
-                    ['Finalised', formatDateTime(d.session.finalized_at, { seconds: true })],
+                    [t('finance.session'), <Mono key="id">{d.session.id}</Mono>],
+                    [t('finance.invoice'), <Mono key="inv">{d.session.invoice_ref}</Mono>],
+                    [t('finance.amount'), formatMoney(d.session.amount_minor, d.session.currency)],
+                    [t('finance.fee'), d.session.fee_minor === null ? t('finance.sessions.notPaidYet') : formatMoney(d.session.fee_minor, d.session.currency)],
+                    [t('finance.collected'), d.session.collected_minor === null ? t('finance.sessions.notPaidYet') : formatMoney(d.session.collected_minor, d.session.currency)],
+                    [t('finance.sessions.paymentReference'), d.session.payment_reference ? <Mono key="ref">{d.session.payment_reference}</Mono> : '—'],
+                    [t('finance.sessions.description'), d.session.description ? <span key="desc" translate="no">{d.session.description}</span> : '—'],
+                    [t('finance.payer'), <span key="payer" translate="no">{[d.session.customer_name, d.session.customer_email].filter(Boolean).join(' · ') || '—'}</span>],
+                    [t('finance.paidBy'), railLabel(d.session.paid_rail)],
+                    [t('finance.created'), <time key="created" dateTime={d.session.created_at}>{formatDateTime(d.session.created_at, { seconds: true })}</time>],
+                    [t('finance.sessions.expires'), <time key="expires" dateTime={d.session.expires_at}>{formatDateTime(d.session.expires_at)}</time>],
+                    [t('finance.sessions.finalised'), d.session.finalized_at ? <time key="final" dateTime={d.session.finalized_at}>{formatDateTime(d.session.finalized_at, { seconds: true })}</time> : '—'],
                   ]}
                 />
               </Card>
-              <Card title="Invoice lines" className="bo-card--flush">
+              <Card title={t('finance.sessions.lines')} className="bo-card--flush">
                 {d.lines.length === 0 ? (
-                  <Empty title="No invoice lines">The merchant recorded no lines for this invoice reference.</Empty>
+                  <Empty title={t('finance.sessions.noLines')}>{t('finance.sessions.noLinesHint')}</Empty>
                 ) : (
                   <DataTable
                     rows={d.lines}
                     rowKey={(l) => l.code}
                     columns={[
-                      { key: 'code', header: 'Code', render: (l) => <Mono>{l.code}</Mono> },
-                      { key: 'name', header: 'Name', render: (l) => l.name },
-                      { key: 'amount', header: 'Amount', align: 'right', render: (l) => <Money minor={l.amount_minor} currency={l.currency} /> },
-                      { key: 'remitted', header: 'Remitted', render: (l) => <StatusBadge status={l.remitted ? 'remitted' : 'pending'} label={l.remitted ? 'Remitted' : 'Not yet'} /> },
+                      { key: 'code', header: t('finance.code'), render: (l) => <Mono>{l.code}</Mono> },
+                      { key: 'name', header: t('finance.name'), render: (l) => <span translate="no">{l.name}</span> },
+                      { key: 'amount', header: t('finance.amount'), align: 'right', render: (l) => <Money minor={l.amount_minor} currency={l.currency} /> },
+                      { key: 'remitted', header: t('finance.remitted'), render: (l) => <StatusBadge status={l.remitted ? 'remitted' : 'pending'} label={l.remitted ? t('finance.remitted') : t('finance.notYet')} /> },
                     ]}
                   />
                 )}
               </Card>
             </div>
-            <Card title="Timeline" testId="session-timeline">
+            <Card title={t('finance.sessions.timeline')} testId="session-timeline">
               <ol className="bo-timeline">
                 {d.timeline.map((e, i) => (
                   <li key={`${e.at}-${i}`} className="bo-timeline__item">
                     <span className={`bo-timeline__dot bo-timeline__dot--${e.kind}`} aria-hidden="true" />
-                    <div className="bo-timeline__title">{e.title}</div>
-                    <div className="bo-timeline__meta">{formatDateTime(e.at, { seconds: true })}</div>
-                    {e.detail && <div className="bo-timeline__meta">{e.detail}</div>}
+                    <div className="bo-timeline__title">{timelineTitle(t, e)}</div>
+                    <div className="bo-timeline__meta"><time dateTime={e.at}>{formatDateTime(e.at, { seconds: true })}</time></div>
+                    {/* The server's record of what happened (causes, raw provider statuses, who): shown as written. */}
+                    {e.detail && (
+                      <div className="bo-timeline__meta" translate="no">
+                        {e.detail}
+                      </div>
+                    )}
                   </li>
                 ))}
               </ol>
@@ -224,3 +233,31 @@ export function SessionDetailView({ id }: { id: string }) {
   );
 }
 
+
+/** A timeline line's title in the reader's language, from its code (the API's `title` is English). */
+function timelineTitle(t: T, e: TimelineEntry): ReactNode {
+  const arg = (name: string) => String(e.args[name] ?? '');
+  const code = (v: string) => <span translate="no">{v}</span>;
+  switch (e.code) {
+    case 'session_created':
+      return t('finance.timeline.session_created');
+    case 'transition':
+      return t('finance.timeline.transition', { from: t('finance.timeline.status', { status: arg('from') }), to: t('finance.timeline.status', { status: arg('to') }) });
+    case 'attempt_started':
+      return t('finance.timeline.attempt_started', { rail: railLabel(arg('rail')) });
+    case 'attempt_finished':
+      return t('finance.timeline.attempt_finished', { rail: railLabel(arg('rail')), status: arg('status') });
+    case 'slip_issued':
+      return t('finance.timeline.slip_issued', { reference: code(arg('reference')) });
+    case 'deposit_recorded':
+      return t('finance.timeline.deposit_recorded');
+    case 'deposit_reviewed':
+      return t('finance.timeline.deposit_reviewed', { status: arg('status') });
+    case 'event':
+      return t('finance.timeline.event', { type: code(arg('type')) });
+    case 'webhook_delivered':
+      return t('finance.timeline.webhook_delivered', { code: e.args.status_code === null ? 'ok' : arg('status_code') });
+    case 'webhook_failed':
+      return e.args.status_code === null ? t('finance.timeline.webhook_failed_no_code') : t('finance.timeline.webhook_failed', { code: arg('status_code') });
+  }
+}

@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { useT } from '../../../ui/i18n';
 import { useRouter } from '../../router';
 import { ROUTES } from '../../routes';
 import { useSession } from '../auth/session';
@@ -9,7 +10,7 @@ import { NoMatch } from '../common/filter-hint';
 import { formatDateTime } from '../common/format';
 import { Card, DataTable, Empty, InputField, Mono, PageTitle, QueryState, SelectField, ShortId, StatusBadge, type SortState } from '../../../ui/blocks';
 import { financeQueries } from '../finance/finance.queries';
-import { DeliveryPanel, KIND_LABEL, RecoverCard } from './delivery-panel';
+import { DeliveryPanel, kindLabel, RecoverCard } from './delivery-panel';
 import { ATTEMPTS_PAGE, enableEndpoint, webhookQueries, type EndpointHealth } from './webhooks.queries';
 import './webhooks.css';
 
@@ -18,6 +19,7 @@ const BASE = ROUTES.webhooks.path;
 
 /** The webhooks screen: endpoint health, the delivery log with each attempt, redelivery and recovery. */
 export function WebhooksPage() {
+  const t = useT();
   const api = useApi();
   const { session } = useSession();
   const { path, navigate } = useRouter();
@@ -37,7 +39,7 @@ export function WebhooksPage() {
   const health = useQuery(webhookQueries.health(api, scope));
   // With "All merchants", every card and row says whose endpoint it is.
   const allMerchants = isAdmin && !merchantId;
-  const merchantName = (id: string) => merchants.data?.merchants.find((m) => m.id === id)?.name ?? 'Unknown merchant';
+  const merchantName = (id: string) => merchants.data?.merchants.find((m) => m.id === id)?.name ?? t('webhooks.unknownMerchant');
   const endpoints = health.data?.endpoints ?? [];
   const endpointOf = (id: string) => endpoints.find((e) => e.endpoint_id === id);
   const reset = <T,>(set: (v: T) => void) => (v: T) => {
@@ -48,15 +50,15 @@ export function WebhooksPage() {
   return (
     <div className="bo-page">
       <PageTitle
-        title="Webhooks"
-        subtitle="Every delivery attempt to the merchants' endpoints, with the request and the answer. Redeliver one event, or recover everything that failed."
+        title={t('webhooks.title')}
+        subtitle={t('webhooks.subtitle')}
         actions={
           isAdmin && merchants.data ? (
-            <SelectField label="Merchant" value={merchantId} onChange={(v) => (setMerchantId(v), setEndpointId(''), setOffset(0))} options={[{ value: '', label: 'All merchants' }, ...merchants.data.merchants.map((m) => ({ value: m.id, label: m.name }))]} />
+            <SelectField label={t('webhooks.merchant')} value={merchantId} onChange={(v) => (setMerchantId(v), setEndpointId(''), setOffset(0))} options={[{ value: '', label: t('webhooks.allMerchants') }, ...merchants.data.merchants.map((m) => ({ value: m.id, label: m.name, data: true }))]} />
           ) : undefined
         }
       />
-      <QueryState query={health} isEmpty={(d) => d.endpoints.length === 0} empty={<Card><Empty title="No webhook endpoints">Add an endpoint to an integration (Administration) to receive events.</Empty></Card>}>
+      <QueryState query={health} isEmpty={(d) => d.endpoints.length === 0} empty={<Card><Empty title={t('webhooks.noEndpoints')}>{t('webhooks.noEndpointsHint')}</Empty></Card>}>
         {(d) => (
           <div className="wh-health" data-testid="endpoint-health">
             {d.endpoints.map((e) => (
@@ -66,23 +68,23 @@ export function WebhooksPage() {
         )}
       </QueryState>
       <div>
-        <Card title="Delivery log" className="bo-card--flush" testId="delivery-log">
+        <Card title={t('webhooks.log')} className="bo-card--flush" testId="delivery-log">
           <div className="bo-filters">
-            <SelectField label="Outcome" value={outcome} onChange={reset(setOutcome)} options={[{ value: '', label: 'Any outcome' }, { value: 'succeeded', label: 'Succeeded' }, { value: 'failed', label: 'Failed' }]} />
-            <SelectField label="Event" value={eventType} onChange={reset(setEventType)} options={[{ value: '', label: 'Any event' }, ...EVENT_TYPES.map((t) => ({ value: t, label: t }))]} />
+            <SelectField label={t('webhooks.outcome')} value={outcome} onChange={reset(setOutcome)} options={[{ value: '', label: t('webhooks.anyOutcome') }, { value: 'succeeded', label: t('webhooks.succeeded') }, { value: 'failed', label: t('webhooks.failed') }]} />
+            <SelectField label={t('webhooks.event')} value={eventType} onChange={reset(setEventType)} options={[{ value: '', label: t('webhooks.anyEvent') }, ...EVENT_TYPES.map((t) => ({ value: t, label: t }))]} />
             <SelectField
-              label="Endpoint"
+              label={t('webhooks.endpoint')}
               value={endpointId}
               onChange={reset(setEndpointId)}
-              options={[{ value: '', label: 'Every endpoint' }, ...endpoints.map((e) => ({ value: e.endpoint_id, label: allMerchants ? `${merchantName(e.merchant_id)}: ${e.url}` : e.url }))]}
+              options={[{ value: '', label: t('webhooks.everyEndpoint') }, ...endpoints.map((e) => ({ value: e.endpoint_id, label: allMerchants ? `${merchantName(e.merchant_id)}: ${e.url}` : e.url, data: true }))]}
             />
-            <InputField label="Session" value={sessionId} onChange={reset(setSessionId)} placeholder="cs_test_…" />
+            <InputField label={t('webhooks.session')} value={sessionId} onChange={reset(setSessionId)} placeholder={t('webhooks.sessionPlaceholder')} />
           </div>
-          <QueryState query={attempts} isEmpty={(d) => d.attempts.length === 0} empty={outcome || eventType || sessionId || endpointId ? <NoMatch /> : <Empty title="No delivery attempts">Attempts appear here as soon as an event is sent.</Empty>}>
+          <QueryState query={attempts} isEmpty={(d) => d.attempts.length === 0} empty={outcome || eventType || sessionId || endpointId ? <NoMatch /> : <Empty title={t('webhooks.noAttempts')}>{t('webhooks.noAttemptsHint')}</Empty>}>
             {(d) => (
               <>
                 <DataTable
-                  caption="Webhook delivery attempts"
+                  caption={t('webhooks.caption')}
                   testId="delivery-log-table"
                   rows={d.attempts}
                   rowKey={(a) => a.id}
@@ -94,22 +96,22 @@ export function WebhooksPage() {
                     requestAnimationFrame(() => document.querySelector('[data-testid="delivery-detail"]')?.scrollIntoView({ block: 'start' }));
                   }}
                   columns={[
-                    { key: 'when', header: 'When', sortKey: 'started_at', nowrap: true, render: (a) => formatDateTime(a.started_at, { seconds: true }) },
-                    { key: 'event', header: 'Event', sortKey: 'event_type', render: (a) => <Mono>{a.event_type.replace('checkout.session.', '')}</Mono> },
-                    { key: 'session', header: 'Session', render: (a) => <ShortId value={a.session_id} /> },
+                    { key: 'when', header: t('webhooks.when'), sortKey: 'started_at', nowrap: true, render: (a) => <time dateTime={a.started_at}>{formatDateTime(a.started_at, { seconds: true })}</time> },
+                    { key: 'event', header: t('webhooks.event'), sortKey: 'event_type', render: (a) => <Mono>{a.event_type.replace('checkout.session.', '')}</Mono> },
+                    { key: 'session', header: t('webhooks.session'), render: (a) => <ShortId value={a.session_id} /> },
                     {
                       key: 'url',
-                      header: 'Endpoint',
+                      header: t('webhooks.endpoint'),
                       render: (a) => (
                         <>
-                          {allMerchants && <div className="wh-merchant">{merchantName(endpointOf(a.endpoint_id)?.merchant_id ?? '')}</div>}
-                          <span className="wh-url">{a.url}</span>
+                          {allMerchants && <div className="wh-merchant" translate="no">{merchantName(endpointOf(a.endpoint_id)?.merchant_id ?? '')}</div>}
+                          <span className="wh-url" translate="no">{a.url}</span>
                         </>
                       ),
                     },
-                    { key: 'kind', header: 'Attempt', sortKey: 'attempt_number', nowrap: true, render: (a) => `#${a.attempt_number} · ${KIND_LABEL[a.kind] ?? a.kind}` },
-                    { key: 'result', header: 'Result', sortKey: 'status_code', nowrap: true, render: (a) => <StatusBadge status={a.outcome} label={a.status_code ? `${a.status_code}` : a.outcome === 'failed' ? 'error' : 'ok'} /> },
-                    { key: 'latency', header: 'Latency', sortKey: 'latency_ms', align: 'right', nowrap: true, render: (a) => `${a.latency_ms} ms` },
+                    { key: 'kind', header: t('webhooks.attempt'), sortKey: 'attempt_number', nowrap: true, render: (a) => t('webhooks.attemptKind', { number: a.attempt_number, kind: kindLabel(t, a.kind) }) },
+                    { key: 'result', header: t('webhooks.result'), sortKey: 'status_code', nowrap: true, render: (a) => <StatusBadge status={a.outcome} label={a.status_code ? `${a.status_code}` : a.outcome === 'failed' ? t('webhooks.resultError') : t('webhooks.resultOk')} /> },
+                    { key: 'latency', header: t('webhooks.latency'), sortKey: 'latency_ms', align: 'right', nowrap: true, render: (a) => t('webhooks.ms', { ms: a.latency_ms }) },
                   ]}
                 />
               </>
@@ -125,6 +127,7 @@ export function WebhooksPage() {
 
 function HealthCard({ e, canEnable, merchant }: { e: EndpointHealth; canEnable: boolean; merchant: string | null }) {
   const errorText = useErrorText();
+  const t = useT();
   const api = useApi();
   const queryClient = useQueryClient();
   const enable = useMutation({
@@ -135,43 +138,44 @@ function HealthCard({ e, canEnable, merchant }: { e: EndpointHealth; canEnable: 
   const tone = e.status === 'disabled' ? 'disabled' : e.consecutive_failures > 0 ? 'failed' : 'succeeded';
   return (
     <div className="bo-stat wh-health__card">
-      {merchant && <div className="wh-merchant">{merchant}</div>}
+      {merchant && <div className="wh-merchant" translate="no">{merchant}</div>}
       <div className="wh-health__head">
-        <span className="wh-url" title={e.url}>
+        <span className="wh-url" title={e.url} translate="no">
           {e.url}
         </span>
-        <StatusBadge status={tone} label={e.status === 'disabled' ? 'Disabled' : e.consecutive_failures > 0 ? 'Failing' : 'Healthy'} />
+        <StatusBadge status={tone} label={e.status === 'disabled' ? t('webhooks.health.disabled') : e.consecutive_failures > 0 ? t('webhooks.health.failing') : t('webhooks.health.healthy')} />
       </div>
       {e.status !== 'disabled' && e.consecutive_failures > 0 && (
         <p className="wh-health__why">
-          The last {e.consecutive_failures === 1 ? 'attempt' : `${e.consecutive_failures} attempts`} in a row failed
-          {e.last_success_at ? `; last success ${formatDateTime(e.last_success_at)}` : '; no success yet'}. Deliveries keep retrying on their schedule.
+          {e.last_success_at
+            ? t('webhooks.health.whySince', { count: e.consecutive_failures, date: <time dateTime={e.last_success_at}>{formatDateTime(e.last_success_at)}</time> })
+            : t('webhooks.health.whyNever', { count: e.consecutive_failures })}
         </p>
       )}
       <div className="wh-health__nums">
         <div>
-          <div className="bo-stat__label">Success ({e.window_hours} h)</div>
+          <div className="bo-stat__label">{t('webhooks.health.success', { hours: e.window_hours })}</div>
           <div className="bo-stat__value">{rate}</div>
         </div>
         <div>
-          <div className="bo-stat__label">Avg latency</div>
-          <div className="bo-stat__value">{e.avg_latency_ms === null ? '—' : `${e.avg_latency_ms} ms`}</div>
+          <div className="bo-stat__label">{t('webhooks.health.latency')}</div>
+          <div className="bo-stat__value">{e.avg_latency_ms === null ? '—' : t('webhooks.ms', { ms: e.avg_latency_ms })}</div>
         </div>
         <div>
-          <div className="bo-stat__label">Pending · failed</div>
+          <div className="bo-stat__label">{t('webhooks.health.pendingFailed')}</div>
           <div className="bo-stat__value">
             {e.deliveries.pending} · {e.deliveries.failed}
           </div>
         </div>
       </div>
-      {e.last_error && e.consecutive_failures > 0 && <div className="wh-health__error">Last error: {e.last_error}</div>}
-      {e.disabled_reason && <div className="wh-health__error">Disabled: {e.disabled_reason}</div>}
+      {e.last_error && e.consecutive_failures > 0 && <div className="wh-health__error">{t('webhooks.health.lastError', { error: <span translate="no">{e.last_error}</span> })}</div>}
+      {e.disabled_reason && <div className="wh-health__error">{t('webhooks.health.disabledBecause', { reason: <span translate="no">{e.disabled_reason}</span> })}</div>}
       {(e.status === 'disabled' || e.deliveries.held > 0) && (
         <div className="wh-health__held" data-testid="held-deliveries">
-          {e.deliveries.held} {e.deliveries.held === 1 ? 'event' : 'events'} held: enabling the endpoint sends {e.deliveries.held === 1 ? 'it' : 'them'}, oldest first.
+          {t('webhooks.health.held', { count: e.deliveries.held })}
           {canEnable && e.status === 'disabled' && (
             <button type="button" className="bo-btn bo-btn--secondary bo-btn--sm" disabled={enable.isPending} onClick={() => enable.mutate()}>
-              Enable endpoint
+              {t('webhooks.health.enable')}
             </button>
           )}
           {enable.isError && <span role="alert"> {errorText(enable.error)}</span>}

@@ -1,0 +1,242 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { expect, test, type Page } from '@playwright/test';
+import { adminCli, apiFetch, shot } from './support';
+import { untranslatedText } from './untranslated';
+
+/**
+ * The back office's administration, finance, exceptions, audit and webhooks screens speak the
+ * reader's language: in the pseudo-locale (`?lang=pseudo`) every text on them is a message, and
+ * in a French browser they read in French, at a phone's width and a desktop's without overflow.
+ */
+const API = `http://127.0.0.1:${process.env.PAYDESK_E2E_PORT ?? '47913'}`;
+const run = `${Date.now() % 1_000_000}`;
+const PASSWORD = 'e2e-languages-office-pass';
+const ADMIN = `lang.admin.${run}`;
+const FINANCE = `lang.fin.${run}`;
+const TWICE = `LNG-TWICE-${run}`;
+const PART = `LNG-PART-${run}`;
+
+async function call<T>(path: string, body?: unknown, key?: string): Promise<T> {
+  const res = await apiFetch(`${API}${path}`, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!res.ok && res.status !== 207) throw new Error(`${path} → ${res.status}: ${await res.text()}`);
+  return (await res.json()) as T;
+}
+
+/** A session for the invoice, paid with the approving test card over the public checkout API. */
+async function paidSession(key: string, invoiceRef: string, amount: number): Promise<string> {
+  const s = await call<{ id: string }>('/api/v1/sessions', { amount_minor: amount, invoice_ref: invoiceRef, currency: 'GHS', customer: { name: 'Ama Mensah' } }, key);
+  const quote = await call<{ surcharges: { card: { total_minor: number } } }>(`/api/v1/checkout/sessions/${s.id}/quote`);
+  await call(`/api/v1/checkout/sessions/${s.id}/card-payments`, {
+    amount_minor: quote.surcharges.card.total_minor,
+    card_number: '4242424242424242',
+    expiry_month: 12,
+    expiry_year: 2099,
+    cvc: '123',
+  });
+  return s.id;
+}
+
+/** The merchant's webhook receiver: every event fails with a 500, so the screen has failures to show. */
+function startReceiver(): Promise<{ server: Server; url: string }> {
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => res.writeHead(500, { 'content-type': 'application/json' }).end('{"error":"down"}'));
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks` })));
+}
+
+let receiver: { server: Server; url: string } | null = null;
+let sessionId = '';
+
+test.describe.configure({ timeout: 180_000 });
+test.skip(({ isMobile }) => isMobile, 'the back office is a desktop application (phone widths are checked with setViewportSize)');
+
+test.beforeAll(async () => {
+  receiver = await startReceiver();
+  const m = adminCli(['integration:create', '--merchant', `Langues SARL ${run}`, '--webhook-url', receiver.url]);
+  adminCli(['staff:create', '--username', ADMIN, '--password', PASSWORD, '--role', 'admin']);
+  adminCli(['staff:create', '--username', FINANCE, '--password', PASSWORD, '--role', 'finance', '--merchant', m.merchant_id!]);
+  const key = m.api_key!;
+  await call('/api/v1/revenue-lines', { lines: [{ code: 'RATES', name: 'Property rates' }] }, key);
+  for (const ref of [TWICE, PART]) await call('/api/v1/invoice-lines', { invoice_ref: ref, currency: 'GHS', lines: [{ code: 'RATES', amount_minor: 12_000 }] }, key);
+  sessionId = await paidSession(key, TWICE, 12_000);
+  await paidSession(key, TWICE, 12_000);
+  await paidSession(key, PART, 3_000);
+});
+
+test.afterAll(() => {
+  receiver?.server.close();
+});
+
+/** Signs in through the API: the cookie it sets is the page's, whatever language the sign-in screen speaks. */
+async function signIn(page: Page, username: string): Promise<void> {
+  const res = await page.request.post('/api/backoffice/v1/auth/login', { data: { username, password: PASSWORD }, headers: { 'x-paydesk-csrf': '1' } });
+  expect(res.status()).toBe(200);
+}
+
+/** Waits for the screen's data (no loading state left), then lists what is not a message. */
+async function leftovers(page: Page, ready: string): Promise<string[]> {
+  await expect(page.getByTestId(ready).first()).toBeVisible({ timeout: 30_000 });
+  await expect(page.locator('.bo-state--loading')).toHaveCount(0, { timeout: 30_000 });
+  return untranslatedText(page);
+}
+
+test.describe('pseudo-locale: every text is a message', () => {
+  test('administration: integrations, keys, endpoints, fees, staff, banks, sandbox', async ({ page }) => {
+    await signIn(page, ADMIN);
+    await page.goto('/backoffice/admin?lang=pseudo');
+    expect(await leftovers(page, 'integration-card')).toEqual([]);
+
+    // One integration opened: keys, endpoints, payment methods, fee rules.
+    const card = page.getByTestId('integration-card').filter({ hasText: `Langues SARL ${run}` });
+    await card.getByRole('button').last().click();
+    const open = page.getByTestId('integration-card').filter({ has: page.locator('.bo-subhead') });
+    await expect(open).toBeVisible();
+    expect(await untranslatedText(page)).toEqual([]);
+    // The revoke confirmation.
+    await open.locator('.bo-btn--danger').first().click();
+    await expect(page.getByRole('dialog')).toBeVisible();
+    expect(await untranslatedText(page)).toEqual([]);
+    await page.keyboard.press('Escape');
+
+    const tabs = page.getByRole('tab');
+    await tabs.nth(1).click();
+    expect(await leftovers(page, 'staff-table')).toEqual([]);
+    await tabs.nth(2).click();
+    expect(await leftovers(page, 'banks-table')).toEqual([]);
+    await tabs.nth(3).click();
+    await expect(page.locator('.bo-card form')).toBeVisible();
+    expect(await untranslatedText(page)).toEqual([]);
+  });
+
+  test('finance: sessions, a session, invoices, an invoice, revenue lines, export', async ({ page }) => {
+    await signIn(page, FINANCE);
+    await page.goto('/backoffice/finance?lang=pseudo');
+    await expect(page.getByTestId('sessions-list').locator('tbody tr').first()).toBeVisible({ timeout: 30_000 });
+    expect(await leftovers(page, 'sessions-list')).toEqual([]);
+
+    await page.goto(`/backoffice/finance/sessions/${encodeURIComponent(sessionId)}?lang=pseudo`);
+    expect(await leftovers(page, 'session-detail')).toEqual([]);
+
+    await page.goto('/backoffice/finance/invoices?lang=pseudo');
+    await expect(page.getByTestId('invoices-list').locator('tbody tr').first()).toBeVisible({ timeout: 30_000 });
+    expect(await leftovers(page, 'invoices-list')).toEqual([]);
+
+    for (const ref of [TWICE, PART]) {
+      await page.goto(`/backoffice/finance/invoices/${encodeURIComponent(ref)}?lang=pseudo`);
+      expect(await leftovers(page, 'invoice-sessions')).toEqual([]);
+    }
+
+    await page.goto('/backoffice/finance/revenue-lines?lang=pseudo');
+    expect(await leftovers(page, 'revenue-lines')).toEqual([]);
+
+    await page.goto('/backoffice/finance/export?lang=pseudo');
+    await expect(page.locator('input[type="date"]').first()).toBeVisible();
+    expect(await untranslatedText(page)).toEqual([]);
+  });
+
+  test('exceptions, with the review dialog', async ({ page }) => {
+    await signIn(page, FINANCE);
+    await page.goto('/backoffice/exceptions?lang=pseudo');
+    expect(await leftovers(page, `exception-${TWICE}`)).toEqual([]);
+    await page.getByTestId(`exception-${TWICE}`).locator('.bo-btn--primary').click();
+    await expect(page.getByRole('dialog')).toBeVisible();
+    expect(await untranslatedText(page)).toEqual([]);
+    await page.keyboard.press('Escape');
+    // The other tabs, empty or not.
+    for (const i of [1, 2, 3]) {
+      await page.getByRole('tab').nth(i).click();
+      await expect(page.locator('.bo-state--loading')).toHaveCount(0);
+      expect(await untranslatedText(page)).toEqual([]);
+    }
+  });
+
+  test('audit trail', async ({ page }) => {
+    await signIn(page, ADMIN);
+    await page.goto('/backoffice/audit?lang=pseudo');
+    await expect(page.getByTestId('audit-table').locator('tbody tr').first()).toBeVisible({ timeout: 30_000 });
+    expect(await leftovers(page, 'audit-table')).toEqual([]);
+  });
+
+  test('webhooks: endpoint health, the delivery log and one delivery', async ({ page }) => {
+    await signIn(page, FINANCE);
+    await page.goto('/backoffice/webhooks?lang=pseudo');
+    await expect(page.getByTestId('delivery-log-table').locator('tbody tr').first()).toBeVisible({ timeout: 20_000 });
+    expect(await leftovers(page, 'endpoint-health')).toEqual([]);
+    await page.getByTestId('delivery-log-table').locator('tbody tr').first().click();
+    expect(await leftovers(page, 'delivery-detail')).toEqual([]);
+  });
+});
+
+test.describe('a French browser', () => {
+  test.use({ locale: 'fr-FR' });
+
+  test('the back-office screens read in French, at a phone’s width and a desktop’s', async ({ page }, info) => {
+    const widths = [1366, 390];
+    const noOverflow = async () => {
+      // Nothing wider than the page: a longer French label must wrap, not push the layout sideways.
+      const over = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      expect(over).toBeLessThanOrEqual(0);
+    };
+
+    await signIn(page, ADMIN);
+    await page.goto('/backoffice/admin');
+    await expect(page.getByRole('heading', { level: 1, name: 'Administration' })).toBeVisible();
+    await expect(page.getByRole('tab', { name: 'Intégrations' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Nouvelle intégration de test' })).toBeVisible();
+    for (const w of widths) {
+      await page.setViewportSize({ width: w, height: 900 });
+      await noOverflow();
+      await shot(page, info, `fr-admin-${w}`);
+    }
+    await page.getByRole('tab', { name: 'Personnel' }).click();
+    await expect(page.getByRole('heading', { name: 'Nouveau compte du personnel' })).toBeVisible();
+    await page.getByRole('tab', { name: 'Banques et agences' }).click();
+    await expect(page.getByRole('heading', { name: 'Ajouter une banque' })).toBeVisible();
+
+    await page.setViewportSize({ width: 1366, height: 900 });
+    await page.goto('/backoffice/audit');
+    await expect(page.getByRole('heading', { level: 1, name: 'Journal d’audit' })).toBeVisible();
+    await expect(page.getByTestId('audit-table')).toContainText('A créé une intégration');
+    for (const w of widths) {
+      await page.setViewportSize({ width: w, height: 900 });
+      await noOverflow();
+      await shot(page, info, `fr-audit-${w}`);
+    }
+
+    await page.setViewportSize({ width: 1366, height: 900 });
+    await page.request.post('/api/backoffice/v1/auth/logout', { headers: { 'x-paydesk-csrf': '1' } });
+    await signIn(page, FINANCE);
+    await page.goto('/backoffice/finance');
+    await expect(page.getByRole('tab', { name: 'Factures' })).toBeVisible();
+    await expect(page.getByTestId('sessions-list').getByRole('columnheader', { name: /Montant/ })).toBeVisible();
+    await expect(page.getByTestId('sessions-list').locator('tbody tr').first()).toBeVisible({ timeout: 30_000 });
+    for (const w of widths) {
+      await page.setViewportSize({ width: w, height: 900 });
+      await noOverflow();
+      await shot(page, info, `fr-finance-sessions-${w}`);
+    }
+
+    await page.setViewportSize({ width: 1366, height: 900 });
+    await page.goto('/backoffice/exceptions');
+    await expect(page.getByRole('heading', { level: 1, name: 'Anomalies' })).toBeVisible();
+    const twice = page.getByTestId(`exception-${TWICE}`);
+    await expect(twice).toContainText('Payée deux fois');
+    await expect(twice).toContainText('en 2 paiements');
+    await expect(page.getByTestId(`exception-${PART}`)).toContainText('reste dû');
+    for (const w of widths) {
+      await page.setViewportSize({ width: w, height: 900 });
+      await noOverflow();
+      await shot(page, info, `fr-exceptions-${w}`);
+    }
+
+    await page.setViewportSize({ width: 1366, height: 900 });
+    await page.goto('/backoffice/webhooks');
+    await expect(page.getByRole('heading', { name: 'Journal des envois' })).toBeVisible();
+  });
+});

@@ -18,6 +18,7 @@ export const AUDIT_ACTIONS = [
   'revenue_line.deactivate',
   'integration.create',
   'integration.set_rails',
+  'integration.set_momo_countries',
   'api_key.create',
   'api_key.revoke',
   'webhook_endpoint.create',

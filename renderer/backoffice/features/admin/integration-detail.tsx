@@ -14,6 +14,7 @@ import { EnabledEndpoint, RotatedSecret, WebhookEndpoint } from '../../../../sha
 const EndpointActionResult = z.union([RotatedSecret, EnabledEndpoint, WebhookEndpoint]);
 import { ConfirmDialog } from '../common/confirm-dialog';
 import { SecretOnce } from './copy-secret';
+import { MomoCountriesField } from './momo-countries';
 import { FormError, RAILS, useAdminAction } from './use-admin-action';
 
 export function IntegrationDetail({ i, onClose }: { i: IntegrationView; onClose: () => void }) {
@@ -248,6 +249,8 @@ export function IntegrationDetail({ i, onClose }: { i: IntegrationView; onClose:
           Save methods
         </button>
       </div>
+
+      <MomoCountriesField key={JSON.stringify(i.momo_countries)} i={i} />
 
       <div className="bo-subhead">Fee rules</div>
       <p className="bo-muted">

@@ -80,6 +80,8 @@ export const StaffMe = z.object({
   }),
   expires_at: IsoDateTime,
   must_change_password: z.boolean(),
+  /** The instance's time zone (TZ, an IANA name; Africa/Accra by default): staff screens name it beside the times they show. Every time the API returns is UTC. */
+  time_zone: z.string(),
 });
 export const PasswordChange = z.object({
   current_password: z.string({ error: requiredOr('must be a string') }).min(1, { error: 'must not be empty' }).max(200, { error: 'must be at most 200 characters' }),

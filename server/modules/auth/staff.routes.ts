@@ -68,6 +68,6 @@ export async function staffAuthRoutes(app: FastifyInstance, deps: AppDeps): Prom
     },
   );
   r.get('/me', { schema: { tags: authTags, summary: 'The signed-in staff member', response: { 200: StaffMe, ...errors } } }, async (req) =>
-    me(deps, requireStaff(req)),
+    ({ ...(await me(deps, requireStaff(req))), time_zone: deps.config.timeZone }),
   );
 }

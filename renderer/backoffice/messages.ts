@@ -5,5 +5,7 @@
  */
 import { mergeCatalogs } from '../ui/i18n';
 import shell from './layout/messages';
+import momoCountries from './features/admin/momo-countries-messages';
+import account from './features/auth/account-messages';
 
-export const backofficeCatalog = mergeCatalogs([shell]);
+export const backofficeCatalog = mergeCatalogs([shell, momoCountries, account]);

@@ -1,5 +1,6 @@
 import { useId, useState } from 'react';
 import { useApi } from '../common/api';
+import { useT } from '../../../ui/i18n';
 import { MOMO_COUNTRIES } from '../../../../shared/countries';
 import type { IntegrationView } from './admin.queries';
 import { useAdminAction } from './use-admin-action';
@@ -10,40 +11,41 @@ import { useAdminAction } from './use-admin-action';
  */
 export function MomoCountriesField({ i }: { i: IntegrationView }) {
   const api = useApi();
+  const t = useT();
   const id = useId();
   const [every, setEvery] = useState(i.momo_countries === null);
   const [picked, setPicked] = useState<string[]>(i.momo_countries ?? MOMO_COUNTRIES.map((c) => c.code));
   const save = useAdminAction(
     () => api.post(`/admin/integrations/${i.integration_id}/momo-countries`, { momo_countries: every ? null : picked }),
-    () => 'Mobile Money countries saved.',
+    () => t('momoCountries.saved'),
   );
   const toggle = (code: string, on: boolean) => setPicked((cur) => (on ? [...cur, code] : cur.filter((c) => c !== code)));
   return (
     <>
       <div className="bo-subhead" id={`${id}-head`}>
-        Mobile Money countries
+        {t('momoCountries.title')}
       </div>
-      <p className="bo-muted">
-        A payer picks from the countries of the session&apos;s currency that this integration serves. A session in a currency with no country served is not offered Mobile Money.
-      </p>
+      <p className="bo-muted">{t('momoCountries.hint')}</p>
       <fieldset className="bo-countries" aria-labelledby={`${id}-head`} data-testid="momo-countries">
         <label>
           <input type="radio" name={`${id}-mode`} checked={every} onChange={() => setEvery(true)} />
-          Every country of the session&apos;s currency
+          {t('momoCountries.every')}
         </label>
         <label>
           <input type="radio" name={`${id}-mode`} checked={!every} onChange={() => setEvery(false)} />
-          Only these countries
+          {t('momoCountries.only')}
         </label>
         <div className="bo-checks">
           {MOMO_COUNTRIES.map((c) => (
             <label key={c.code}>
               <input type="checkbox" disabled={every} checked={every || picked.includes(c.code)} onChange={(e) => toggle(c.code, e.target.checked)} />
-              {c.name} <span className="bo-muted" translate="no">({c.currency})</span>
+              <span translate="no">
+                {c.name} <span className="bo-muted">({c.currency})</span>
+              </span>
             </label>
           ))}
           <button type="button" className="bo-btn bo-btn--secondary bo-btn--sm" disabled={save.pending || (!every && picked.length === 0)} onClick={() => save.mutate(undefined)}>
-            Save countries
+            {t('momoCountries.save')}
           </button>
         </div>
       </fieldset>

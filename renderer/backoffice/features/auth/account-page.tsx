@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useApi } from '../common/api';
+import { useT } from '../../../ui/i18n';
 import { formatZone } from '../common/format';
 import { ChangePasswordForm } from './change-password';
 import { meQueries } from './me.queries';
@@ -10,6 +11,7 @@ import { meQueries } from './me.queries';
  */
 export function AccountPage() {
   const api = useApi();
+  const t = useT();
   const me = useQuery(meQueries.me(api));
   const u = me.data?.user;
   const screenZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
@@ -18,31 +20,31 @@ export function AccountPage() {
       <ChangePasswordForm forced={false} />
       <section className="sign-in__card" aria-labelledby="account-profile-title" data-testid="account-profile">
         <h2 id="account-profile-title" className="bo-subhead">
-          Your account
+          {t('account.title')}
         </h2>
         {u && me.data && (
           <dl className="bo-profile">
-            <dt>Username</dt>
+            <dt>{t('account.username')}</dt>
             <dd translate="no">{u.username}</dd>
-            <dt>Role</dt>
-            <dd>{u.role.charAt(0).toUpperCase() + u.role.slice(1)}</dd>
+            <dt>{t('account.role')}</dt>
+            <dd>{t(`account.role.${u.role}`)}</dd>
             {(u.branch_name ?? u.merchant_name) && (
               <>
-                <dt>{u.branch_name ? 'Branch' : 'Merchant'}</dt>
+                <dt>{u.branch_name ? t('account.branch') : t('account.merchant')}</dt>
                 <dd translate="no">{u.branch_name ?? u.merchant_name}</dd>
               </>
             )}
-            <dt>Instance time zone</dt>
+            <dt>{t('account.instanceZone')}</dt>
             <dd data-testid="instance-time-zone" translate="no">
               {formatZone(me.data.time_zone)}
             </dd>
-            <dt>This screen’s times</dt>
+            <dt>{t('account.screenZone')}</dt>
             <dd data-testid="screen-time-zone" translate="no">
               {formatZone(screenZone)}
             </dd>
           </dl>
         )}
-        <p className="bo-muted">Every time on these screens names its zone. CSV exports are in UTC, and say so in their last column, time_zone.</p>
+        <p className="bo-muted">{t('account.zonesHint')}</p>
       </section>
     </div>
   );

@@ -250,7 +250,7 @@ export function IntegrationDetail({ i, onClose }: { i: IntegrationView; onClose:
         </button>
       </div>
 
-      <MomoCountriesField key={JSON.stringify(i.momo_countries)} i={i} />
+      <MomoCountriesField i={i} />
 
       <div className="bo-subhead">Fee rules</div>
       <p className="bo-muted">

@@ -6,6 +6,17 @@ import { LIST_TOTAL_CAP } from './lib/list-total';
 export const DEFAULT_RETRY_DELAYS_S = [5, 300, 1800, 7200, 18000, 36000, 36000];
 /** Bank-transfer instructions stay valid one hour by default (docs/lifecycle.md says why). */
 export const DEFAULT_BANK_TRANSFER_WINDOW_S = 3600;
+/** The default market's zone (Ghana: UTC+0 all year, no daylight saving). */
+export const DEFAULT_TIME_ZONE = 'Africa/Accra';
+
+function isTimeZone(name: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 function retentionDays(fallback: number, min: number) {
   const whole = { error: 'must be a whole number of days' };
@@ -96,6 +107,12 @@ const EnvSchema = z.object({
     .min(0, { error: 'must be a TCP port number' })
     .max(65535, { error: 'must be a TCP port number' })
     .optional(),
+  /** The instance's time zone, an IANA name: staff screens show it; every stored time and CSV stays UTC. Empty or unset: the default market's. */
+  TZ: z
+    .string()
+    .optional()
+    .transform((v) => (v ? v : DEFAULT_TIME_ZONE))
+    .refine((v) => isTimeZone(v), { error: 'must be an IANA time zone name, like Africa/Accra or Africa/Abidjan' }),
   READY_MAX_BACKLOG_AGE_S: z.coerce
     .number({ error: 'must be a whole number of seconds' })
     .int({ error: 'must be a whole number of seconds' })
@@ -160,6 +177,8 @@ export interface Config {
   readonly redisKeyPrefix: string;
   /** SHUTDOWN_DRAIN_MS: on SIGTERM/SIGINT, how long /readyz answers 503 before the server stops taking requests. */
   readonly shutdownDrainMs: number;
+  /** TZ (IANA name, default Africa/Accra): the instance's zone, returned by GET /me and named on staff screens; stored times and CSVs are UTC. */
+  readonly timeZone: string;
   /** How long bank-transfer instructions stay valid (the session is `pending` meanwhile); docs/lifecycle.md. */
   readonly bankTransferWindowS: number;
   /** Largest accepted request body, in bytes. */
@@ -233,6 +252,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     redisKeyPrefix: e.REDIS_KEY_PREFIX,
     shutdownDrainMs: e.SHUTDOWN_DRAIN_MS,
     bankTransferWindowS: e.BANK_TRANSFER_WINDOW_S,
+    timeZone: e.TZ,
     bodyLimitBytes: BODY_LIMIT_BYTES,
     idempotencyRetentionSeconds: e.IDEMPOTENCY_RETENTION_S,
     listTotalCap: e.LIST_TOTAL_CAP,

@@ -42,6 +42,8 @@ async function main(): Promise<void> {
     process.stderr.write(`paydesk: ${(err as Error).message}\n`);
     process.exit(2);
   }
+  // The process keeps its days in the instance's zone (a shift's "today", server/lib/local-day.ts): TZ, else the default market's.
+  process.env.TZ = config.timeZone;
   const server = await startServer(config);
   const base = server.app.server.address();
   const port = typeof base === 'object' && base ? base.port : config.port;

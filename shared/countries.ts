@@ -1,7 +1,7 @@
 /**
  * The Mobile Money countries Paydesk serves: each one's currency, phone format, networks (the
  * `operator` codes of the checkout API, with their labels) and sandbox test numbers. A session's
- * currency decides the countries its payer picks from (`momoCountriesFor`). Plain data, no phone
+ * currency and its integration decide the countries its payer picks from (`servedMomoCountries`). Plain data, no phone
  * library: the payer page reads it on its first view; numbers are parsed and validated on the
  * server (server/lib/phone.ts, libphonenumber-js). docs/sandbox.md prints this table.
  */
@@ -125,6 +125,16 @@ export const MOMO_NETWORKS: readonly string[] = [...new Set(MOMO_COUNTRIES.flatM
 /** The countries whose payers may pay a session in this currency by Mobile Money (none for a currency no country uses). */
 export function momoCountriesFor(currency: string): MomoCountry[] {
   return MOMO_COUNTRIES.filter((c) => c.currency === currency);
+}
+
+/**
+ * The countries whose payers may pay a session in `currency` by Mobile Money through an
+ * integration serving `served` (its Mobile Money countries setting): those of the currency the
+ * integration serves; `null`, the default, serves every country of the currency.
+ */
+export function servedMomoCountries(currency: string, served: readonly string[] | null): MomoCountry[] {
+  const countries = momoCountriesFor(currency);
+  return served === null ? countries : countries.filter((c) => served.includes(c.code));
 }
 
 export function momoCountry(code: string): MomoCountry | undefined {

@@ -18,6 +18,7 @@ const AUDIT_ACTION_LABELS: Record<string, string> = {
   'revenue_line.deactivate': 'Deactivated a revenue line',
   'integration.create': 'Created an integration',
   'integration.set_rails': 'Changed payment methods',
+  'integration.set_momo_countries': 'Changed Mobile Money countries',
   'api_key.create': 'Created an API key',
   'api_key.revoke': 'Revoked an API key',
   'webhook_endpoint.create': 'Added a webhook endpoint',

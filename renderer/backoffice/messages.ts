@@ -14,5 +14,7 @@ import audit from './features/audit/messages';
 import finance from './features/finance/messages';
 import shell from './layout/messages';
 import webhooks from './features/webhooks/messages';
+import momoCountries from './features/admin/momo-countries-messages';
+import account from './features/auth/account-messages';
 
-export const backofficeCatalog = mergeCatalogs([shell, common, auth, home, overview, cashDesk, admin, finance, audit, webhooks]);
+export const backofficeCatalog = mergeCatalogs([shell, common, auth, home, overview, cashDesk, admin, finance, audit, webhooks, momoCountries, account]);

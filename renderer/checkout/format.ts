@@ -6,11 +6,12 @@ import { currencyDigits, formatMoney, minorToDecimal } from '../ui/money';
 
 export { currencyDigits, formatMoney, minorToDecimal };
 
+/** A time the payer reads names its zone ("12 Jun 2026, 14:05 GMT"): the payer's device's. dateStyle/timeStyle cannot take timeZoneName. */
 export function formatDateTime(iso: string): string {
   const d = new Date(iso);
   return Number.isNaN(d.getTime())
     ? iso
-    : new Intl.DateTimeFormat(currentLocale(), { dateStyle: 'medium', timeStyle: 'short' }).format(d);
+    : new Intl.DateTimeFormat(currentLocale(), { year: 'numeric', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit', timeZoneName: 'short' }).format(d);
 }
 
 /** "4:05" or "1:02:09" for a countdown. */

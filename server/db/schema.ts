@@ -20,6 +20,8 @@ export interface IntegrationsTable {
   card_collection_mode: 'direct_card' | 'test_simulation';
   created_at: string;
   disabled_at: string | null;
+  /** JSON array of the Mobile Money countries served (migration 0041); null: every country of the session's currency. */
+  momo_countries?: string | null;
 }
 
 export interface ApiKeysTable {

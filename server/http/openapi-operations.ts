@@ -108,6 +108,7 @@ export const OPERATIONS: Readonly<Record<string, OperationDoc>> = {
   'POST /api/backoffice/v1/admin/api-keys/{key_id}/revoke': { operationId: 'revokeApiKey', auth: 'staff', success: ok('The revoked key') },
   'POST /api/backoffice/v1/admin/integrations/{integration_id}/webhook-endpoints': { operationId: 'createWebhookEndpoint', auth: 'staff' },
   'POST /api/backoffice/v1/admin/integrations/{integration_id}/rails': { operationId: 'setAllowedRails', auth: 'staff', success: ok(INTEGRATIONS_VIEW) },
+  'POST /api/backoffice/v1/admin/integrations/{integration_id}/momo-countries': { operationId: 'setMomoCountries', auth: 'staff', success: ok(INTEGRATIONS_VIEW) },
   'POST /api/backoffice/v1/admin/integrations/{integration_id}/fee-rules': { operationId: 'setFeeRule', auth: 'staff', success: ok(INTEGRATIONS_VIEW) },
   'GET /api/backoffice/v1/admin/banks': { operationId: 'listBanks', auth: 'staff', success: ok(BANKS_VIEW) },
   'POST /api/backoffice/v1/admin/banks': { operationId: 'createBank', auth: 'staff', success: ok(BANKS_VIEW) },

@@ -18,3 +18,10 @@ export const csvCell = (v: string | number | null): string => {
 /** Rows → CSV text with CRLF line ends (RFC 4180), header first. */
 export const csvText = (header: readonly string[], rows: Array<Array<string | number | null>>): string =>
   `${[header.join(','), ...rows.map((r) => r.map(csvCell).join(','))].join('\r\n')}\r\n`;
+
+/**
+ * Every CSV export writes its times in UTC (ISO 8601 with `Z`, as stored) and says so in a last
+ * column, `time_zone`, whose every cell is this: a column added at the end, so the names and
+ * places of the columns before it are unchanged for existing readers.
+ */
+export const CSV_TIME_ZONE = 'UTC';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { IsoDateTime, Rail } from './common';
+import { MOMO_COUNTRY_CODES } from '../countries';
 
 /**
  * Response shapes of the administration calls (server/modules/admin/admin.routes.ts): exactly
@@ -25,6 +26,8 @@ export const IntegrationView = z.object({
   merchant_name: z.string(),
   mode: z.enum(['test', 'live']),
   allowed_rails: z.array(z.string()),
+  /** The Mobile Money countries the integration serves (shared/countries.ts codes); null: every country of the session's currency. */
+  momo_countries: z.array(z.enum(MOMO_COUNTRY_CODES)).nullable(),
   created_at: IsoDateTime,
   disabled_at: IsoDateTime.nullable(),
   api_keys: z.array(

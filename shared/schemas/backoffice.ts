@@ -18,6 +18,7 @@ export const AUDIT_ACTIONS = [
   'revenue_line.deactivate',
   'integration.create',
   'integration.set_rails',
+  'integration.set_momo_countries',
   'api_key.create',
   'api_key.revoke',
   'webhook_endpoint.create',
@@ -86,6 +87,8 @@ export const StaffMe = z.object({
   }),
   expires_at: IsoDateTime,
   must_change_password: z.boolean(),
+  /** The instance's time zone (TZ, an IANA name; Africa/Accra by default): staff screens name it beside the times they show. Every time the API returns is UTC. */
+  time_zone: z.string(),
 });
 export const PasswordChange = z.object({
   current_password: z.string({ error: requiredOr('must be a string') }).min(1, { error: 'must not be empty' }).max(200, { error: 'must be at most 200 characters' }),

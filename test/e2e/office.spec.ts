@@ -167,7 +167,7 @@ test.describe.serial('finance, audit, webhooks and administration screens', () =
     const download = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Export CSV' }).click();
     const csv = readFileSync(await (await download).path(), 'utf8');
-    expect(csv.split('\r\n')[0]).toBe('at,staff,role,ip,action,action_code,target,target_type,target_id,before,after');
+    expect(csv.split('\r\n')[0]).toBe('at,staff,role,ip,action,action_code,target,target_type,target_id,before,after,time_zone');
     expect(csv).toContain(`Approved a cash deposit,deposit.approve,Deposit of GHS`);
   });
 

@@ -49,9 +49,10 @@ describe('a readable audit trail: targets by name, a date range, CSV export', ()
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/csv/);
     const rows = res.body.trim().split('\r\n');
-    expect(rows[0]).toBe('at,staff,role,ip,action,action_code,target,target_type,target_id,before,after');
+    expect(rows[0]).toBe('at,staff,role,ip,action,action_code,target,target_type,target_id,before,after,time_zone');
     expect(rows).toHaveLength(2);
     expect(rows[1]).toContain('Created an API key,api_key.create,“Billing server”');
+    expect(rows[1]).toMatch(/^2026-03-03T\d{2}:\d{2}:\d{2}\.\d{3}Z,.*,UTC$/);
     const teller = await staff(t, 'teller');
     expect((await call(t, teller, 'GET', '/audit/export.csv')).statusCode).toBe(403);
   });

@@ -175,7 +175,7 @@ describe('back-office finance: merchant scoping, sessions, invoices, revenue lin
     expect(res.headers['content-type']).toMatch(/^text\/csv/);
     expect(res.headers['content-disposition']).toMatch(/attachment; filename="payments-/);
     const rows = res.body.trim().split('\r\n');
-    expect(rows[0]).toBe('paid_at,session_id,merchant,invoice_ref,rail,currency,amount_minor,fee_minor,collected_minor,amount,fee,collected,payment_reference,deposit_id,recorded_by,approved_by,customer_name,mode,fee_bearer,net_minor,net');
+    expect(rows[0]).toBe('paid_at,session_id,merchant,invoice_ref,rail,currency,amount_minor,fee_minor,collected_minor,amount,fee,collected,payment_reference,deposit_id,recorded_by,approved_by,customer_name,mode,fee_bearer,net_minor,net,time_zone');
     expect(rows).toHaveLength(2);
     const cells = rows[1]!.split(',');
     expect(cells.slice(1, 7)).toEqual([paid.session_id, 'Finance A', 'INV-A-PAID', 'cash', 'GHS', '10000']);
@@ -186,7 +186,9 @@ describe('back-office finance: merchant scoping, sessions, invoices, revenue lin
     expect(cells.slice(9, 12)).toEqual(['100.00', (fee / 100).toFixed(2), (paid.amount_minor / 100).toFixed(2)]);
     expect(cells.slice(12, 16)).toEqual([paid.reference, paidDeposit, teller.username, sup.username]);
     // The cash handling fee is the payer's: the merchant nets the invoice amount.
-    expect(cells.slice(18)).toEqual(['payer', '10000', '100.00']);
+    expect(cells.slice(18)).toEqual(['payer', '10000', '100.00', 'UTC']);
+    // Times are UTC, and the last column says so.
+    expect(cells[0]).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
     const empty = await call(t, finA, 'GET', `/reports/payments.csv?from=${to}&to=${new Date(start.getTime() + 7200_000).toISOString()}`);
     expect(empty.body.trim().split('\r\n')).toHaveLength(1);
     const backwards = await call(t, finA, 'GET', `/reports/payments.csv?from=${to}&to=${from}`);

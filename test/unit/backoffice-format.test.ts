@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { formatMoney, minorToDecimal, parseAmount } from '../../renderer/backoffice/features/common/format';
+import { formatDateTime, formatMoney, formatTime, formatZone, minorToDecimal, parseAmount } from '../../renderer/backoffice/features/common/format';
+import { formatDateTime as payerDateTime } from '../../renderer/checkout/format';
 import { formatMoney as formatMoneyIn } from '../../shared/money';
 
 describe('back-office amounts', () => {
@@ -37,5 +38,18 @@ describe('back-office amounts', () => {
     expect(formatMoneyIn(250_000, 'XOF', 'fr-FR')).toMatch(/^250\s000\sXOF$/u);
     expect(formatMoneyIn(19_653, 'GHS', 'fr-FR')).toMatch(/^196,53\sGHS$/u);
     expect(formatMoneyIn(19_653, 'GHS', 'en-GH')).toMatch(/^GHS\s196\.53$/u);
+  });
+});
+
+describe('times name their zone', () => {
+  it('writes the zone or offset after every staff and payer time, and the instance zone with its offset', () => {
+    const zone = /(GMT|UTC)([+-]\d{1,2}(:\d{2})?)?$/;
+    expect(formatDateTime('2026-06-12T14:05:00Z')).toMatch(zone);
+    expect(formatDateTime('2026-06-12T14:05:09Z', { seconds: true })).toMatch(/:09\s?(am|pm|AM|PM)?\s(GMT|UTC)/);
+    expect(formatTime('2026-06-12T14:05:00Z')).toMatch(zone);
+    expect(payerDateTime('2026-06-12T14:05:00Z')).toMatch(zone);
+    expect(formatZone('Africa/Accra')).toMatch(/^Africa\/Accra \(GMT(\+0)?\)$/);
+    expect(formatZone('Africa/Lagos', new Date('2026-06-12T14:05:00Z'))).toBe('Africa/Lagos (GMT+1)');
+    expect(formatZone('Not/AZone')).toBe('Not/AZone');
   });
 });

@@ -11,7 +11,7 @@ import { ExceptionsPage } from '../features/finance/exceptions-page';
 import { ReviewPage } from '../features/review/review-page';
 import { WebhooksPage } from '../features/webhooks/webhooks-page';
 import { PlaceholderPage } from '../features/placeholder/placeholder-page';
-import { ChangePasswordForm } from '../features/auth/change-password';
+import { AccountPage } from '../features/auth/account-page';
 import { Link, useRouter } from '../router';
 import { matchRoute, ROUTES, routesFor, type RouteName } from '../routes';
 import { Button } from '../../ui/button';
@@ -136,7 +136,7 @@ function renderPage(t: T, current: RouteName | null, allowed: readonly RouteName
     case 'audit':
       return <AuditPage />;
     case 'account':
-      return <ChangePasswordForm forced={false} />;
+      return <AccountPage />;
     default: {
       const missing: never = current;
       throw new Error(`no page for route ${String(missing)}`);

@@ -35,6 +35,7 @@ import * as m0035 from './0035_throttle_keys_merchant_trigrams';
 import * as m0037 from './0037_finance_day_totals';
 import * as m0038 from './0038_exception_reviews';
 import * as m0039 from './0039_receipt_numbers_staff_names';
+import * as m0041 from './0041_integration_momo_countries';
 import * as m0042 from './0042_staff_language';
 
 /**
@@ -78,5 +79,6 @@ export const migrations: Record<string, Migration> = {
   '0037_finance_day_totals': m0037,
   '0038_exception_reviews': m0038,
   '0039_receipt_numbers_staff_names': m0039,
+  '0041_integration_momo_countries': m0041,
   '0042_staff_language': m0042,
 };

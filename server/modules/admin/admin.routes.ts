@@ -6,6 +6,7 @@ import { confirmBankTransfer } from '../payments/bank-transfer';
 import { AmountMinor, Currency, DEFAULT_CURRENCY, MAX_AMOUNT_MINOR, Rail } from '../../../shared/schemas/common';
 import { ProviderPaymentStatusResponse } from '../../../shared/schemas/checkout';
 import { STAFF_ROLES } from '../../../shared/schemas/backoffice';
+import { MOMO_COUNTRY_CODES } from '../../../shared/countries';
 import { BanksView, CreatedApiKey, CreatedEndpoint, CreatedIntegration, CreatedStaff, IntegrationsView, RevokedApiKey, StaffView } from '../../../shared/schemas/admin';
 import {
   adminCreateApiKey,
@@ -21,6 +22,7 @@ import {
   adminSetBankActive,
   adminSetBranchActive,
   adminSetFeeRule,
+  adminSetMomoCountries,
   adminSetRails,
   adminSetStaffDisabled,
   banksView,
@@ -75,6 +77,25 @@ export async function adminRoutes(app: FastifyInstance, deps: AppDeps): Promise<
       '/admin/integrations/:integration_id/rails',
       { schema: { tags, summary: 'Set the rails the integration accepts', params: Id('integration_id'), body: z.object({ allowed_rails: z.array(Rail).min(1, { error: 'must name at least one rail' }) }), response: { 200: IntegrationsView, ...errors } } },
       async (req) => adminSetRails(deps, actor(req), String(req.params.integration_id), req.body.allowed_rails),
+    );
+    r.post(
+      '/admin/integrations/:integration_id/momo-countries',
+      {
+        schema: {
+          tags,
+          summary: 'Set the Mobile Money countries the integration serves (null: every country of the session\'s currency)',
+          params: Id('integration_id'),
+          body: z.object({
+            momo_countries: z
+              .array(z.enum(MOMO_COUNTRY_CODES, { error: `must be one of ${MOMO_COUNTRY_CODES.join(', ')}` }), { error: 'must be a list of country codes, or null for every country' })
+              .min(1, { error: 'must name at least one country, or be null for every country' })
+              .max(MOMO_COUNTRY_CODES.length)
+              .nullable(),
+          }),
+          response: { 200: IntegrationsView, ...errors },
+        },
+      },
+      async (req) => adminSetMomoCountries(deps, actor(req), String(req.params.integration_id), req.body.momo_countries),
     );
     r.post(
       '/admin/integrations/:integration_id/fee-rules',

@@ -5,6 +5,7 @@ import type { TransitionDeps } from '../../domain/session-transitions';
 import { checkWebhookUrl, createIntegration, listIntegrations, newApiKey, newWebhookSecret, revokeApiKey } from '../integrations/integrations.service';
 import { createStaff } from '../auth/staff.service';
 import { RAILS, type Rail } from '../../../shared/schemas/common';
+import { MOMO_COUNTRY_CODES, type MomoCountryCode } from '../../../shared/countries';
 import { recordAudit, type Actor } from '../audit/audit.service';
 import type { Config } from '../../config';
 import { ownAddresses, type OwnAddress } from '../webhooks/url-policy';
@@ -108,6 +109,28 @@ export async function adminSetRails(deps: AdminDeps, actor: Actor, integrationId
       merchantId: i.merchant_id,
       before: { allowed_rails: JSON.parse(i.allowed_rails) as unknown },
       after: { allowed_rails: unique },
+    });
+  });
+  return integrationsView(deps.db);
+}
+
+/** The Mobile Money countries the integration serves: a list in shared/countries.ts's order, or null for every country of the session's currency. */
+export async function adminSetMomoCountries(deps: AdminDeps, actor: Actor, integrationId: string, countries: readonly MomoCountryCode[] | null) {
+  const i = await integration(deps.db, integrationId);
+  const served = countries === null ? null : MOMO_COUNTRY_CODES.filter((c) => countries.includes(c));
+  await deps.db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable('integrations')
+      .set({ momo_countries: served === null ? null : JSON.stringify(served) })
+      .where('id', '=', i.id)
+      .execute();
+    await recordAudit(trx, deps, actor, {
+      action: 'integration.set_momo_countries',
+      targetType: 'integration',
+      targetId: i.id,
+      merchantId: i.merchant_id,
+      before: { momo_countries: i.momo_countries == null ? null : (JSON.parse(i.momo_countries) as unknown) },
+      after: { momo_countries: served },
     });
   });
   return integrationsView(deps.db);

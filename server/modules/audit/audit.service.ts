@@ -1,7 +1,7 @@
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { Db } from '../../db/database';
 import type { AuditLogTable, Database } from '../../db/schema';
-import { csvText } from '../../lib/csv';
+import { CSV_TIME_ZONE, csvText } from '../../lib/csv';
 import { invalid } from '../../lib/errors';
 import { boundedTotal } from '../../lib/list-total';
 import { afterCursor, decodeCursor, pageOf } from '../finance/finance-paging';
@@ -152,7 +152,7 @@ export async function auditCsv(db: Db, filter: AuditFilter): Promise<string> {
   const entries = await toEntries(db, await q.selectAll().orderBy('at', 'asc').orderBy('id').execute());
   const json = (v: unknown) => (v === null || v === undefined ? null : JSON.stringify(v));
   return csvText(
-    ['at', 'staff', 'role', 'ip', 'action', 'action_code', 'target', 'target_type', 'target_id', 'before', 'after'],
-    entries.map((e) => [e.at, e.actor.username, e.actor.role, e.ip, auditActionLabel(e.action), e.action, e.target_name, e.target_type, e.target_id, json(e.before), json(e.after)]),
+    ['at', 'staff', 'role', 'ip', 'action', 'action_code', 'target', 'target_type', 'target_id', 'before', 'after', 'time_zone'],
+    entries.map((e) => [e.at, e.actor.username, e.actor.role, e.ip, auditActionLabel(e.action), e.action, e.target_name, e.target_type, e.target_id, json(e.before), json(e.after), CSV_TIME_ZONE]),
   );
 }

@@ -239,7 +239,7 @@ export async function logout(deps: StaffAuthDeps, staff: StaffContext, ip: strin
   });
 }
 
-export async function me(deps: StaffAuthDeps, staff: StaffContext): Promise<StaffMe> {
+export async function me(deps: StaffAuthDeps, staff: StaffContext): Promise<Omit<StaffMe, 'time_zone'>> {
   const branch = staff.branchId
     ? await deps.db
         .selectFrom('branches as br')

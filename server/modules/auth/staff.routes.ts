@@ -68,7 +68,7 @@ export async function staffAuthRoutes(app: FastifyInstance, deps: AppDeps): Prom
     },
   );
   r.get('/me', { schema: { tags: authTags, summary: 'The signed-in staff member', response: { 200: StaffMe, ...errors } } }, async (req) =>
-    me(deps, requireStaff(req)),
+    ({ ...(await me(deps, requireStaff(req))), time_zone: deps.config.timeZone }),
   );
   r.post(
     '/me/language',
@@ -83,7 +83,7 @@ export async function staffAuthRoutes(app: FastifyInstance, deps: AppDeps): Prom
     async (req) => {
       const staff = requireStaff(req);
       await setOwnLanguage(deps, staff, req.ip, req.body.language);
-      return me(deps, staff);
+      return { ...(await me(deps, staff)), time_zone: deps.config.timeZone };
     },
   );
 }

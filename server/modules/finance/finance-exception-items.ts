@@ -5,7 +5,7 @@ import { EXCEPTION_KINDS, type ExceptionItem, type ExceptionItemList, type Excep
 import { notFound } from '../../lib/errors';
 import { actorOf, recordAudit, type AuditDeps } from '../audit/audit.service';
 import type { StaffContext } from '../auth/staff-auth';
-import { csvCell } from '../../lib/csv';
+import { CSV_TIME_ZONE, csvCell } from '../../lib/csv';
 import { EXCEPTION_CSV_COLUMNS, exceptionCsvRow, findExceptions } from './finance-exceptions.service';
 
 type Found = Awaited<ReturnType<typeof findExceptions>>[number];
@@ -163,7 +163,7 @@ export async function exceptionsCsv(db: Db, merchantId: string, kind: ExceptionK
   for (const g of await groups(db, merchantId)) {
     for (const f of g.found) {
       if (kind && f.kind !== kind) continue;
-      rows.push({ at: f.detected_at, id: f.id, cells: [...exceptionCsvRow(f), g.status, g.review?.note ?? null, g.review?.reviewed_by_name ?? null, g.review?.reviewed_at ?? null, f.build().mode] });
+      rows.push({ at: f.detected_at, id: f.id, cells: [...exceptionCsvRow(f), g.status, g.review?.note ?? null, g.review?.reviewed_by_name ?? null, g.review?.reviewed_at ?? null, f.build().mode, CSV_TIME_ZONE] });
     }
   }
   rows.sort((a, b) => (a.at === b.at ? (a.id < b.id ? -1 : 1) : a.at < b.at ? 1 : -1));

@@ -212,6 +212,8 @@ export const EXCEPTION_CSV_COLUMNS = [
   'reviewed_by',
   'reviewed_at',
   'mode',
+  /** Always `UTC`: the zone of every time in the file (`detected_at`, `reviewed_at`). */
+  'time_zone',
 ] as const;
 
 /** One exception's cells, in EXCEPTION_CSV_COLUMNS order up to `summary`. */

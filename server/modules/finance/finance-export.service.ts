@@ -1,7 +1,7 @@
 import type { Db } from '../../db/database';
 import { AppError, invalid } from '../../lib/errors';
 import { minorToDecimal } from '../../../shared/money';
-import { csvText } from '../../lib/csv';
+import { CSV_TIME_ZONE, csvText } from '../../lib/csv';
 import { iso } from '../../lib/iso-param';
 import { sessionBase } from './finance.service';
 import { settlements } from './finance-settlement';
@@ -35,6 +35,8 @@ export const PAYMENT_CSV_COLUMNS = [
   'fee_bearer',
   'net_minor',
   'net',
+  /** Always `UTC`: the zone of every time in the file (`paid_at`, ISO 8601). */
+  'time_zone',
 ] as const;
 
 /** Sessions per query of the export: one batch reads in a few ms however long the range is. */
@@ -120,6 +122,7 @@ async function* batches(db: Db, merchantId: string, from: string, to: string, ba
         feeBearer(s.amount_minor, fee, collected),
         collected - fee,
         minorToDecimal(collected - fee, s.currency),
+        CSV_TIME_ZONE,
       ];
       return row;
     });

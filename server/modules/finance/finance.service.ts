@@ -23,6 +23,7 @@ import type { StaffContext } from '../auth/staff-auth';
 import { invoiceLines } from '../invoices/invoices.repository';
 import { formatMoney as money } from '../../../shared/money';
 import { railLabel, SESSION_STATUS_LABELS, SLIP_STATUS_LABELS } from '../../../shared/labels';
+import { networkLabel } from '../../../shared/countries';
 import { settlements, type Settlement } from './finance-settlement';
 import { amongHits, merchantScope, searchable, searchHits, sessionAmount } from './finance-search';
 import { catchUpSearchIndex } from './search-index';
@@ -307,7 +308,7 @@ export async function sessionDetail(deps: FinanceDeps, staff: StaffContext, sess
   for (const h of history.filter((row) => row.from_status !== NO_STATUS)) t.push({ at: h.at, kind: 'transition', code: 'transition', args: { from: h.from_status, to: h.to_status }, title: `${SESSION_STATUS_LABELS[h.from_status as SessionStatus] ?? h.from_status} → ${SESSION_STATUS_LABELS[h.to_status as SessionStatus] ?? h.to_status}`, detail: h.cause, ref: null });
   for (const a of attempts) {
     const rail = railLabel(a.rail);
-    const who = a.rail === 'momo' ? ` · ${a.operator ?? ''} ••${a.phone_last4 ?? ''}` : a.rail === 'card' ? ` · ${a.card_brand ?? ''} ••${a.card_last4 ?? ''}` : a.payment_reference ? ` · ref ${a.payment_reference}` : '';
+    const who = a.rail === 'momo' ? ` · ${a.operator ? networkLabel(a.operator) : ''} ••${a.phone_last4 ?? ''}` : a.rail === 'card' ? ` · ${a.card_brand ?? ''} ••${a.card_last4 ?? ''}` : a.payment_reference ? ` · ref ${a.payment_reference}` : '';
     t.push({ at: a.created_at, kind: 'attempt', code: 'attempt_started', args: { rail: a.rail }, title: `${rail} attempt started`, detail: `${breakdown(feeWord(a.rail), a.base_minor, a.fee_minor, a.amount_charged_minor, a.currency)}${who}`, ref: a.id });
     if (a.finalized_at) {
       t.push({ at: a.finalized_at, kind: 'attempt', code: 'attempt_finished', args: { rail: a.rail, status: a.status }, title: `${rail} attempt ${a.status}`, detail: a.decline_reason ? `${a.raw_status} · ${a.decline_reason}` : a.raw_status, ref: a.id });

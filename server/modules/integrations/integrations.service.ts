@@ -5,6 +5,7 @@ import { AppError, invalid, notFound } from '../../lib/errors';
 import { sha256Hex } from '../../lib/hash';
 import type { IdGenerator } from '../../lib/ids';
 import { RAILS } from '../../../shared/schemas/common';
+import type { MomoCountryCode } from '../../../shared/countries';
 import { checkWebhookUrl, type OwnAddress } from '../webhooks/url-policy';
 
 export const API_KEY_PREFIX_LENGTH = 12; // "ak_test_" + 4 characters, shown in lists
@@ -109,7 +110,7 @@ export async function listIntegrations(db: Db) {
   const rows = await db
     .selectFrom('integrations as i')
     .innerJoin('merchants as m', 'm.id', 'i.merchant_id')
-    .select(['i.id', 'i.name', 'i.mode', 'i.allowed_rails', 'i.created_at', 'i.disabled_at', 'm.id as merchant_id', 'm.name as merchant_name'])
+    .select(['i.id', 'i.name', 'i.mode', 'i.allowed_rails', 'i.momo_countries', 'i.created_at', 'i.disabled_at', 'm.id as merchant_id', 'm.name as merchant_name'])
     .orderBy('i.created_at')
     // Rows of one millisecond in the order they were made (migration 0012 gives PostgreSQL a rowid).
     .orderBy(sql`i.rowid`)
@@ -128,6 +129,8 @@ export async function listIntegrations(db: Db) {
     merchant_name: r.merchant_name,
     mode: r.mode,
     allowed_rails: JSON.parse(r.allowed_rails) as string[],
+    /** The Mobile Money countries served; null: every country of the session's currency. */
+    momo_countries: r.momo_countries == null ? null : (JSON.parse(r.momo_countries) as MomoCountryCode[]),
     created_at: r.created_at,
     disabled_at: r.disabled_at,
     api_keys: keys

@@ -5,20 +5,24 @@ import { recordInitiation } from '../../domain/attempt-transitions';
 import { callProvider } from '../../providers/call';
 import { IN_FLIGHT } from '../../providers/types';
 import { type ProviderPaymentInitiate, type ProviderPaymentInitiationResponse } from '../../../shared/schemas/checkout';
-import { findAttempt, quoteRail, samePendingAttempt } from './payments.repository';
+import { findAttempt, pendingAttemptsLike, quoteRail, samePhone, sessionMomoCountries, type SessionWithOwner } from './payments.repository';
 import { momoCountriesFor, parseMomoPhone, phoneFormatMessage } from '../../lib/phone';
 import { MOMO_COUNTRIES } from '../../../shared/countries';
 import { inFreshSession, notPayable, railProvider, requireRail, type PaymentsDeps } from './rails';
 import { applyOutcome, beginAttempt, discardRefused, fullInstructions, initiationBody, lostRace, pendingRow } from './attempts';
 
 /**
- * The payer's number and network for a Mobile Money attempt on a session in `currency`: the number
- * must be a mobile number of one of the currency's countries (the one named, if any), the network
- * one of that country's. The number is kept in E.164.
+ * The payer's number and network for a Mobile Money attempt on session `s`: the number must be a
+ * mobile number of one of the countries the session's payer picks from (its currency's that its
+ * integration serves; the one named, if any), the network one of that country's. The number is
+ * kept in E.164.
  */
-function momoPayer(currency: string, body: ProviderPaymentInitiate): { phone: string; operator: string } {
-  const countries = momoCountriesFor(currency);
-  if (countries.length === 0) throw new AppError('PROVIDER_RAIL_UNSUPPORTED', `rail: Mobile Money takes no ${currency} payments (its countries: ${MOMO_COUNTRIES.map((c) => `${c.name} in ${c.currency}`).join(', ')})`);
+function momoPayer(s: SessionWithOwner, body: ProviderPaymentInitiate): { phone: string; operator: string } {
+  const currency = s.currency;
+  if (momoCountriesFor(currency).length === 0) {
+    throw new AppError('PROVIDER_RAIL_UNSUPPORTED', `rail: Mobile Money takes no ${currency} payments (its countries: ${MOMO_COUNTRIES.map((c) => `${c.name} in ${c.currency}`).join(', ')})`);
+  }
+  const countries = sessionMomoCountries(s);
   const named = body.country ? countries.filter((c) => c.code === body.country) : countries;
   if (named.length === 0) throw invalid('country', `must be one of ${countries.map((c) => c.code).join(', ')} for a ${currency} session`);
   const networks = [...new Set(named.flatMap((c) => c.networks.map((n) => n.value)))];
@@ -43,7 +47,7 @@ export async function createProviderAttempt(
   const begun = await inFreshSession(deps, sessionId, async (trx, s) => {
     const provider = railProvider(deps, body.rail, s.mode);
     requireRail(deps, s, body.rail);
-    const payer = body.rail === 'momo' ? momoPayer(s.currency, body) : null;
+    const payer = body.rail === 'momo' ? momoPayer(s, body) : null;
     const phone = payer?.phone ?? null;
     const operator = payer?.operator ?? null;
 
@@ -51,7 +55,8 @@ export async function createProviderAttempt(
     // status. An open session has no pending attempt (starting one moves it to pending, and every
     // move back to open settles or discards the attempt first; test/drills/fuzz.test.ts checks
     // it), so the lookup is skipped for the common case, a first attempt on an open session.
-    const [same] = s.status === 'open' ? [] : await samePendingAttempt(trx, { sessionId: s.id, rail: body.rail, amount: body.amount_minor, operator, phone });
+    const candidates = s.status === 'open' ? [] : await pendingAttemptsLike(trx, { sessionId: s.id, rail: body.rail, amount: body.amount_minor, operator });
+    const same = candidates.find((a) => samePhone(a.phone, phone, momoCountriesFor(s.currency)));
     if (same) return { replay: initiationBody(same, { mode: fullInstructions(same, s).mode, rail: same.rail }, true) };
 
     if (s.status !== 'open') throw notPayable(s.status);

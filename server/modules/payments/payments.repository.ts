@@ -4,6 +4,8 @@ import { precompiled } from '../../db/precompiled';
 import { notFound } from '../../lib/errors';
 import { computeFee, defaultFeeRule, type FeeQuote, type FeeRule } from '../../domain/fees';
 import { RAILS, type Rail } from '../../../shared/schemas/common';
+import { servedMomoCountries, type MomoCountry } from '../../../shared/countries';
+import { parseMomoPhone } from '../../lib/phone';
 
 type Q = Kysely<Database> | Transaction<Database>;
 
@@ -12,6 +14,8 @@ export interface SessionWithOwner extends CheckoutSessionsTable {
   allowed_rails: string;
   card_collection_mode: 'direct_card' | 'test_simulation';
   mode: 'test' | 'live';
+  /** The integration's Mobile Money countries (JSON array), null for every country of the currency. */
+  momo_countries?: string | null | undefined;
 }
 
 // The payer pages' and the quote's / attempt start's queries are compiled once.
@@ -21,7 +25,7 @@ const sessionWithOwner = precompiled((db, p: { id: string }) =>
     .innerJoin('integrations as i', 'i.id', 's.integration_id')
     .innerJoin('merchants as m', 'm.id', 's.merchant_id')
     .selectAll('s')
-    .select(['m.name as merchant_name', 'i.allowed_rails', 'i.card_collection_mode', 'i.mode'])
+    .select(['m.name as merchant_name', 'i.allowed_rails', 'i.card_collection_mode', 'i.mode', 'i.momo_countries'])
     .where('s.id', '=', p.id),
 );
 
@@ -35,6 +39,10 @@ export const allowedRails = (s: SessionWithOwner): Rail[] => {
   const allowed = new Set(JSON.parse(s.allowed_rails) as string[]);
   return RAILS.filter((r) => allowed.has(r));
 };
+
+/** The Mobile Money countries the session's payer picks from: its currency's, as far as its integration serves them. */
+export const sessionMomoCountries = (s: SessionWithOwner): MomoCountry[] =>
+  servedMomoCountries(s.currency, s.momo_countries == null ? null : (JSON.parse(s.momo_countries) as string[]));
 
 const feeRuleOf = precompiled((db, p: { integrationId: string; currency: string; rail: Rail }) =>
   db
@@ -65,8 +73,12 @@ export async function findAttempt(q: Q, sessionId: string, attemptId: string): P
   return row;
 }
 
-/** A pending attempt of the same request (rail, amount, operator, phone), newest first: attempt start replays it. Compiled once. */
-export const samePendingAttempt = precompiled((db, p: { sessionId: string; rail: Rail; amount: number; operator: string | null; phone: string | null }) =>
+/**
+ * The pending attempts of the same rail, amount and operator, newest first: attempt start replays
+ * the one of the same phone (samePhone). The phone is compared after the query, normalised: an
+ * attempt stored before numbers were kept in E.164 holds `233…` or `024…`. Compiled once.
+ */
+export const pendingAttemptsLike = precompiled((db, p: { sessionId: string; rail: Rail; amount: number; operator: string | null }) =>
   db
     .selectFrom('payment_attempts')
     .selectAll()
@@ -75,7 +87,12 @@ export const samePendingAttempt = precompiled((db, p: { sessionId: string; rail:
     .where('rail', '=', p.rail)
     .where('amount_charged_minor', '=', p.amount)
     .where('operator', 'is not distinct from', p.operator)
-    .where('phone', 'is not distinct from', p.phone)
-    .orderBy('created_at', 'desc')
-    .limit(1),
+    .orderBy('created_at', 'desc'),
 );
+
+/** Whether a stored phone (E.164, or a spelling kept before E.164) is the number `e164` of the request: both read as mobile numbers of `countries`. */
+export function samePhone(stored: string | null, e164: string | null, countries: readonly MomoCountry[]): boolean {
+  if (stored === null || e164 === null) return stored === e164;
+  if (stored === e164) return true;
+  return parseMomoPhone(stored, countries)?.e164 === e164;
+}

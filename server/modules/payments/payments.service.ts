@@ -1,12 +1,11 @@
 import type { Db } from '../../db/database';
 import { MOMO_OPERATORS } from '../../../shared/schemas/checkout';
-import { momoCountriesFor } from '../../../shared/countries';
 import type { PublicCheckoutOptions, PublicCheckoutQuote, PublicCheckoutSession } from '../../../shared/schemas/checkout';
 import { RAILS, type Rail } from '../../../shared/schemas/common';
 import { OPERATOR_LABELS, RAIL_PAYER_LABELS } from '../../../shared/labels';
 import { computeFee } from '../../domain/fees';
 import { expireIfDue, isDue } from '../../domain/session-transitions';
-import { findSession } from './payments.repository';
+import { findSession, sessionMomoCountries } from './payments.repository';
 import { findSessionForQuote, quoteFeeRules, type QuoteInputMemory } from './quote-inputs';
 import { loadFresh, notPayable, payableRails, type PaymentsDeps } from './rails';
 import { fullInstructions } from './attempts';
@@ -80,8 +79,8 @@ export async function publicSession(deps: PaymentsDeps, sessionId: string): Prom
       card_collection_mode: s.card_collection_mode,
       line_items: lines,
       mode: s.mode,
-      // The session's currency decides its payer's countries; an integration without Mobile Money offers none.
-      momo_countries: payableRails(deps, s).includes('momo') ? momoCountriesFor(s.currency).map((c) => c.code) : [],
+      // The session's currency and its integration decide its payer's countries; an integration without Mobile Money offers none.
+      momo_countries: payableRails(deps, s).includes('momo') ? sessionMomoCountries(s).map((c) => c.code) : [],
       paid_rail: (s.paid_rail as Rail | null) ?? null,
       pending_attempt: pending
         ? { attempt_reference: pending.id, rail: pending.rail, status: pending.status, instructions: fullInstructions(pending, s) }

@@ -41,7 +41,7 @@ const sessionForQuote = precompiled((db, p: { id: string }) => {
     .innerJoin('integrations as i', 'i.id', 's.integration_id')
     .innerJoin('merchants as m', 'm.id', 's.merchant_id')
     .selectAll('s')
-    .select(['m.name as merchant_name', 'i.allowed_rails', 'i.card_collection_mode', 'i.mode'])
+    .select(['m.name as merchant_name', 'i.allowed_rails', 'i.card_collection_mode', 'i.mode', 'i.momo_countries'])
     .where('s.id', '=', p.id);
   return isPostgres(db) ? q : q.select(sql<number>`${sql.raw(DATA_VERSION_SQL)}`.as('data_version'));
 });

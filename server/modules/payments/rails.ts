@@ -7,7 +7,7 @@ import type { IdGenerator } from '../../lib/ids';
 import { expireDue, expireIfDue, isDue, type TransitionDeps } from '../../domain/session-transitions';
 import type { ProviderRegistry, RailProvider } from '../../providers/types';
 import type { Rail } from '../../../shared/schemas/common';
-import { allowedRails, findSession, type SessionWithOwner } from './payments.repository';
+import { allowedRails, findSession, sessionMomoCountries, type SessionWithOwner } from './payments.repository';
 
 /**
  * What every payment operation needs, and the rules they share: which rails a session may be
@@ -72,12 +72,16 @@ export async function loadFresh(trx: Trx, deps: PaymentsDeps, sessionId: string)
  * serves live money, and the card test simulation is test-only.
  */
 export function payableRails(deps: PaymentsDeps, s: SessionWithOwner): Rail[] {
-  const rails = allowedRails(s);
+  const rails = allowedRails(s).filter((r) => r !== 'momo' || servesMomo(s));
   return s.mode === 'test' ? rails : rails.filter((r) => r === 'cash' || (r !== 'card' && deps.liveProviders?.[r] !== undefined));
 }
 
+/** False when the integration names the Mobile Money countries it serves and none is the session currency's. */
+const servesMomo = (s: SessionWithOwner): boolean => s.momo_countries == null || sessionMomoCountries(s).length > 0;
+
 export function requireRail(deps: PaymentsDeps, s: SessionWithOwner, rail: Rail): void {
   if (!allowedRails(s).includes(rail)) throw new AppError('RAIL_NOT_ALLOWED', `rail: ${rail} is not enabled for this merchant`);
+  if (rail === 'momo' && !servesMomo(s)) throw new AppError('RAIL_NOT_ALLOWED', `rail: momo serves none of the ${s.currency} countries for this merchant`);
   if (!payableRails(deps, s).includes(rail)) throw new AppError('RAIL_NOT_ALLOWED', `rail: ${rail} has no live provider on this deployment`);
 }
 

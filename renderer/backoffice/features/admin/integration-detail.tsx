@@ -15,6 +15,7 @@ import { EnabledEndpoint, RotatedSecret, WebhookEndpoint } from '../../../../sha
 const EndpointActionResult = z.union([RotatedSecret, EnabledEndpoint, WebhookEndpoint]);
 import { ConfirmDialog } from '../common/confirm-dialog';
 import { SecretOnce } from './copy-secret';
+import { MomoCountriesField } from './momo-countries';
 import { FormError, RAILS, useAdminAction } from './use-admin-action';
 
 export function IntegrationDetail({ i, onClose }: { i: IntegrationView; onClose: () => void }) {
@@ -250,6 +251,8 @@ export function IntegrationDetail({ i, onClose }: { i: IntegrationView; onClose:
           {t('admin.rails.save')}
         </button>
       </div>
+
+      <MomoCountriesField i={i} />
 
       <div className="bo-subhead">{t('admin.fees.title')}</div>
       <p className="bo-muted">{t('admin.fees.note')}</p>

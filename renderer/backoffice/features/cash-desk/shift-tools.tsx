@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Fragment, useState } from 'react';
 import type { CashDeposit, ShiftTotal } from '../../../../shared/schemas/backoffice';
 import { useApi } from '../common/api';
-import { formatDateTime, formatMoney } from '../common/format';
+import { formatDateTime, formatMoney, formatTime } from '../common/format';
 import { listPager, useListPages } from '../common/paging';
 import { Card, DataTable, Empty, Money, Mono, QueryState, StatusBadge, type SortState } from '../../../ui/blocks';
 import { depositQueries } from '../review/deposits.queries';
@@ -10,7 +10,6 @@ import { DEPOSIT_STATUS_LABELS } from '../../../../shared/labels';
 import { shiftQueries } from './cash-slips.queries';
 
 
-const timeOnly = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' });
 
 /** The teller's own recent deposits: when, slip, amount, review state (with a rejection's reason), and a reprint. */
 export function RecentDeposits({ onReprint }: { onReprint: (d: CashDeposit) => void }) {
@@ -42,7 +41,7 @@ export function RecentDeposits({ onReprint }: { onReprint: (d: CashDeposit) => v
                 render: (r) => (
                   <>
                     <time dateTime={r.created_at} title={formatDateTime(r.created_at, { seconds: true })} className="cd-time">
-                      {timeOnly.format(new Date(r.created_at))}
+                      {formatTime(r.created_at)}
                     </time>
                     <div>
                       <Mono>{r.slip_reference}</Mono>

@@ -10,22 +10,44 @@ export { useAmountLocale } from '../../../ui/amount-locale';
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
-/** Intl formatters are costly to make: one per locale and style, made on first use. */
-function dateTimeFormat(seconds: boolean): Intl.DateTimeFormat {
-  const key = `${currentLocale()}|${seconds ? 's' : 'm'}`;
+/**
+ * Every time staff read names its zone ("12 Jun 2026, 14:05 GMT", "12 juin 2026, 14:05 UTC"):
+ * the screen's own zone, which need not be the instance's (GET /me `time_zone`, on the account
+ * page). Stored times and CSVs are UTC. dateStyle/timeStyle cannot take timeZoneName, so the
+ * parts are named. Intl formatters are costly to make: one per locale and style, made on first use.
+ */
+function dateTimeFormat(style: 'minutes' | 'seconds' | 'time'): Intl.DateTimeFormat {
+  const key = `${currentLocale()}|${style}`;
   let f = formatters.get(key);
   if (!f) {
-    f = new Intl.DateTimeFormat(currentLocale(), { dateStyle: 'medium', timeStyle: seconds ? 'medium' : 'short' });
+    const day: Intl.DateTimeFormatOptions = style === 'time' ? {} : { year: 'numeric', month: 'short', day: 'numeric' };
+    f = new Intl.DateTimeFormat(currentLocale(), { ...day, hour: 'numeric', minute: '2-digit', ...(style === 'seconds' ? { second: '2-digit' } : {}), timeZoneName: 'short' });
     formatters.set(key, f);
   }
   return f;
+}
+
+/** "Africa/Accra (GMT)", "Africa/Lagos (GMT+1)": an IANA zone with its offset now; the name alone if this browser does not know it. */
+export function formatZone(zone: string, at = new Date()): string {
+  try {
+    const offset = new Intl.DateTimeFormat('en', { timeZone: zone, timeZoneName: 'shortOffset' }).formatToParts(at).find((p) => p.type === 'timeZoneName')?.value;
+    return offset ? `${zone} (${offset})` : zone;
+  } catch {
+    return zone;
+  }
+}
+
+/** A time of day with its zone ("14:05 GMT"), for a list of one day's entries. */
+export function formatTime(iso: string): string {
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? iso : dateTimeFormat('time').format(d);
 }
 
 export function formatDateTime(iso: string | null | undefined, opts: { seconds?: boolean } = {}): string {
   if (!iso) return '—';
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return iso;
-  return dateTimeFormat(!!opts.seconds).format(d);
+  return dateTimeFormat(opts.seconds ? 'seconds' : 'minutes').format(d);
 }
 
 /** "in 3 hours", "5 minutes ago". */

@@ -1,10 +1,10 @@
 import type { Generated } from 'kysely';
 import type { EventsTable, WebhookDeliveriesTable, WebhookDeliveryAttemptsTable } from './schema-webhooks';
 
-export type { EventsTable, WebhookDeliveriesTable, WebhookDeliveryAttemptsTable } from './schema-webhooks';
+export type { EventsTable, WebhookDeliveriesTable } from './schema-webhooks';
 
 /** Row types of every table, as Kysely sees them. Booleans are 0/1 integers, times ISO-8601 UTC text. */
-export interface MerchantsTable {
+interface MerchantsTable {
   id: string;
   name: string;
   created_at: string;
@@ -22,7 +22,7 @@ export interface IntegrationsTable {
   disabled_at: string | null;
 }
 
-export interface ApiKeysTable {
+interface ApiKeysTable {
   id: string;
   integration_id: string;
   /** First characters of the key, safe to show ("ak_test_AbCd"). */
@@ -38,7 +38,7 @@ export interface ApiKeysTable {
   revoked_at: string | null;
 }
 
-export interface ApiKeyUsageTable {
+interface ApiKeyUsageTable {
   api_key_id: string;
   last_used_at: string;
 }
@@ -72,7 +72,7 @@ export interface RevenueLinesTable {
   updated_at: string;
 }
 
-export interface RevenueLineSyncsTable {
+interface RevenueLineSyncsTable {
   id: string;
   merchant_id: string;
   integration_id: string | null;
@@ -86,7 +86,7 @@ export interface RevenueLineSyncsTable {
   created_at: string;
 }
 
-export interface InvoiceLinesTable {
+interface InvoiceLinesTable {
   id: string;
   merchant_id: string;
   mode: 'test' | 'live';
@@ -212,7 +212,7 @@ export interface IdempotencyKeysTable {
   expires_at: string;
 }
 
-export interface BanksTable {
+interface BanksTable {
   id: string;
   name: string;
   code: string;
@@ -220,7 +220,7 @@ export interface BanksTable {
   created_at: string;
 }
 
-export interface BranchesTable {
+interface BranchesTable {
   id: string;
   bank_id: string;
   name: string;
@@ -229,7 +229,7 @@ export interface BranchesTable {
   created_at: string;
 }
 
-export interface StaffUsersTable {
+interface StaffUsersTable {
   id: string;
   username: string;
   password_hash: string;
@@ -247,7 +247,7 @@ export interface StaffUsersTable {
   language?: 'en' | 'fr' | null;
 }
 
-export interface FeeRulesTable {
+interface FeeRulesTable {
   id: string;
   integration_id: string;
   rail: 'momo' | 'card' | 'bank_transfer' | 'cash';
@@ -327,7 +327,7 @@ export interface CashDepositsTable {
   receipt_no?: string | null;
 }
 
-export interface SessionHistoryTable {
+interface SessionHistoryTable {
   id: string;
   session_id: string;
   from_status: string;
@@ -336,7 +336,7 @@ export interface SessionHistoryTable {
   at: string;
 }
 
-export interface StaffSessionsTable {
+interface StaffSessionsTable {
   id: string;
   staff_id: string;
   /** SHA-256 of the bearer token; the token itself is never stored. */
@@ -348,14 +348,14 @@ export interface StaffSessionsTable {
   ip: string | null;
 }
 
-export interface StaffLoginFailuresTable {
+interface StaffLoginFailuresTable {
   id: string;
   throttle_key: string;
   at: string;
 }
 
 /** Random secrets of this database, made by the migrations (the sign-in throttle's HMAC key: auth/username.ts). */
-export interface ServerSecretsTable {
+interface ServerSecretsTable {
   name: string;
   value: string;
 }
@@ -378,7 +378,7 @@ export interface AuditLogTable {
 }
 
 /** Each audit prune (`db:prune`): rows older than `cutoff` may be deleted (migration 0014). Append-only. */
-export interface AuditPruneMarksTable {
+interface AuditPruneMarksTable {
   id: string;
   cutoff: string;
   recorded_at: string;

@@ -66,8 +66,8 @@ export const StaffLogin = z.object({
   username: z.string({ error: requiredOr('must be a string') }).min(1, { error: 'must not be empty' }).max(64, { error: 'must be at most 64 characters' }),
   password: z.string({ error: requiredOr('must be a string') }).min(1, { error: 'must not be empty' }).max(200, { error: 'must be at most 200 characters' }),
 });
-export const StaffUser = z.object({ id: z.string(), username: z.string(), role: StaffRole });
-export type StaffUser = z.infer<typeof StaffUser>;
+const StaffUser = z.object({ id: z.string(), username: z.string(), role: StaffRole });
+type StaffUser = z.infer<typeof StaffUser>;
 /** `must_change_password`: the account was created or reset by an admin; only POST /auth/password, GET /me and logout work until it is changed. */
 export const StaffLoginResponse = z.object({ token: z.string(), user: StaffUser, expires_at: IsoDateTime, must_change_password: z.boolean() });
 export type StaffLoginResponse = z.infer<typeof StaffLoginResponse>;
@@ -105,7 +105,7 @@ export const DEPOSIT_STATUSES = ['under_review', 'approved', 'rejected'] as cons
 export const DepositStatus = z.enum(DEPOSIT_STATUSES);
 export type DepositStatus = z.infer<typeof DepositStatus>;
 
-export const StaffRef = z.object({ id: z.string(), username: z.string(), full_name: z.string().nullable().optional() });
+const StaffRef = z.object({ id: z.string(), username: z.string(), full_name: z.string().nullable().optional() });
 
 export const CashDeposit = z.object({
   id: z.string(),
@@ -220,7 +220,7 @@ export const MerchantSummary = z.object({ id: z.string(), name: z.string(), crea
 export const MerchantList = z.object({ merchants: z.array(MerchantSummary) });
 export type MerchantSummary = z.infer<typeof MerchantSummary>;
 
-export const RevenueLineRow = z.object({
+const RevenueLineRow = z.object({
   id: z.string(),
   code: z.string(),
   name: z.string(),
@@ -229,7 +229,7 @@ export const RevenueLineRow = z.object({
   last_synced_at: IsoDateTime,
   updated_at: IsoDateTime,
 });
-export const RevenueLineSync = z.object({
+const RevenueLineSync = z.object({
   id: z.string(),
   source: z.string(),
   created: z.number().int(),
@@ -278,7 +278,7 @@ export const InvoiceSummary = z.object({
   has_exception: z.boolean(),
 });
 export type InvoiceSummary = z.infer<typeof InvoiceSummary>;
-export const INVOICE_SORTS = ['updated_at', 'invoice_ref', 'billed_minor', 'line_count'] as const;
+const INVOICE_SORTS = ['updated_at', 'invoice_ref', 'billed_minor', 'line_count'] as const;
 export const InvoiceListQuery = MerchantScopeQuery.extend({
   q: z.string().max(120).optional(),
   remitted: QueryBoolean.optional(),
@@ -295,7 +295,7 @@ export const InvoiceList = z.object({ invoices: z.array(InvoiceSummary), ...List
 export type InvoiceList = z.infer<typeof InvoiceList>;
 export const InvoiceRefParams = z.object({ invoice_ref: z.string().min(1).max(120) });
 
-export const SESSION_SORTS = ['created_at', 'amount_minor', 'status', 'invoice_ref'] as const;
+const SESSION_SORTS = ['created_at', 'amount_minor', 'status', 'invoice_ref'] as const;
 export const SessionListQuery = MerchantScopeQuery.extend({
   status: SessionStatus.optional(),
   rail: Rail.optional(),
@@ -372,7 +372,7 @@ export const TimelineEntry = z.object({
   ref: z.string().nullable(),
 });
 export type TimelineEntry = z.infer<typeof TimelineEntry>;
-export const InvoiceLineRow = z.object({ code: z.string(), name: z.string(), amount_minor: z.number().int(), currency: z.string(), remitted: z.boolean() });
+const InvoiceLineRow = z.object({ code: z.string(), name: z.string(), amount_minor: z.number().int(), currency: z.string(), remitted: z.boolean() });
 export const SessionDetail = z.object({
   session: SessionRow.extend({ customer_email: z.string().nullable(), metadata: z.record(z.string(), z.unknown()) }),
   lines: z.array(InvoiceLineRow),

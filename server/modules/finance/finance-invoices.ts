@@ -25,7 +25,7 @@ import type { CheckoutSessionsTable } from '../../db/schema';
  * An invoice's mode (InvoiceSummary.mode): its lines', live when any is live; without lines,
  * live once a live session paid it, else its latest session's.
  */
-export function invoiceMode(r: InvoiceSummariesTable): 'test' | 'live' {
+function invoiceMode(r: InvoiceSummariesTable): 'test' | 'live' {
   const [lines, testLines] = [Number(r.line_count), Number(r.test_line_count)];
   if (lines > testLines) return 'live';
   if (testLines > 0) return 'test';
@@ -61,7 +61,7 @@ const toInvoice = (r: InvoiceSummariesTable): InvoiceSummary => {
  * payments do not reconcile (two or more, or one that differs from the billed total: the
  * exceptions list has a work item for it).
  */
-export function paymentState(lines: number, billed: number, paid: number, successes: number): Pick<InvoiceSummary, 'payment_state' | 'overpaid_minor' | 'has_exception'> {
+function paymentState(lines: number, billed: number, paid: number, successes: number): Pick<InvoiceSummary, 'payment_state' | 'overpaid_minor' | 'has_exception'> {
   const state: InvoiceSummary['payment_state'] = lines === 0 ? 'nothing_billed' : paid === 0 ? 'not_paid' : paid < billed ? 'part_paid' : paid === billed ? 'paid' : 'overpaid';
   return { payment_state: state, overpaid_minor: lines > 0 ? Math.max(0, paid - billed) : 0, has_exception: successes > 1 || (successes === 1 && lines > 0 && paid !== billed) };
 }

@@ -1,4 +1,5 @@
 import type { Generated } from 'kysely';
+import type { Rail } from '../../shared/schemas/common';
 import type { EventsTable, WebhookDeliveriesTable, WebhookDeliveryAttemptsTable } from './schema-webhooks';
 
 export type { EventsTable, WebhookDeliveriesTable } from './schema-webhooks';
@@ -250,7 +251,7 @@ interface StaffUsersTable {
 interface FeeRulesTable {
   id: string;
   integration_id: string;
-  rail: 'momo' | 'card' | 'bank_transfer' | 'cash';
+  rail: Rail;
   percent_bps: number;
   fixed_minor: number;
   cap_minor: number | null;
@@ -264,7 +265,7 @@ interface FeeRulesTable {
 export interface PaymentAttemptsTable {
   id: string;
   session_id: string;
-  rail: 'momo' | 'card' | 'bank_transfer' | 'cash';
+  rail: Rail;
   provider: string;
   provider_reference: string;
   status: 'pending' | 'succeeded' | 'declined' | 'expired';

@@ -4,7 +4,7 @@ import { useApi } from '../common/api';
 import { amountPlaceholder, formatAmountInput, formatDateTime, formatMoney, parseAmount, railLabel, useAmountLocale } from '../common/format';
 import { parsePercent } from '../../../ui/amount';
 import { defaultFeeRule } from '../../../../shared/fee-defaults';
-import type { Rail } from '../../../../shared/schemas/common';
+import { RAILS, type Rail } from '../../../../shared/schemas/common';
 import { Card, DataTable, InputField, Mono, SelectField, ShortId, StatusBadge } from '../../../ui/blocks';
 import { type IntegrationView } from './admin.queries';
 import { z } from 'zod';
@@ -15,7 +15,7 @@ import { EnabledEndpoint, RotatedSecret, WebhookEndpoint } from '../../../../sha
 const EndpointActionResult = z.union([RotatedSecret, EnabledEndpoint, WebhookEndpoint]);
 import { ConfirmDialog } from '../common/confirm-dialog';
 import { SecretOnce } from './copy-secret';
-import { FormError, RAILS, useAdminAction } from './use-admin-action';
+import { FormError, useAdminAction } from './use-admin-action';
 
 export function IntegrationDetail({ i, onClose }: { i: IntegrationView; onClose: () => void }) {
   const t = useT();

@@ -101,7 +101,7 @@ export async function listInvoices(
   const total = await boundedTotal(db, base.selectAll(), cap);
   const numeric = sort === 'billed_minor' || sort === 'line_count';
   // Billed and line count sort by the invoice's own mode's figures (those it shows), not both modes' sum: an
-  // expression, so these two sorts read the merchant's rows off the merchant index and sort them (no index on it yet).
+  // expression, indexed as written here with the merchant and the ref (migration 0043; change both together).
   const key = sort === 'billed_minor' ? MODE_BILLED : sort === 'line_count' ? MODE_LINES : sort;
   let page = base;
   if (f.cursor) {

@@ -72,9 +72,9 @@ type StaffUser = z.infer<typeof StaffUser>;
 export const StaffLoginResponse = z.object({ token: z.string(), user: StaffUser, expires_at: IsoDateTime, must_change_password: z.boolean() });
 export type StaffLoginResponse = z.infer<typeof StaffLoginResponse>;
 /** The languages the back office speaks (renderer/ui/i18n). */
-export const STAFF_LANGUAGES = ['en', 'fr'] as const;
-export const StaffLanguage = z.enum(STAFF_LANGUAGES, { error: requiredOr('must be en or fr') });
-export type StaffLanguage = z.infer<typeof StaffLanguage>;
+const STAFF_LANGUAGES = ['en', 'fr'] as const;
+const StaffLanguage = z.enum(STAFF_LANGUAGES, { error: requiredOr('must be en or fr') });
+type StaffLanguage = z.infer<typeof StaffLanguage>;
 export const StaffMe = z.object({
   user: StaffUser.extend({
     /** Chosen in the staff menu; null until chosen (the back office then follows the browser). */
@@ -345,7 +345,7 @@ export const SessionList = z.object({ sessions: z.array(SessionRow), ...ListTota
 export type SessionList = z.infer<typeof SessionList>;
 export const SessionIdParams = z.object({ session_id: z.string().min(1).max(80) });
 
-export const TIMELINE_CODES = [
+const TIMELINE_CODES = [
   'session_created',
   'transition',
   'attempt_started',

@@ -9,13 +9,6 @@ export const EXCEPTION_KINDS = ['overpaid', 'paid_twice', 'concurrent_sessions_p
 export const ExceptionKind = z.enum(EXCEPTION_KINDS);
 export type ExceptionKind = z.infer<typeof ExceptionKind>;
 
-export const EXCEPTION_KIND_LABELS: Record<ExceptionKind, string> = {
-  overpaid: 'Over-paid',
-  paid_twice: 'Paid twice',
-  concurrent_sessions_paid: 'Two open sessions paid',
-  amount_differs: 'Part-payment',
-};
-
 const ExceptionSession = z.object({
   id: z.string(),
   status: SessionStatus,

@@ -35,7 +35,7 @@ import { ownAddresses, type OwnAddress } from './modules/webhooks/url-policy';
 import { composeDeps, type ComposeInput } from './compose';
 import type { AppDeps } from './deps';
 
-export type { AppDeps } from './deps';
+;
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { z } from 'zod';
 import { LIST_TOTAL_CAP } from './lib/list-total';
 
-export const DEFAULT_RETRY_DELAYS_S = [5, 300, 1800, 7200, 18000, 36000, 36000];
+const DEFAULT_RETRY_DELAYS_S = [5, 300, 1800, 7200, 18000, 36000, 36000];
 /** Bank-transfer instructions stay valid one hour by default (docs/lifecycle.md says why). */
 export const DEFAULT_BANK_TRANSFER_WINDOW_S = 3600;
 /** The default market's zone (Ghana: UTC+0 all year, no daylight saving). */
@@ -120,9 +120,6 @@ const EnvSchema = z.object({
     .optional(),
 });
 
-/** The environment variables Paydesk reads (`doctor` lists them). */
-export const CONFIG_VARIABLES = Object.keys(EnvSchema.shape);
-
 /** Names proxy-addr (Fastify's trustProxy) knows for address ranges. */
 const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
 
@@ -210,8 +207,7 @@ export interface Retention {
   readonly auditDays: number;
 }
 
-export const BODY_LIMIT_BYTES = 1_048_576;
-export const IDEMPOTENCY_RETENTION_SECONDS = 86_400;
+const BODY_LIMIT_BYTES = 1_048_576;
 
 /** Every bad variable of the environment, one `NAME: why` each (empty when it is valid). */
 export function configProblems(env: NodeJS.ProcessEnv = process.env): string[] {

@@ -14,7 +14,7 @@ export interface FeeRule {
  * another's. Admins override them per integration, rail and currency (docs/fees.md). Shared: the back office
  * shows the defaults of a currency that has no rules yet.
  */
-export const DEFAULT_FEE_RULES_BY_CURRENCY: Readonly<Record<string, Record<Rail, FeeRule>>> = {
+const DEFAULT_FEE_RULES_BY_CURRENCY: Readonly<Record<string, Record<Rail, FeeRule>>> = {
   GHS: {
     momo: { percent_bps: 100, fixed_minor: 0, cap_minor: 2_000, bearer: 'payer' }, // 1 %, at most GHS 20.00
     card: { percent_bps: 195, fixed_minor: 0, cap_minor: null, bearer: 'merchant' }, // 1.95 %, merchant-borne

@@ -57,12 +57,6 @@ export function auditActionLabel(action: string): string {
   return verb ? `${head.charAt(0).toUpperCase()}${head.slice(1)}: ${words(verb)}` : words(action);
 }
 
-/** "webhook_endpoint" → "Webhook endpoint". */
-export function targetTypeLabel(type: string): string {
-  const s = type.replace(/_/g, ' ');
-  return `${s.charAt(0).toUpperCase()}${s.slice(1)}`;
-}
-
 /**
  * Payment methods in words. Two wordings on purpose: staff screens and CSV exports use the short
  * one ("Cash"); the payer, who must know where to go, reads the long one ("Cash at a bank branch").
@@ -104,17 +98,8 @@ export const SLIP_STATUS_LABELS: Readonly<Record<SlipStatus, string>> = {
   expired: 'Expired',
 };
 
-/** An invoice's payments in one word (the invoice list and detail). */
-export const INVOICE_PAYMENT_LABELS: Readonly<Record<'nothing_billed' | 'not_paid' | 'part_paid' | 'paid' | 'overpaid', string>> = {
-  nothing_billed: 'Nothing billed',
-  not_paid: 'Not paid',
-  part_paid: 'Part-paid',
-  paid: 'Paid in full',
-  overpaid: 'Over-paid',
-};
-
 /** A finance exception's state as a work item. */
-export const EXCEPTION_STATUS_LABELS: Readonly<Record<'open' | 'resolved' | 'ignored', string>> = { open: 'Open', resolved: 'Resolved', ignored: 'Ignored' };
+const EXCEPTION_STATUS_LABELS: Readonly<Record<'open' | 'resolved' | 'ignored', string>> = { open: 'Open', resolved: 'Resolved', ignored: 'Ignored' };
 
 const STATE_FIELDS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
   exception_status: EXCEPTION_STATUS_LABELS,

@@ -9,7 +9,7 @@ import { z } from 'zod';
  * desks share. Kept in a small JSON file in userData, not in the database: in client mode there is
  * no local database, and the setting must be readable before any server exists.
  */
-export const SETTINGS_FILE_NAME = 'paydesk-settings.json';
+const SETTINGS_FILE_NAME = 'paydesk-settings.json';
 
 export const settingsFile = (userDataDir: string): string => join(userDataDir, SETTINGS_FILE_NAME);
 

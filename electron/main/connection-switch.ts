@@ -52,8 +52,3 @@ export function useEmbedded(deps: Pick<SwitchDeps, 'file' | 'relaunch'>): void {
   writeConnection(deps.file, embedded);
   deps.relaunch();
 }
-
-/** How the current connection is named in the menu and the window. */
-export function describeConnection(connection: Connection): string {
-  return connection.mode === 'embedded' ? 'This computer (embedded server)' : `Central server ${new URL(connection.serverUrl).host}`;
-}

@@ -11,7 +11,7 @@ export const PrintRequest = z.strictObject({
 });
 export type PrintRequest = z.infer<typeof PrintRequest>;
 
-export const IPC_ARGUMENTS = {
+const IPC_ARGUMENTS = {
   [IPC_CHANNELS.printDocument]: z.tuple([PrintRequest]),
   [IPC_CHANNELS.appVersion]: z.tuple([]),
   [IPC_CHANNELS.openExternal]: z.tuple([z.string().min(1).max(MAX_EXTERNAL_URL_LENGTH)]),
@@ -33,7 +33,7 @@ export interface IpcImplementations {
 }
 
 /** What the back office is told about the connection (renderer/desktop-api.d.ts). */
-export interface ConnectionInfo {
+interface ConnectionInfo {
   mode: 'embedded' | 'client';
   /** The central server's origin in client mode; null when embedded. */
   serverUrl: string | null;
@@ -54,7 +54,7 @@ export function isTrustedSender(frame: SenderFrame | null | undefined, appOrigin
   return isBackOfficeUrl(frame.url, appOrigin);
 }
 
-export class IpcRejection extends Error {
+class IpcRejection extends Error {
   override name = 'IpcRejection';
 }
 
@@ -88,7 +88,7 @@ export function registerIpcHandlers(ipcMain: Pick<IpcMain, 'handle'>, appOrigin:
 }
 
 /** The connect form sends one string: the address as typed (the main process parses it with ServerUrl). */
-export const ConnectArguments = z.tuple([z.string().max(MAX_EXTERNAL_URL_LENGTH)]);
+const ConnectArguments = z.tuple([z.string().max(MAX_EXTERNAL_URL_LENGTH)]);
 
 /**
  * The connect form's channel: answered only for the top frame of the app's own connection window

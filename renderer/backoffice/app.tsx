@@ -9,7 +9,7 @@ import { I18nProvider, useT } from '../ui/i18n';
 import { backofficeCatalog } from './messages';
 import { RouterProvider } from './router';
 
-export function createQueryClient(): QueryClient {
+function createQueryClient(): QueryClient {
   return new QueryClient({
     defaultOptions: {
       queries: { staleTime: 10_000, refetchOnWindowFocus: true, retry: 1 },

@@ -40,7 +40,7 @@ export class ApiError extends Error {
 }
 
 /** Network failure (offline, server down): distinct from an API answer. */
-export class NetworkError extends Error {
+class NetworkError extends Error {
   constructor() {
     super('network unreachable');
     this.name = 'NetworkError';

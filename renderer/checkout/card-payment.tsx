@@ -9,7 +9,7 @@ import { useFocusOnChange } from './use-focus';
 import { usePaymentErrors } from './use-payment-errors';
 
 /** Sandbox cards (test_simulation): what each number does. */
-export const TEST_CARDS = [
+const TEST_CARDS = [
   { number: '4242 4242 4242 4242', outcome: 'checkout.card.test.approved', ok: true },
   { number: '4000 0000 0000 0002', outcome: 'checkout.card.test.declined', ok: false },
   { number: '4000 0000 0000 9995', outcome: 'checkout.card.test.insufficientFunds', ok: false },

@@ -108,7 +108,7 @@ export function CashPayment({
 }
 
 /** The printable slip. In print, everything else on the page is hidden (see @media print). */
-export function DepositSlip({ slip, banks, testMode }: { slip: CashDepositSlipResponse; banks: Bank[]; testMode: boolean }) {
+function DepositSlip({ slip, banks, testMode }: { slip: CashDepositSlipResponse; banks: Bank[]; testMode: boolean }) {
   const t = useT();
   const branchCount = banks.reduce((n, b) => n + b.branches.length, 0);
   return (

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { useT } from '../ui/i18n';
 
 /** Writes text to the clipboard: the async Clipboard API, or a hidden textarea where it is missing or refused. */
-export async function copyText(text: string): Promise<boolean> {
+async function copyText(text: string): Promise<boolean> {
   try {
     if (navigator.clipboard && window.isSecureContext) {
       await navigator.clipboard.writeText(text);

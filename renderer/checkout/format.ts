@@ -2,9 +2,9 @@ import type { Rail } from '../../shared/schemas/common';
 
 import type { MomoCountry } from '../../shared/countries';
 import { currentLocale, type T } from '../ui/i18n';
-import { currencyDigits, formatMoney, minorToDecimal } from '../ui/money';
+import { formatMoney, minorToDecimal } from '../ui/money';
 
-export { currencyDigits, formatMoney, minorToDecimal };
+export { formatMoney, minorToDecimal };
 
 /** A time the payer reads names its zone ("12 Jun 2026, 14:05 GMT"): the payer's device's. dateStyle/timeStyle cannot take timeZoneName. */
 export function formatDateTime(iso: string): string {
@@ -36,7 +36,7 @@ export function formatRelative(seconds: number): string {
  * The payer's words for rails, networks and countries, as message ids (literal, so the catalogue
  * test sees them). shared/labels.ts and shared/countries.ts keep the English the server's CSVs use.
  */
-export const RAIL_LABEL_IDS: Readonly<Record<Rail, string>> = {
+const RAIL_LABEL_IDS: Readonly<Record<Rail, string>> = {
   momo: 'checkout.rail.momo',
   card: 'checkout.rail.card',
   bank_transfer: 'checkout.rail.bankTransfer',

@@ -4,7 +4,7 @@
  */
 import { currentLocale } from './i18n/locale';
 
-export function amountLocale(): string {
+function amountLocale(): string {
   return currentLocale();
 }
 

@@ -43,7 +43,7 @@ export function amountPlaceholder(currency: string, locale: string): string {
 }
 
 /** An example amount for messages: 1 234,50 (fr, GHS), 1,234.50 (en, GHS), 1 234 (XOF). */
-export function amountExample(currency: string, locale: string): string {
+function amountExample(currency: string, locale: string): string {
   const digits = currencyDigits(currency);
   return formatAmountInput(1234 * 10 ** digits + (digits ? 5 * 10 ** (digits - 1) : 0), currency, locale);
 }

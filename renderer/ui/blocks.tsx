@@ -42,9 +42,6 @@ export function StatusBadge({ status, label: given, kind }: { status: string; la
   );
 }
 
-/** One case style for every badge, tab and label: the first letter capital, the rest as written. */
-export const sentenceCase = (s: string) => (s ? `${s.charAt(0).toUpperCase()}${s.slice(1)}` : s);
-
 export function Money({ minor, currency, strong }: { minor: number; currency: string; strong?: boolean }) {
   return <span className={`bo-money${strong ? ' bo-money--strong' : ''}`}>{formatMoney(minor, currency)}</span>;
 }
@@ -82,7 +79,7 @@ export function Empty({ title, children }: { title: string; children?: ReactNode
   );
 }
 
-export function ErrorState({ error, onRetry }: { error: unknown; onRetry?: () => void }) {
+function ErrorState({ error, onRetry }: { error: unknown; onRetry?: () => void }) {
   const t = useT();
   return (
     <div className="bo-state bo-state--error" role="alert">

@@ -5,7 +5,7 @@
  */
 export type Flags = Record<string, string | boolean | undefined>;
 
-export interface CommandResult {
+interface CommandResult {
   json: unknown;
   text: string;
   /** A streaming command (webhooks:tail) has printed its lines already. */

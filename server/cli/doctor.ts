@@ -12,7 +12,7 @@ import { buildInfo } from '../version';
  * writable, free disk). Read-only: it migrates nothing and creates no database. Exit 1 when a
  * row failed.
  */
-export type CheckStatus = 'ok' | 'warn' | 'fail' | 'skip';
+type CheckStatus = 'ok' | 'warn' | 'fail' | 'skip';
 export interface Check {
   name: string;
   status: CheckStatus;
@@ -22,7 +22,7 @@ export interface Check {
 const NODE_FLOOR = [22, 12] as const;
 const TIMEOUT_MS = 3_000;
 /** Under this much free space in the data folder: a warning; under a tenth of it: a failure. */
-export const FREE_DISK_WARN_BYTES = 1024 ** 3;
+const FREE_DISK_WARN_BYTES = 1024 ** 3;
 
 const within = <T>(p: Promise<T>, what: string): Promise<T> => {
   let timer: NodeJS.Timeout | undefined;

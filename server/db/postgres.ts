@@ -36,16 +36,16 @@ import type { Database } from './schema';
 export const CREDENTIAL_CACHE_TTL_MS = 2_000;
 export const MAX_TRANSACTION_ATTEMPTS = 30;
 /** Waiting for a new connection (docs/deployment.md, failover). */
-export const CONNECT_TIMEOUT_MS = 5_000;
+const CONNECT_TIMEOUT_MS = 5_000;
 /** No request statement takes near this; one that does is cut and answered 503. */
-export const STATEMENT_TIMEOUT_MS = 30_000;
+const STATEMENT_TIMEOUT_MS = 30_000;
 /** No transaction waits on anything outside the database; one left open this long is a bug or a hung process. */
-export const IDLE_IN_TRANSACTION_TIMEOUT_MS = 15_000;
+const IDLE_IN_TRANSACTION_TIMEOUT_MS = 15_000;
 const RETRYABLE = new Set(['40001', '40P01']);
 /** Transactions of this process re-run after a serialization failure or deadlock (tests assert where none should be). */
 export const transactionRetries = { count: 0 };
 
-export function isRetryableTransactionError(err: unknown): boolean {
+function isRetryableTransactionError(err: unknown): boolean {
   const code = (err as { code?: unknown } | null)?.code;
   return typeof code === 'string' && RETRYABLE.has(code);
 }
@@ -62,7 +62,7 @@ export const loadPg = (): typeof Pg => (driver ??= createRequire(import.meta.url
 /** int8 (counts, money) and numeric (sums, averages) come back as JS numbers, as on SQLite. */
 const INT8 = 20;
 const NUMERIC = 1700;
-export const pgTypes = {
+const pgTypes = {
   getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
     oid === INT8 || oid === NUMERIC ? (v: string) => (v === null ? null : Number(v)) : loadPg().types.getTypeParser(oid, format ?? 'text')) as typeof Pg.types.getTypeParser,
 };
@@ -158,7 +158,7 @@ export interface OpenedPostgres {
  * chose for a standby (`remote_write`, `remote_apply`; `local` too, which also flushes locally) is
  * kept: only `off` is raised. A SET-like statement, not a startup option (PgBouncer refuses those).
  */
-export const SYNCED_COMMITS_SQL = "SELECT set_config('synchronous_commit', 'on', false) WHERE current_setting('synchronous_commit') = 'off'";
+const SYNCED_COMMITS_SQL = "SELECT set_config('synchronous_commit', 'on', false) WHERE current_setting('synchronous_commit') = 'off'";
 
 export function openPostgres(connectionString: string, opts: { poolSize?: number; durability?: 'synced' | 'testOnlyUnsynced' } = {}): OpenedPostgres {
   let writes = 0;

@@ -1,10 +1,11 @@
 import type { Generated } from 'kysely';
+import type { Rail } from '../../shared/schemas/common';
 import type { EventsTable, WebhookDeliveriesTable, WebhookDeliveryAttemptsTable } from './schema-webhooks';
 
-export type { EventsTable, WebhookDeliveriesTable, WebhookDeliveryAttemptsTable } from './schema-webhooks';
+export type { EventsTable, WebhookDeliveriesTable } from './schema-webhooks';
 
 /** Row types of every table, as Kysely sees them. Booleans are 0/1 integers, times ISO-8601 UTC text. */
-export interface MerchantsTable {
+interface MerchantsTable {
   id: string;
   name: string;
   created_at: string;
@@ -24,7 +25,7 @@ export interface IntegrationsTable {
   momo_countries?: string | null;
 }
 
-export interface ApiKeysTable {
+interface ApiKeysTable {
   id: string;
   integration_id: string;
   /** First characters of the key, safe to show ("ak_test_AbCd"). */
@@ -40,7 +41,7 @@ export interface ApiKeysTable {
   revoked_at: string | null;
 }
 
-export interface ApiKeyUsageTable {
+interface ApiKeyUsageTable {
   api_key_id: string;
   last_used_at: string;
 }
@@ -74,7 +75,7 @@ export interface RevenueLinesTable {
   updated_at: string;
 }
 
-export interface RevenueLineSyncsTable {
+interface RevenueLineSyncsTable {
   id: string;
   merchant_id: string;
   integration_id: string | null;
@@ -88,7 +89,7 @@ export interface RevenueLineSyncsTable {
   created_at: string;
 }
 
-export interface InvoiceLinesTable {
+interface InvoiceLinesTable {
   id: string;
   merchant_id: string;
   mode: 'test' | 'live';
@@ -214,7 +215,7 @@ export interface IdempotencyKeysTable {
   expires_at: string;
 }
 
-export interface BanksTable {
+interface BanksTable {
   id: string;
   name: string;
   code: string;
@@ -222,7 +223,7 @@ export interface BanksTable {
   created_at: string;
 }
 
-export interface BranchesTable {
+interface BranchesTable {
   id: string;
   bank_id: string;
   name: string;
@@ -231,7 +232,7 @@ export interface BranchesTable {
   created_at: string;
 }
 
-export interface StaffUsersTable {
+interface StaffUsersTable {
   id: string;
   username: string;
   password_hash: string;
@@ -249,10 +250,10 @@ export interface StaffUsersTable {
   language?: 'en' | 'fr' | null;
 }
 
-export interface FeeRulesTable {
+interface FeeRulesTable {
   id: string;
   integration_id: string;
-  rail: 'momo' | 'card' | 'bank_transfer' | 'cash';
+  rail: Rail;
   percent_bps: number;
   fixed_minor: number;
   cap_minor: number | null;
@@ -266,7 +267,7 @@ export interface FeeRulesTable {
 export interface PaymentAttemptsTable {
   id: string;
   session_id: string;
-  rail: 'momo' | 'card' | 'bank_transfer' | 'cash';
+  rail: Rail;
   provider: string;
   provider_reference: string;
   status: 'pending' | 'succeeded' | 'declined' | 'expired';
@@ -329,7 +330,7 @@ export interface CashDepositsTable {
   receipt_no?: string | null;
 }
 
-export interface SessionHistoryTable {
+interface SessionHistoryTable {
   id: string;
   session_id: string;
   from_status: string;
@@ -338,7 +339,7 @@ export interface SessionHistoryTable {
   at: string;
 }
 
-export interface StaffSessionsTable {
+interface StaffSessionsTable {
   id: string;
   staff_id: string;
   /** SHA-256 of the bearer token; the token itself is never stored. */
@@ -350,14 +351,14 @@ export interface StaffSessionsTable {
   ip: string | null;
 }
 
-export interface StaffLoginFailuresTable {
+interface StaffLoginFailuresTable {
   id: string;
   throttle_key: string;
   at: string;
 }
 
 /** Random secrets of this database, made by the migrations (the sign-in throttle's HMAC key: auth/username.ts). */
-export interface ServerSecretsTable {
+interface ServerSecretsTable {
   name: string;
   value: string;
 }
@@ -380,7 +381,7 @@ export interface AuditLogTable {
 }
 
 /** Each audit prune (`db:prune`): rows older than `cutoff` may be deleted (migration 0014). Append-only. */
-export interface AuditPruneMarksTable {
+interface AuditPruneMarksTable {
   id: string;
   cutoff: string;
   recorded_at: string;

@@ -32,9 +32,9 @@ import { WAL_AUTOCHECKPOINT_PAGES } from './database';
 /** WAL pages past which the server's own commit checkpoints while the worker runs (16 MB of 4 KB pages). */
 export const BACKSTOP_WAL_PAGES = 4_000;
 /** How often the worker checkpoints. */
-export const CHECKPOINT_INTERVAL_MS = 100;
+const CHECKPOINT_INTERVAL_MS = 100;
 
-export interface CheckpointResult {
+interface CheckpointResult {
   /** 1 when the checkpoint could not run to completion (another connection was checkpointing, or readers hold frames). */
   busy: number;
   /** Frames in the WAL. */
@@ -118,7 +118,7 @@ parentPort.on('message', (m) => {
 `;
 
 /** While checkpoints keep failing, one report in this many after the first (once a minute at 100 ms). */
-export const CHECKPOINT_FAILURE_REPORT_EVERY = 600;
+const CHECKPOINT_FAILURE_REPORT_EVERY = 600;
 
 export interface CheckpointerOptions {
   intervalMs?: number;

@@ -14,7 +14,7 @@ type DeltaRow = Omit<InvoiceSummaryDeltasTable, 'seq'>;
  * the payer paid (collected), the payer-borne part of the fee (collected − base) and the
  * merchant-borne rest. Net to the merchant is collected − payer fee − merchant fee.
  */
-export const TERMINAL = new Set(['success', 'failed', 'expired']);
+const TERMINAL = new Set(['success', 'failed', 'expired']);
 
 type Key = Pick<FinanceDayTotalsTable, 'merchant_id' | 'currency' | 'day' | 'mode' | 'rail' | 'status'>;
 type Sums = Pick<FinanceDayTotalsTable, 'sessions' | 'base_minor' | 'collected_minor' | 'payer_fee_minor' | 'merchant_fee_minor'>;

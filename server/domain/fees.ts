@@ -1,6 +1,6 @@
 import type { FeeRule } from '../../shared/fee-defaults';
 
-export { DEFAULT_FEE_RULES, DEFAULT_FEE_RULES_BY_CURRENCY, defaultFeeRule, FEE_DEFAULT_CURRENCIES, type FeeRule } from '../../shared/fee-defaults';
+export { DEFAULT_FEE_RULES, defaultFeeRule, FEE_DEFAULT_CURRENCIES, type FeeRule } from '../../shared/fee-defaults';
 
 export interface FeeQuote {
   bearer: 'payer' | 'merchant';

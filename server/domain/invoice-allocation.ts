@@ -14,7 +14,7 @@ type Mode = 'test' | 'live';
  * smaller line is never paid ahead of an earlier one, so the remitted lines are always a prefix
  * of the list and the same payments always give the same result.
  */
-export interface LineAllocation {
+interface LineAllocation {
   code: string;
   amount_minor: number;
   /** Part of this line's amount the collected money covers (0 … amount_minor). */
@@ -22,7 +22,7 @@ export interface LineAllocation {
   covered: boolean;
 }
 
-export function allocate(lines: ReadonlyArray<{ code: string; amount_minor: number }>, collectedMinor: number): LineAllocation[] {
+function allocate(lines: ReadonlyArray<{ code: string; amount_minor: number }>, collectedMinor: number): LineAllocation[] {
   let left = collectedMinor;
   let blocked = false;
   return lines.map((l) => {
@@ -54,7 +54,7 @@ export async function collectedMinor(q: Q, merchantId: string, mode: Mode, invoi
 }
 
 /** The invoice's lines in allocation order (the order GET /api/v1/invoice-lines lists them). */
-export function orderedLines(q: Q, merchantId: string, mode: Mode, invoiceRef: string) {
+function orderedLines(q: Q, merchantId: string, mode: Mode, invoiceRef: string) {
   return q
     .selectFrom('invoice_lines')
     .select(['id', 'code', 'name', 'amount_minor', 'currency', 'remitted', 'remitted_at'])

@@ -10,9 +10,9 @@ type Trx = Transaction<Database>;
 /** Deltas read and deleted per transaction (a few refs' upserts: a few ms at most). */
 export const FOLD_BATCH = 200;
 /** Wall time the sweeper's job may spend folding per tick before leaving the rest to the next (the event loop runs between batches). */
-export const FOLD_BUDGET_MS = 100;
+const FOLD_BUDGET_MS = 100;
 /** What an invoice read folds at most before answering (read-your-writes unless the backlog is larger). */
-export const CATCH_UP_MAX = 1_000;
+const CATCH_UP_MAX = 1_000;
 
 /**
  * Folds `invoice_summary_deltas` (migration 0021, appended by the writers in

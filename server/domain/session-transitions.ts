@@ -226,7 +226,7 @@ async function settleLeftovers(trx: Trx, sessionId: string, now: string): Promis
   await voidSessionSlips(trx, sessionId, now);
 }
 
-export function eventPayload(eventId: string, type: EventType, s: CheckoutSessionsTable, createdAt: string): string {
+function eventPayload(eventId: string, type: EventType, s: CheckoutSessionsTable, createdAt: string): string {
   return JSON.stringify({
     id: eventId,
     type,

@@ -11,7 +11,7 @@ import { sweeperTickSeconds } from '../observe';
 
 export { SWEEP_BATCH } from './batches';
 /** Wall time one tick may spend on a backlog before leaving the rest to the next tick (not the injected clock: this bounds real work). */
-export const SWEEP_BUDGET_MS = 50;
+const SWEEP_BUDGET_MS = 50;
 
 /** The rows each move of the tick takes, due at `now`: each a range on a partial index of the rows still due (migration 0013). */
 const due = {

@@ -120,7 +120,7 @@ const boundaryOf = (type: string): string | undefined => {
  * and the part count again. Uploaded files are dropped; repeated names become arrays, as
  * browsers send them.
  */
-export async function parseMultipartBody(req: FastifyRequest, body: Buffer): Promise<Record<string, unknown>> {
+async function parseMultipartBody(req: FastifyRequest, body: Buffer): Promise<Record<string, unknown>> {
   const type = req.headers['content-type'] ?? '';
   const boundary = boundaryOf(type);
   if (!boundary) throw badMultipart('the Content-Type has no boundary');

@@ -4,7 +4,7 @@ import type { Config } from '../config';
 import { AppError } from '../lib/errors';
 
 /** The host name of a Host header value: lower case, without port, IPv6 without brackets. */
-export function hostName(header: string): string {
+function hostName(header: string): string {
   const h = header.trim().toLowerCase();
   if (h.startsWith('[')) return h.slice(1, h.indexOf(']') > 0 ? h.indexOf(']') : undefined);
   const colon = h.lastIndexOf(':');
@@ -18,7 +18,7 @@ export function hostName(header: string): string {
  * must be HOST, PUBLIC_BASE_URL's host or listed in ALLOWED_HOSTS (`.example.com`: the domain and
  * its subdomains).
  */
-export function allowedHost(config: Pick<Config, 'host' | 'publicBaseUrl' | 'allowedHosts'>): (header: string | undefined) => boolean {
+function allowedHost(config: Pick<Config, 'host' | 'publicBaseUrl' | 'allowedHosts'>): (header: string | undefined) => boolean {
   const exact = new Set<string>(['localhost', hostName(config.host)]);
   const suffixes: string[] = ['.localhost'];
   if (config.publicBaseUrl) exact.add(hostName(new URL(config.publicBaseUrl).host));

@@ -26,14 +26,14 @@ import { buildInfo } from '../version';
  * ticks, rate-limit store fall-backs and the build. The request hook is only installed when
  * metrics are on, so an instance without them pays nothing per request.
  */
-export interface MetricsSources {
+interface MetricsSources {
   /** The PostgreSQL pool behind the app's database (its size and waiting clients). */
   pool?: Pg.Pool;
   /** The SQLite checkpoint worker (its checkpoint count and times). */
   checkpointer?: { stats(): Promise<CheckpointStats> } | null;
 }
 
-export interface Metrics {
+interface Metrics {
   readonly registry: Registry;
   /** Where `/metrics` is served on METRICS_PORT, once listening (null otherwise). */
   readonly url: string | null;
@@ -49,7 +49,7 @@ declare module 'fastify' {
 
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
-export function createMetricsRegistry(deps: { db: Db; clock: Clock }, sources: () => MetricsSources): { registry: Registry; http: { requests: Counter; duration: Histogram } } {
+function createMetricsRegistry(deps: { db: Db; clock: Clock }, sources: () => MetricsSources): { registry: Registry; http: { requests: Counter; duration: Histogram } } {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: 20 });
   const engine = isPostgres(deps.db) ? 'postgres' : 'sqlite';

@@ -37,9 +37,9 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
 };
 
 /** `/a/:id/b` → `/a/{id}/b`: the table is keyed the way readers of the document see paths. */
-export const openApiPath = (fastifyUrl: string) => fastifyUrl.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+const openApiPath = (fastifyUrl: string) => fastifyUrl.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 
-export class UndocumentedRouteError extends Error {}
+class UndocumentedRouteError extends Error {}
 
 type RouteSchema = Record<string, unknown> & { response?: Record<string, unknown>; body?: unknown; hide?: boolean };
 type TransformInput = Parameters<typeof jsonSchemaTransform>[0];
@@ -67,7 +67,7 @@ function successResponse(status: string, value: unknown): unknown {
 }
 
 /** The route's schema with the table's facts added: operationId, security, error answers, a 2xx answer. */
-export function documentedSchema(method: string, url: string, schema: RouteSchema): RouteSchema {
+function documentedSchema(method: string, url: string, schema: RouteSchema): RouteSchema {
   const key = `${method} ${openApiPath(url)}`;
   const op: OperationDoc | undefined = OPERATIONS[key];
   if (!op) {

@@ -18,14 +18,14 @@ export interface PagesOptions {
 }
 
 /** The two HTML entries, by the URL prefix they serve. */
-export type PageEntry = 'backoffice' | 'checkout';
+type PageEntry = 'backoffice' | 'checkout';
 
 /**
  * out/renderer next to the repository root: from server/http/ in source (tsx, vitest) and from
  * out/main/ in the Electron bundle, both two levels below the root. The desktop app also sets
  * PAYDESK_RENDERER_DIR explicitly, which wins.
  */
-export function defaultRendererDir(env: NodeJS.ProcessEnv = process.env): string {
+function defaultRendererDir(env: NodeJS.ProcessEnv = process.env): string {
   if (env.PAYDESK_RENDERER_DIR) return resolve(env.PAYDESK_RENDERER_DIR);
   return resolve(dirname(fileURLToPath(import.meta.url)), '../../out/renderer');
 }
@@ -59,7 +59,7 @@ function securityHeaders(reply: FastifyReply, csp: string, entry: PageEntry): Fa
 const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
 
-export function notBuiltPage(entry: PageEntry, rendererDir: string): string {
+function notBuiltPage(entry: PageEntry, rendererDir: string): string {
   return `<!doctype html>
 <html lang="en">
 <head><meta charset="utf-8"><title>Paydesk: pages not built</title>

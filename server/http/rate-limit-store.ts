@@ -14,9 +14,9 @@ import { operationCounts } from '../observe';
  * skipOnError) or to 5xx. ioredis reconnects by itself; the first failure and the recovery are
  * logged, not every request.
  */
-export const COMMAND_TIMEOUT_MS = 1_000;
+const COMMAND_TIMEOUT_MS = 1_000;
 /** How long start-up waits for the first connection (then it counts locally until Redis answers). */
-export const CONNECT_WAIT_MS = 2_000;
+const CONNECT_WAIT_MS = 2_000;
 const LOCAL_MAX_KEYS = 10_000;
 
 const SCRIPT = `

@@ -9,10 +9,10 @@ import { redisRateLimitStore } from './rate-limit-store';
 /** The route patterns each bucket covers, as registered (never the raw URL: the router decodes `%61pi`). */
 export const STAFF_LOGIN_ROUTE = '/api/backoffice/v1/auth/login';
 
-export type RateLimitBucket = 'merchant' | 'checkout' | 'backoffice' | 'login';
+type RateLimitBucket = 'merchant' | 'checkout' | 'backoffice' | 'login';
 
 /** Which bucket a matched route counts against; null for pages, /docs, /healthz and unknown paths. */
-export function bucketOfRoute(routeUrl: string | undefined): RateLimitBucket | null {
+function bucketOfRoute(routeUrl: string | undefined): RateLimitBucket | null {
   if (!routeUrl) return null;
   if (routeUrl === STAFF_LOGIN_ROUTE) return 'login';
   if (routeUrl.startsWith('/api/backoffice/')) return 'backoffice';

@@ -21,10 +21,10 @@ import { buildInfo } from '../version';
  *   taking every old instance out at once would leave the balancer with none.
  * `/healthz` stays "the process is up" and never touches the database.
  */
-export const PING_TIMEOUT_MS = 2_000;
+const PING_TIMEOUT_MS = 2_000;
 export const SCHEMA_RECHECK_MS = 2_000;
 
-export interface Readiness {
+interface Readiness {
   /** From now on /readyz answers 503 (shutdown). */
   drain(): void;
   readonly draining: boolean;
@@ -43,7 +43,7 @@ declare module 'fastify' {
  * error naming hosts, users or addresses; the migration names) goes to the log, once per
  * distinct detail, not to the caller.
  */
-export function createReadiness(db: Db, log?: { warn(obj: object, msg: string): void }, backlog?: { clock: Clock; maxAgeS: number | null }): Readiness {
+function createReadiness(db: Db, log?: { warn(obj: object, msg: string): void }, backlog?: { clock: Clock; maxAgeS: number | null }): Readiness {
   let lastLogged: string | null = null;
   const logOnce = (detail: string, msg: string) => {
     if (detail === lastLogged) return;

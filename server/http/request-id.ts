@@ -11,7 +11,7 @@ import type { FastifyInstance } from 'fastify';
  * The id is echoed in the `X-Request-Id` header of every answer and, on errors, in
  * `error.request_id` (http/errors.ts).
  */
-export const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:@/+=-]{1,128}$/;
+const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:@/+=-]{1,128}$/;
 
 export function requestIdGenerator(prefix: string): (raw: IncomingMessage) => string {
   let count = 0;

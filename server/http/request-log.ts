@@ -21,7 +21,7 @@ const CAPABILITY_ID = /(^|[^A-Za-z0-9])(slp_|pa_|cs_test_|cs_live_|cs_)([A-Za-z0
  */
 const SLIP_LOOKUP = /(\/cash-slips\/)(?!slp_)([^/?]*?)([^/?]{0,2})(?=[/?]|$)/g;
 
-export function redactPath(path: string): string {
+function redactPath(path: string): string {
   let decoded = path;
   try {
     decoded = decodeURIComponent(path); // `%63s_test_…` routes to the same session

@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
  * "Try it out" with a staff session) nor run anything but its own bundled scripts. Its scripts
  * and styles are files under /docs/static; 'unsafe-inline' styles are Swagger UI's own.
  */
-export const DOCS_CSP = [
+const DOCS_CSP = [
   "default-src 'self'",
   "base-uri 'none'",
   "connect-src 'self'",

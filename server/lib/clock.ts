@@ -24,5 +24,3 @@ export class ManualClock implements Clock {
     this.current += s * 1000;
   }
 }
-
-export const toIso = (d: Date): string => d.toISOString();

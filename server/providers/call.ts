@@ -1,7 +1,7 @@
 import { AppError } from '../lib/errors';
 
 /** How long a provider call may take before the request answers 503 and leaves the attempt to the reconcile job. */
-export const DEFAULT_PROVIDER_TIMEOUT_MS = 15_000;
+const DEFAULT_PROVIDER_TIMEOUT_MS = 15_000;
 
 /** The provider did not answer in time: the outcome is unknown, so the attempt stays pending (not rolled back). */
 export class ProviderTimeout extends AppError {

@@ -2,7 +2,7 @@ import { randomBase62 } from '../lib/ids';
 import { unconfirmedCall, type InitiateInput, type InitiateResult, type RailProvider } from './types';
 
 /** The sandbox collection account payers transfer to. */
-export const SANDBOX_COLLECTION_ACCOUNT = {
+const SANDBOX_COLLECTION_ACCOUNT = {
   bank_name: 'Paydesk Sandbox Bank',
   bank_code: 'PDSB',
   account_number: '1441000012345',

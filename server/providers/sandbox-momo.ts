@@ -9,16 +9,6 @@ export const SANDBOX_MOMO_APPROVE_CODE = '123456';
 /** How long a payer has to approve a prompt before it expires. */
 export const MOMO_PROMPT_TTL_SECONDS = 300;
 
-/** What each sandbox scenario does; docs/sandbox.md prints it with every country's numbers. */
-export const MOMO_SCENARIO_BEHAVIOUR: Record<MomoSandboxScenario, string> = {
-  payer_declined: 'the payer rejects the prompt: authorize declines (PAYER_DECLINED) whatever the code',
-  insufficient_funds: 'authorize with 123456 declines with INSUFFICIENT_FUNDS',
-  prompt_expired: 'the prompt times out: the next authorize, refresh or resend finds the attempt expired (PROMPT_EXPIRED)',
-  stuck: 'authorize with 123456 is accepted but no callback arrives: the attempt stays pending (AWAITING_CALLBACK) until a status call with refresh=1 asks the provider, which then confirms it',
-  unavailable: 'the provider is down after the prompt: authorize, resend and refresh answer 503 PROVIDER_RAIL_UNAVAILABLE',
-  wallet_rejected: 'the provider refuses to start: 400 PROVIDER_PAYMENT_REJECTED (wallet not registered)',
-};
-
 /** Digits of a number in international form (dialling code first), without + or spaces. */
 const internationalDigits = (country: MomoCountry, national: string): string => {
   const digits = national.replace(/\D/g, '');

@@ -8,7 +8,7 @@ import { MOMO_COUNTRY_CODES } from '../countries';
  * Secrets (`api_key`, `secret`, `webhook_secret`) appear only in the answer that creates them.
  */
 
-export const FeeRuleView = z.object({
+const FeeRuleView = z.object({
   rail: Rail,
   /** ISO 4217 code: fixed_minor and cap_minor are minor units of it; only sessions in it are quoted with the rule. */
   currency: z.string(),
@@ -65,10 +65,9 @@ export const StaffUserView = z.object({
 export const StaffView = z.object({ staff: z.array(StaffUserView) });
 export const CreatedStaff = z.object({ id: z.string(), username: z.string(), role: z.string() });
 
-export type FeeRuleView = z.infer<typeof FeeRuleView>;
+type FeeRuleView = z.infer<typeof FeeRuleView>;
 export type IntegrationView = z.infer<typeof IntegrationView>;
 export type IntegrationsView = z.infer<typeof IntegrationsView>;
-export type BankView = BanksView['banks'][number];
 export type BanksView = z.infer<typeof BanksView>;
 export type StaffView = z.infer<typeof StaffView>;
 export type StaffUserView = z.infer<typeof StaffUserView>;

@@ -67,15 +67,15 @@ export const StaffLogin = z.object({
   username: z.string({ error: requiredOr('must be a string') }).min(1, { error: 'must not be empty' }).max(64, { error: 'must be at most 64 characters' }),
   password: z.string({ error: requiredOr('must be a string') }).min(1, { error: 'must not be empty' }).max(200, { error: 'must be at most 200 characters' }),
 });
-export const StaffUser = z.object({ id: z.string(), username: z.string(), role: StaffRole });
-export type StaffUser = z.infer<typeof StaffUser>;
+const StaffUser = z.object({ id: z.string(), username: z.string(), role: StaffRole });
+type StaffUser = z.infer<typeof StaffUser>;
 /** `must_change_password`: the account was created or reset by an admin; only POST /auth/password, GET /me and logout work until it is changed. */
 export const StaffLoginResponse = z.object({ token: z.string(), user: StaffUser, expires_at: IsoDateTime, must_change_password: z.boolean() });
 export type StaffLoginResponse = z.infer<typeof StaffLoginResponse>;
 /** The languages the back office speaks (renderer/ui/i18n). */
-export const STAFF_LANGUAGES = ['en', 'fr'] as const;
-export const StaffLanguage = z.enum(STAFF_LANGUAGES, { error: requiredOr('must be en or fr') });
-export type StaffLanguage = z.infer<typeof StaffLanguage>;
+const STAFF_LANGUAGES = ['en', 'fr'] as const;
+const StaffLanguage = z.enum(STAFF_LANGUAGES, { error: requiredOr('must be en or fr') });
+type StaffLanguage = z.infer<typeof StaffLanguage>;
 export const StaffMe = z.object({
   user: StaffUser.extend({
     /** Chosen in the staff menu; null until chosen (the back office then follows the browser). */
@@ -108,7 +108,7 @@ export const DEPOSIT_STATUSES = ['under_review', 'approved', 'rejected'] as cons
 export const DepositStatus = z.enum(DEPOSIT_STATUSES);
 export type DepositStatus = z.infer<typeof DepositStatus>;
 
-export const StaffRef = z.object({ id: z.string(), username: z.string(), full_name: z.string().nullable().optional() });
+const StaffRef = z.object({ id: z.string(), username: z.string(), full_name: z.string().nullable().optional() });
 
 export const CashDeposit = z.object({
   id: z.string(),
@@ -223,7 +223,7 @@ export const MerchantSummary = z.object({ id: z.string(), name: z.string(), crea
 export const MerchantList = z.object({ merchants: z.array(MerchantSummary) });
 export type MerchantSummary = z.infer<typeof MerchantSummary>;
 
-export const RevenueLineRow = z.object({
+const RevenueLineRow = z.object({
   id: z.string(),
   code: z.string(),
   name: z.string(),
@@ -232,7 +232,7 @@ export const RevenueLineRow = z.object({
   last_synced_at: IsoDateTime,
   updated_at: IsoDateTime,
 });
-export const RevenueLineSync = z.object({
+const RevenueLineSync = z.object({
   id: z.string(),
   source: z.string(),
   created: z.number().int(),
@@ -281,7 +281,7 @@ export const InvoiceSummary = z.object({
   has_exception: z.boolean(),
 });
 export type InvoiceSummary = z.infer<typeof InvoiceSummary>;
-export const INVOICE_SORTS = ['updated_at', 'invoice_ref', 'billed_minor', 'line_count'] as const;
+const INVOICE_SORTS = ['updated_at', 'invoice_ref', 'billed_minor', 'line_count'] as const;
 export const InvoiceListQuery = MerchantScopeQuery.extend({
   q: z.string().max(120).optional(),
   remitted: QueryBoolean.optional(),
@@ -298,7 +298,7 @@ export const InvoiceList = z.object({ invoices: z.array(InvoiceSummary), ...List
 export type InvoiceList = z.infer<typeof InvoiceList>;
 export const InvoiceRefParams = z.object({ invoice_ref: z.string().min(1).max(120) });
 
-export const SESSION_SORTS = ['created_at', 'amount_minor', 'status', 'invoice_ref'] as const;
+const SESSION_SORTS = ['created_at', 'amount_minor', 'status', 'invoice_ref'] as const;
 export const SessionListQuery = MerchantScopeQuery.extend({
   status: SessionStatus.optional(),
   rail: Rail.optional(),
@@ -348,7 +348,7 @@ export const SessionList = z.object({ sessions: z.array(SessionRow), ...ListTota
 export type SessionList = z.infer<typeof SessionList>;
 export const SessionIdParams = z.object({ session_id: z.string().min(1).max(80) });
 
-export const TIMELINE_CODES = [
+const TIMELINE_CODES = [
   'session_created',
   'transition',
   'attempt_started',
@@ -375,7 +375,7 @@ export const TimelineEntry = z.object({
   ref: z.string().nullable(),
 });
 export type TimelineEntry = z.infer<typeof TimelineEntry>;
-export const InvoiceLineRow = z.object({ code: z.string(), name: z.string(), amount_minor: z.number().int(), currency: z.string(), remitted: z.boolean() });
+const InvoiceLineRow = z.object({ code: z.string(), name: z.string(), amount_minor: z.number().int(), currency: z.string(), remitted: z.boolean() });
 export const SessionDetail = z.object({
   session: SessionRow.extend({ customer_email: z.string().nullable(), metadata: z.record(z.string(), z.unknown()) }),
   lines: z.array(InvoiceLineRow),

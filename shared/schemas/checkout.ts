@@ -17,15 +17,15 @@ export const MomoOperator = z.enum(MOMO_OPERATORS, { error: requiredOr(`must be 
 export type MomoOperator = z.infer<typeof MomoOperator>;
 
 /** A Mobile Money number as typed (spaces, dashes, a leading + or the dialling code allowed); the server reads it for the session's countries. */
-export const MomoPhone = z.string({ error: requiredOr('must be a string') }).max(40, { error: 'must be at most 40 characters' });
+const MomoPhone = z.string({ error: requiredOr('must be a string') }).max(40, { error: 'must be at most 40 characters' });
 
 // ---------------------------------------------------------------- options
-export const ChoiceOption = z.object({ value: z.string(), label: z.string() });
-export const BranchOption = z.object({ id: z.string(), name: z.string(), code: z.string() });
-export const BankOption = z.object({ id: z.string(), name: z.string(), code: z.string(), branches: z.array(BranchOption) });
-export type ChoiceOption = z.infer<typeof ChoiceOption>;
-export type BranchOption = z.infer<typeof BranchOption>;
-export type BankOption = z.infer<typeof BankOption>;
+const ChoiceOption = z.object({ value: z.string(), label: z.string() });
+const BranchOption = z.object({ id: z.string(), name: z.string(), code: z.string() });
+const BankOption = z.object({ id: z.string(), name: z.string(), code: z.string(), branches: z.array(BranchOption) });
+type ChoiceOption = z.infer<typeof ChoiceOption>;
+type BranchOption = z.infer<typeof BranchOption>;
+type BankOption = z.infer<typeof BankOption>;
 
 export const PublicCheckoutOptions = z.object({
   /** Every rail hosted checkout knows, with its label. */
@@ -40,9 +40,9 @@ export const PublicCheckoutOptions = z.object({
 export type PublicCheckoutOptions = z.infer<typeof PublicCheckoutOptions>;
 
 // ---------------------------------------------------------------- session (payer view)
-export const CardCollectionMode = z.enum(['direct_card', 'test_simulation']);
+const CardCollectionMode = z.enum(['direct_card', 'test_simulation']);
 
-export const PublicLineItem = z.object({ code: z.string(), name: z.string(), amount_minor: z.number().int(), currency: z.string() });
+const PublicLineItem = z.object({ code: z.string(), name: z.string(), amount_minor: z.number().int(), currency: z.string() });
 
 export const PublicCheckoutSession = z.object({
   id: z.string(),
@@ -97,16 +97,16 @@ export const PublicCheckoutSession = z.object({
 export type PublicCheckoutSession = z.infer<typeof PublicCheckoutSession>;
 
 // ---------------------------------------------------------------- quote
-export type PublicLineItem = z.infer<typeof PublicLineItem>;
+type PublicLineItem = z.infer<typeof PublicLineItem>;
 
-export const Surcharge = z.object({
+const Surcharge = z.object({
   bearer: z.enum(['payer', 'merchant']),
   fee_minor: z.number().int(),
   surcharge_minor: z.number().int(),
   total_minor: z.number().int(),
   currency: z.string(),
 });
-export type Surcharge = z.infer<typeof Surcharge>;
+type Surcharge = z.infer<typeof Surcharge>;
 export const PublicCheckoutQuote = z.object({
   id: z.string(),
   status: z.string(),
@@ -132,11 +132,11 @@ export type ProviderPaymentInitiate = z.infer<typeof ProviderPaymentInitiate>;
 
 export { MAX_DECLINED_ATTEMPTS } from '../checkout-limits';
 
-export const ATTEMPT_STATUSES = ['pending', 'succeeded', 'declined', 'expired'] as const;
-export const AttemptStatus = z.enum(ATTEMPT_STATUSES);
-export type AttemptStatus = z.infer<typeof AttemptStatus>;
+const ATTEMPT_STATUSES = ['pending', 'succeeded', 'declined', 'expired'] as const;
+const AttemptStatus = z.enum(ATTEMPT_STATUSES);
+type AttemptStatus = z.infer<typeof AttemptStatus>;
 
-export const Instructions = z
+const Instructions = z
   .object({
     mode: z.string(),
     rail: Rail,

@@ -34,7 +34,7 @@ export const MAX_AMOUNT_MINOR = 100_000_000_000_000; // 1e14 minor units
  * merchant asks; the quoted total of a session at the cap is payable. Still far below
  * Number.MAX_SAFE_INTEGER, so every sum stays exact.
  */
-export const MAX_PAYABLE_MINOR = 3 * MAX_AMOUNT_MINOR;
+const MAX_PAYABLE_MINOR = 3 * MAX_AMOUNT_MINOR;
 
 /** Integer amount in minor units, at least 1. */
 export const AmountMinor = z

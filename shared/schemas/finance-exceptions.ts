@@ -9,14 +9,7 @@ export const EXCEPTION_KINDS = ['overpaid', 'paid_twice', 'concurrent_sessions_p
 export const ExceptionKind = z.enum(EXCEPTION_KINDS);
 export type ExceptionKind = z.infer<typeof ExceptionKind>;
 
-export const EXCEPTION_KIND_LABELS: Record<ExceptionKind, string> = {
-  overpaid: 'Over-paid',
-  paid_twice: 'Paid twice',
-  concurrent_sessions_paid: 'Two open sessions paid',
-  amount_differs: 'Part-payment',
-};
-
-export const ExceptionSession = z.object({
+const ExceptionSession = z.object({
   id: z.string(),
   status: SessionStatus,
   amount_minor: z.number().int(),
@@ -26,7 +19,7 @@ export const ExceptionSession = z.object({
   /** True for the payment this exception is about; false for the earlier ones it is measured against. */
   trigger: z.boolean(),
 });
-export type ExceptionSession = z.infer<typeof ExceptionSession>;
+type ExceptionSession = z.infer<typeof ExceptionSession>;
 
 export const FinanceException = z.object({
   /** Stable: `{kind}:{session id of the triggering payment}`. */
@@ -81,7 +74,7 @@ export type ExceptionList = z.infer<typeof ExceptionList>;
  * the kinds found on it merged, with what a clerk decided about it. A review holds only while
  * the invoice's figures are those it was made at: a later payment reopens it (`reopened`).
  */
-export const EXCEPTION_STATUSES = ['open', 'resolved', 'ignored'] as const;
+const EXCEPTION_STATUSES = ['open', 'resolved', 'ignored'] as const;
 export const ExceptionStatus = z.enum(EXCEPTION_STATUSES);
 export type ExceptionStatus = z.infer<typeof ExceptionStatus>;
 

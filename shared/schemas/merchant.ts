@@ -114,7 +114,7 @@ export type InvoiceLineIngestResponse = z.infer<typeof InvoiceLineIngestResponse
 
 export const InvoiceLineListQuery = z.object({ invoice_ref: InvoiceRef });
 
-export const InvoiceLine = z.object({
+const InvoiceLine = z.object({
   code: z.string(),
   name: z.string(),
   amount_minor: z.number().int(),

@@ -27,7 +27,7 @@ export type OverviewQuery = z.infer<typeof OverviewQuery>;
 
 const Minor = z.number().int();
 
-export const OverviewTotals = z.object({
+const OverviewTotals = z.object({
   /** What payers paid for the successful payments (base amounts plus payer-borne fees). */
   gross_minor: Minor,
   /** Fees added to what the payer paid. */
@@ -39,9 +39,9 @@ export const OverviewTotals = z.object({
   payments: z.number().int(),
 });
 
-export const OverviewRail = OverviewTotals.extend({ rail: z.enum(RAILS) });
+const OverviewRail = OverviewTotals.extend({ rail: z.enum(RAILS) });
 
-export const OverviewDay = z.object({
+const OverviewDay = z.object({
   day: Day,
   created: z.number().int(),
   success: z.number().int(),

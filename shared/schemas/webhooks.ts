@@ -8,10 +8,10 @@ import { ListOffset, ListTotal, MAX_PAGE_SIZE } from './common';
  */
 
 /** `held`: kept while the endpoint is disabled, sent when it is enabled (server/modules/webhooks/hold.ts). */
-export const DeliveryStatus = z.enum(['pending', 'held', 'succeeded', 'failed']);
-export const AttemptKind = z.enum(['initial', 'automatic_retry', 'manual']);
-export const AttemptOutcome = z.enum(['succeeded', 'failed']);
-export const WebhookEventType = z.enum(['checkout.session.completed', 'checkout.session.failed', 'checkout.session.expired']);
+const DeliveryStatus = z.enum(['pending', 'held', 'succeeded', 'failed']);
+const AttemptKind = z.enum(['initial', 'automatic_retry', 'manual']);
+const AttemptOutcome = z.enum(['succeeded', 'failed']);
+const WebhookEventType = z.enum(['checkout.session.completed', 'checkout.session.failed', 'checkout.session.expired']);
 
 const Limit = z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(50);
 
@@ -78,7 +78,7 @@ export const WebhookAttempt = z.object({
 });
 export type WebhookAttempt = z.infer<typeof WebhookAttempt>;
 
-export const WebhookDelivery = z.object({
+const WebhookDelivery = z.object({
   id: z.string(),
   event_id: z.string(),
   event_type: WebhookEventType,
@@ -95,7 +95,7 @@ export const WebhookDelivery = z.object({
   delivered_at: z.string().nullable(),
   created_at: z.string(),
 });
-export type WebhookDelivery = z.infer<typeof WebhookDelivery>;
+type WebhookDelivery = z.infer<typeof WebhookDelivery>;
 
 export const AttemptList = z.object({
   object: z.literal('list'),

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { dataDir, request, runAdmin, spawnServer, type Child } from '../support/drills';
+import { budget } from '../support/pace';
 
 /**
  * The operator CLI writes to the same SQLite file while the server serves (WAL + busy_timeout):
@@ -39,7 +40,7 @@ describe('drill: CLI writing while the server serves', () => {
   }
 
   // Spawning tsx processes on a shared 2-core machine is slow: these drills get 90 s.
-  it('no 5xx and no CLI failure while integrations are created under load; the server sees them at once', { timeout: 90_000 }, async () => {
+  it('no 5xx and no CLI failure while integrations are created under load; the server sees them at once', { timeout: budget(90_000) }, async () => {
     const data = dataDir();
     cleanup.push(data.rm);
     const server = await spawnServer(data.dir);
@@ -59,7 +60,7 @@ describe('drill: CLI writing while the server serves', () => {
     expect(traffic.statuses.filter((s) => s >= 500 || s < 0)).toEqual([]);
   });
 
-  it('db:backup under load is a consistent copy holding every session created before it started', { timeout: 90_000 }, async () => {
+  it('db:backup under load is a consistent copy holding every session created before it started', { timeout: budget(90_000) }, async () => {
     const data = dataDir();
     cleanup.push(data.rm);
     const server = await spawnServer(data.dir);

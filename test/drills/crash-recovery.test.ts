@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { dataDir, inspect, request, runAdmin, sleep, spawnServer, startReceiver, until, type Child, type Receiver } from '../support/drills';
+import { budget } from '../support/pace';
 
 /**
  * kill -9 drills against the real server process (`server/main.ts`, what `npm run serve` runs):
@@ -101,7 +102,7 @@ describe('drill: kill -9 and restart', () => {
 
     receiver.gated = false;
     server = await spawnServer(data.dir, env);
-    await until('every event delivered', () => events.every((id) => receiver.delivered.has(id)), 30_000);
+    await until('every event delivered', () => events.every((id) => receiver.delivered.has(id)), budget(30_000));
     await sleep(500);
     expect([...receiver.delivered.keys()].sort()).toEqual([...events].sort());
     await server.stop();

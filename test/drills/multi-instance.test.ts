@@ -4,6 +4,7 @@ import { CREDENTIAL_CACHE_TTL_MS } from '../../server/db/postgres';
 import { LEASE_MARGIN_MS, ATTEMPT_TIMEOUT_MS } from '../../server/modules/webhooks/dispatcher';
 import { createPostgresDatabase, onPostgres } from '../support/database';
 import { dataDir, request, runAdmin, sleep, spawnServer, startReceiver, until, type Child, type Receiver } from '../support/drills';
+import { budget } from '../support/pace';
 
 /**
  * Two `npm run serve` instances on one PostgreSQL database: every race has one
@@ -124,7 +125,7 @@ describe.skipIf(!onPostgres)('drill: two instances on one PostgreSQL', () => {
         request(a.url, 'POST', `/api/v1/checkout/sessions/${s}/card-payments`, { body: { amount_minor: card, card_number: '4242424242424242', expiry_month: '12', expiry_year: '2099', cvc: '123' } }),
         request(b.url, 'GET', `/api/v1/sessions/${s}`, { key: m.api_key }),
       ]);
-      await until('the session is final', async () => ['success', 'expired'].includes((await db.db.selectFrom('checkout_sessions').select('status').where('id', '=', s).executeTakeFirstOrThrow()).status), 5_000);
+      await until('the session is final', async () => ['success', 'expired'].includes((await db.db.selectFrom('checkout_sessions').select('status').where('id', '=', s).executeTakeFirstOrThrow()).status), budget(5_000));
       const row = await db.db.selectFrom('checkout_sessions').select('status').where('id', '=', s).executeTakeFirstOrThrow();
       const events = await db.db.selectFrom('events').select('type').where('session_id', '=', s).execute();
       expect(events, JSON.stringify(events)).toHaveLength(1);
@@ -147,7 +148,7 @@ describe.skipIf(!onPostgres)('drill: two instances on one PostgreSQL', () => {
       await until('the revoked key is refused', async () => (await request(x.url, 'GET', `/api/v1/sessions/${s1}`, { key: m.api_key })).status === 401, CREDENTIAL_CACHE_TTL_MS * 3);
     }
     expect(Date.now() - revokedAt).toBeLessThan(CREDENTIAL_CACHE_TTL_MS * 3);
-  }, 90_000);
+  }, budget(90_000));
 
   it('kill -9 of one instance under load: nothing acknowledged is lost, every terminal event is delivered exactly once', async () => {
     const receiver: Receiver = await startReceiver();
@@ -208,7 +209,7 @@ describe.skipIf(!onPostgres)('drill: two instances on one PostgreSQL', () => {
       };
       receiver.gated = true; // deliveries pile up as retries, some leased by A when it dies
       const load = [...Array.from({ length: 6 }, (_, w) => writer(w)), reader(), reader()];
-      await until('sessions paid on both instances', () => paid.size >= 20, 60_000);
+      await until('sessions paid on both instances', () => paid.size >= 20, budget(60_000));
       await until('a refused delivery attempt', () => receiver.attempts > 0);
       // Kill A while it holds leases: attempts of its in flight to a receiver that does not answer.
       // Only leases A took after the receiver started hanging count: their attempts are still
@@ -218,7 +219,7 @@ describe.skipIf(!onPostgres)('drill: two instances on one PostgreSQL', () => {
       const hangingSince = new Date(Date.now() + ATTEMPT_TIMEOUT_MS + LEASE_MARGIN_MS).toISOString();
       const leasedByA = async () =>
         (await db.db.selectFrom('webhook_deliveries').select('id').where('claimed_by', 'like', `%:${a.pid}:%`).where('status', '=', 'pending').where('locked_until', '>=', hangingSince).execute()).length;
-      await until('A holds leases on attempts to the hanging receiver', async () => (await leasedByA()) > 0, 30_000);
+      await until('A holds leases on attempts to the hanging receiver', async () => (await leasedByA()) > 0, budget(30_000));
       aDead = true;
       await a.kill9();
       const killedAt = Date.now();
@@ -251,5 +252,5 @@ describe.skipIf(!onPostgres)('drill: two instances on one PostgreSQL', () => {
     } finally {
       await receiver.close();
     }
-  }, 120_000);
+  }, budget(120_000));
 });

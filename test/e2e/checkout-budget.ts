@@ -15,8 +15,8 @@ export interface NetworkProfile {
   rttMs: number;
 }
 
-export const FAST_3G: NetworkProfile = { name: 'Fast 3G', downloadKbps: 1_600, uploadKbps: 750, rttMs: 150 };
-export const SLOW_3G: NetworkProfile = { name: 'Slow 3G', downloadKbps: 400, uploadKbps: 400, rttMs: 400 };
+const FAST_3G: NetworkProfile = { name: 'Fast 3G', downloadKbps: 1_600, uploadKbps: 750, rttMs: 150 };
+const SLOW_3G: NetworkProfile = { name: 'Slow 3G', downloadKbps: 400, uploadKbps: 400, rttMs: 400 };
 
 export const CHECKOUT_BUDGET = {
   /** The phone's viewport width, CSS pixels. */

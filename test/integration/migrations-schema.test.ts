@@ -86,8 +86,8 @@ describe.skipIf(onPostgres)('the schema-builder migrations build the same SQLite
     expect(triggers(fresh.sqlite)).toEqual(triggers(upgraded.sqlite));
     expect(shape(fresh.sqlite).invoice_summaries?.indexes.map((i) => (i as { name: string }).name).sort()).toEqual([
       '(constraint)',
-      'invoice_summaries_billed',
-      'invoice_summaries_line_count',
+      'invoice_summaries_mode_billed',
+      'invoice_summaries_mode_lines',
       'invoice_summaries_paid_again',
       'invoice_summaries_paid_differs',
       'invoice_summaries_remitted_updated',

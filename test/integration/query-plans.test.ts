@@ -150,12 +150,22 @@ describe.runIf(onPostgres)('PostgreSQL connections of the app', () => {
   });
 });
 
-/** Each recorded statement explained: one message per statement with a full scan (its label, SQL and plan). */
+/**
+ * Labels of lists whose every order comes from an index: a page is read in index order and
+ * stops at the limit, where a sort step reads and sorts every row of the merchant first.
+ */
+const INDEX_ORDERED = new Set(['invoices list']);
+
+/** A sort step in a plan: SQLite's temporary B-tree for ORDER BY, PostgreSQL's Sort node. */
+const sorts = (plan: string) => (onPostgres ? /(?:^|->\s+)(?:Incremental )?Sort\s+\(/m.test(plan) : /TEMP B-TREE FOR ORDER BY/.test(plan));
+
+/** Each recorded statement explained: one message per statement with a full scan or an unindexed sort (its label, SQL and plan). */
 async function explainFailures(db: Db, recorder: SqlRecorder): Promise<string[]> {
   const failures: string[] = [];
   for (const q of recorder.seen.values()) {
     const { plan, scans } = await fullScans(db, q);
     if (scans.length > 0) failures.push(`[${q.label}] full scan of ${[...new Set(scans)].join(', ')}\n  ${q.sql}\n  plan:\n    ${plan.replaceAll('\n', '\n    ')}`);
+    else if (INDEX_ORDERED.has(q.label) && sorts(plan)) failures.push(`[${q.label}] sorts instead of reading an index in order\n  ${q.sql}\n  plan:\n    ${plan.replaceAll('\n', '\n    ')}`);
   }
   return failures;
 }

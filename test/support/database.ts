@@ -5,7 +5,7 @@ import { connectDatabase, openDatabase, type Engine, type OpenedDatabase } from 
 import { withDatabase } from './postgres-cluster';
 
 /** Which engine this vitest project tests: `postgres` in the postgres project (vitest.config.ts), else SQLite. */
-export const testEngine: Engine = process.env.PAYDESK_TEST_ENGINE === 'postgres' ? 'postgres' : 'sqlite';
+const testEngine: Engine = process.env.PAYDESK_TEST_ENGINE === 'postgres' ? 'postgres' : 'sqlite';
 export const onPostgres = testEngine === 'postgres';
 
 export interface TestDatabase {

@@ -11,7 +11,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
  * what the window loads, and which origin every guard was given.
  */
 export const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-export const mainBundle = join(root, 'out/main/index.js');
+const mainBundle = join(root, 'out/main/index.js');
 
 function newestMtime(dir: string): number {
   let newest = 0;

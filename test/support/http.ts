@@ -1,7 +1,7 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 
 /** Flattens a JSON-like value into form fields the way browsers and qs write them: `customer[name]`, `lines[0][code]`. */
-export function formFields(value: unknown, prefix = ''): Array<[string, string]> {
+function formFields(value: unknown, prefix = ''): Array<[string, string]> {
   if (value === undefined) return [];
   if (value === null || typeof value !== 'object') return [[prefix, String(value)]];
   const entries = Array.isArray(value) ? value.map((v, i) => [String(i), v] as const) : Object.entries(value);

@@ -16,7 +16,7 @@ export interface ReceivedRequest {
   body: Buffer;
 }
 
-export type ReceiverReply =
+type ReceiverReply =
   | { status: number; headers?: Record<string, string>; body?: string; delayMs?: number }
   /** Never answer (the sender's timeout fires). */
   | 'hang'
@@ -36,7 +36,7 @@ export interface LocalReceiver {
   close(): Promise<void>;
 }
 
-export const ok: Responder = () => ({ status: 200, body: '{"received":true}' });
+const ok: Responder = () => ({ status: 200, body: '{"received":true}' });
 
 export async function startLocalReceiver(opts: { port?: number; path?: string; respond?: Responder; keep?: boolean } = {}): Promise<LocalReceiver> {
   const received: ReceivedRequest[] = [];

@@ -2,6 +2,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { appendFileSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { SERVER_NODE_FLAGS } from '../../scripts/server-node-flags.mjs';
+import { budget } from './pace';
 
 /** Repository root (bench/ sits directly under it). */
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -68,8 +69,8 @@ export async function spawnNode(
     let out = '';
     const timer = setTimeout(() => {
       proc.kill('SIGKILL');
-      reject(new Error(`${script} did not print its listening line within ${opts.timeoutMs ?? 30_000} ms; stderr: ${err.slice(-2000)}`));
-    }, opts.timeoutMs ?? 30_000);
+      reject(new Error(`${script} did not print its listening line within ${opts.timeoutMs ?? budget(30_000)} ms; stderr: ${err.slice(-2000)}`));
+    }, opts.timeoutMs ?? budget(30_000));
     proc.stdout?.setEncoding('utf8').on('data', (d: string) => {
       out += d;
       const m = /listening on (http:\/\/[^\s]+)/.exec(out);

@@ -37,8 +37,8 @@ const ACCENTED: Record<string, string> = {
 };
 
 /** Marks around every pseudo-locale message: text on a screen outside them is not a message. */
-export const PSEUDO_OPEN = '⟦';
-export const PSEUDO_CLOSE = '⟧';
+const PSEUDO_OPEN = '⟦';
+const PSEUDO_CLOSE = '⟧';
 
 function accent(text: string): string {
   return text.replace(/[A-Za-z]/g, (ch) => ACCENTED[ch] ?? ch);

@@ -33,14 +33,14 @@ function browserLanguages(): readonly string[] {
 }
 
 /** `fr-CI` → `fr`; anything that is not a shipped language → null. */
-export function asLanguage(tag: string | null | undefined): Language | null {
+function asLanguage(tag: string | null | undefined): Language | null {
   if (!tag) return null;
   const base = tag.trim().toLowerCase().split(/[-_]/)[0] ?? '';
   return (LANGUAGES as readonly string[]).includes(base) ? (base as Language) : null;
 }
 
 /** The first of the preferred languages Paydesk speaks; English when none. */
-export function pickLanguage(preferred: readonly string[] = browserLanguages()): Language {
+function pickLanguage(preferred: readonly string[] = browserLanguages()): Language {
   for (const tag of preferred) {
     const lang = asLanguage(tag);
     if (lang) return lang;
@@ -49,7 +49,7 @@ export function pickLanguage(preferred: readonly string[] = browserLanguages()):
 }
 
 /** The locale to format in: the browser's own tag for that language when it has one. */
-export function formattingLocale(language: Language, preferred: readonly string[] = browserLanguages()): string {
+function formattingLocale(language: Language, preferred: readonly string[] = browserLanguages()): string {
   for (const tag of preferred) {
     if (asLanguage(tag) === language && tag.includes('-')) {
       try {
@@ -72,10 +72,6 @@ export function currentLocale(): string {
   return current.locale;
 }
 
-export function currentLanguage(): DisplayLanguage {
-  return current.language;
-}
-
 /** Called by the provider when the language changes, before the tree re-renders. */
 export function applyLanguage(language: DisplayLanguage): void {
   const base: Language = language === 'pseudo' ? 'en' : language;
@@ -85,13 +81,13 @@ export function applyLanguage(language: DisplayLanguage): void {
 }
 
 /** `?lang=fr` (or `pseudo`) in the page address; null when absent or not a language. */
-export function languageFromAddress(search: string = globalThis.location?.search ?? ''): DisplayLanguage | null {
+function languageFromAddress(search: string = globalThis.location?.search ?? ''): DisplayLanguage | null {
   const value = new URLSearchParams(search).get('lang');
   if (value === 'pseudo') return 'pseudo';
   return asLanguage(value);
 }
 
-export function savedLanguage(): Language | null {
+function savedLanguage(): Language | null {
   try {
     return asLanguage(globalThis.localStorage?.getItem(STORAGE_KEY));
   } catch {

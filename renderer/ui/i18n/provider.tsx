@@ -90,7 +90,7 @@ function reportMissing(err: { code?: string; message: string }): void {
   console.error(err.message);
 }
 
-export function useLanguage(): LanguageState {
+function useLanguage(): LanguageState {
   const state = useContext(LanguageContext);
   if (!state) throw new Error('useLanguage outside I18nProvider');
   return state;

@@ -36,7 +36,7 @@ const BOOKKEEPING = /^(sqlite_|kysely_migration)/;
 /** How a value is carried over and compared, by the target column's type. */
 export type ValueKind = 'int' | 'float' | 'numeric' | 'bool' | 'bytes' | 'json' | 'timestamp' | 'text';
 
-export interface CopyColumn {
+interface CopyColumn {
   /** The target column. */
   name: string;
   /** What the source reads for it: the column of the same name, or SQLite's `rowid`. */

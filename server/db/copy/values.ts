@@ -54,7 +54,7 @@ function decimal(text: string): string {
  * Microseconds since the epoch of an ISO-8601 text (the form Paydesk writes: `…T…Z`), a zone
  * offset honoured; a text without one is read as UTC, as PostgreSQL reads it for `timestamp`.
  */
-export function isoMicros(text: string): string {
+function isoMicros(text: string): string {
   const m = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,6})\d*)?)?)?\s*(Z|[+-]\d{2}(?::?\d{2})?)?$/i.exec(text.trim());
   if (!m) return text;
   const [, y, mo, d, h = '0', mi = '0', s = '0', frac = '', zone] = m;

@@ -37,6 +37,7 @@ import * as m0038 from './0038_exception_reviews';
 import * as m0039 from './0039_receipt_numbers_staff_names';
 import * as m0041 from './0041_integration_momo_countries';
 import * as m0042 from './0042_staff_language';
+import * as m0043 from './0043_invoice_mode_sort_indexes';
 
 /**
  * Every migration, in order. Append only: the runner refuses to start when the applied
@@ -81,4 +82,5 @@ export const migrations: Record<string, Migration> = {
   '0039_receipt_numbers_staff_names': m0039,
   '0041_integration_momo_countries': m0041,
   '0042_staff_language': m0042,
+  '0043_invoice_mode_sort_indexes': m0043,
 };

@@ -139,7 +139,7 @@ async function toEntries(db: Db, rows: Array<Selectable<AuditLogTable>>): Promis
 }
 
 /** Most entries one export holds; a wider range is refused so the file stays usable. */
-export const AUDIT_CSV_MAX_ROWS = 20_000;
+const AUDIT_CSV_MAX_ROWS = 20_000;
 
 /**
  * The filtered trail as CSV, oldest first: times in UTC (ISO 8601, as stored: a spreadsheet

@@ -25,14 +25,14 @@ export interface FirstRun {
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest();
 
-export const SetupStatus = z.object({ open: z.boolean() });
-export const SetupBody = z.object({
+const SetupStatus = z.object({ open: z.boolean() });
+const SetupBody = z.object({
   token: z.string({ error: 'is required: the token of the setup link the server printed' }).min(1).max(200),
   username: z.string().trim().min(3, { error: 'must be at least 3 characters' }).max(64),
   full_name: z.string().trim().min(1, { error: 'is required' }).max(120),
   password: z.string().min(1, { error: 'must not be empty' }).max(200),
 });
-export const SetupDone = z.object({ id: z.string(), username: z.string(), role: z.literal('admin') });
+const SetupDone = z.object({ id: z.string(), username: z.string(), role: z.literal('admin') });
 
 /** The setup link's state: made once per app (server/app.ts), shared by the routes and main.ts. */
 export function createFirstRun(deps: AppDeps): FirstRun & { state: { pending: { hash: Buffer; expiresAt: number } | null; busy: boolean }; noStaff(): Promise<boolean> } {

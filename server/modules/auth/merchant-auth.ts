@@ -150,7 +150,7 @@ export function apiKeyUseDue(deps: MerchantAuthDeps & { clock: Clock }, apiKeyId
 }
 
 /** Writes the key's "last used" now (noteApiKeyUse once apiKeyUseDue). */
-export async function writeApiKeyUse(deps: MerchantAuthDeps & { clock: Clock }, apiKeyId: string): Promise<void> {
+async function writeApiKeyUse(deps: MerchantAuthDeps & { clock: Clock }, apiKeyId: string): Promise<void> {
   const now = deps.clock.now();
   deps.apiKeys.usageWritten.set(apiKeyId, now.getTime());
   const at = now.toISOString();

@@ -2,8 +2,8 @@ import { invalid } from '../../lib/errors';
 import { COMMON_PASSWORDS } from './common-passwords';
 
 /** OWASP ASVS 2.1.1: at least 12 characters; 200 bounds the work scrypt does per sign-in. */
-export const PASSWORD_MIN_LENGTH = 12;
-export const PASSWORD_MAX_LENGTH = 200;
+const PASSWORD_MIN_LENGTH = 12;
+const PASSWORD_MAX_LENGTH = 200;
 
 let common: Set<string> | undefined;
 

@@ -12,7 +12,7 @@ import { checkCsrf, cookieToken } from './staff-cookie';
 import { couldBeUsername, throttleName, throttleSecret, usernameKey } from './username';
 
 /** A staff token lasts one working shift; signing in again issues a new one. */
-export const STAFF_TOKEN_TTL_SECONDS = 12 * 3600;
+const STAFF_TOKEN_TTL_SECONDS = 12 * 3600;
 /** Failed sign-ins allowed per (username, client address) within the window before 429. */
 export const LOGIN_MAX_FAILURES = 5;
 /**
@@ -21,9 +21,9 @@ export const LOGIN_MAX_FAILURES = 5;
  * tellers share one address.
  */
 export const LOGIN_MAX_FAILURES_PER_ADDRESS = 40;
-export const LOGIN_WINDOW_SECONDS = 15 * 60;
+const LOGIN_WINDOW_SECONDS = 15 * 60;
 /** A sign-in's `last_seen_at` is written at most this often (a call within it does not write). */
-export const LAST_SEEN_EVERY_SECONDS = 60;
+const LAST_SEEN_EVERY_SECONDS = 60;
 
 export interface StaffContext {
   id: string;

@@ -8,7 +8,7 @@ import { AppError } from '../../lib/errors';
  */
 export const STAFF_COOKIE = 'paydesk_staff';
 /** Sent by the back office on every call: a cross-site page cannot add it without a CORS preflight, which Paydesk never grants. */
-export const CSRF_HEADER = 'x-paydesk-csrf';
+const CSRF_HEADER = 'x-paydesk-csrf';
 const COOKIE_PATH = '/api/backoffice';
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 

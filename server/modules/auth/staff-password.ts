@@ -6,7 +6,7 @@ import { recordAudit, type Actor } from '../audit/audit.service';
 import { reserveGuess, type StaffAuthDeps, type StaffContext } from './staff-auth';
 
 /** Wrong current passwords allowed per user within the sign-in window: a stolen token cannot be used to guess it. */
-export const PASSWORD_CHANGE_MAX_FAILURES = 5;
+const PASSWORD_CHANGE_MAX_FAILURES = 5;
 
 /**
  * A staff member replaces their own password (POST /auth/password): the current one is

@@ -8,7 +8,7 @@ import type { IdGenerator } from '../../lib/ids';
 import { hashPassword } from '../../lib/password';
 import { checkPassword } from './password-policy';
 
-export const STAFF_ROLES = ['teller', 'supervisor', 'finance', 'admin'] as const;
+const STAFF_ROLES = ['teller', 'supervisor', 'finance', 'admin'] as const;
 export type StaffRole = (typeof STAFF_ROLES)[number];
 
 export interface StaffInput {

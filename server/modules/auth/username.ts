@@ -25,7 +25,7 @@ export const usernameAsStored = (typed: string): string => typed.trim().normaliz
 export const couldBeUsername = (key: string): boolean => USERNAME_SHAPE.test(key);
 
 /** The `server_secrets` row holding the throttle's HMAC key (migration 0035). */
-export const THROTTLE_SECRET = 'login_throttle_hmac';
+const THROTTLE_SECRET = 'login_throttle_hmac';
 
 /**
  * What the sign-in throttle stores for a username: an HMAC-SHA256 of its normalised key under a

@@ -211,7 +211,7 @@ export async function rejectDeposit(deps: CashDeskDeps, staff: StaffContext, ip:
  * recording transaction (serialised on SQLite; on PostgreSQL two racing tellers meet on the
  * unique index or as a serialization failure, and the loser is retried).
  */
-export async function nextReceiptNo(trx: Q, prefix: string, nowIso: string): Promise<string> {
+async function nextReceiptNo(trx: Q, prefix: string, nowIso: string): Promise<string> {
   const head = `${prefix.toUpperCase().replace(/[^A-Z0-9-]/g, '')}-${nowIso.slice(0, 10).replace(/-/g, '')}-`;
   const last = await trx
     .selectFrom('cash_deposits')

@@ -15,7 +15,7 @@ interface PaidSession {
 }
 
 /** At most this many sessions are listed per exception: the trigger and the payments nearest before it. */
-export const MAX_EXCEPTION_SESSIONS = 50;
+const MAX_EXCEPTION_SESSIONS = 50;
 /** Candidate invoices per sessions query (an IN list well below both engines' parameter limits). */
 const REFS_PER_QUERY = 500;
 
@@ -178,11 +178,6 @@ function invoiceExceptions(
     }
     if (fullyPaidAt === null && (billedMinor > 0 ? before >= billedMinor : true)) fullyPaidAt = at;
   }
-}
-
-/** Every exception of the merchant, newest first (tests and callers that need them all). */
-export async function financeExceptions(db: Db, merchantId: string): Promise<FinanceException[]> {
-  return (await findExceptions(db, merchantId)).map((f) => f.build());
 }
 
 export async function listFinanceExceptions(db: Db, merchantId: string, f: { kind?: ExceptionKind | undefined; limit: number; offset: number }): Promise<ExceptionList> {

@@ -12,7 +12,7 @@ import { settlements } from './finance-settlement';
  * what reaches the merchant (collected − fee). `fee_bearer` is who paid the fee: `payer` (added
  * to what they paid), `merchant` (taken from the amount) or empty when there was none.
  */
-export const PAYMENT_CSV_COLUMNS = [
+const PAYMENT_CSV_COLUMNS = [
   'paid_at',
   'session_id',
   'merchant',
@@ -40,7 +40,7 @@ export const PAYMENT_CSV_COLUMNS = [
 ] as const;
 
 /** Sessions per query of the export: one batch reads in a few ms however long the range is. */
-export const EXPORT_BATCH = 200;
+const EXPORT_BATCH = 200;
 
 /**
  * Every payment of the merchant whose session succeeded in [from, to): one row per session,
@@ -53,7 +53,7 @@ export const EXPORT_BATCH = 200;
  * are separate reads: a session that succeeds during the export appears if it sorts after the
  * rows already written.
  */
-export function paymentsCsvStream(db: Db, merchantId: string, fromRaw: string, toRaw: string, batch = EXPORT_BATCH): AsyncGenerator<string> {
+function paymentsCsvStream(db: Db, merchantId: string, fromRaw: string, toRaw: string, batch = EXPORT_BATCH): AsyncGenerator<string> {
   return paymentsCsvBatches(db, paymentsExportRange(merchantId, fromRaw, toRaw), batch);
 }
 
@@ -136,7 +136,7 @@ async function* batches(db: Db, merchantId: string, from: string, to: string, ba
 }
 
 /** Who paid a payment's fee: the payer when it was added to what they paid, else the merchant; null without a fee. */
-export function feeBearer(baseMinor: number, feeMinor: number, collectedMinor: number): 'payer' | 'merchant' | null {
+function feeBearer(baseMinor: number, feeMinor: number, collectedMinor: number): 'payer' | 'merchant' | null {
   if (feeMinor === 0) return null;
   return collectedMinor > baseMinor ? 'payer' : 'merchant';
 }

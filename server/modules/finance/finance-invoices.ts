@@ -25,7 +25,7 @@ import type { CheckoutSessionsTable } from '../../db/schema';
  * An invoice's mode (InvoiceSummary.mode): its lines', live when any is live; without lines,
  * live once a live session paid it, else its latest session's.
  */
-export function invoiceMode(r: InvoiceSummariesTable): 'test' | 'live' {
+function invoiceMode(r: InvoiceSummariesTable): 'test' | 'live' {
   const [lines, testLines] = [Number(r.line_count), Number(r.test_line_count)];
   if (lines > testLines) return 'live';
   if (testLines > 0) return 'test';
@@ -61,7 +61,7 @@ const toInvoice = (r: InvoiceSummariesTable): InvoiceSummary => {
  * payments do not reconcile (two or more, or one that differs from the billed total: the
  * exceptions list has a work item for it).
  */
-export function paymentState(lines: number, billed: number, paid: number, successes: number): Pick<InvoiceSummary, 'payment_state' | 'overpaid_minor' | 'has_exception'> {
+function paymentState(lines: number, billed: number, paid: number, successes: number): Pick<InvoiceSummary, 'payment_state' | 'overpaid_minor' | 'has_exception'> {
   const state: InvoiceSummary['payment_state'] = lines === 0 ? 'nothing_billed' : paid === 0 ? 'not_paid' : paid < billed ? 'part_paid' : paid === billed ? 'paid' : 'overpaid';
   return { payment_state: state, overpaid_minor: lines > 0 ? Math.max(0, paid - billed) : 0, has_exception: successes > 1 || (successes === 1 && lines > 0 && paid !== billed) };
 }
@@ -101,7 +101,7 @@ export async function listInvoices(
   const total = await boundedTotal(db, base.selectAll(), cap);
   const numeric = sort === 'billed_minor' || sort === 'line_count';
   // Billed and line count sort by the invoice's own mode's figures (those it shows), not both modes' sum: an
-  // expression, so these two sorts read the merchant's rows off the merchant index and sort them (no index on it yet).
+  // expression, indexed as written here with the merchant and the ref (migration 0043; change both together).
   const key = sort === 'billed_minor' ? MODE_BILLED : sort === 'line_count' ? MODE_LINES : sort;
   let page = base;
   if (f.cursor) {

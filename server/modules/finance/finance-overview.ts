@@ -45,7 +45,7 @@ export async function financeOverview(deps: AppDeps, merchantId: string, q: Over
   const byRail = new Map<Rail, ReturnType<typeof zero>>(RAILS.map((r) => [r, zero()]));
   const counts = { created: 0, success: 0, failed: 0, expired: 0 };
   const days = new Map<string, Overview['days'][number]>();
-  for (let d = from; d <= to; d = addDays(d, 1)) days.set(d, { day: d, created: 0, success: 0, failed: 0, expired: 0, collected_minor: { momo: 0, card: 0, bank_transfer: 0, cash: 0 } });
+  for (let d = from; d <= to; d = addDays(d, 1)) days.set(d, { day: d, created: 0, success: 0, failed: 0, expired: 0, collected_minor: Object.fromEntries(RAILS.map((r) => [r, 0])) as Record<Rail, number> });
   for (const r of found) {
     const n = Number(r.sessions);
     const day = days.get(r.day);

@@ -39,7 +39,7 @@ import { newestMatching } from './search-ranges';
  * The text is only ever a bound parameter: LIKE's `\ % _` are escaped, and the FTS5 phrase is
  * quoted with its `"` doubled, so no input can change the query's meaning.
  */
-export const MIN_CONTAINS = 3;
+const MIN_CONTAINS = 3;
 
 /**
  * Whether a text can be looked up on a trigram index: two letters or digits in a row (a word
@@ -94,7 +94,7 @@ const key = (pg: boolean) => (pg ? sql<Key>`h.id` : sql<Key>`h.rowid`);
  * by the merchant's (merchant_id, created_at, id) index, rechecking the text on each row it
  * walks (amongHits): 10,000 ids no longer travel to the server and back.
  */
-export interface HitWindow {
+interface HitWindow {
   from: { created_at: string; id: string };
   newest: string;
   /** The text as searched, and the column it was searched in (`only`). */
@@ -122,7 +122,7 @@ type Hit = { k: Key; created_at?: string };
  * A text the sample says is in more than this many caps' worth of sessions is read day by day,
  * newest first (newestByDay); a narrower one from the whole trigram index at once, sorted.
  */
-export const BY_DAY_ABOVE_CAPS = 2;
+const BY_DAY_ABOVE_CAPS = 2;
 
 /** PostgreSQL: the trigram condition on `h` (ILIKE, or the rare word's and then the whole text's). */
 function pgMatch(q: string, word: string | null, only?: 'invoice_ref') {

@@ -21,8 +21,3 @@ export async function merchantScope(db: Db, staff: StaffContext, requested: stri
   }
   throw new AppError('FORBIDDEN', `a ${staff.role} may not read merchant finance data`);
 }
-
-/** The merchant a resource belongs to must be one the caller may see; otherwise 404, never 403. */
-export function assertVisible(staff: StaffContext, merchantId: string, what: string): void {
-  if (staff.role === 'finance' && staff.merchantId !== merchantId) throw notFound(what);
-}

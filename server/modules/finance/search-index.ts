@@ -23,11 +23,11 @@ import { yieldToLoop } from '../../domain/batches';
  *   indexed, and finds the rest within seconds (docs/operations.md, "search index lag").
  * PostgreSQL's pg_trgm indexes are part of the table: nothing to do there.
  */
-export const BATCH_TARGET_MS = 3;
+const BATCH_TARGET_MS = 3;
 /** Wall time one sweeper tick gives the index (its transactions, not the yields between them). */
-export const JOB_BUDGET_MS = 100;
+const JOB_BUDGET_MS = 100;
 export const CATCH_UP_ROWS = 2_000;
-export const CATCH_UP_MS = 10;
+const CATCH_UP_MS = 10;
 
 const FIRST_BATCH = 100;
 const MIN_BATCH = 10;

@@ -19,10 +19,10 @@ import type { Database } from '../../db/schema';
  * never a different answer: both ways find the same newest sessions.
  */
 export const SAMPLE_ROWS = 2_000;
-export const REFRESH_MS = 10 * 60_000;
-export const MIN_TABLE = 100_000;
+const REFRESH_MS = 10 * 60_000;
+const MIN_TABLE = 100_000;
 /** A word found in at most this share of the sample is "rare". */
-export const RARE = 0.01;
+const RARE = 0.01;
 
 interface Sample {
   at: number;

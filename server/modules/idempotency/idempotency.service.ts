@@ -8,7 +8,7 @@ import { AppError, invalid } from '../../lib/errors';
 import { canonicalJson, sha256Hex } from '../../lib/hash';
 
 /** An in-flight record older than this is taken to belong to a request that died (crash, kill -9). */
-export const IN_FLIGHT_STALE_AFTER_MS = 60_000;
+const IN_FLIGHT_STALE_AFTER_MS = 60_000;
 
 /** One write's key: the caller's integration, the Idempotency-Key, and what the request was. */
 export interface IdempotencyKey {

@@ -8,8 +8,8 @@ import { RAILS } from '../../../shared/schemas/common';
 import type { MomoCountryCode } from '../../../shared/countries';
 import { checkWebhookUrl, type OwnAddress } from '../webhooks/url-policy';
 
-export const API_KEY_PREFIX_LENGTH = 12; // "ak_test_" + 4 characters, shown in lists
-export const API_KEY_SECRET_LENGTH = 32; // base62: ~190 bits
+const API_KEY_PREFIX_LENGTH = 12; // "ak_test_" + 4 characters, shown in lists
+const API_KEY_SECRET_LENGTH = 32; // base62: ~190 bits
 
 export interface CreatedIntegration {
   merchant_id: string;
@@ -31,7 +31,7 @@ export function newApiKey(ids: IdGenerator, mode: 'test' | 'live') {
  * A multiple of 4 characters, so the part after `whsec_` is also valid unpadded base64 and
  * the Standard Webhooks / Svix libraries take the same string (their key: 27 bytes).
  */
-export const WEBHOOK_SECRET_LENGTH = 36;
+const WEBHOOK_SECRET_LENGTH = 36;
 export const newWebhookSecret = (ids: IdGenerator): string => ids.token('whsec', WEBHOOK_SECRET_LENGTH);
 
 /**

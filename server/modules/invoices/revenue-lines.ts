@@ -118,7 +118,7 @@ export async function syncRevenueLines(
   return { object: 'revenue_lines.sync', ...counts, total: input.lines.length, errors };
 }
 
-export const toRevenueLine = (r: RevenueLinesTable): RevenueLine => ({
+const toRevenueLine = (r: RevenueLinesTable): RevenueLine => ({
   id: r.id,
   merchant_id: r.merchant_id,
   code: r.code,

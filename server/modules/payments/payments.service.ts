@@ -27,7 +27,7 @@ export type { PaymentsDeps } from './rails';
 export { createProviderAttempt } from './initiate';
 export { authorizeAttempt, resendCode } from './momo';
 export { attemptStatus, RESEND_COOLDOWN_SECONDS } from './attempts';
-export { payByCard, type CardInput } from './card';
+export { payByCard } from './card';
 export { reconcileStuckAttempts, RECONCILE_AFTER_SECONDS } from './reconcile';
 
 

@@ -9,7 +9,7 @@ import { reportJobs, type ReportJob, type ReportJobs } from './report-jobs';
 import { SLOT_BYTES, SLOTS, type ReportSource, type ToRunner, type ToWorker } from './report-protocol';
 import { done, WorkerJob, type Chunk, type ReportStats } from './report-worker-job';
 
-export type { Chunk, ReportStats } from './report-worker-job';
+;
 
 /**
  * Runs the back office's long reads (report-jobs.ts) off the request path, in one worker thread

@@ -9,7 +9,7 @@ import type { Chunk } from './report-worker-job';
  * again only as fast as the client reads. Read any other way, each chunk is copied and released
  * at once.
  */
-export class ReportStream extends Readable {
+class ReportStream extends Readable {
   private started = false;
 
   constructor(private readonly chunks: AsyncIterator<Chunk>) {

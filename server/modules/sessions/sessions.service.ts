@@ -18,7 +18,7 @@ export interface SessionOwner {
   mode: 'test' | 'live';
 }
 
-export const checkoutUrl = (baseUrl: string, id: string): string => `${baseUrl}/checkout/${encodeURIComponent(id)}`;
+const checkoutUrl = (baseUrl: string, id: string): string => `${baseUrl}/checkout/${encodeURIComponent(id)}`;
 
 export function toMerchantSession(row: CheckoutSessionsTable, baseUrl: string): CheckoutSessionResponse {
   const out: CheckoutSessionResponse = {

@@ -45,9 +45,9 @@ import type { OwnAddress } from './url-policy';
 
 export const ATTEMPT_TIMEOUT_MS = 10_000;
 export const LEASE_MARGIN_MS = 30_000;
-export const USER_AGENT = 'Paydesk-Webhooks/2026-06';
+const USER_AGENT = 'Paydesk-Webhooks/2026-06';
 
-export interface DispatcherLog {
+interface DispatcherLog {
   warn(obj: object, msg: string): void;
   error(obj: object, msg: string): void;
 }

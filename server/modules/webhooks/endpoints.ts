@@ -15,8 +15,8 @@ import type { EnabledEndpoint, RotatedSecret, WebhookEndpoint } from '../../../s
  * which re-exports them): secret rotation, disable (deliveries held) and enable (held
  * deliveries released, sent in event order). Health is in health.ts.
  */
-export const DEFAULT_ROTATION_OVERLAP_HOURS = 24;
-export const MAX_ROTATION_OVERLAP_HOURS = 168;
+const DEFAULT_ROTATION_OVERLAP_HOURS = 24;
+const MAX_ROTATION_OVERLAP_HOURS = 168;
 
 const endpointView = (e: WebhookEndpointsTable): WebhookEndpoint => ({
   id: e.id,

@@ -24,10 +24,10 @@ import { refusedAddress, refusedUrl, type UrlMode, type UrlPolicy } from './url-
  * delivery failed, not whatever an unexpected service sends back.
  */
 export const RESPONSE_EXCERPT_BYTES = 1024;
-export const RESPONSE_HEADER_ALLOWLIST = ['content-type', 'content-length', 'date', 'server', 'retry-after', 'location', 'x-request-id'] as const;
-export const BLOCKED_CODE = 'EWEBHOOKBLOCKED';
+const RESPONSE_HEADER_ALLOWLIST = ['content-type', 'content-length', 'date', 'server', 'retry-after', 'location', 'x-request-id'] as const;
+const BLOCKED_CODE = 'EWEBHOOKBLOCKED';
 
-export interface PostResult {
+interface PostResult {
   statusCode: number;
   retryAfter: string | null;
   /** JSON object of the allow-listed response headers. */
@@ -79,7 +79,7 @@ const ALLOWED = new Set<string>(RESPONSE_HEADER_ALLOWLIST);
 const ALLOWED_LENGTHS = new Set<number>(RESPONSE_HEADER_ALLOWLIST.map((n) => n.length));
 
 /** The allow-listed response headers (undici's raw name/value list) as a JSON object, and Retry-After. */
-export function allowedHeaders(raw: ReadonlyArray<Buffer | string>): { json: string; retryAfter: string | null } {
+function allowedHeaders(raw: ReadonlyArray<Buffer | string>): { json: string; retryAfter: string | null } {
   const found: Record<string, string> = {};
   for (let i = 0; i + 1 < raw.length; i += 2) {
     if (!ALLOWED_LENGTHS.has(raw[i]!.length)) continue;

@@ -27,14 +27,14 @@ import { operationCounts } from '../../observe';
  */
 
 /** Advisory-lock class (first int4 key) of the liveness locks: "Pdk". Other locks use the one-bigint form. */
-export const LIVENESS_LOCK_CLASS = 0x50646b;
+const LIVENESS_LOCK_CLASS = 0x50646b;
 /** NOTIFY channel: "deliveries may be due" (outbox.ts sends it in the transaction that writes them). */
 export const WAKE_CHANNEL = 'paydesk_webhooks';
 /** How often a running dispatcher looks for leases of dead holders. */
 export const ORPHAN_CHECK_MS = 2_000;
 
 /** This process's identity in leases: `host:pid:token`. */
-export function ownerId(): string {
+function ownerId(): string {
   return `${hostname()}:${process.pid}:${randomBase62(8)}`;
 }
 

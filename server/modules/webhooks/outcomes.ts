@@ -35,7 +35,7 @@ export interface AttemptResult {
 }
 
 /** The error of a delivery whose event body `db:prune` emptied (WEBHOOK_BODY_RETENTION_DAYS). */
-export const BODY_PAST_RETENTION = 'event body past retention';
+const BODY_PAST_RETENTION = 'event body past retention';
 
 /**
  * A claimed delivery whose event payload is '' (pruned while it was queued: a redelivery racing
@@ -51,7 +51,7 @@ export type Outcome =
   | { type: 'hold'; job: Job };
 
 
-export const isSuccess = (r: AttemptResult): boolean => isSuccessStatus(r.statusCode);
+const isSuccess = (r: AttemptResult): boolean => isSuccessStatus(r.statusCode);
 
 function attemptRow(r: AttemptResult, next: string | null, error: string | null) {
   const ok = isSuccess(r);

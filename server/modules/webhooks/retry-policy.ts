@@ -15,7 +15,7 @@
  */
 
 /** Longest Retry-After read from an answer (larger values are read as this). */
-export const MAX_RETRY_AFTER_S = 86_400;
+const MAX_RETRY_AFTER_S = 86_400;
 /** How far past the scheduled delay a Retry-After may push one retry: 1 hour. */
 export const RETRY_AFTER_MAX_EXTRA_S = 3_600;
 

@@ -20,9 +20,7 @@ export interface SigningSecrets {
   previous: string | null;
 }
 
-export const SIGNATURE_HEADER = 'x-service-signature';
-
-export function hexSignature(secret: string, t: number, body: string): string {
+function hexSignature(secret: string, t: number, body: string): string {
   return createHmac('sha256', keysOf(secret).hex).update(`${t}.`).update(body).digest('hex');
 }
 
@@ -49,7 +47,7 @@ function keysOf(secret: string): { hex: KeyObject; standard: KeyObject } {
   return k;
 }
 
-export function standardSignature(secret: string, eventId: string, t: number, body: string): string {
+function standardSignature(secret: string, eventId: string, t: number, body: string): string {
   return createHmac('sha256', keysOf(secret).standard).update(`${eventId}.${t}.`).update(body).digest('base64');
 }
 

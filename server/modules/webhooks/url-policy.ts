@@ -35,7 +35,7 @@ export interface UrlPolicy {
   own: readonly OwnAddress[];
 }
 
-export const MAX_WEBHOOK_URL_LENGTH = 500;
+const MAX_WEBHOOK_URL_LENGTH = 500;
 
 function blockList(entries: Array<[string, number | null, 'ipv4' | 'ipv6']>): BlockList {
   const list = new BlockList();

@@ -3,7 +3,7 @@ import { invalid, notFound } from '../../lib/errors';
 import { boundedTotal, LIST_TOTAL_CAP } from '../../lib/list-total';
 import { deliveryStatusSql, type WebhookScope } from './scope';
 import { ATTEMPT_SORT_COLUMNS, attemptsQuery, attemptView, deliveriesQuery } from './webhooks.repository';
-import { AttemptListQuery, DeliveryListQuery, type AttemptList, type DeliveryDetail, type DeliveryList, type WebhookDelivery } from '../../../shared/schemas/webhooks';
+import { AttemptListQuery, DeliveryListQuery, type AttemptList, type DeliveryDetail, type DeliveryList } from '../../../shared/schemas/webhooks';
 
 /**
  * Webhook operations for the back office and the operator CLI. Routes are thin wrappers:
@@ -53,8 +53,6 @@ export { ALL_MERCHANTS, type WebhookScope } from './scope';
 export { recoverFailedDeliveries, redeliverEvent } from './redelivery';
 export { endpointHealth } from './health';
 export {
-  DEFAULT_ROTATION_OVERLAP_HOURS,
-  MAX_ROTATION_OVERLAP_HOURS,
   disableEndpoint,
   enableEndpoint,
   rotateEndpointSecret,
@@ -159,4 +157,4 @@ export async function getDelivery(db: Db, deliveryId: string, scope: WebhookScop
   return { ...d, payload: event.payload, attempts: attempts.map(attemptView) };
 }
 
-export type { WebhookDelivery };
+;

@@ -3,7 +3,7 @@ import type { BackOfficeApi } from '../common/api';
 import { BanksView, IntegrationsView, StaffView, type StaffUserView } from '../../../../shared/schemas/admin';
 
 /** The administration API's shapes are the server's own (shared/schemas/admin.ts), not retyped here. */
-export type { BankView, FeeRuleView, IntegrationView } from '../../../../shared/schemas/admin';
+export type { IntegrationView } from '../../../../shared/schemas/admin';
 export type StaffRow = StaffUserView;
 
 /** Administration reads (admins only). */

@@ -4,7 +4,7 @@ import { useApi } from '../common/api';
 import { amountPlaceholder, formatAmountInput, formatDateTime, formatMoney, parseAmount, railLabel, useAmountLocale } from '../common/format';
 import { parsePercent } from '../../../ui/amount';
 import { defaultFeeRule } from '../../../../shared/fee-defaults';
-import type { Rail } from '../../../../shared/schemas/common';
+import { RAILS, type Rail } from '../../../../shared/schemas/common';
 import { Card, DataTable, InputField, Mono, SelectField, ShortId, StatusBadge } from '../../../ui/blocks';
 import { type IntegrationView } from './admin.queries';
 import { z } from 'zod';
@@ -16,7 +16,7 @@ const EndpointActionResult = z.union([RotatedSecret, EnabledEndpoint, WebhookEnd
 import { ConfirmDialog } from '../common/confirm-dialog';
 import { SecretOnce } from './copy-secret';
 import { MomoCountriesField } from './momo-countries';
-import { FormError, RAILS, useAdminAction } from './use-admin-action';
+import { FormError, useAdminAction } from './use-admin-action';
 
 export function IntegrationDetail({ i, onClose }: { i: IntegrationView; onClose: () => void }) {
   const t = useT();

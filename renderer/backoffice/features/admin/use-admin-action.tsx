@@ -3,8 +3,6 @@ import { useState, type ReactNode } from 'react';
 import { useApi } from '../common/api';
 import { useErrorText } from '../common/error-text';
 
-export const RAILS = ['momo', 'card', 'bank_transfer', 'cash'];
-
 /** A check the form makes before calling the server: its message is already a sentence for staff. */
 export class FormError extends Error {}
 

@@ -35,7 +35,7 @@ const SessionContext = createContext<SessionValue | null>(null);
  * No keyboard, pointer or touch input for this long signs the user out: the cookie survives
  * reloads, so a counter PC left alone must not stay signed in until the token expires.
  */
-export const IDLE_SIGN_OUT_MS = 30 * 60 * 1000;
+const IDLE_SIGN_OUT_MS = 30 * 60 * 1000;
 const ACTIVITY_EVENTS = ['keydown', 'pointerdown', 'touchstart', 'wheel'] as const;
 
 /**

@@ -8,7 +8,7 @@ import { useLabels, type Labels } from '../common/labels';
 import { Card, DetailList, Loading, Mono, StatusBadge } from '../../../ui/blocks';
 
 /** Why a scanned slip cannot take a deposit, in the teller's words: a headline and what to do. */
-export function blockedReason(t: T, labels: Labels, slip: ScannedSlip): { title: string; body: string } | null {
+function blockedReason(t: T, labels: Labels, slip: ScannedSlip): { title: string; body: string } | null {
   if (slip.can_record) return null;
   // Paid is checked first: whatever became of the slip, the one thing the teller must know is not to take cash.
   if (slip.session_status === 'success' || slip.status === 'used') {

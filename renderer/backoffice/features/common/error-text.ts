@@ -93,7 +93,7 @@ export function errorText(t: T, error: unknown, field?: string): string {
 }
 
 /** Words for the API's field names, as staff know them. */
-export function fieldLabel(t: T, name: string): string {
+function fieldLabel(t: T, name: string): string {
   switch (name) {
     case 'amount_minor':
       return t('common.field.amount');

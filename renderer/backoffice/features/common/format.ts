@@ -5,7 +5,7 @@ import { currencyDigits, formatMoney, minorToDecimal } from '../../../ui/money';
 export { currencyDigits, formatMoney, minorToDecimal };
 
 /** Typed amounts: one locale-aware parser for every amount field (renderer/ui/amount.ts). */
-export { amountPlaceholder, formatAmountInput, parseAmount, type AmountReading } from '../../../ui/amount';
+export { amountPlaceholder, formatAmountInput, parseAmount } from '../../../ui/amount';
 export { useAmountLocale } from '../../../ui/amount-locale';
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
@@ -62,7 +62,7 @@ export function formatRelative(iso: string, now = Date.now()): string {
 }
 
 /** Staff read the short wording ("Cash"): shared/labels.ts. */
-export { RAIL_LABELS, railLabel } from '../../../../shared/labels';
+export { railLabel } from '../../../../shared/labels';
 
 /** `2026-06-01` for a date input, in local time. */
 export function dateInputValue(d: Date): string {

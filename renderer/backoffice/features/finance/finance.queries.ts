@@ -22,7 +22,7 @@ export interface SessionFilters {
 }
 
 /** Sessions per page on the invoice detail (the API's default; it takes 1–200). */
-export const INVOICE_SESSIONS_PAGE = 50;
+const INVOICE_SESSIONS_PAGE = 50;
 
 /**
  * Finance reads, scoped to one merchant: a finance user's own (merchantId undefined: the

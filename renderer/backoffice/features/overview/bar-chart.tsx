@@ -10,7 +10,7 @@ export interface BarSeries {
 }
 
 /** The series' colours, in order (the legend's swatches: .bo-chart__swatch--N in overview.css, the same values); readable on light and dark surfaces. */
-export const CHART_COLORS = ['#2f6fdf', '#e07b00', '#1f9d6b', '#a347c9'] as const;
+const CHART_COLORS = ['#2f6fdf', '#e07b00', '#1f9d6b', '#a347c9'] as const;
 
 /**
  * Stacked bars per day, drawn by uPlot on a canvas (bundled, nothing loaded from outside). The

@@ -13,7 +13,7 @@ import { DepositDetail } from './deposit-detail';
 import { ApproveDialog, RejectForm, useReview, type Flash } from './review-actions';
 import './review.css';
 
-export const depositPath = (id: string) => `${ROUTES.review.path}/${encodeURIComponent(id)}`;
+const depositPath = (id: string) => `${ROUTES.review.path}/${encodeURIComponent(id)}`;
 
 /**
  * The supervisor's review queue (maker-checker): deposits under review, oldest first, and all

@@ -9,11 +9,10 @@ import {
   RecoverResult,
   RedeliverResult,
   type EndpointHealth,
-  type WebhookAttempt,
 } from '../../../../shared/schemas/webhooks';
 
 /** The webhooks API's shapes are the server's own (shared/schemas/webhooks.ts), not retyped here. */
-export type { DeliveryDetail, EndpointHealth, WebhookAttempt };
+export type { EndpointHealth };
 
 export interface AttemptFilters {
   outcome: string;

@@ -1,0 +1,31 @@
+import { cpuUsage } from 'node:process';
+
+/**
+ * How fast this machine runs the tests now, measured once per process: a fixed piece of CPU
+ * work is timed on the wall clock and on the process's own CPU clock. On an idle machine the two
+ * agree; on a busy one (more runnable processes than cores) the process gets a share of a core
+ * and the wall clock runs ahead by the inverse of that share. Drill budgets are their quiet-machine
+ * figures times this factor, so a loaded machine gets the time its measured rate needs and an
+ * idle one keeps the tight bound. The assertions themselves do not change.
+ */
+function measure(): number {
+  const cpuTarget = 60_000; // µs of CPU: long enough to span several scheduler slices
+  const wall0 = performance.now();
+  const cpu0 = cpuUsage();
+  let x = 0;
+  for (;;) {
+    for (let i = 0; i < 100_000; i++) x = (x * 31 + i) | 0;
+    const used = cpuUsage(cpu0);
+    if (used.user + used.system >= cpuTarget) {
+      const wallUs = (performance.now() - wall0) * 1000;
+      return x === 0.5 ? 1 : wallUs / (used.user + used.system); // `x` read so the loop is kept
+    }
+  }
+}
+
+const override = Number(process.env.PAYDESK_TEST_PACE);
+/** Wall time per CPU time, at least 1, at most 8 (PAYDESK_TEST_PACE sets it outright). */
+export const PACE = Number.isFinite(override) && override > 0 ? override : Math.min(8, Math.max(1, measure()));
+
+/** A quiet-machine time budget in ms, scaled to the measured pace. */
+export const budget = (quietMs: number): number => Math.round(quietMs * PACE);

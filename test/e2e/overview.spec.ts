@@ -75,7 +75,9 @@ test('finance lands on the overview: gross, fees by bearer, net, charts with tab
   // The table view of the collections chart lists today's card and cash amounts.
   await page.getByText('Table view').first().click();
   const today = new Date().toISOString().slice(0, 10);
-  await expect(page.getByRole('table', { name: 'Collections per day by payment method' }).getByRole('row', { name: new RegExp(today) })).toContainText(/GHS\s?185\.00/);
+  // Each day is a <time> written in the staff member's locale; its machine date names the row.
+  const todayRow = page.getByRole('table', { name: 'Collections per day by payment method' }).getByRole('row').filter({ has: page.locator(`time[datetime="${today}"]`) });
+  await expect(todayRow).toContainText(/GHS\s?185\.00/);
   await noSidewaysScroll(page);
   await shot(page, info, 'overview-1366');
 

@@ -1,0 +1,117 @@
+import { expect, test, type Page } from '@playwright/test';
+import { adminCli } from './support';
+import { untranslatedText } from './untranslated';
+
+/**
+ * The back office in English and French: every message of the shell, sign-in, password,
+ * overview and home screens comes from the catalogue (the pseudo-locale shows no stray
+ * English), a French browser gets French before sign-in, and the language chosen in the staff
+ * menu is the account's: it comes back at the next sign-in, whatever the browser says.
+ */
+const PASSWORD = 'e2e-languages-desk-pass';
+const run = `${Date.now() % 1_000_000}`;
+const ADMIN = `ld.admin.${run}`;
+const SUPERVISOR = `ld.super.${run}`;
+const TELLER = `ld.teller.${run}`;
+
+async function signIn(page: Page, username: string, labels = { user: 'Username', password: 'Password', submit: 'Sign in' }): Promise<void> {
+  await page.getByLabel(labels.user).fill(username);
+  await page.getByLabel(labels.password).fill(PASSWORD);
+  await page.getByRole('button', { name: labels.submit }).click();
+}
+
+/** Opens `path` in the pseudo-locale (the cookie keeps the sign-in) and lists what is not a message. */
+async function strayText(page: Page, path: string, ready: (page: Page) => Promise<void>): Promise<string[]> {
+  await page.goto(`${path}?lang=pseudo`);
+  await ready(page);
+  return untranslatedText(page);
+}
+
+test.describe.serial('the back office in English and French', () => {
+  test.skip(({ isMobile }) => isMobile, 'the back office is a desktop application');
+  test.beforeAll(() => {
+    for (const [username, role] of [
+      [ADMIN, 'admin'],
+      [SUPERVISOR, 'supervisor'],
+      [TELLER, 'teller'],
+    ] as const) {
+      adminCli(['staff:create', '--username', username, '--password', PASSWORD, '--role', role]);
+    }
+  });
+
+  test('every screen of each role reads from the catalogue (pseudo-locale)', async ({ page }) => {
+    await page.goto('/backoffice/?lang=pseudo');
+    await expect(page.locator('html')).toHaveAttribute('lang', 'en-XA');
+    await expect(page.locator('form.sign-in__card')).toBeVisible();
+    expect(await untranslatedText(page)).toEqual([]);
+
+    const nav = (p: Page) => expect(p.locator('#shell-nav')).toBeVisible();
+    for (const user of [ADMIN, SUPERVISOR, TELLER]) {
+      await page.goto('/backoffice/');
+      await signIn(page, user);
+      await expect(page.getByRole('navigation', { name: 'Back office' })).toBeVisible();
+      if (user !== TELLER) {
+        expect(await strayText(page, '/backoffice/', async (p) => {
+          await nav(p);
+          await expect(p.locator('.bo-areas')).toBeVisible();
+          if (user === ADMIN) await expect(p.getByTestId('finance-overview').or(p.locator('.bo-state--empty'))).toBeVisible();
+          if (user === SUPERVISOR) await expect(p.getByTestId('waiting-deposits')).toBeVisible();
+        }), user).toEqual([]);
+      }
+      expect(await strayText(page, '/backoffice/account', async (p) => {
+        await nav(p);
+        await expect(p.getByTestId('change-password')).toBeVisible();
+      }), user).toEqual([]);
+      expect(await strayText(page, '/backoffice/no-such-page', async (p) => {
+        await nav(p);
+        await expect(p.locator('.placeholder')).toBeVisible();
+      }), user).toEqual([]);
+      await page.locator('.shell__header button.ui-button, .shell__header button').last().click();
+      await expect(page.locator('form.sign-in__card')).toBeVisible();
+    }
+  });
+
+  test.describe('a French browser', () => {
+    test.use({ locale: 'fr-FR' });
+
+    test('gets French before sign-in, and the account’s language after', async ({ page }) => {
+      await page.goto('/backoffice/');
+      await expect(page.locator('html')).toHaveAttribute('lang', /^fr/);
+      await expect(page.getByRole('heading', { name: 'Back-office Paydesk' })).toBeVisible();
+      await signIn(page, TELLER, { user: 'Identifiant', password: 'Mot de passe', submit: 'Se connecter' });
+      await expect(page.getByRole('navigation', { name: 'Back-office' })).toBeVisible();
+      await expect(page.getByRole('heading', { name: 'Caisse' })).toBeVisible();
+      await expect(page.getByText('Caissier')).toBeVisible();
+      await page.getByRole('button', { name: 'Se déconnecter' }).click();
+      await expect(page.getByRole('button', { name: 'Se connecter' })).toBeVisible();
+    });
+  });
+
+  test('the language chosen in the staff menu is the account’s: kept after sign-out and sign-in', async ({ page }) => {
+    await page.goto('/backoffice/');
+    await signIn(page, SUPERVISOR);
+    await page.getByLabel('Language').selectOption('fr');
+    await expect(page.locator('html')).toHaveAttribute('lang', /^fr/);
+    await expect(page.getByRole('link', { name: 'Contrôle des dépôts' }).first()).toBeVisible();
+    await page.getByRole('button', { name: 'Se déconnecter' }).click();
+
+    // Signed out, the page follows the browser (English here), not the last person's choice.
+    await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
+    await expect(page.locator('html')).toHaveAttribute('lang', /^en/);
+    await signIn(page, SUPERVISOR);
+    await expect(page.getByRole('button', { name: 'Se déconnecter' })).toBeVisible();
+    await expect(page.locator('html')).toHaveAttribute('lang', /^fr/);
+    await expect(page.getByLabel('Langue')).toHaveValue('fr');
+
+    // Another account on the same browser keeps its own (the browser's) language.
+    await page.getByRole('button', { name: 'Se déconnecter' }).click();
+    await signIn(page, ADMIN);
+    await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();
+
+    // Back to English for the supervisor, so other specs read English.
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await signIn(page, SUPERVISOR);
+    await page.getByLabel('Langue').selectOption('en');
+    await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();
+  });
+});

@@ -71,4 +71,29 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // The engine seam: what SQLite and PostgreSQL do differently lives in server/db/, behind
+    // engine-neutral interfaces (db/dialect, db/search, db/claim, db/read-stamp, db/reader,
+    // db/stats, db/maintenance); everything else reads the same on both engines.
+    files: ['server/**/*.ts'],
+    ignores: ['server/db/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['electron', '**/electron/**', '**/renderer/**'], message: 'server/ is headless: no Electron, no renderer code.' },
+            {
+              group: ['better-sqlite3', 'pg', '**/db/engine', '**/db/direct-sqlite', '**/db/sqlite-*', '**/db/postgres', '**/db/postgres-*', '**/db/*/sqlite*', '**/db/*/postgres*'],
+              message: 'Engine-specific code stays in server/db/: use its engine-neutral interfaces (db/dialect, db/search, db/claim, db/read-stamp, db/reader, db/stats).',
+            },
+          ],
+        },
+      ],
+      'no-restricted-syntax': [
+        'error',
+        { selector: "Identifier[name='isPostgres']", message: 'No engine branches outside server/db/: add a capability to db/dialect (or a seam of its own) instead.' },
+      ],
+    },
+  },
 );

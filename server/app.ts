@@ -25,7 +25,7 @@ import { invoicesRoutes } from './modules/invoices/invoices.routes';
 import { sessionsRoutes } from './modules/sessions/sessions.routes';
 import { checkoutRoutes } from './modules/payments/payments.routes';
 import { reconcileStuckAttempts } from './modules/payments/reconcile';
-import { searchIndexJob } from './modules/finance/search-index';
+import { searchIndexJob } from './db/search';
 import { backofficeRoutes } from './modules/backoffice/backoffice.routes';
 import { createFirstRun, type FirstRun } from './modules/auth/first-run';
 import { startSweeper, type Sweeper } from './domain/sweeper';

@@ -1,6 +1,6 @@
 import type { QueryCreator, Transaction } from 'kysely';
 import type { Db } from '../db/database';
-import { isPostgres } from '../db/engine';
+import { dialectOf } from '../db/dialect';
 import { columnList, precompiled, rowOf } from '../db/precompiled';
 import type { CheckoutSessionsTable, Database, EventsTable } from '../db/schema';
 import type { Clock } from '../lib/clock';
@@ -130,14 +130,14 @@ const otherLineCurrency = precompiled(lineInOtherCurrency);
  * (none) → open for a session of an invoice: the session, its first history row and its
  * invoice-summary delta, unless the invoice's recorded lines are billed in another currency.
  * Returns that currency (undefined, or the session's own, when they are not), and the caller
- * refuses a session in another one (409 INVOICE_CURRENCY_MISMATCH) by throwing. SQLite writes
- * nothing on a mismatch (insertSessionInLineCurrency); PostgreSQL writes and reads in one
- * statement (openWithLineCurrency), and the caller's throw rolls the rows back with its
- * transaction.
+ * refuses a session in another one (409 INVOICE_CURRENCY_MISMATCH) by throwing. Where a
+ * statement is a round trip (the dialect's `oneStatementWrites`: PostgreSQL) it writes and reads
+ * in one statement (openWithLineCurrency), and the caller's throw rolls the rows back with its
+ * transaction; elsewhere (SQLite) it writes nothing on a mismatch (insertSessionInLineCurrency).
  */
 export async function openInvoiceSession(trx: Trx, deps: Pick<TransitionDeps, 'ids'>, row: CheckoutSessionsTable & { status: 'open' }): Promise<string | undefined> {
   const mode = sessionMode(row.id);
-  if (isPostgres(trx)) {
+  if (dialectOf(trx).oneStatementWrites) {
     const historyId = deps.ids.timeUuid(Date.parse(row.created_at));
     return (await openWithLineCurrency(trx, { ...row, historyId, mode }))[0]?.currency;
   }

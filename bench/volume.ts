@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { sweep } from '../server/domain/sweeper';
+import { sweep } from '../server/jobs/sweeper';
 import { systemClock } from '../server/lib/clock';
 import { randomIds } from '../server/lib/ids';
 import { createOutbox } from '../server/modules/webhooks/outbox';

@@ -10,7 +10,7 @@ type Q = Transaction<Database> | Kysely<Database>;
  * `invoice_summaries` (migration 0017): one row per (merchant_id, invoice_ref), both modes
  * together, with what the back office's invoice list and detail show. Its writers do not touch
  * it: each appends, in its own transaction, one row to `invoice_summary_deltas` (migration 0021)
- * saying what it adds, and domain/invoice-summary-fold.ts folds those into the summaries (the
+ * saying what it adds, and jobs/invoice-summary-fold.ts folds those into the summaries (the
  * sweeper's job; the invoice reads and `invoices:rebuild` catch up first). Three hooks:
  *
  * - `summaryOnSessionCreated` (domain/session-transitions.ts `openInvoiceSession`): one more session,

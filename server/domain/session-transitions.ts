@@ -12,7 +12,6 @@ import { reallocateInvoice } from './invoice-allocation';
 import { expireSessionAttempts } from './attempt-transitions';
 import { voidSessionSlips } from './slip-transitions';
 import { deltaInsert, sessionDelta, summaryOnLinesChanged, summaryOnSessionCreated, summaryOnSessionMoved } from './invoice-summary';
-import { lineCurrencyQuery } from '../modules/invoices/invoices.repository';
 
 /**
  * The session state machine (docs/lifecycle.md prints it with every cause). Every move is a conditional update
@@ -76,6 +75,14 @@ export const SESSION_COLUMNS = columnList<CheckoutSessionsTable>()([
   'id', 'merchant_id', 'integration_id', 'status', 'amount_minor', 'currency', 'invoice_ref', 'description', 'customer_name',
   'customer_email', 'callback_url', 'metadata', 'paid_rail', 'expires_at', 'created_at', 'updated_at', 'finalized_at',
 ]);
+
+/**
+ * The read of the currency an invoice's recorded lines are billed in (no row when it has none yet):
+ * the select of PostgreSQL's one-statement session create, and SQLite's read of the other currency
+ * after a refused one (openInvoiceSession).
+ */
+const lineCurrencyQuery = (db: QueryCreator<Database>, p: { merchantId: string; mode: 'test' | 'live'; invoiceRef: string }) =>
+  db.selectFrom('invoice_lines').select('currency').where('merchant_id', '=', p.merchantId).where('mode', '=', p.mode).where('invoice_ref', '=', p.invoiceRef).limit(1);
 
 // session_create's inserts: the session's and the first history row's builders (PostgreSQL's one statement), the history insert compiled once.
 const sessionInsert = (db: QueryCreator<Database>, p: CheckoutSessionsTable) => db.insertInto('checkout_sessions').values(rowOf(p, SESSION_COLUMNS));

@@ -6,8 +6,8 @@ import { onPostgres } from '../support/database';
 import { call, sessionWithSlip, staff, type Staff } from '../support/backoffice';
 import { openSession, payByCard, quoteTotal, startAttempt, startMomo } from '../support/checkout';
 import { post } from '../support/http';
-import { sweep } from '../../server/domain/sweeper';
-import { foldInvoiceSummaries } from '../../server/domain/invoice-summary-fold';
+import { sweep } from '../../server/jobs/sweeper';
+import { foldInvoiceSummaries } from '../../server/jobs/invoice-summary-fold';
 import { randomIds } from '../../server/lib/ids';
 import { reconcileStuckAttempts } from '../../server/modules/payments/reconcile';
 import { indexSearchBacklog } from '../../server/db/search/sqlite-index';
@@ -294,7 +294,7 @@ describe('every periodic, list and search query uses an index', () => {
       const s = await openSession(t, m, { invoice_ref: 'PLAN-3' });
       expect((await payByCard(t, s.id, '4242424242424242')).statusCode).toBe(201);
     });
-    // Their deltas folded (domain/invoice-summary-fold.ts, the sweeper's job): from the low end of the log, each ref by key.
+    // Their deltas folded (jobs/invoice-summary-fold.ts, the sweeper's job): from the low end of the log, each ref by key.
     await record('invoice summary fold', async () => {
       expect(await foldInvoiceSummaries(wrapped)).toBeGreaterThanOrEqual(4);
     });

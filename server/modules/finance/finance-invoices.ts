@@ -8,7 +8,7 @@ import { invoiceLines } from '../invoices/invoices.repository';
 import { likeEscape } from '../../db/search';
 import { SESSION_SELECTION } from './session-selection';
 import { afterCursor, decodeCursor, encodeCursor, pageOf } from './finance-paging';
-import { catchUpInvoiceSummaries } from '../../domain/invoice-summary-fold';
+import { catchUpInvoiceSummaries } from '../../jobs/invoice-summary-fold';
 import type { CheckoutSessionsTable } from '../../db/schema';
 
 /**

@@ -3,7 +3,7 @@ import type { Db } from '../db/database';
 import { dialectOf } from '../db/dialect';
 import type { Database, InvoiceSummariesTable, InvoiceSummaryDeltasTable } from '../db/schema';
 import { yieldToLoop } from './batches';
-import { foldDayTotals } from './day-totals';
+import { foldDayTotals } from '../domain/day-totals';
 
 type Trx = Transaction<Database>;
 

@@ -1,6 +1,16 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+// Outside server/db/: headless, and no engine-specific code (the engine seam, docs/architecture.md).
+const serverImportPatterns = [
+  { group: ['electron', '**/electron/**', '**/renderer/**'], message: 'server/ is headless: no Electron, no renderer code.' },
+  {
+    group: ['better-sqlite3', 'pg', '**/db/engine', '**/db/direct-sqlite', '**/db/sqlite-*', '**/db/postgres', '**/db/postgres-*', '**/db/*/sqlite*', '**/db/*/postgres*'],
+    message: 'Engine-specific code stays in server/db/: use its engine-neutral interfaces (db/dialect, db/search, db/claim, db/read-stamp, db/reader, db/stats).',
+  },
+];
+const engineSyntax = { selector: "Identifier[name='isPostgres']", message: 'No engine branches outside server/db/: add a capability to db/dialect (or a seam of its own) instead.' };
+
 export default tseslint.config(
   { ignores: ['node_modules/', 'out/', 'dist/', '.paydesk/', 'test-results/', 'playwright-report/', 'coverage/'] },
   js.configs.recommended,
@@ -68,6 +78,40 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         { patterns: [{ group: ['electron', '**/electron/**', '**/renderer/**'], message: 'server/ is headless: no Electron, no renderer code.' }] },
+      ],
+    },
+  },
+  {
+    // The engine seam: what SQLite and PostgreSQL do differently lives in server/db/, behind
+    // engine-neutral interfaces (db/dialect, db/search, db/claim, db/read-stamp, db/reader,
+    // db/stats, db/maintenance); everything else reads the same on both engines.
+    files: ['server/**/*.ts'],
+    ignores: ['server/db/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            ...serverImportPatterns,
+          ],
+        },
+      ],
+      'no-restricted-syntax': ['error', engineSyntax],
+    },
+  },
+  {
+    // Layers: domain/ holds the state machines and pure policies; it is called by modules and
+    // jobs, and imports none of them (nor the HTTP layer).
+    files: ['server/domain/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            ...serverImportPatterns,
+            { group: ['**/modules/**', '**/http/**', '**/jobs/sweeper', '**/jobs/invoice-summary-fold'], message: 'domain/ imports no module, HTTP code or job: pass what it needs in.' },
+          ],
+        },
       ],
     },
   },

@@ -323,7 +323,7 @@ async function webhookFanout(base: string, receiver: Receiver, attempts: Array<{
     return unavailable(`webhook delivery is not available: ${expected} sessions reached success but no delivery attempt reached the receiver within 10 s`);
   }
   // Each authorisation (and each session create before it) left the invoice summaries a delta,
-  // which the server's sweeper folds 100 ms a tick (domain/invoice-summary-fold.ts; 3.7-6.9 s after
+  // which the server's sweeper folds 100 ms a tick (jobs/invoice-summary-fold.ts; 3.7-6.9 s after
   // the last authorisation when measured): the earlier scenarios' work, done before the window, as it
   // would be long before a receiver outage ends (a read-only look at the file).
   const reader = new SQLite(databaseFile, { readonly: true, fileMustExist: true });

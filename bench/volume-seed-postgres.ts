@@ -113,7 +113,7 @@ export async function seedVolumePostgres(s: PgSeedInput): Promise<{ counts: Reco
   await timed('invoice summaries', async () => {
     await c.query('DELETE FROM invoice_summary_deltas');
     await c.query('DELETE FROM invoice_summaries');
-    await c.query(invoiceSummaryRebuildSql(true));
+    await c.query(invoiceSummaryRebuildSql('GREATEST'));
     await c.query('DELETE FROM finance_day_totals');
     await c.query(dayTotalsRebuildSql());
   });

@@ -2,7 +2,7 @@ import type SQLite from 'better-sqlite3';
 import { randomBase62 } from '../server/lib/ids';
 import { dayTotalsRebuildSql } from '../server/domain/day-totals';
 import { invoiceSummaryRebuildSql } from '../server/domain/invoice-summary';
-import { rebuildSearchIndex } from '../server/modules/finance/search-index';
+import { rebuildSearchIndex } from '../server/db/search';
 import { CURRENCY, DESCRIPTION, REQUEST_HEADERS, RESPONSE_EXCERPT, RESPONSE_HEADERS, SEEDED_TABLES, WEBHOOK_URL, sessionShape, type SeedContext } from './volume-shapes';
 
 /**
@@ -122,7 +122,7 @@ export function seedVolume(s: SeedInput): Record<string, number> {
   // day totals (0037) the same way.
   s.sqlite.exec('DELETE FROM invoice_summary_deltas');
   s.sqlite.exec('DELETE FROM invoice_summaries');
-  s.sqlite.exec(invoiceSummaryRebuildSql(false));
+  s.sqlite.exec(invoiceSummaryRebuildSql('MAX'));
   s.sqlite.exec('DELETE FROM finance_day_totals');
   s.sqlite.exec(dayTotalsRebuildSql());
   rebuildSearchIndex(s.sqlite);

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { sweep } from '../server/domain/sweeper';
+import { sweep } from '../server/jobs/sweeper';
 import { systemClock } from '../server/lib/clock';
 import { randomIds } from '../server/lib/ids';
 import { createOutbox } from '../server/modules/webhooks/outbox';
@@ -196,7 +196,7 @@ async function main(): Promise<void> {
       ['search_name', `/sessions?${m}&q=${encodeURIComponent(`Payer ${N - 7}`)}`, 50],
       // 111 sessions ("Payer 9999", "Payer 99990"…, "Payer 999900"… at a million): the last page of them.
       ['search_name_deep', `/sessions?${m}&q=${encodeURIComponent(`Payer ${Math.floor((N - 1) / 100)}`)}&offset=100`, 50],
-      // Shorter than a trigram: the exact invoice ref only (finance-search.ts).
+      // Shorter than a trigram: the exact invoice ref only (server/db/search/).
       ['search_short', `/sessions?${m}&q=Pa`, 50],
       // A broad text: "Payer 1" is in 1 name of 9 — the cost is that of every session found (sorted, counted).
       ['search_broad', `/sessions?${m}&q=${encodeURIComponent('Payer 1')}`, 50],

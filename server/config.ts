@@ -7,7 +7,7 @@ const DEFAULT_RETRY_DELAYS_S = [5, 300, 1800, 7200, 18000, 36000, 36000];
 /** Bank-transfer instructions stay valid one hour by default (docs/lifecycle.md says why). */
 export const DEFAULT_BANK_TRANSFER_WINDOW_S = 3600;
 /** The default market's zone (Ghana: UTC+0 all year, no daylight saving). */
-export const DEFAULT_TIME_ZONE = 'Africa/Accra';
+const DEFAULT_TIME_ZONE = 'Africa/Accra';
 
 function isTimeZone(name: string): boolean {
   try {

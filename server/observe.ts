@@ -5,7 +5,7 @@ import { Histogram } from 'prom-client';
  * process, like the metrics themselves. Plain numbers where a count is all there is (read at
  * each scrape), prom-client histograms where a distribution is. Incrementing them costs next to
  * nothing, so they are kept whether metrics are served or not. Beside them, the database layer
- * keeps its own: `transactionRetries` (db/postgres.ts) and `groupCommitStats`
+ * keeps its own: `transactionRetries` (db/transaction-retries.ts) and `groupCommitStats`
  * (db/sqlite-group-commit.ts).
  */
 export const operationCounts = {

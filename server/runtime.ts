@@ -4,7 +4,7 @@ import { build } from './app';
 import type { Config } from './config';
 import { connectDatabase, migrate, type OpenedDatabase } from './db/database';
 import { refusalOf, schemaStatus, staleReasonOf } from './db/schema-version';
-import { startCheckpointer, type Checkpointer } from './db/sqlite-checkpointer';
+import { startMaintenance, type Checkpointer } from './db/maintenance';
 import { systemClock, type Clock } from './lib/clock';
 import { randomIds } from './lib/ids';
 import { logBase } from './lifecycle-log';
@@ -56,15 +56,12 @@ export async function startServer(config: Config, opts: { clock?: Clock; logger?
   const app = await build({ db: database.db, clock: opts.clock ?? systemClock, ids: randomIds, config, logger, backgroundJobs: true });
   await app.listen({ port: config.port, host: config.host });
   // SQLite: from now on the WAL is checkpointed by a worker thread, not inside the event loop's
-  // commits (sqlite-checkpointer.ts). Started once listening: its thread's start is not the server's.
-  const checkpointer: Checkpointer | null =
-    database.engine === 'sqlite'
-      ? startCheckpointer(database.sqlite, config.databaseFile, {
-          onError: (message, failures) => logger && logger.error({ err: message, failures }, failures > 1 ? `WAL checkpoints still failing (${failures} in a row)` : 'WAL checkpoint failed'),
-          onStopped: (message) => logger && logger.error({ err: message }, 'WAL checkpoint worker stopped; the server checkpoints in its commits again'),
-          onRecovered: (failures) => logger && logger.info({ failures }, `WAL checkpoints succeed again after ${failures} failed`),
-        })
-      : null;
+  // commits (server/db/maintenance.ts). Started once listening: its thread's start is not the server's.
+  const checkpointer: Checkpointer | null = startMaintenance(database, config.databaseFile, {
+    onError: (message, failures) => logger && logger.error({ err: message, failures }, failures > 1 ? `WAL checkpoints still failing (${failures} in a row)` : 'WAL checkpoint failed'),
+    onStopped: (message) => logger && logger.error({ err: message }, 'WAL checkpoint worker stopped; the server checkpoints in its commits again'),
+    onRecovered: (failures) => logger && logger.info({ failures }, `WAL checkpoints succeed again after ${failures} failed`),
+  });
   app.metrics?.track({ pool: database.pool, checkpointer });
   const url = app.listeningOrigin;
   let stopping: Promise<void> | undefined;

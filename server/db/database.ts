@@ -10,10 +10,14 @@ import { GroupCommitSqliteDriver } from './sqlite-group-commit';
 import { GroupCommitKysely } from './sqlite-group-kysely';
 import { withStatementCache } from './statement-cache';
 import { openPostgres } from './postgres';
+import { registerChangeStamp, registerReadStamp } from './read-stamp';
 import { refusalOf, schemaStatus } from './schema-version';
 import type { Database } from './schema';
 
 export type Db = Kysely<Database>;
+
+// The test suite reads the change stamp from here.
+export { changeStamp } from './read-stamp';
 
 export type Engine = 'sqlite' | 'postgres';
 
@@ -41,7 +45,7 @@ export type CommitDurability = 'synced' | 'testOnlyUnsynced';
 export function connectDatabase(config: { databaseUrl: string | null; databaseFile: string }, durability: CommitDurability = 'synced'): OpenedDatabase {
   if (!config.databaseUrl) return openDatabase(config.databaseFile, durability);
   const pg = openPostgres(config.databaseUrl, { durability });
-  changeStamps.set(pg.db, pg.changeStamp);
+  registerChangeStamp(pg.db, pg.changeStamp);
   postgresUrls.set(pg.db, config.databaseUrl);
   return {
     db: pg.db,
@@ -72,7 +76,6 @@ export function describeDatabase(config: { databaseUrl: string | null; databaseF
   }
 }
 
-const changeStamps = new WeakMap<Db, (dataVersion?: number) => string>();
 const sqliteFiles = new WeakMap<Db, string>();
 const postgresUrls = new WeakMap<Db, string>();
 
@@ -94,50 +97,6 @@ export function postgresUrlOf(db: Db): string | undefined {
 export function sqliteFileOf(db: Db): string | undefined {
   return sqliteFiles.get(db);
 }
-
-/**
- * A stamp that changes whenever merchants, integrations, API keys or fee rules may have changed:
- * a write statement of this process that may touch them (one whose target table cannot be
- * read off counts too; server/db/credential-writes.ts) or a commit by another connection
- * (`PRAGMA data_version`, e.g. the operator CLI revoking a key). The API-key cache and the
- * quote's fee rules (server/modules/payments/quote-inputs.ts) stay valid while it is unchanged.
- * Unknown handles get a fresh stamp every call (no caching).
- */
-export function changeStamp(db: Db, dataVersion?: number): string {
-  const stamp = changeStamps.get(db);
-  return stamp ? stamp(dataVersion) : `nocache:${Math.random()}`;
-}
-
-const readStamps = new WeakMap<Db, { dataVersion: () => number; counter: { readonly writes: number } }>();
-
-/**
- * SQLite's `PRAGMA data_version` on this handle's connection, read now: it changes when another
- * connection (the operator CLI, a second process, another handle on the file) commits. Undefined
- * on PostgreSQL and on a handle derived from the opened one (`withPlugin`), which get no caching.
- */
-export function sqliteDataVersion(db: Db): number | undefined {
-  return readStamps.get(db)?.dataVersion();
-}
-
-/**
- * How many write statements (anything SQLite does not call read-only: INSERT, UPDATE, DELETE,
- * BEGIN IMMEDIATE, …) this process has run on the handle's connection, through every path
- * (Kysely, the precompiled and group-committed statements, the group commit's own): they all
- * take their statements from the one statement cache (statement-cache.ts), which counts them
- * when it hands them out, before they run. With sqliteDataVersion it stamps what any row may
- * look like (server/http/kept-answers.ts). Undefined where sqliteDataVersion is.
- */
-export function sqliteWriteCount(db: Db): number | undefined {
-  return readStamps.get(db)?.counter.writes;
-}
-
-/**
- * On SQLite a separate `PRAGMA data_version` is a read transaction of its own (~4 µs: WAL lock
- * calls), about as much as a lookup by primary key. A hot read can select it in the same
- * statement instead (this expression as a column, `undefined` on PostgreSQL) and pass it to
- * changeStamp: the stamp is then as of that statement.
- */
-export const DATA_VERSION_SQL = '(select data_version from pragma_data_version())';
 
 /**
  * The database holds webhook secrets and payers' personal data: its folder is created 0700 and
@@ -206,8 +165,8 @@ export function openDatabase(file: string, durability: CommitDurability = 'synce
     afterCommit: (fn) => driver.afterCommit(fn),
   });
   const dataVersion = sqlite.prepare('PRAGMA data_version').pluck();
-  changeStamps.set(db, (known) => `${known ?? (dataVersion.get() as number)}:${writes}`);
-  readStamps.set(db, { dataVersion: () => dataVersion.get() as number, counter });
+  registerChangeStamp(db, (known) => `${known ?? (dataVersion.get() as number)}:${writes}`);
+  registerReadStamp(db, { commitVersion: () => dataVersion.get() as number, counter });
   if (file !== ':memory:') sqliteFiles.set(db, file);
   return {
     db,

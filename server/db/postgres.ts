@@ -18,6 +18,8 @@ import { collectAfterCommit } from './after-commit';
 import { isDeadConnectionError } from './connection-errors';
 import { CREDENTIAL_TABLES, mayTouchCredentials } from './credential-writes';
 import type { Database } from './schema';
+import { transactionRetries } from './transaction-retries';
+export { transactionRetries } from './transaction-retries';
 
 /**
  * PostgreSQL behind Kysely (DATABASE_URL=postgres://…, docs/deployment.md).
@@ -42,8 +44,6 @@ const STATEMENT_TIMEOUT_MS = 30_000;
 /** No transaction waits on anything outside the database; one left open this long is a bug or a hung process. */
 const IDLE_IN_TRANSACTION_TIMEOUT_MS = 15_000;
 const RETRYABLE = new Set(['40001', '40P01']);
-/** Transactions of this process re-run after a serialization failure or deadlock (tests assert where none should be). */
-export const transactionRetries = { count: 0 };
 
 function isRetryableTransactionError(err: unknown): boolean {
   const code = (err as { code?: unknown } | null)?.code;

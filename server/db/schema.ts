@@ -132,7 +132,7 @@ export interface InvoiceSummariesTable {
   test_paid_minor: number;
 }
 
-/** What one write adds to an invoice's summary, until the fold applies it (migration 0021, domain/invoice-summary-fold.ts). */
+/** What one write adds to an invoice's summary, until the fold applies it (migration 0021, jobs/invoice-summary-fold.ts). */
 export interface InvoiceSummaryDeltasTable {
   seq: Generated<number>;
   merchant_id: string;

@@ -4,7 +4,7 @@ import type { Database } from '../db/schema';
 import { DEFAULT_BANK_TRANSFER_WINDOW_S } from '../config';
 import { applyTransition, expireIfDue, type TransitionDeps } from './session-transitions';
 import { expireAttempt } from './attempt-transitions';
-import { drain } from './batches';
+import { drain } from '../jobs/batches';
 
 
 /**

@@ -8,7 +8,7 @@ type DeltaRow = Omit<InvoiceSummaryDeltasTable, 'seq'>;
  * `finance_day_totals` (migration 0037): the finance overview's figures per merchant, currency,
  * UTC day, mode, rail and status, so an overview of any range reads a few rows per day
  * whatever the number of sessions. Folded with the invoice summaries from the same deltas
- * (domain/invoice-summary-fold.ts): a created delta adds one 'created' session on its creation
+ * (jobs/invoice-summary-fold.ts): a created delta adds one 'created' session on its creation
  * day; a moved delta whose status is terminal (reached once per session) adds one session of
  * that status on the day it ended, and a success adds what settled it: the base amount, what
  * the payer paid (collected), the payer-borne part of the fee (collected − base) and the

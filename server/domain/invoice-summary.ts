@@ -1,5 +1,5 @@
 import { sql, type Kysely, type QueryCreator, type Transaction } from 'kysely';
-import { isPostgres } from '../db/engine';
+import { dialectOf, type Dialect } from '../db/dialect';
 import { precompiled } from '../db/precompiled';
 import { dayTotalsRebuildSql } from './day-totals';
 import type { CheckoutSessionsTable, Database } from '../db/schema';
@@ -10,7 +10,7 @@ type Q = Transaction<Database> | Kysely<Database>;
  * `invoice_summaries` (migration 0017): one row per (merchant_id, invoice_ref), both modes
  * together, with what the back office's invoice list and detail show. Its writers do not touch
  * it: each appends, in its own transaction, one row to `invoice_summary_deltas` (migration 0021)
- * saying what it adds, and domain/invoice-summary-fold.ts folds those into the summaries (the
+ * saying what it adds, and jobs/invoice-summary-fold.ts folds those into the summaries (the
  * sweeper's job; the invoice reads and `invoices:rebuild` catch up first). Three hooks:
  *
  * - `summaryOnSessionCreated` (domain/session-transitions.ts `openInvoiceSession`): one more session,
@@ -81,10 +81,11 @@ export async function summaryOnLinesChanged(trx: Q, merchantId: string, invoiceR
  */
 export async function rebuildInvoiceSummaries(db: Kysely<Database>): Promise<number> {
   return db.transaction().execute(async (trx) => {
-    if (isPostgres(trx)) await sql`LOCK TABLE invoice_summary_deltas IN EXCLUSIVE MODE`.execute(trx);
+    const dialect = dialectOf(trx);
+    await dialect.lockTable(trx, 'invoice_summary_deltas');
     await trx.deleteFrom('invoice_summary_deltas').execute();
     await trx.deleteFrom('invoice_summaries').execute();
-    await sql.raw(invoiceSummaryRebuildSql(isPostgres(trx))).execute(trx);
+    await sql.raw(invoiceSummaryRebuildSql(dialect.greatest)).execute(trx);
     await trx.deleteFrom('finance_day_totals').execute();
     await sql.raw(dayTotalsRebuildSql()).execute(trx);
     const row = await trx.selectFrom('invoice_summaries').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
@@ -93,7 +94,7 @@ export async function rebuildInvoiceSummaries(db: Kysely<Database>): Promise<num
 }
 
 /** The INSERT … SELECT that fills the table from invoice_lines and checkout_sessions (migration 0017 has a frozen copy; bench/volume-seed.ts runs it after seeding). */
-export function invoiceSummaryRebuildSql(pg: boolean): string {
+export function invoiceSummaryRebuildSql(greatest: Dialect['greatest']): string {
   return `
     INSERT INTO invoice_summaries (merchant_id, invoice_ref, line_currency, line_count, billed_minor, lines_remitted_at, lines_updated_at,
       session_count, success_count, paid_minor, first_success_at, sessions_updated_at,
@@ -127,7 +128,7 @@ export function invoiceSummaryRebuildSql(pg: boolean): string {
       latest.id, latest.created_at, latest.status, latest.currency,
       CASE WHEN (CASE WHEN l.n IS NOT NULL THEN l.remitted_at ELSE s.first_success_at END) IS NULL THEN 0 ELSE 1 END,
       CASE WHEN l.n IS NOT NULL THEN l.remitted_at ELSE s.first_success_at END,
-      ${pg ? 'GREATEST' : 'MAX'}(COALESCE(l.updated_at, ''), COALESCE(s.updated_at, '')),
+      ${greatest}(COALESCE(l.updated_at, ''), COALESCE(s.updated_at, '')),
       COALESCE(l.test_n, 0), COALESCE(l.test_billed, 0), COALESCE(s.test_successes, 0), COALESCE(s.test_paid, 0)
     FROM refs r
     LEFT JOIN l ON l.merchant_id = r.merchant_id AND l.invoice_ref = r.invoice_ref

@@ -1,6 +1,6 @@
 import type { QueryCreator, Transaction } from 'kysely';
 import type { Db } from '../db/database';
-import { isPostgres } from '../db/engine';
+import { dialectOf } from '../db/dialect';
 import { columnList, precompiled, rowOf } from '../db/precompiled';
 import type { CheckoutSessionsTable, Database, EventsTable } from '../db/schema';
 import type { Clock } from '../lib/clock';
@@ -12,7 +12,6 @@ import { reallocateInvoice } from './invoice-allocation';
 import { expireSessionAttempts } from './attempt-transitions';
 import { voidSessionSlips } from './slip-transitions';
 import { deltaInsert, sessionDelta, summaryOnLinesChanged, summaryOnSessionCreated, summaryOnSessionMoved } from './invoice-summary';
-import { lineCurrencyQuery } from '../modules/invoices/invoices.repository';
 
 /**
  * The session state machine (docs/lifecycle.md prints it with every cause). Every move is a conditional update
@@ -77,6 +76,14 @@ export const SESSION_COLUMNS = columnList<CheckoutSessionsTable>()([
   'customer_email', 'callback_url', 'metadata', 'paid_rail', 'expires_at', 'created_at', 'updated_at', 'finalized_at',
 ]);
 
+/**
+ * The read of the currency an invoice's recorded lines are billed in (no row when it has none yet):
+ * the select of PostgreSQL's one-statement session create, and SQLite's read of the other currency
+ * after a refused one (openInvoiceSession).
+ */
+const lineCurrencyQuery = (db: QueryCreator<Database>, p: { merchantId: string; mode: 'test' | 'live'; invoiceRef: string }) =>
+  db.selectFrom('invoice_lines').select('currency').where('merchant_id', '=', p.merchantId).where('mode', '=', p.mode).where('invoice_ref', '=', p.invoiceRef).limit(1);
+
 // session_create's inserts: the session's and the first history row's builders (PostgreSQL's one statement), the history insert compiled once.
 const sessionInsert = (db: QueryCreator<Database>, p: CheckoutSessionsTable) => db.insertInto('checkout_sessions').values(rowOf(p, SESSION_COLUMNS));
 const createdHistoryInsert = (db: QueryCreator<Database>, p: { id: string; sessionId: string; at: string }) =>
@@ -130,14 +137,14 @@ const otherLineCurrency = precompiled(lineInOtherCurrency);
  * (none) → open for a session of an invoice: the session, its first history row and its
  * invoice-summary delta, unless the invoice's recorded lines are billed in another currency.
  * Returns that currency (undefined, or the session's own, when they are not), and the caller
- * refuses a session in another one (409 INVOICE_CURRENCY_MISMATCH) by throwing. SQLite writes
- * nothing on a mismatch (insertSessionInLineCurrency); PostgreSQL writes and reads in one
- * statement (openWithLineCurrency), and the caller's throw rolls the rows back with its
- * transaction.
+ * refuses a session in another one (409 INVOICE_CURRENCY_MISMATCH) by throwing. Where a
+ * statement is a round trip (the dialect's `oneStatementWrites`: PostgreSQL) it writes and reads
+ * in one statement (openWithLineCurrency), and the caller's throw rolls the rows back with its
+ * transaction; elsewhere (SQLite) it writes nothing on a mismatch (insertSessionInLineCurrency).
  */
 export async function openInvoiceSession(trx: Trx, deps: Pick<TransitionDeps, 'ids'>, row: CheckoutSessionsTable & { status: 'open' }): Promise<string | undefined> {
   const mode = sessionMode(row.id);
-  if (isPostgres(trx)) {
+  if (dialectOf(trx).oneStatementWrites) {
     const historyId = deps.ids.timeUuid(Date.parse(row.created_at));
     return (await openWithLineCurrency(trx, { ...row, historyId, mode }))[0]?.currency;
   }

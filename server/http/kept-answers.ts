@@ -1,5 +1,6 @@
 import type { FastifyReply } from 'fastify';
-import { sqliteDataVersion, sqliteWriteCount, type Db } from '../db/database';
+import type { Db } from '../db/database';
+import { readStamp, type ReadStamp } from '../db/read-stamp';
 import type { Clock } from '../lib/clock';
 
 /**
@@ -9,7 +10,7 @@ import type { Clock } from '../lib/clock';
  * sees every write: an answer is served again only while
  * - no other connection has committed (`PRAGMA data_version`: the operator CLI, a second process,
  *   another handle on the file), and
- * - this process has run no write statement at all (sqliteWriteCount: every INSERT, UPDATE,
+ * - this process has run no write statement at all (the read stamp's `writes`: every INSERT, UPDATE,
  *   DELETE and BEGIN IMMEDIATE, through Kysely, the precompiled statements and the group commit,
  *   counted before it runs; the sweeper, the dispatcher and every request write through them),
  *   both read before the rows were, so an answer is never older than its stamp;
@@ -17,7 +18,7 @@ import type { Clock } from '../lib/clock';
  *   passed is computed again (the lookup and the quote expire it);
  * - it is asked for by the same owner (merchant) and built for the same base URL (checkout_url).
  * Only successful answers are kept. On PostgreSQL other instances write without this process
- * seeing a counter, so nothing is kept (sqliteDataVersion is undefined there). One per composed
+ * seeing a counter, so nothing is kept (server/db/read-stamp.ts gives no stamp there). One per composed
  * Deps (server/compose.ts), never module state.
  */
 export interface KeptAnswerMemory {
@@ -44,20 +45,14 @@ const ANSWERS_MAX = 4096;
 const ANSWER_CHARS_MAX = 2 * 1024 * 1024;
 
 /** What an answer is stamped with: read before its rows are. */
-export interface AnswerStamp {
-  dataVersion: number;
-  writes: number;
-}
+export type AnswerStamp = ReadStamp;
 
 /**
  * The stamp now, or undefined where nothing may be kept (PostgreSQL, a derived handle);
  * `dataVersion` when this request has just read it (the API-key check: req.dataVersion).
  */
 export function answerStamp(db: Db, dataVersion: number | undefined): AnswerStamp | undefined {
-  const writes = sqliteWriteCount(db);
-  if (writes === undefined) return undefined;
-  const version = dataVersion ?? sqliteDataVersion(db);
-  return version === undefined ? undefined : { dataVersion: version, writes };
+  return readStamp(db, dataVersion);
 }
 
 /** The kept body under `key`, when it is still what computing the answer now would give. */

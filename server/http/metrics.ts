@@ -1,15 +1,12 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import type Pg from 'pg';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Config } from '../config';
 import type { Db } from '../db/database';
-import { isPostgres } from '../db/engine';
-import { transactionRetries } from '../db/postgres';
+import { dialectOf } from '../db/dialect';
 import { schemaStatus } from '../db/schema-version';
-import type { CheckpointStats } from '../db/sqlite-checkpointer';
-import { groupCommitStats } from '../db/sqlite-group-commit';
+import { groupCommitStats, transactionRetries, type CheckpointStats, type PoolStats } from '../db/stats';
 import type { Clock } from '../lib/clock';
 import { webhookBacklog, type WebhookBacklog } from '../modules/webhooks/backlog';
 import { commitBatchSizes, operationCounts, sweeperTickSeconds } from '../observe';
@@ -28,7 +25,7 @@ import { buildInfo } from '../version';
  */
 interface MetricsSources {
   /** The PostgreSQL pool behind the app's database (its size and waiting clients). */
-  pool?: Pg.Pool;
+  pool?: PoolStats | undefined;
   /** The SQLite checkpoint worker (its checkpoint count and times). */
   checkpointer?: { stats(): Promise<CheckpointStats> } | null;
 }
@@ -52,7 +49,7 @@ const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10
 function createMetricsRegistry(deps: { db: Db; clock: Clock }, sources: () => MetricsSources): { registry: Registry; http: { requests: Counter; duration: Histogram } } {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: 20 });
-  const engine = isPostgres(deps.db) ? 'postgres' : 'sqlite';
+  const { engine } = dialectOf(deps.db);
   const requests = new Counter({ name: 'paydesk_http_requests_total', help: 'HTTP requests answered, by method, route pattern and status', labelNames: ['method', 'route', 'status'], registers: [registry] });
   const duration = new Histogram({
     name: 'paydesk_http_request_duration_seconds',

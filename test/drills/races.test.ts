@@ -4,7 +4,7 @@ import { post } from '../support/http';
 import { authorize, openSession, quoteTotal, startMomo, uniqueInvoice } from '../support/checkout';
 import { call, sessionWithSlip, staff } from '../support/backoffice';
 import type { CreatedIntegration } from '../../server/modules/integrations/integrations.service';
-import { sweep } from '../../server/domain/sweeper';
+import { sweep } from '../../server/jobs/sweeper';
 import { randomIds } from '../../server/lib/ids';
 
 /** Racing requests: each contested change has exactly one winner, and the losers get a 4xx. */

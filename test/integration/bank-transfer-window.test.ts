@@ -4,7 +4,7 @@ import { get } from '../support/http';
 import { events, expectError, history, openSession, publicSession, quoteTotal, startAttempt, status } from '../support/checkout';
 import { call, staff, type Staff } from '../support/backoffice';
 import { failInserts } from '../support/stored-data';
-import { sweep } from '../../server/domain/sweeper';
+import { sweep } from '../../server/jobs/sweeper';
 import { loadConfig } from '../../server/config';
 import { randomIds } from '../../server/lib/ids';
 import type { CreatedIntegration } from '../../server/modules/integrations/integrations.service';

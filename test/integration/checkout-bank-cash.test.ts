@@ -16,7 +16,7 @@ import {
 } from '../support/checkout';
 import type { PaymentsDeps } from '../../server/modules/payments/payments.service';
 import { confirmBankTransfer } from '../../server/modules/payments/bank-transfer';
-import { sweep } from '../../server/domain/sweeper';
+import { sweep } from '../../server/jobs/sweeper';
 import { AppError } from '../../server/lib/errors';
 import { randomIds } from '../../server/lib/ids';
 import { sandboxProviders } from '../../server/providers/index';

@@ -19,7 +19,7 @@ import {
   startMomo,
 } from '../support/checkout';
 import { MAX_DECLINED_ATTEMPTS } from '../../server/domain/session-transitions';
-import { sweep } from '../../server/domain/sweeper';
+import { sweep } from '../../server/jobs/sweeper';
 import { randomIds } from '../../server/lib/ids';
 import type { CreatedIntegration } from '../../server/modules/integrations/integrations.service';
 

@@ -14,7 +14,7 @@ import {
   startMomo,
   status,
 } from '../support/checkout';
-import { sweep } from '../../server/domain/sweeper';
+import { sweep } from '../../server/jobs/sweeper';
 import { randomIds } from '../../server/lib/ids';
 import { MOMO_PROMPT_TTL_SECONDS, MOMO_TEST_NUMBERS } from '../../server/providers/sandbox-momo';
 import { RESEND_COOLDOWN_SECONDS } from '../../server/modules/payments/payments.service';

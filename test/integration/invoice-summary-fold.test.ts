@@ -8,12 +8,12 @@ import { payByCard, sessionUrl } from '../support/checkout';
 import { databaseUrls, onPostgres } from '../support/database';
 import { connectDatabase, openDatabase, type Db } from '../../server/db/database';
 import { rebuildInvoiceSummaries } from '../../server/domain/invoice-summary';
-import { foldBatch, flushInvoiceSummaries } from '../../server/domain/invoice-summary-fold';
+import { foldBatch, flushInvoiceSummaries } from '../../server/jobs/invoice-summary-fold';
 import { storedSummaries, summariesFromBase } from '../support/invoice-summaries';
 import type { CreatedIntegration } from '../../server/modules/integrations/integrations.service';
 
 /**
- * The invoice summaries' delta log (migration 0021, server/domain/invoice-summary-fold.ts): the
+ * The invoice summaries' delta log (migration 0021, server/jobs/invoice-summary-fold.ts): the
  * writers append deltas in their own transactions and folds run beside them in batches of any
  * size; once everything is folded the table equals both the JS aggregate of the base tables and
  * `invoices:rebuild`. A fold that fails part-way, or a process that dies before folding, loses

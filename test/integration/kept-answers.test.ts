@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sweep } from '../../server/domain/sweeper';
+import { sweep } from '../../server/jobs/sweeper';
 import { randomIds } from '../../server/lib/ids';
 import { MOMO_PROMPT_TTL_SECONDS } from '../../server/providers/sandbox-momo';
 import { createKeptAnswerMemory, keepAnswer } from '../../server/http/kept-answers';

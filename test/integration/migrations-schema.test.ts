@@ -102,7 +102,7 @@ describe.skipIf(onPostgres)('the schema-builder migrations build the same SQLite
     expect(virtual(fresh.sqlite)).toEqual(virtual(upgraded.sqlite));
     expect(virtual(fresh.sqlite).map((v) => v.name)).toEqual(['checkout_sessions_search']);
     expect(virtual(fresh.sqlite)[0]!.sql).toMatch(/fts5\(\s*customer_name, invoice_ref,\s*content='checkout_sessions', content_rowid='rowid',\s*tokenize='trigram case_sensitive 0'\s*\)/);
-    // 0020: no insert trigger (new sessions are indexed behind the writes, search-index.ts), the index complete up to the mark;
+    // 0020: no insert trigger (new sessions are indexed behind the writes, sqlite-index.ts), the index complete up to the mark;
     // 0031: the two that keep each range's merchants (the mark moving up, a merchant changed by hand).
     const searchTriggers = (d: SQLite.Database) => (triggers(d) as Array<{ name: string }>).filter((t) => t.name.startsWith('checkout_sessions_search')).map((t) => t.name);
     expect(searchTriggers(fresh.sqlite)).toEqual([

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectDatabase, type OpenedDatabase } from '../../server/db/database';
 import { runExclusive } from '../../server/db/leader';
-import { sweep } from '../../server/domain/sweeper';
+import { sweep } from '../../server/jobs/sweeper';
 import { randomIds } from '../../server/lib/ids';
 import { createOutbox } from '../../server/modules/webhooks/outbox';
 import { createTestApp, type TestContext } from '../support/app';

@@ -6,12 +6,12 @@ import { onPostgres } from '../support/database';
 import { call, sessionWithSlip, staff, type Staff } from '../support/backoffice';
 import { openSession, payByCard, quoteTotal, startAttempt, startMomo } from '../support/checkout';
 import { post } from '../support/http';
-import { sweep } from '../../server/domain/sweeper';
-import { foldInvoiceSummaries } from '../../server/domain/invoice-summary-fold';
+import { sweep } from '../../server/jobs/sweeper';
+import { foldInvoiceSummaries } from '../../server/jobs/invoice-summary-fold';
 import { randomIds } from '../../server/lib/ids';
 import { reconcileStuckAttempts } from '../../server/modules/payments/reconcile';
-import { indexSearchBacklog } from '../../server/modules/finance/search-index';
-import { amongHits, merchantScope, searchHits } from '../../server/modules/finance/finance-search';
+import { indexSearchBacklog } from '../../server/db/search/sqlite-index';
+import { merchantScope, sessionSearchOf } from '../../server/db/search';
 import { purgeExpiredIdempotencyKeys } from '../../server/modules/idempotency/idempotency.service';
 import { createDispatcher } from '../../server/modules/webhooks/dispatcher';
 import { sandboxProviders } from '../../server/providers/index';
@@ -264,18 +264,19 @@ describe('every periodic, list and search query uses an index', () => {
       await get(`/sessions?${mq}&q=PLAN&status=success&sort=amount_minor&dir=asc&offset=50`);
       await get(`/sessions?${mq}&invoice_ref=LAN-`);
       await get(`/sessions?${mq}&invoice_ref=P`);
-      // PostgreSQL reads a broad text day by day (finance-search.ts, 0026): the sample only says so on a big table.
+      // PostgreSQL reads a broad text day by day (server/db/search/, 0026): the sample only says so on a big table.
       if (onPostgres) {
-        const scope = { merchantId: m.merchant_id, pg: true, cap: 10_000, now: t.clock.now().getTime(), byDay: true };
-        expect((await searchHits(wrapped, 'PLAN', scope)).keys.length).toBeGreaterThan(0);
-        await searchHits(wrapped, 'plan payer', scope);
-        await searchHits(wrapped, 'LAN-', scope, 'invoice_ref');
-        // Capped, the walk answers a window, and the list reads its page by it (amongHits): by time and by amount.
+        const search = sessionSearchOf(wrapped);
+        const scope = { merchantId: m.merchant_id, cap: 10_000, now: t.clock.now().getTime(), byDay: true };
+        expect((await search.hits(wrapped, 'PLAN', scope)).keys.length).toBeGreaterThan(0);
+        await search.hits(wrapped, 'plan payer', scope);
+        await search.hits(wrapped, 'LAN-', scope, 'invoice_ref');
+        // Capped, the walk answers a window, and the list reads its page by it (`among`): by time and by amount.
         const capped = { ...scope, cap: 1 };
-        const hits = await searchHits(wrapped, 'PLAN', capped);
+        const hits = await search.hits(wrapped, 'PLAN', capped);
         expect(hits.window).not.toBeNull();
         for (const byTime of [true, false]) {
-          const page = wrapped.selectFrom('checkout_sessions as s').innerJoin('merchants as m', 'm.id', 's.merchant_id').select('s.id').where(merchantScope(true), '=', m.merchant_id).where((eb) => amongHits(eb, capped, hits, byTime));
+          const page = wrapped.selectFrom('checkout_sessions as s').innerJoin('merchants as m', 'm.id', 's.merchant_id').select('s.id').where(merchantScope(true), '=', m.merchant_id).where((eb) => search.among(eb, capped, hits, byTime));
           await (byTime ? page.orderBy('s.created_at', 'desc') : page.orderBy('s.amount_minor', 'asc')).orderBy('s.id', 'desc').limit(51).execute();
         }
       }
@@ -303,7 +304,7 @@ describe('every periodic, list and search query uses an index', () => {
       const s = await openSession(t, m, { invoice_ref: 'PLAN-3' });
       expect((await payByCard(t, s.id, '4242424242424242')).statusCode).toBe(201);
     });
-    // Their deltas folded (domain/invoice-summary-fold.ts, the sweeper's job): from the low end of the log, each ref by key.
+    // Their deltas folded (jobs/invoice-summary-fold.ts, the sweeper's job): from the low end of the log, each ref by key.
     await record('invoice summary fold', async () => {
       expect(await foldInvoiceSummaries(wrapped)).toBeGreaterThanOrEqual(4);
     });
@@ -367,7 +368,7 @@ describe('every periodic, list and search query uses an index', () => {
 /**
  * A text with more sessions than the cap (LIST_TOTAL_CAP, 2 here): on PostgreSQL the list then
  * reads its page and count among the ids within the merchant's span of their `created_at`
- * (finance-search.ts amongHits), which must stay an index range, never every session of the merchant.
+ * (server/db/search/postgres.ts `among`), which must stay an index range, never every session of the merchant.
  */
 describe('a capped search reads its page through an index', () => {
   it('finds no full scan of a growing table', async () => {

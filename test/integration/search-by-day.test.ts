@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CreatedIntegration } from '../../server/modules/integrations/integrations.service';
-import { amongHits, DENSE_DAY_FROM, monthsBetween, searchHits, type SearchHits, type SearchScope } from '../../server/modules/finance/finance-search';
+import { DENSE_DAY_FROM, monthsBetween, sessionSearchOf, type SearchHits, type SearchScope } from '../../server/db/search';
 import { createTestApp, type TestContext } from '../support/app';
 import { openSession } from '../support/checkout';
 import { sql } from 'kysely';
@@ -15,12 +15,12 @@ describe('monthsBetween', () => {
 });
 
 /**
- * PostgreSQL: a broad text is read day by day, newest first (finance-search.ts,
+ * PostgreSQL: a broad text is read day by day, newest first (server/db/search/postgres.ts,
  * migration 0026). It must find exactly what the whole-index query finds: the same newest
  * `cap` sessions, the same `capped`, for texts in names and refs, over months and days with and
  * without matches, another merchant's sessions left out, sessions created in the same
  * millisecond split by the cap (newest by created_at, then id). A capped walk answers a window
- * (its bounds, not its ids): the sessions are compared as the list reads them (amongHits).
+ * (its bounds, not its ids): the sessions are compared as the list reads them (`among`).
  */
 describe.runIf(onPostgres)('the day-by-day search finds what the whole-index search finds', () => {
   let t: TestContext;
@@ -56,16 +56,16 @@ describe.runIf(onPostgres)('the day-by-day search finds what the whole-index sea
   });
   afterAll(async () => t?.close());
 
-  const scopeOf = (cap: number, byDay: boolean): SearchScope => ({ merchantId: a.merchant_id, pg: true, cap, now: t.clock.now().getTime(), byDay });
-  const hits = (text: string, cap: number, byDay: boolean, only?: 'invoice_ref') => searchHits(t.database.db, text, scopeOf(cap, byDay), only);
-  /** The sessions the list reads among `h` (its condition, amongHits), newest first, with the flags the list uses. */
+  const scopeOf = (cap: number, byDay: boolean): SearchScope => ({ merchantId: a.merchant_id, cap, now: t.clock.now().getTime(), byDay });
+  const hits = (text: string, cap: number, byDay: boolean, only?: 'invoice_ref') => sessionSearchOf(t.database.db).hits(t.database.db, text, scopeOf(cap, byDay), only);
+  /** The sessions the list reads among `h` (its condition, `among`), newest first, with the flags the list uses. */
   const sessionsOf = async (h: SearchHits, cap: number, byDay: boolean) => {
     const rows = await t.database.db
       .selectFrom('checkout_sessions as s')
       .innerJoin('merchants as m', 'm.id', 's.merchant_id')
       .select('s.id')
       .where('s.merchant_id', '=', a.merchant_id)
-      .where((eb) => amongHits(eb, scopeOf(cap, byDay), h, true))
+      .where((eb) => sessionSearchOf(t.database.db).among(eb, scopeOf(cap, byDay), h, true))
       .orderBy('s.created_at', 'desc')
       .orderBy('s.id', 'desc')
       .execute();

@@ -6,7 +6,7 @@ import { Migrator, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate, openDatabase, type Db } from '../../server/db/database';
 import { migrations } from '../../server/db/migrations/index';
-import { CATCH_UP_ROWS, indexSearchBacklog } from '../../server/modules/finance/search-index';
+import { CATCH_UP_ROWS, indexSearchBacklog } from '../../server/db/search/sqlite-index';
 import type { CreatedIntegration } from '../../server/modules/integrations/integrations.service';
 import { createTestApp, type TestContext } from '../support/app';
 import { call, staff, type Staff } from '../support/backoffice';
@@ -15,7 +15,7 @@ import { onPostgres } from '../support/database';
 
 /**
  * On SQLite the session search's FTS5 index is written behind the session writes
- * (server/modules/finance/search-index.ts, migration 0020): by the sweeper's job in batches,
+ * (server/db/search/sqlite-index.ts, migration 0020): by the sweeper's job in batches,
  * and by a search itself for the sessions not yet indexed, so a session is found as soon as it
  * is created. On PostgreSQL (pg_trgm, part of the table) only the first test applies.
  */

@@ -6,9 +6,9 @@ import { Migrator } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate, openDatabase } from '../../server/db/database';
 import { migrations } from '../../server/db/migrations/index';
-import { searchHits } from '../../server/modules/finance/finance-search';
-import { indexSearchBacklog } from '../../server/modules/finance/search-index';
-import { openRange, rangeTable, rebuildSearchIndex } from '../../server/modules/finance/search-ranges';
+import { sessionSearchOf } from '../../server/db/search';
+import { indexSearchBacklog } from '../../server/db/search/sqlite-index';
+import { openRange, rangeTable, rebuildSearchIndex } from '../../server/db/search/sqlite-ranges';
 import type { CreatedIntegration } from '../../server/modules/integrations/integrations.service';
 import { createTestApp, type TestContext } from '../support/app';
 import { call, staff, type Staff } from '../support/backoffice';
@@ -17,7 +17,7 @@ import { onPostgres } from '../support/database';
 
 /**
  * On SQLite the session search's FTS5 index is a table per rowid range (migration
- * 0025, server/modules/finance/search-ranges.ts), so that no merge step ever works on more than
+ * 0025, server/db/search/sqlite-ranges.ts), so that no merge step ever works on more than
  * one range's rows. Here the ranges are 4 rowids wide (`rangeRows`), so a few sessions cross
  * several: what a search finds, in what order, up to what cap, must be what one index gave.
  */
@@ -67,7 +67,7 @@ describe.skipIf(onPostgres)('the session search index in rowid ranges (0025)', (
     expect(res.statusCode, res.body).toBe(200);
     return res.json() as { sessions: Array<{ id: string }>; total: number; total_capped: boolean };
   };
-  const hits = (text: string, cap: number, merchantId = m.merchant_id) => searchHits(t.database.db, text, { merchantId, pg: false, cap, now: Date.now() });
+  const hits = (text: string, cap: number, merchantId = m.merchant_id) => sessionSearchOf(t.database.db).hits(t.database.db, text, { merchantId, cap, now: Date.now() });
 
   beforeAll(async () => {
     t = await createTestApp();
@@ -271,7 +271,7 @@ describe.skipIf(onPostgres)('migration 0025 from one index', () => {
     expect(await indexSearchBacklog(d.db, { budgetMs: 60_000, merge: true })).toMatchObject({ indexed: 3, behind: false });
     expect(ranges(s)).toEqual([{ id: 0, lo: 0, hi: 200_000, merged: 1 }, { id: 1, lo: 200_000, hi: null, merged: 0 }]);
     expect(recorded(s, 1)).toEqual(['m1']);
-    const found = await searchHits(d.db, 'payer 20000', { merchantId: 'm1', pg: false, cap: 100, now: Date.now() });
+    const found = await sessionSearchOf(d.db).hits(d.db, 'payer 20000', { merchantId: 'm1', cap: 100, now: Date.now() });
     // 200001…200003 (range 1), then 20000 and 200000 (range 0): newest first.
     expect(found.keys).toEqual([200_003, 200_002, 200_001, 200_000, 20_000]);
     integrity(s);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../support/app';
-import { SWEEP_BATCH, sweep } from '../../server/domain/sweeper';
+import { SWEEP_BATCH, sweep } from '../../server/jobs/sweeper';
 import { randomIds } from '../../server/lib/ids';
 import type { CreatedIntegration } from '../../server/modules/integrations/integrations.service';
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../support/app';
-import { startSweeper } from '../../server/domain/sweeper';
-import { FOLD_BATCH, foldInvoiceSummaries } from '../../server/domain/invoice-summary-fold';
+import { startSweeper } from '../../server/jobs/sweeper';
+import { FOLD_BATCH, foldInvoiceSummaries } from '../../server/jobs/invoice-summary-fold';
 import { randomIds } from '../../server/lib/ids';
 import type { CreatedIntegration } from '../../server/modules/integrations/integrations.service';
 

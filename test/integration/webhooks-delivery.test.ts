@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createDispatcher, type Dispatcher } from '../../server/modules/webhooks/dispatcher';
 import { startLocalReceiver, unusedPort, type LocalReceiver } from '../support/local-receiver';
-import { sweep } from '../../server/domain/sweeper';
+import { sweep } from '../../server/jobs/sweeper';
 import { randomIds } from '../../server/lib/ids';
 import {
   endpointHealth,

@@ -6,7 +6,7 @@ import { createTestApp, type TestContext } from '../support/app';
 import { get, post } from '../support/http';
 import { payByCard, quoteTotal, sessionUrl, uniqueInvoice } from '../support/checkout';
 import { call, staff } from '../support/backoffice';
-import { foldInvoiceSummaries } from '../../server/domain/invoice-summary-fold';
+import { foldInvoiceSummaries } from '../../server/jobs/invoice-summary-fold';
 import { rebuildInvoiceSummaries } from '../../server/domain/invoice-summary';
 
 // Live keys cannot be created yet, so a live integration is inserted directly,

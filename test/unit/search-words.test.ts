@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { estimatedMatches, rareWord, SAMPLE_ROWS } from '../../server/modules/finance/search-words';
+import { estimatedMatches, rareWord, SAMPLE_ROWS } from '../../server/db/search/postgres-words';
 
-/** PostgreSQL's trigram search asks its index for the rarest word of a text when one is rare (finance/search-words.ts). */
+/** PostgreSQL's trigram search asks its index for the rarest word of a text when one is rare (`server/db/search/postgres-words.ts`). */
 describe('rareWord', () => {
   // A sample where every name shares "payer" and numbers are spread out, as in the volume bench.
   const sample = Array.from({ length: SAMPLE_ROWS }, (_, i) => `payer ${i * 37} inv-${i}`);
@@ -20,7 +20,7 @@ describe('rareWord', () => {
   });
 });
 
-/** The same sample says how many sessions a text finds: a broad one is read day by day (finance-search.ts). */
+/** The same sample says how many sessions a text finds: a broad one is read day by day (server/db/search/). */
 describe('estimatedMatches', () => {
   const sample = Array.from({ length: SAMPLE_ROWS }, (_, i) => `payer ${i} inv-${i}`);
 

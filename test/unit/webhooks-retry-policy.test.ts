@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nextDeliveryState, parseRetryAfter, RETRY_AFTER_MAX_EXTRA_S, retryDelaySeconds } from '../../server/modules/webhooks/retry-policy';
+import { nextDeliveryState, parseRetryAfter, RETRY_AFTER_MAX_EXTRA_S, retryDelaySeconds } from '../../server/domain/retry-policy';
 
 const now = new Date('2026-06-01T09:00:00.000Z');
 const delaysS = [5, 300, 1800];

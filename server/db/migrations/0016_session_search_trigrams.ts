@@ -4,7 +4,7 @@ import { ddl } from './ddl';
 // Frozen. The back office's session search matched the payer's name and the invoice
 // ref with "contains" (`LIKE '%…%'`), which read every session of the merchant: 3–6 s at a
 // million sessions. Both columns get a trigram index, so a search of 3 characters or more reads
-// only the sessions that have every trigram of the text (finance-search.ts):
+// only the sessions that have every trigram of the text (server/db/search/):
 // - SQLite: an FTS5 table with the trigram tokenizer (case-insensitive), external content over
 //   `checkout_sessions` keyed on its rowid (no copy of the text), kept by triggers on insert,
 //   delete and an update of either column, and filled from the existing rows here. Should it

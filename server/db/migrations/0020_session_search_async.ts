@@ -4,7 +4,7 @@ import { ddl } from './ddl';
 // Frozen. The session search's FTS5 table (0016) was written by an insert trigger, so
 // every session create paid for its trigram row and, now and then, for an FTS5 segment merge
 // inside its commit (the event-loop stall under mixed load). New sessions are indexed from
-// then on by a background job in small batches instead (server/modules/finance/search-index.ts),
+// then on by a background job in small batches instead (server/db/search/sqlite-index.ts),
 // tracked by a high-water mark on checkout_sessions' rowid: every session of rowid ≤
 // `indexed_through` is in the index, none above it is. A search first indexes the (normally
 // tiny) backlog itself, so what was just written is found. SQLite only: PostgreSQL's pg_trgm

@@ -5,7 +5,7 @@ import { ddl } from './ddl';
 // 150 µs of a session create on SQLite for the row's index entries; on PostgreSQL concurrent
 // creates on one invoice ref conflicted on its row and were retried). Writers now append one
 // small row here instead — what their change adds to the ref's summary — and a background job
-// folds them into invoice_summaries in small batches (server/domain/invoice-summary-fold.ts).
+// folds them into invoice_summaries in small batches (server/jobs/invoice-summary-fold.ts).
 // Insertion-ordered by `seq` (SQLite's rowid; an identity on PostgreSQL) with no other index:
 // an insert touches one b-tree page, and the fold reads and deletes from the low end.
 // - sessions / successes / paid_minor: added to session_count, success_count, paid_minor;

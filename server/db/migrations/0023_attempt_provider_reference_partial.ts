@@ -4,7 +4,7 @@ import { sql, type Kysely } from 'kysely';
 // with no provider reference yet (''), and the provider's answer writes the reference. The full
 // index on provider_reference took an '' entry at the insert and moved it at the answer: an
 // index page in each of the attempt start's two commits for an entry no query wants (nobody
-// searches for ''). The search by reference (modules/finance/finance-search.ts) says
+// searches for ''). The search by reference (server/db/search/) says
 // `provider_reference <> ''` next to its `= q`, so the partial index serves it as before on both
 // engines (test/integration/query-plans.test.ts).
 export async function up(db: Kysely<unknown>): Promise<void> {

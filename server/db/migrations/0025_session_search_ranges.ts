@@ -6,7 +6,7 @@ import { ddl } from './ddl';
 // a common trigram's doclist covering a million rows, single steps cost 40–54 ms of CPU, the
 // event-loop stall the sweeper's job must not cause. The index is split into rowid ranges
 // ("generations"), an FTS5 table each, so no segment ever holds more than one range's rows
-// (server/modules/finance/search-ranges.ts, search-index.ts):
+// (server/db/search/sqlite-ranges.ts, sqlite-index.ts):
 // - `checkout_sessions_search_ranges`: range `id` indexes the sessions of rowid in (lo, hi]
 //   in table `checkout_sessions_search` (id 0, the existing index) or `checkout_sessions_search_<id>`;
 //   `hi` is NULL for the open range (the newest, the only one the job writes into); `merged` once

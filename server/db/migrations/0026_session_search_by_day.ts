@@ -9,10 +9,10 @@ import { isPostgres } from '../engine';
 // search can ask for the matches of one month or one day: GIN intersects the day's list with
 // the text's trigram lists by skipping, so a day without a match costs a few index pages. A
 // broad text is then read day by day, newest first, and stops at the candidate cap
-// (finance-search.ts); a narrow one still asks the index for the text alone, which these
+// (server/db/search/); a narrow one still asks the index for the text alone, which these
 // indexes serve as 0016's did (a condition on the trigram column only), so 0016's go: one pair
 // of GIN entries per session, not two.
-// The list then reads its page among those sessions (finance-search.ts amongHits): with 10,000
+// The list then reads its page among those sessions (server/db/search/ `among`): with 10,000
 // of them the planner chose a parallel scan of the whole table over 10,000 primary-key lookups
 // (400 ms), so the ids come with the span of their `created_at` and the merchant, and the
 // merchant's (merchant_id, created_at) index gets `id` at its end: walked backward over that

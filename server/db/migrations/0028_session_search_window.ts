@@ -3,7 +3,7 @@ import { isPostgres } from '../engine';
 
 // Frozen. A broad search text on PostgreSQL ("Payer 1", 111,111 of a million names) is
 // read day by day, newest first, from 0026's day-keyed trigram indexes and stops at the candidate
-// cap; the capped walk answers a window (finance-search.ts). The walk was one SQL statement that
+// cap; the capped walk answers a window (server/db/search/). The walk was one SQL statement that
 // sorted every matching day and numbered its 10,001 rows to find the cap-th. This function walks
 // the same months and days but only counts each day's matches (no sort, no rows out), and reads
 // the one day that holds the cap-th session backward on the merchant's (merchant_id, created_at,

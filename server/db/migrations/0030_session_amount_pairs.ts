@@ -6,7 +6,7 @@ import { isPostgres } from '../engine';
 // but read each from the table (2,000 heap pages for one amount at a million sessions); with
 // created_at and id in the index the read is index-only (a few leaf pages, once autovacuum has
 // marked the pages all-visible). It replaces 0011's index, a prefix of it, which the general
-// list's amount condition (finance-search.ts sessionAmount) uses as before.
+// list's amount condition (server/db/search/ sessionAmount) uses as before.
 // SQLite: nothing (its index entries carry the rowid, and a row is one in-process read away).
 export async function up(db: Kysely<unknown>): Promise<void> {
   if (!isPostgres(db)) return;

@@ -6,7 +6,7 @@ import { ddl } from './ddl';
 // 10,000 rowid lookups in the table, 10–25 ms of the search at a million sessions, with one
 // merchant in the whole database. Each range now records the merchants whose sessions it indexes
 // (a superset: never taken out on a delete), so a search skips a range without the merchant and
-// reads a range of that merchant alone without the check (server/modules/finance/search-ranges.ts
+// reads a range of that merchant alone without the check (server/db/search/sqlite-ranges.ts
 // newestMatching). The record is kept by triggers, whoever writes the index:
 // - `_noted`: when the mark (`indexed_through`) moves up, the sessions it passed (the rows just
 //   put in the index, by this version's job, an older server's on the same file, or the rebuild)

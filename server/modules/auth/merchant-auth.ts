@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
-import { changeStamp, sqliteDataVersion, type Db } from '../../db/database';
+import type { Db } from '../../db/database';
+import { changeStamp, commitVersion } from '../../db/read-stamp';
 import { AppError } from '../../lib/errors';
 import { safeEqual, sha256Hex } from '../../lib/hash';
 import type { Clock } from '../../lib/clock';
@@ -16,9 +17,9 @@ declare module 'fastify' {
   interface FastifyRequest {
     merchant?: MerchantContext;
     /**
-     * SQLite's data_version as read when the key was checked (after the request arrived), so a
-     * read of this request can stamp its answer without a second PRAGMA
-     * (server/http/kept-answers.ts); undefined on PostgreSQL.
+     * The database's commit version (server/db/read-stamp.ts) as read when the key was checked
+     * (after the request arrived), so a read of this request can stamp its answer without reading
+     * it again (server/http/kept-answers.ts); undefined where the engine has none.
      */
     dataVersion?: number;
   }
@@ -81,7 +82,7 @@ function fromCache(deps: MerchantAuthDeps, req: FastifyRequest): MerchantContext
   const token = bearerToken(req);
   if (!token || !KEY_SHAPE.test(token)) throw unauthorized();
   const hash = keyHash(deps.apiKeys, req, token);
-  const dataVersion = sqliteDataVersion(deps.db);
+  const dataVersion = commitVersion(deps.db);
   req.dataVersion = dataVersion;
   const stamp = changeStamp(deps.db, dataVersion);
   const cached = deps.apiKeys.resolved.get(hash);

@@ -5,7 +5,7 @@ import { afterCursor, decodeCursor } from './finance-paging';
 
 /**
  * The merchant's sessions of one amount (the invoice amount, or what a succeeded attempt or an
- * approved deposit collected: finance-search.ts sessionAmount), when the amount is the list's
+ * approved deposit collected: server/db/search/ sessionAmount), when the amount is the list's
  * only filter and it is listed by time: how finance looks a payment up by its amount.
  *
  * The general list reads every session of the amount in full to count them and again to sort

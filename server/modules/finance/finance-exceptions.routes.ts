@@ -20,7 +20,7 @@ import { reviewException, workCounts } from './finance-exception-items';
 import { openExceptionCount } from './finance-overview';
 import { merchantScope } from './merchant-scope';
 import { allow, requireStaff } from '../auth/staff-auth';
-import { catchUpInvoiceSummaries } from '../../domain/invoice-summary-fold';
+import { catchUpInvoiceSummaries } from '../../jobs/invoice-summary-fold';
 
 const errors = { 400: ErrorEnvelope, 401: ErrorEnvelope, 403: ErrorEnvelope, 404: ErrorEnvelope, 429: ErrorEnvelope };
 const tags = ['Back office: finance'];

@@ -5,10 +5,10 @@ import type { InvoiceSummariesTable } from '../../db/schema';
 import { invalid, notFound } from '../../lib/errors';
 import type { InvoiceDetail, InvoiceList, InvoiceSummary, SessionRow } from '../../../shared/schemas/backoffice';
 import { invoiceLines } from '../invoices/invoices.repository';
-import { likeEscape } from './finance-search';
+import { likeEscape } from '../../db/search';
 import { SESSION_SELECTION } from './session-selection';
 import { afterCursor, decodeCursor, encodeCursor, pageOf } from './finance-paging';
-import { catchUpInvoiceSummaries } from '../../domain/invoice-summary-fold';
+import { catchUpInvoiceSummaries } from '../../jobs/invoice-summary-fold';
 import type { CheckoutSessionsTable } from '../../db/schema';
 
 /**

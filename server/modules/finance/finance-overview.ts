@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { AppDeps } from '../../deps';
 import type { Db } from '../../db/database';
-import { catchUpInvoiceSummaries } from '../../domain/invoice-summary-fold';
+import { catchUpInvoiceSummaries } from '../../jobs/invoice-summary-fold';
 import { RAILS, type Rail } from '../../../shared/schemas/common';
 import type { Overview, OverviewQuery } from '../../../shared/schemas/overview';
 import { OVERVIEW_MAX_DAYS } from '../../../shared/schemas/overview';

@@ -1,5 +1,4 @@
 import { sql } from 'kysely';
-import { isPostgres } from '../../db/engine';
 import type { Db } from '../../db/database';
 import type { CheckoutSessionsTable } from '../../db/schema';
 import { expireAllDue, expireIfDue, isDue, NO_STATUS, type TransitionDeps } from '../../domain/session-transitions';
@@ -25,8 +24,7 @@ import { formatMoney as money } from '../../../shared/money';
 import { railLabel, SESSION_STATUS_LABELS, SLIP_STATUS_LABELS } from '../../../shared/labels';
 import { networkLabel } from '../../../shared/countries';
 import { settlements, type Settlement } from './finance-settlement';
-import { amongHits, merchantScope, searchable, searchHits, sessionAmount } from './finance-search';
-import { catchUpSearchIndex } from './search-index';
+import { merchantScope, searchable, sessionAmount, sessionSearchOf } from '../../db/search';
 import { afterCursor, decodeCursor, pageOf } from './finance-paging';
 import { amountPage } from './amount-list';
 import { deliveryEntries } from './session-deliveries';
@@ -179,7 +177,7 @@ export interface SessionFilter {
 /**
  * Sessions of one merchant. `rail` matches the rail that paid, or any rail tried (an attempt,
  * or a cash slip); `invoice_ref` matches anywhere in the ref; `q` is the free search of
- * finance-search.ts; `amount_minor` the base or collected amount; `from`/`to` bound
+ * server/db/search/; `amount_minor` the base or collected amount; `from`/`to` bound
  * `created_at` (to exclusive); `mode` keeps live or test sessions only (by the id's prefix). `total` counts at most `cap` sessions (server/lib/list-total.ts).
  */
 export async function listSessions(deps: FinanceDeps, merchantId: string, f: SessionFilter, cap: number): Promise<SessionList> {
@@ -199,7 +197,8 @@ export async function listSessions(deps: FinanceDeps, merchantId: string, f: Ses
   const to = iso('to', f.to);
   if (from && to && from >= to) throw invalid('to', 'must be after from');
   const mode = f.mode === 'live' || f.mode === 'test' ? f.mode : undefined;
-  const [scope, ref, text] = [{ merchantId, pg: isPostgres(deps.db), cap, now: deps.clock.now().getTime() }, f.invoice_ref, f.q?.trim()];
+  const search = sessionSearchOf(deps.db);
+  const [scope, ref, text] = [{ merchantId, cap, now: deps.clock.now().getTime() }, f.invoice_ref, f.q?.trim()];
   // An amount alone, listed by time: the count and page among the amount's (id, created_at) pairs (amount-list.ts).
   if (f.amount_minor !== undefined && f.sort === 'created_at' && !ref && !text && !f.status && !f.rail && !from && !to && !mode) {
     const found = await amountPage(deps.db, merchantId, f.amount_minor, f, cap);
@@ -210,8 +209,8 @@ export async function listSessions(deps: FinanceDeps, merchantId: string, f: Ses
       return { sessions: await withSettlements(deps.db, page), total: found.total, total_capped: false, next_cursor };
     }
   }
-  // A "contains" search reads the trigram index, which SQLite fills behind the writes: the sessions not yet in it first (search-index.ts).
-  if (searchable(ref ?? '') || searchable(text ?? '')) await catchUpSearchIndex(deps.db);
+  // A "contains" search reads the trigram index, which may be filled behind the writes: the sessions not yet in it first.
+  if (searchable(ref ?? '') || searchable(text ?? '')) await search.catchUp(deps.db);
   let q = sessionBase(deps.db).where(merchantScope(Boolean(ref || text || f.amount_minor !== undefined)), '=', merchantId);
   if (f.status) q = q.where('s.status', '=', f.status);
   if (mode) q = q.where(sql<string>`substr(s.id, 1, 8)`, mode === 'test' ? '=' : '<>', 'cs_test_');
@@ -219,9 +218,9 @@ export async function listSessions(deps: FinanceDeps, merchantId: string, f: Ses
   let [capped, full] = [false, false];
   for (const [t, only] of [[ref, 'invoice_ref'], [text, undefined]] as const) {
     if (!t) continue;
-    const hits = await searchHits(deps.db, t, scope, only);
+    const hits = await search.hits(deps.db, t, scope, only);
     [capped, full] = [capped || hits.capped, hits.full && !(ref && text)];
-    q = q.where((eb) => amongHits(eb, scope, hits, f.sort === 'created_at'));
+    q = q.where((eb) => search.among(eb, scope, hits, f.sort === 'created_at'));
   }
   // More than `cap` of the merchant's sessions match one text and nothing else narrows them: the count is the cap.
   full &&= !f.status && !f.rail && f.amount_minor === undefined && !from && !to && !mode;
@@ -250,15 +249,10 @@ export async function listSessions(deps: FinanceDeps, merchantId: string, f: Ses
     q = q.where((eb) => afterCursor(eb, `s.${f.sort}`, 's.id', f.dir, c));
   }
   const [by, dir] = [`s.${f.sort}` as const, f.dir];
-  // SQLite sorts a search's sessions (up to the cap, 10,000 for a broad text) with each whole row in its sorter: the
-  // page's rowids are sorted first, then only its rows read (29 → 13 ms for "Payer 1" at a million, docs/performance.md).
+  // A searched list's page as the search reads it (SessionSearch `page`: sorted keys first where that pays).
   const rows =
-    !scope.pg && (ref || text)
-      ? await sessionBase(deps.db)
-          .where(sql`s.rowid`, 'in', q.clearSelect().select(sql<number>`s.rowid`.as('k')).orderBy(by, dir).orderBy('s.id', dir).limit(f.limit + 1).offset(f.offset))
-          .orderBy(by, dir)
-          .orderBy('s.id', dir)
-          .execute()
+    ref || text
+      ? await search.page(q, sessionBase(deps.db), (l) => l.orderBy(by, dir).orderBy('s.id', dir), f.limit + 1, f.offset)
       : await q.orderBy(by, dir).orderBy('s.id', dir).limit(f.limit + 1).offset(f.offset).execute();
   const { page, next_cursor } = pageOf(rows, f.limit, f.sort, f.dir, (r) => r[f.sort]);
   return { sessions: await withSettlements(deps.db, page), ...total, next_cursor };

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { isPostgres } from '../../db/engine';
+import { dialectOf } from '../../db/dialect';
 import { precompiled } from '../../db/precompiled';
 
 /**
@@ -41,13 +41,10 @@ export const upsertLines = precompiled((db, p: Owner & { currency: string; now: 
   const tail = sql`ON CONFLICT (merchant_id, mode, invoice_ref, code) DO UPDATE SET
       name = excluded.name, amount_minor = excluded.amount_minor, currency = excluded.currency, updated_at = excluded.updated_at`;
   const shared = sql`${p.merchantId}, ${p.mode}, ${p.invoiceRef}`;
+  const e = dialectOf(db).jsonRows(p.rows);
   return {
     compile: () =>
-      (isPostgres(db)
-        ? sql`${head} SELECT e->>0, ${shared}, e->>1, e->>2, (e->>3)::bigint, ${p.currency}, 0, NULL, ${p.now}, ${p.now}
-            FROM jsonb_array_elements(${p.rows}::jsonb) AS e ${tail}`
-        : sql`${head} SELECT e.value ->> 0, ${shared}, e.value ->> 1, e.value ->> 2, e.value ->> 3, ${p.currency}, 0, NULL, ${p.now}, ${p.now}
-            FROM json_each(${p.rows}) AS e WHERE true ${tail}`
-      ).compile(db),
+      sql`${head} SELECT ${e.at(0)}, ${shared}, ${e.at(1)}, ${e.at(2)}, ${e.integerAt(3)}, ${p.currency}, 0, NULL, ${p.now}, ${p.now}
+            FROM ${e.from} ${e.where} ${tail}`.compile(db),
   };
 });

@@ -1,6 +1,5 @@
-import { sql } from 'kysely';
-import { changeStamp, DATA_VERSION_SQL, type Db } from '../../db/database';
-import { isPostgres } from '../../db/engine';
+import type { Db } from '../../db/database';
+import { changeStamp, selectCommitVersion } from '../../db/read-stamp';
 import { precompiled } from '../../db/precompiled';
 import { notFound } from '../../lib/errors';
 import type { SessionWithOwner } from './payments.repository';
@@ -34,7 +33,7 @@ const feeRulesOfIntegration = precompiled((db, p: { integrationId: string; curre
     .where('currency', '=', p.currency),
 );
 
-// findSession's query (payments.repository.ts), with SQLite's data_version in the same statement.
+// findSession's query (payments.repository.ts), with the commit version in the same statement (where the engine has one).
 const sessionForQuote = precompiled((db, p: { id: string }) => {
   const q = db
     .selectFrom('checkout_sessions as s')
@@ -43,10 +42,10 @@ const sessionForQuote = precompiled((db, p: { id: string }) => {
     .selectAll('s')
     .select(['m.name as merchant_name', 'i.allowed_rails', 'i.card_collection_mode', 'i.mode', 'i.momo_countries'])
     .where('s.id', '=', p.id);
-  return isPostgres(db) ? q : q.select(sql<number>`${sql.raw(DATA_VERSION_SQL)}`.as('data_version'));
+  return selectCommitVersion(db, q);
 });
 
-/** The session with its owner's rails, as findSession, and the data version read with it (SQLite). */
+/** The session with its owner's rails, as findSession, and the commit version read with it (where the engine has one). */
 export async function findSessionForQuote(db: Db, id: string): Promise<{ session: SessionWithOwner; dataVersion: number | undefined }> {
   const [row] = await sessionForQuote(db, { id });
   if (!row) throw notFound(`session ${id}`);
@@ -57,7 +56,7 @@ export async function findSessionForQuote(db: Db, id: string): Promise<{ session
 /**
  * The integration's rule for each rail in the session's currency (its own, else that currency's
  * default; never a rule of another currency): one query per change of the stamp. `dataVersion`:
- * SQLite's, when the caller has just read it (findSessionForQuote).
+ * the commit version, when the caller has just read it (findSessionForQuote).
  */
 export async function quoteFeeRules(
   deps: { db: Db; quoteInputs: QuoteInputMemory },

@@ -1,5 +1,7 @@
-/** The database the report worker opens its own connection on (workerData). */
-export type ReportSource = { file: string; url?: undefined } | { url: string; file?: undefined };
+import type { ReaderSource } from '../../db/reader';
+
+/** The database the report worker opens its own connection on (workerData; server/db/reader.ts). */
+export type ReportSource = ReaderSource;
 
 /** Messages between the report runner (main thread) and the report worker. */
 export type ToWorker =

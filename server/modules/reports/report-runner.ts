@@ -4,9 +4,10 @@ import { fileURLToPath } from 'node:url';
 import v8 from 'node:v8';
 import { Worker } from 'node:worker_threads';
 import type { FastifyBaseLogger } from 'fastify';
-import { postgresUrlOf, sqliteFileOf, type Db } from '../../db/database';
+import type { Db } from '../../db/database';
+import { readerSourceOf } from '../../db/reader';
 import { reportJobs, type ReportJob, type ReportJobs } from './report-jobs';
-import { SLOT_BYTES, SLOTS, type ReportSource, type ToRunner, type ToWorker } from './report-protocol';
+import { SLOT_BYTES, SLOTS, type ToRunner, type ToWorker } from './report-protocol';
 import { done, WorkerJob, type Chunk, type ReportStats } from './report-worker-job';
 
 ;
@@ -140,18 +141,10 @@ function withOwnYoungGeneration(create: () => Worker): Worker {
   return w;
 }
 
-/** The database a worker can open a connection of its own on; none for a handle only this process can reach. */
-function sourceOf(db: Db): ReportSource | null {
-  const file = sqliteFileOf(db);
-  if (file) return { file };
-  const url = postgresUrlOf(db);
-  return url ? { url } : null;
-}
-
 /** `slotBytes`: the size of a job's byte slots (tests: a few bytes, so characters straddle chunks). */
 export function createReportRunner(db: Db, logger: FastifyBaseLogger | false = false, opts: { slotBytes?: number } = {}): ReportRunner {
   const size = opts.slotBytes ?? SLOT_BYTES;
-  const source = sourceOf(db);
+  const source = readerSourceOf(db);
   const script = source ? workerScript() : null;
   let usable = script !== null;
   let worker: { w: Worker; ready: Promise<boolean> } | null = null;

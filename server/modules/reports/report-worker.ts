@@ -1,7 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { isDatabaseUnavailable } from '../../db/connection-errors';
-import { openPostgresReader } from '../../db/postgres-reader';
-import { openSqliteReader } from '../../db/sqlite-reader';
+import { openReader } from '../../db/reader';
 import { AppError } from '../../lib/errors';
 import { isReportJob, reportJobs, type ReportJobs } from './report-jobs';
 import type { ReportSource, ToRunner, ToWorker } from './report-protocol';
@@ -18,7 +17,7 @@ import type { ReportSource, ToRunner, ToWorker } from './report-protocol';
 const port = parentPort;
 if (!port) throw new Error('report-worker.ts runs as a worker thread (report-runner.ts)');
 const source = workerData as ReportSource;
-const reader = source.url !== undefined ? openPostgresReader(source.url) : openSqliteReader(source.file);
+const reader = openReader(source);
 
 interface Running {
   /** Slots the runner has handed over (credits): each may carry one chunk. */

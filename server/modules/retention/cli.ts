@@ -6,7 +6,7 @@ import { dbStats, prune } from './retention.service';
 import { rebuildInvoiceSummaries } from '../../domain/invoice-summary';
 import { loadConfig } from '../../config';
 import { connectDatabase, migrate } from '../../db/database';
-import { rebuildSearchIndex } from '../finance/search-ranges';
+import { rebuildSearchIndex } from '../../db/search';
 
 /**
  * `npm run admin -- db:stats [--json]` (table sizes and row counts) and

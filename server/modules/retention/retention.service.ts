@@ -1,7 +1,7 @@
 import { sql, type Transaction } from 'kysely';
 import type { Database } from '../../db/schema';
 import type { Db } from '../../db/database';
-import { isPostgres } from '../../db/engine';
+import { dialectOf } from '../../db/dialect';
 import type { Retention } from '../../config';
 import type { Clock } from '../../lib/clock';
 import type { IdGenerator } from '../../lib/ids';
@@ -146,26 +146,13 @@ const TABLES = [
 
 /** Row counts and sizes of the tables, largest first, and the database's total size. */
 export async function dbStats(db: Db): Promise<{ engine: 'sqlite' | 'postgres'; total_bytes: number; tables: TableStat[] }> {
-  const pg = isPostgres(db);
+  const dialect = dialectOf(db);
   const tables: TableStat[] = [];
-  let sizes: Map<string, number>;
-  let total: number;
-  if (pg) {
-    const rows = await sql<{ name: string; bytes: string }>`SELECT relname AS name, pg_total_relation_size(oid)::text AS bytes FROM pg_class WHERE relkind = 'r' AND relnamespace = 'public'::regnamespace`.execute(db);
-    sizes = new Map(rows.rows.map((r) => [r.name, Number(r.bytes)]));
-    total = Number((await sql<{ n: string }>`SELECT pg_database_size(current_database())::text AS n`.execute(db)).rows[0]?.n ?? 0);
-  } else {
-    // dbstat names each index's pages by the index: folded into its table through sqlite_master.
-    // The session search's FTS5 index (0016) is stored in tables of its own (checkout_sessions_search_data, …): checkout_sessions' too.
-    const rows = await sql<{ tbl: string; bytes: number }>`SELECT CASE WHEN m.tbl_name GLOB 'checkout_sessions_search*' THEN 'checkout_sessions' ELSE m.tbl_name END AS tbl, SUM(s.pgsize) AS bytes FROM dbstat s JOIN sqlite_master m ON m.name = s.name GROUP BY 1`.execute(db);
-    sizes = new Map(rows.rows.map((r) => [r.tbl, Number(r.bytes)]));
-    const pages = await sql<{ n: number }>`SELECT page_count * page_size AS n FROM pragma_page_count(), pragma_page_size()`.execute(db);
-    total = Number(pages.rows[0]?.n ?? 0);
-  }
+  const { tables: sizes, total } = await dialect.sizes(db);
   for (const t of TABLES) {
     const n = await sql<{ n: number | string }>`SELECT COUNT(*) AS n FROM ${sql.table(t)}`.execute(db);
     tables.push({ table: t, rows: Number(n.rows[0]?.n ?? 0), bytes: sizes.get(t) ?? null });
   }
   tables.sort((a, b) => (b.bytes ?? 0) - (a.bytes ?? 0) || b.rows - a.rows);
-  return { engine: pg ? 'postgres' : 'sqlite', total_bytes: total, tables };
+  return { engine: dialect.engine, total_bytes: total, tables };
 }

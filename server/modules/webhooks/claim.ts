@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { isPostgres } from '../../db/engine';
+import { claimStrategyOf } from '../../db/claim';
 import type { Database } from '../../db/schema';
 import { padded, padTail, precompiledValuesBySize } from './batch-sql';
 import type { Claimed, Job } from './outcomes';
@@ -55,9 +55,8 @@ function claimQuery(db: Kysely<Database>, v: { owner: string; now: string; lease
         .orderBy('c.created_at')
         .orderBy(sql`c.rowid`)
         .limit(v.limit);
-      // Several instances claim from one PostgreSQL table: rows another instance is claiming
-      // right now are skipped, not waited for (SQLite has one writer, so there is no such race).
-      return isPostgres(db) ? due.forUpdate().skipLocked() : due;
+      // As the engine takes due rows from several instances (server/db/claim/).
+      return claimStrategyOf(db).lockDue(due);
     })
     .returning(['id', 'event_id', 'endpoint_id', 'attempt_count', 'schedule_step', 'manual_requested_at']);
 }

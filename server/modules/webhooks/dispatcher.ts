@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { bookkeeping } from '../../db/bookkeeping';
 import type { Db } from '../../db/database';
-import { isPostgres } from '../../db/engine';
+import { claimStrategyOf } from '../../db/claim';
 import type { Clock } from '../../lib/clock';
 import { createWebhookHttpClient, describeAttemptError } from './http-attempt';
 import { createLeases, ORPHAN_CHECK_MS } from './leases';
@@ -111,7 +111,8 @@ export function createDispatcher(opts: DispatcherOptions): Dispatcher {
   const pollMs = opts.pollIntervalMs ?? 500;
   const batchSize = opts.batchSize ?? 64;
   const graceMs = opts.shutdownGraceMs ?? 8_000;
-  const ahead = Math.max(0, Math.min(concurrency, opts.claimAhead ?? (isPostgres(db) ? 0 : concurrency)));
+  const strategy = claimStrategyOf(db);
+  const ahead = Math.max(0, Math.min(concurrency, opts.claimAhead ?? strategy.defaultAhead(concurrency)));
   const leases = createLeases({ db, clock, onWake: () => wake(), log: opts.log });
   const owner = leases.owner;
   const shutdown = new AbortController();
@@ -245,13 +246,9 @@ export function createDispatcher(opts: DispatcherOptions): Dispatcher {
     return claimDue(on, { owner, now: now.toISOString(), lease, limit, busy });
   }
 
-  /**
-   * A claim on its own (not along with outcomes). SQLite: in a transaction of bookkeeping, so
-   * its lease is not synced by itself; what it claims was synced when its event committed.
-   */
+  /** A claim on its own (not along with outcomes), as the engine runs one (server/db/claim/). */
   function claimNow(limit: number): Promise<Job[]> {
-    if (isPostgres(db)) return claim(limit);
-    return bookkeeping(db, (trx) => claim(limit, trx));
+    return strategy.claimAlone(db, (on) => claim(limit, on));
   }
 
   function launch(job: Job): void {
@@ -315,7 +312,7 @@ export function createDispatcher(opts: DispatcherOptions): Dispatcher {
   }
 
   /**
-   * SQLite: the slots these outcomes free are claimed again in the transaction that writes them,
+   * Where the engine claims along outcomes (SQLite, server/db/claim/): the slots these outcomes free are claimed again in the transaction that writes them,
    * so a round of the fan-out costs one COMMIT instead of two (the claim's own, then the
    * outcomes'): each COMMIT writes the pages it changed and the header page to the WAL.
    * Only when fewer than half of `ahead` are queued: then enough is claimed to fill every slot and
@@ -325,7 +322,7 @@ export function createDispatcher(opts: DispatcherOptions): Dispatcher {
    * measured there).
    */
   function claimAlong(trx: Db): Promise<Job[]> | Job[] {
-    if (stopping || isPostgres(db)) return [];
+    if (stopping || !strategy.claimsAlongOutcomes) return [];
     const busy = held();
     if (ahead > 0 && queued.length >= ahead / 2) return [];
     const room = Math.min(batchSize, concurrency + ahead - sending - queued.length);

@@ -1,5 +1,5 @@
-import { sql, type Transaction } from 'kysely';
-import { isPostgres } from '../../db/engine';
+import type { Transaction } from 'kysely';
+import { dialectOf } from '../../db/dialect';
 import type { Database, EventsTable } from '../../db/schema';
 import { afterCommit } from '../../db/after-commit';
 import { timeOrderedBase62 } from '../../lib/ids';
@@ -46,7 +46,7 @@ export function createOutbox(): Outbox {
     notify,
     async eventRecorded(trx, event) {
       if (await enqueueDeliveries(trx, event)) {
-        if (isPostgres(trx)) await sql`select pg_notify(${WAKE_CHANNEL}, '')`.execute(trx);
+        await dialectOf(trx).notify(trx, WAKE_CHANNEL);
         afterCommit(trx, notify);
       }
     },

@@ -5,7 +5,7 @@ import { timeOrderedBase62 } from '../../lib/ids';
 import { holdPendingDeliveries } from './hold';
 import { columnList } from '../../db/precompiled';
 import { padTail, powerOfTwoChunks, precompiledValuesBySize } from './batch-sql';
-import { isSuccessStatus, nextDeliveryState } from './retry-policy';
+import { isSuccessStatus, nextDeliveryState } from '../../domain/retry-policy';
 
 /**
  * Writing what an attempt did (outcome-queue.ts batches them, one transaction per batch): the

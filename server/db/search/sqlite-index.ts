@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
-import type { Db } from '../../db/database';
-import { isPostgres } from '../../db/engine';
-import { RANGE_ROWS, openRange, openRangeId, rangeAbove, rangeTable, setMerged, unmergedRange } from './search-ranges';
-import { yieldToLoop } from '../../domain/batches';
+import type { Db } from '../database';
+import { isPostgres } from '../engine';
+import { RANGE_ROWS, openRange, openRangeId, rangeAbove, rangeTable, setMerged, unmergedRange } from './sqlite-ranges';
+import { yieldToLoop } from '../../lib/yield-to-loop';
 
 /**
  * The session search's FTS5 trigram table on SQLite (`checkout_sessions_search`, migrations
@@ -13,7 +13,7 @@ import { yieldToLoop } from '../../domain/batches';
  *
  * - The sweeper runs `indexSearchBacklog` every second: the sessions above the mark in rowid
  *   order, a batch per transaction sized to take about BATCH_TARGET_MS, into the open range of
- *   the index (search-ranges.ts, migration 0025: a table per RANGE_ROWS rowids), then FTS5
+ *   the index (sqlite-ranges.ts, migration 0025: a table per RANGE_ROWS rowids), then FTS5
  *   `merge` steps of the same size (automerge is off, 0020) on the open range, and on a range
  *   just closed until it is one segment, yielding to the event loop between transactions, until
  *   nothing is left or JOB_BUDGET_MS is spent. A step costs at most a range's worth of merging.
@@ -38,10 +38,10 @@ const MAX_MERGE_PAGES = 256;
 
 /**
  * After restoring `checkout_sessions` alone or a full VACUUM (server stopped), the index is
- * rebuilt from the table by search-ranges.ts's rebuildSearchIndex (`npm run admin --
+ * rebuilt from the table by sqlite-ranges.ts's rebuildSearchIndex (`npm run admin --
  * search:rebuild`; bench/volume-seed.ts after its bulk insert).
  */
-export { rebuildSearchIndex } from './search-ranges';
+export { rebuildSearchIndex } from './sqlite-ranges';
 
 /** The next size: what would have taken `BATCH_TARGET_MS`, at most double or half the last one. */
 function resize(size: number, ms: number, min: number, max: number): number {
@@ -58,7 +58,7 @@ async function pending(db: Db): Promise<boolean> {
 
 /**
  * Indexes up to `limit` sessions above the mark in one transaction, into the range that holds
- * them (search-ranges.ts): never past the open range's RANGE_ROWS rowids; a full range is closed
+ * them (sqlite-ranges.ts): never past the open range's RANGE_ROWS rowids; a full range is closed
  * and the next made first. Returns how many.
  */
 async function indexBatch(db: Db, limit: number, rangeRows: number): Promise<number> {

@@ -1,11 +1,11 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/database';
 import { runExclusive } from '../db/leader';
-import { applyTransition, expireIfDue, type TransitionDeps } from './session-transitions';
+import { applyTransition, expireIfDue, type TransitionDeps } from '../domain/session-transitions';
 import { purgeExpiredIdempotencyKeys } from '../modules/idempotency/idempotency.service';
-import { dueTransferWindows, endDueTransferWindows } from './bank-transfer-window';
-import { expireAttempt } from './attempt-transitions';
-import { expireDueSlips } from './slip-transitions';
+import { dueTransferWindows, endDueTransferWindows } from '../domain/bank-transfer-window';
+import { expireAttempt } from '../domain/attempt-transitions';
+import { expireDueSlips } from '../domain/slip-transitions';
 import { drain, yieldToLoop } from './batches';
 import { sweeperTickSeconds } from '../observe';
 

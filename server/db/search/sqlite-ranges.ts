@@ -1,12 +1,12 @@
 import { sql, type Kysely } from 'kysely';
 import type BetterSqlite3 from 'better-sqlite3';
-import type { Database } from '../../db/schema';
+import type { Database } from '../schema';
 
 /**
  * SQLite: the session search's FTS5 index split into rowid ranges ("generations", migration
  * 0025). Range `id` holds the sessions of rowid in (lo, hi] in its own FTS5 table (external
  * content over `checkout_sessions`, like 0016's); the newest is open (`hi` NULL) and is the only
- * one the job writes into (search-index.ts), until it spans RANGE_ROWS rowids: then it is closed
+ * one the job writes into (sqlite-index.ts), until it spans RANGE_ROWS rowids: then it is closed
  * at the mark, the next one is made in the same transaction, and the closed one is merged down to
  * one segment in bounded steps, once. So no FTS5 segment ever holds more than RANGE_ROWS rows,
  * and the longest merge step is that of a range, not of the whole table (a step at a

@@ -1,14 +1,11 @@
+import { yieldToLoop } from '../lib/yield-to-loop';
+
 /**
  * The sweep loop, shared by the sweeper and the bank-transfer window (its own module so neither
  * imports the other: the sweeper calls the window's endDueTransferWindows).
  */
 
-/**
- * Lets the event loop run (requests, timers) before the caller goes on. On SQLite every query
- * is synchronous and Kysely's awaits are microtasks, so without it a chain of transactions holds
- * the loop from its first statement to its last (the sweeper's tick did).
- */
-export const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+export { yieldToLoop };
 
 /** Rows one sweep query takes: small enough that no single query or batch holds the event loop. */
 export const SWEEP_BATCH = 200;

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { Database } from '../../db/schema';
+import type { Database } from '../schema';
 
 /**
  * PostgreSQL's trigram search reads, for every trigram of the text, that trigram's whole list of
@@ -8,14 +8,14 @@ import type { Database } from '../../db/schema';
  * the other word finds 124 sessions (1,184 index pages and 60–90 ms at a million sessions,
  * against 28 pages and 0.4 ms for the rare word alone). So when a text has several words and
  * one of them is rare, the index is asked for that word only, and the whole text is checked on
- * the rows it finds (finance-search.ts): the same sessions, since every one containing the text
+ * the rows it finds (server/db/search/): the same sessions, since every one containing the text
  * contains each of its words.
  *
  * How common a word is comes from a sample of the sessions' names and refs (about SAMPLE_ROWS,
  * `TABLESAMPLE SYSTEM`), read at most once per REFRESH_MS per database and process. Below
  * MIN_TABLE sessions the whole text is always used (its index lists are short anyway).
  * The same sample estimates how many sessions a text finds (estimatedMatches): a broad one is
- * read day by day, newest first (finance-search.ts newestByDay). A wrong estimate costs time,
+ * read day by day, newest first (server/db/search/ newestByDay). A wrong estimate costs time,
  * never a different answer: both ways find the same newest sessions.
  */
 export const SAMPLE_ROWS = 2_000;
@@ -70,7 +70,7 @@ export function estimatedMatches(q: string, texts: readonly string[], rows: numb
   return (texts.filter((t) => t.includes(needle)).length / texts.length) * rows;
 }
 
-/** How PostgreSQL's trigram search should ask its index for a text of 3+ characters (finance-search.ts). */
+/** How PostgreSQL's trigram search should ask its index for a text of 3+ characters (server/db/search/). */
 export interface IndexPlan {
   /** The rare word to ask the index for instead of the whole text, or null. */
   word: string | null;

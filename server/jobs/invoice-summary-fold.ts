@@ -1,9 +1,9 @@
 import { sql, type Transaction } from 'kysely';
 import type { Db } from '../db/database';
-import { isPostgres } from '../db/engine';
+import { dialectOf } from '../db/dialect';
 import type { Database, InvoiceSummariesTable, InvoiceSummaryDeltasTable } from '../db/schema';
 import { yieldToLoop } from './batches';
-import { foldDayTotals } from './day-totals';
+import { foldDayTotals } from '../domain/day-totals';
 
 type Trx = Transaction<Database>;
 
@@ -86,13 +86,10 @@ const later = (a: { id: string; createdAt: string } | null, b: { id: string; cre
 
 /** One batch in one transaction; returns how many deltas it folded. */
 export async function foldBatch(db: Db, limit = FOLD_BATCH): Promise<number> {
-  // PostgreSQL: READ COMMITTED, not the writers' SERIALIZABLE (server/db/postgres.ts). Each
-  // statement reads what is committed once the lock is held; and a fold that read a session or
-  // a line a writer is changing would otherwise be an SSI conflict that could abort the writer.
-  // Whatever the fold reads and a writer then commits comes with a delta of its own, folded next.
-  const builder = isPostgres(db) ? db.transaction().setIsolationLevel('read committed') : db.transaction();
-  return builder.execute(async (trx) => {
-    if (isPostgres(trx)) await sql`SELECT pg_advisory_xact_lock(hashtext('paydesk:invoice-summary-fold'))`.execute(trx);
+  // No two folds overlap, and each statement reads what is committed (server/db/dialect
+  // `exclusiveJob`), never aborting a writer over a row both touched. Whatever the fold reads and
+  // a writer then commits comes with a delta of its own, folded next.
+  return dialectOf(db).exclusiveJob(db, 'invoice-summary-fold', async (trx) => {
     const deltas = await trx
       .deleteFrom('invoice_summary_deltas')
       .where('seq', 'in', (eb) => eb.selectFrom('invoice_summary_deltas').select('seq').orderBy('invoice_summary_deltas.seq').limit(limit))

@@ -202,7 +202,7 @@ test.describe('a French browser', () => {
     await page.setViewportSize({ width: 1366, height: 900 });
     await page.goto('/backoffice/audit');
     await expect(page.getByRole('heading', { level: 1, name: 'Journal d’audit' })).toBeVisible();
-    await expect(page.getByTestId('audit-table')).toContainText('A créé une intégration');
+    await expect(page.getByTestId('audit-table')).toContainText('Connexion');
     for (const w of widths) {
       await page.setViewportSize({ width: w, height: 900 });
       await noOverflow();

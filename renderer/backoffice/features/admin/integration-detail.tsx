@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { useT } from '../../../ui/i18n';
 import { useApi } from '../common/api';
-import { amountPlaceholder, formatAmountInput, formatDateTime, formatMoney, parseAmount, railLabel, useAmountLocale } from '../common/format';
+import { labelsWith } from '../common/labels';
+import { amountPlaceholder, formatAmountInput, formatDateTime, formatMoney, parseAmount, useAmountLocale } from '../common/format';
 import { parsePercent } from '../../../ui/amount';
 import { defaultFeeRule } from '../../../../shared/fee-defaults';
 import { RAILS, type Rail } from '../../../../shared/schemas/common';
@@ -105,7 +106,7 @@ export function IntegrationDetail({ i, onClose }: { i: IntegrationView; onClose:
         bearer: fee.bearer,
       });
     },
-    () => t('admin.fees.saved', { rail: railLabel(fee.rail), currency: feeCurrency }),
+    () => t('admin.fees.saved', { rail: labelsWith(t).rail(fee.rail), currency: feeCurrency }),
   );
 
   return (
@@ -244,7 +245,7 @@ export function IntegrationDetail({ i, onClose }: { i: IntegrationView; onClose:
         {RAILS.map((r) => (
           <label key={r}>
             <input type="checkbox" checked={rails.includes(r)} onChange={(e) => setRails((cur) => (e.target.checked ? [...cur, r] : cur.filter((x) => x !== r)))} />
-            {railLabel(r)}
+            {labelsWith(t).rail(r)}
           </label>
         ))}
         <button type="button" className="bo-btn bo-btn--secondary bo-btn--sm" disabled={saveRails.pending || rails.length === 0} onClick={() => saveRails.mutate(undefined)}>
@@ -275,7 +276,7 @@ export function IntegrationDetail({ i, onClose }: { i: IntegrationView; onClose:
         rows={currencyRules.length ? currencyRules : RAILS.map((rail) => ({ rail: rail as Rail, currency: feeCurrency, ...defaultFeeRule(feeCurrency, rail as Rail), default: true }))}
         rowKey={(f) => `${f.currency}-${f.rail}`}
         columns={[
-          { key: 'rail', header: t('admin.fees.method'), sortValue: (f) => railLabel(f.rail), render: (f) => railLabel(f.rail) },
+          { key: 'rail', header: t('admin.fees.method'), sortValue: (f) => labelsWith(t).rail(f.rail), render: (f) => labelsWith(t).rail(f.rail) },
           { key: 'pct', header: t('admin.fees.percent'), align: 'right', sortValue: (f) => f.percent_bps, render: (f) => `${new Intl.NumberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(f.percent_bps / 100)} %` },
           { key: 'fixed', header: t('admin.fees.fixed'), align: 'right', sortValue: (f) => f.fixed_minor, render: (f) => formatMoney(f.fixed_minor, f.currency) },
           { key: 'cap', header: t('admin.fees.cap'), align: 'right', sortValue: (f) => f.cap_minor, render: (f) => (f.cap_minor === null ? '—' : formatMoney(f.cap_minor, f.currency)) },
@@ -290,7 +291,7 @@ export function IntegrationDetail({ i, onClose }: { i: IntegrationView; onClose:
           saveFee.mutate(undefined);
         }}
       >
-        <SelectField label={t('admin.fees.method')} value={fee.rail} onChange={(v) => setFee(ruleForm(v, feeCurrency))} options={RAILS.map((r) => ({ value: r, label: railLabel(r) }))} />
+        <SelectField label={t('admin.fees.method')} value={fee.rail} onChange={(v) => setFee(ruleForm(v, feeCurrency))} options={RAILS.map((r) => ({ value: r, label: labelsWith(t).rail(r) }))} />
         <InputField label={t('admin.fees.percent')} value={fee.percent} onChange={(v) => setFee({ ...fee, percent: v })} inputMode="decimal" />
         <InputField label={t('admin.fees.fixedIn', { currency: feeCurrency })} value={fee.fixed} onChange={(v) => setFee({ ...fee, fixed: v })} placeholder={amountPlaceholder(feeCurrency, locale)} inputMode="decimal" />
         <InputField label={t('admin.fees.capIn', { currency: feeCurrency })} value={fee.cap} onChange={(v) => setFee({ ...fee, cap: v })} placeholder={t('admin.fees.capNone')} inputMode="decimal" />

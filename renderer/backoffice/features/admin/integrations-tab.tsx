@@ -2,7 +2,8 @@ import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useT } from '../../../ui/i18n';
 import { useApi } from '../common/api';
-import { formatDateTime, railLabel } from '../common/format';
+import { labelsWith } from '../common/labels';
+import { formatDateTime } from '../common/format';
 import { Card, Empty, InputField, QueryState, ShortId, StatusBadge } from '../../../ui/blocks';
 import { adminQueries, type IntegrationView } from './admin.queries';
 import { CreatedIntegration } from '../../../../shared/schemas/admin';
@@ -77,7 +78,7 @@ function IntegrationCard({ i }: { i: IntegrationView }) {
               {t('admin.integrations.summary', {
                 keys: activeKeys,
                 endpoints: i.webhook_endpoints.length,
-                rails: i.allowed_rails.map(railLabel).join(', '),
+                rails: i.allowed_rails.map((r) => labelsWith(t).rail(r)).join(', '),
                 created: <time dateTime={i.created_at}>{formatDateTime(i.created_at)}</time>,
               })}
             </div>

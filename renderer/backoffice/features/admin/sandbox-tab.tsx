@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useT } from '../../../ui/i18n';
 import { useApi } from '../common/api';
+import { labelsWith } from '../common/labels';
 import { amountPlaceholder, parseAmount, useAmountLocale } from '../common/format';
 import { Card, InputField, SelectField } from '../../../ui/blocks';
 import { FEE_CURRENCIES } from './fee-currencies';
@@ -20,7 +21,7 @@ export function SandboxTab() {
       if (!read.ok || read.minor <= 0) return Promise.reject(new FormError(read.ok ? t('admin.sandbox.enterAmount') : read.message));
       return api.post('/admin/sandbox/bank-transfers', { payment_reference: reference.trim(), amount_minor: read.minor }, ProviderPaymentStatusResponse);
     },
-    (r) => t('admin.sandbox.done', { session: r.session_id, status: r.session_status }),
+    (r) => t('admin.sandbox.done', { session: r.session_id, status: labelsWith(t).sessionStatus(r.session_status) }),
   );
   return (
     <Card title={t('admin.sandbox.title')}>

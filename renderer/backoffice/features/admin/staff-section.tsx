@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useT } from '../../../ui/i18n';
 import { useApi } from '../common/api';
+import { labelsWith } from '../common/labels';
 import { useErrorText } from '../common/error-text';
 import { ConfirmDialog } from '../common/confirm-dialog';
 import { Card, InputField, SelectField } from '../../../ui/blocks';
@@ -42,7 +43,7 @@ export function StaffAccountSection() {
     onSuccess: (_r, p) => {
       setNote({
         tone: 'success',
-        text: p.kind === 'reset' ? t('admin.account.resetDone', { username: p.user.username }) : t('admin.account.roleDone', { username: p.user.username, role: role.role }),
+        text: p.kind === 'reset' ? t('admin.account.resetDone', { username: p.user.username }) : t('admin.account.roleDone', { username: p.user.username, role: labelsWith(t).role(role.role) }),
       });
       if (p.kind === 'reset') setPassword('');
       void queryClient.invalidateQueries({ queryKey: ['admin', api.userId] });
@@ -66,7 +67,7 @@ export function StaffAccountSection() {
             setNote(null);
             setRole({ role: others.find((s) => s.id === v)?.role ?? '', branch: '', merchant: '' });
           }}
-          options={[{ value: '', label: t('admin.choose') }, ...others.map((s) => ({ value: s.id, label: t('admin.account.memberOption', { username: s.username, role: s.role }) }))]}
+          options={[{ value: '', label: t('admin.choose') }, ...others.map((s) => ({ value: s.id, label: t('admin.account.memberOption', { username: s.username, role: labelsWith(t).role(s.role) }) }))]}
         />
       </div>
       {user && (
@@ -90,7 +91,7 @@ export function StaffAccountSection() {
               setPending({ kind: 'role', user });
             }}
           >
-            <SelectField label={t('admin.account.newRole')} value={newRole} onChange={(v) => setRole({ role: v, branch: '', merchant: '' })} options={ROLES.map((r) => ({ value: r, label: r }))} />
+            <SelectField label={t('admin.account.newRole')} value={newRole} onChange={(v) => setRole({ role: v, branch: '', merchant: '' })} options={ROLES.map((r) => ({ value: r, label: labelsWith(t).role(r) }))} />
             {(newRole === 'teller' || newRole === 'supervisor') && (
               <SelectField label={t('admin.branch')} value={role.branch} onChange={(v) => setRole({ ...role, role: newRole, branch: v })} options={[{ value: '', label: t('admin.noBranch') }, ...branchOptions]} />
             )}
@@ -120,7 +121,7 @@ export function StaffAccountSection() {
         {pending?.kind === 'reset' ? (
           <p>{t('admin.account.resetBody')}</p>
         ) : (
-          <p>{t('admin.account.roleBody', { from: pending?.user.role ?? '', to: newRole })}</p>
+          <p>{t('admin.account.roleBody', { from: labelsWith(t).role(pending?.user.role ?? ''), to: labelsWith(t).role(newRole) })}</p>
         )}
       </ConfirmDialog>
     </Card>

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useT } from '../../../ui/i18n';
 import { useApi } from '../common/api';
+import { labelsWith } from '../common/labels';
 import { formatDateTime } from '../common/format';
 import { Card, DataTable, Empty, InputField, QueryState, SelectField, StatusBadge } from '../../../ui/blocks';
 import { ConfirmDialog } from '../common/confirm-dialog';
@@ -59,7 +60,7 @@ export function StaffTab() {
           <InputField label={t('admin.staff.fullName')} value={form.fullName} onChange={(v) => setForm({ ...form, fullName: v })} />
           <InputField label={t('admin.staff.username')} value={form.username} onChange={(v) => setForm({ ...form, username: v })} />
           <InputField label={t('admin.staff.tempPassword')} type="password" value={form.password} onChange={(v) => setForm({ ...form, password: v })} />
-          <SelectField label={t('admin.staff.role')} value={form.role} onChange={(v) => setForm({ ...form, role: v })} options={['teller', 'supervisor', 'finance', 'admin'].map((r) => ({ value: r, label: r }))} />
+          <SelectField label={t('admin.staff.role')} value={form.role} onChange={(v) => setForm({ ...form, role: v })} options={['teller', 'supervisor', 'finance', 'admin'].map((r) => ({ value: r, label: labelsWith(t).role(r) }))} />
           {form.role === 'teller' && <SelectField label={t('admin.branch')} value={form.branch} onChange={(v) => setForm({ ...form, branch: v })} options={[{ value: '', label: t('admin.noBranch') }, ...branchOptions]} />}
           {form.role === 'finance' && <SelectField label={t('admin.merchant')} value={form.merchant} onChange={(v) => setForm({ ...form, merchant: v })} options={[{ value: '', label: t('admin.choose') }, ...merchantOptions]} />}
           <button type="submit" className="bo-btn bo-btn--primary bo-export-btn" disabled={create.pending || !form.username.trim() || !form.fullName.trim() || !form.password}>
@@ -104,7 +105,7 @@ export function StaffTab() {
               columns={[
                 { key: 'name', header: t('admin.staff.fullName'), sortValue: (s) => s.full_name ?? '', render: (s) => (s.full_name ? <span translate="no">{s.full_name}</span> : <span className="bo-muted">{t('admin.staff.notGiven')}</span>) },
                 { key: 'user', header: t('admin.staff.username'), sortValue: (s) => s.username, render: (s) => <span translate="no">{s.username}</span> },
-                { key: 'role', header: t('admin.staff.role'), sortValue: (s) => s.role, render: (s) => <span className="bo-cap">{s.role}</span> },
+                { key: 'role', header: t('admin.staff.role'), sortValue: (s) => s.role, render: (s) => <span className="bo-cap">{labelsWith(t).role(s.role)}</span> },
                 { key: 'bound', header: t('admin.staff.boundTo'), sortValue: (s) => boundTo(s) ?? '', render: (s) => (boundTo(s) ? <span translate="no">{boundTo(s)}</span> : <span className="bo-muted">—</span>) },
                 { key: 'created', header: t('admin.created'), nowrap: true, sortValue: (s) => s.created_at, render: (s) => <time dateTime={s.created_at}>{formatDateTime(s.created_at)}</time> },
                 { key: 'state', header: t('admin.state'), sortValue: (s) => (s.disabled_at ? 'disabled' : 'active'), render: (s) => <StatusBadge status={s.disabled_at ? 'disabled' : 'active'} label={s.disabled_at ? t('admin.stateDisabled') : t('admin.stateActive')} /> },

@@ -40,6 +40,7 @@ const ACTION_IDS: Readonly<Record<string, string>> = {
   'staff.password_reset': 'audit.action.staff.password_reset',
   'staff.role_change': 'audit.action.staff.role_change',
   'auth.password_change': 'audit.action.auth.password_change',
+  'auth.language_change': 'audit.action.auth.language_change',
   'sandbox.bank_transfer_confirm': 'audit.action.sandbox.bank_transfer_confirm',
   'exception.resolve': 'audit.action.exception.resolve',
   'exception.ignore': 'audit.action.exception.ignore',

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { useT, type T } from '../../../ui/i18n';
 import { AUDIT_ACTIONS } from '../../../../shared/schemas/backoffice';
 import { useApi } from '../common/api';
+import { labelsWith } from '../common/labels';
 import { useErrorText } from '../common/error-text';
 import { NoMatch } from '../common/filter-hint';
 import { dayEndIso, dayStartIso, formatDateTime } from '../common/format';
@@ -91,7 +92,7 @@ export function AuditPage() {
                     <>
                       <div translate="no">{e.actor.username}</div>
                       <div className="bo-muted">
-                        <span className="bo-cap">{e.actor.role}</span>
+                        <span className="bo-cap">{labelsWith(t).role(e.actor.role)}</span>
                         {e.ip ? <span translate="no">{` · ${e.ip}`}</span> : ''}
                       </div>
                     </>

@@ -7,8 +7,9 @@ import { Link } from '../../router';
 import { ROUTES } from '../../routes';
 import { useSession } from '../auth/session';
 import { useApi } from '../common/api';
+import { labelsWith } from '../common/labels';
 import { useErrorText } from '../common/error-text';
-import { formatDateTime, formatMoney, railLabel } from '../common/format';
+import { formatDateTime, formatMoney } from '../common/format';
 import { Card, Empty, Mono, PageTitle, Pagination, QueryState, SelectField, StatusBadge, Tabs } from '../../../ui/blocks';
 import { financeQueries } from './finance.queries';
 import { exceptionQueries, exceptionsCsvPath, reviewException } from './exceptions.queries';
@@ -312,7 +313,7 @@ function ItemCard({ item, onAct }: { item: ExceptionItem; onAct: (status: Except
             {[...sessions.values()].map((s) => (
               <li key={s.id}>
                 <Link to={`${FINANCE}/sessions/${encodeURIComponent(s.id)}`}>
-                  {formatMoney(s.amount_minor, item.currency)} · {railLabel(s.paid_rail)}
+                  {formatMoney(s.amount_minor, item.currency)} · {labelsWith(t).rail(s.paid_rail)}
                 </Link>{' '}
                 <span className="bo-muted">{t('exceptions.paidAt', { date: <time dateTime={s.finalized_at ?? undefined}>{formatDateTime(s.finalized_at)}</time> })}</span>
               </li>

@@ -1,9 +1,10 @@
 import { useEffect, useId, useRef } from 'react';
+import { labelsWith } from '../common/labels';
 import { useT } from '../../../ui/i18n';
 import type { InvoiceDetail } from '../../../../shared/schemas/backoffice';
 import { useRouter } from '../../router';
 import { useErrorText } from '../common/error-text';
-import { formatDateTime, railLabel } from '../common/format';
+import { formatDateTime } from '../common/format';
 import { Card, DataTable, Empty, Money, ShortId, StatusBadge } from '../../../ui/blocks';
 import { FINANCE_BASE as BASE } from './finance-base';
 
@@ -71,7 +72,7 @@ export function InvoiceSessions({
           columns={[
             { key: 'amount', header: t('finance.amount'), align: 'right', render: (s) => <Money minor={s.amount_minor} currency={s.currency} /> },
             { key: 'status', header: t('finance.status'), render: (s) => <StatusBadge status={s.status} kind="session" /> },
-            { key: 'rail', header: t('finance.paidBy'), render: (s) => railLabel(s.paid_rail) },
+            { key: 'rail', header: t('finance.paidBy'), render: (s) => labelsWith(t).rail(s.paid_rail) },
             { key: 'created', header: t('finance.created'), nowrap: true, render: (s) => <time dateTime={s.created_at}>{formatDateTime(s.created_at)}</time> },
             { key: 'id', header: t('finance.session'), render: (s) => <ShortId value={s.id} /> },
           ]}

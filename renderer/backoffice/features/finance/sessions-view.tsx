@@ -4,7 +4,8 @@ import type { TimelineEntry } from '../../../../shared/schemas/backoffice';
 import { useT, type T } from '../../../ui/i18n';
 import { useRouter } from '../../router';
 import { useApi } from '../common/api';
-import { amountPlaceholder, dayEndIso, dayStartIso, formatDateTime, formatMoney, parseAmount, railLabel, useAmountLocale } from '../common/format';
+import { labelsWith } from '../common/labels';
+import { amountPlaceholder, dayEndIso, dayStartIso, formatDateTime, formatMoney, parseAmount, useAmountLocale } from '../common/format';
 import { FEE_CURRENCIES } from '../admin/fee-currencies';
 import { NoMatch } from '../common/filter-hint';
 import { listPager, useListPages } from '../common/paging';
@@ -14,14 +15,14 @@ import { financeQueries, type SessionFilters } from './finance.queries';
 
 const statusOptions = (t: T) => [
   { value: '', label: t('finance.sessions.anyStatus') },
-  ...['open', 'pending', 'success', 'failed', 'expired'].map((s) => ({ value: s, label: s[0]!.toUpperCase() + s.slice(1) })),
+  ...['open', 'pending', 'success', 'failed', 'expired'].map((s) => ({ value: s, label: labelsWith(t).sessionStatus(s) })),
 ];
 const modeOptions = (t: T) => [
   { value: '', label: t('finance.sessions.liveAndTest') },
   { value: 'live', label: t('finance.sessions.liveOnly') },
   { value: 'test', label: t('finance.sessions.testOnly') },
 ];
-const railOptions = (t: T) => [{ value: '', label: t('finance.sessions.anyMethod') }, ...['momo', 'card', 'bank_transfer', 'cash'].map((r) => ({ value: r, label: railLabel(r) }))];
+const railOptions = (t: T) => [{ value: '', label: t('finance.sessions.anyMethod') }, ...['momo', 'card', 'bank_transfer', 'cash'].map((r) => ({ value: r, label: labelsWith(t).rail(r) }))];
 
 export function SessionsView({ merchantId }: { merchantId: string | undefined }) {
   const t = useT();
@@ -140,7 +141,7 @@ export function SessionsView({ merchantId }: { merchantId: string | undefined })
                   render: (r) => <InvoiceRefCell invoiceRef={r.invoice_ref} mode={r.mode} />,
                 },
                 { key: 'payer', header: t('finance.payer'), nowrap: true, render: (r) => (r.customer_name ? <span translate="no">{r.customer_name}</span> : <span className="bo-muted">—</span>) },
-                { key: 'rail', header: t('finance.paidBy'), nowrap: true, render: (r) => railLabel(r.paid_rail) },
+                { key: 'rail', header: t('finance.paidBy'), nowrap: true, render: (r) => labelsWith(t).rail(r.paid_rail) },
                 { key: 'created', header: t('finance.created'), sortKey: 'created_at', nowrap: true, render: (r) => <time dateTime={r.created_at}>{formatDateTime(r.created_at)}</time> },
                 { key: 'id', header: t('finance.session'), render: (r) => <ShortId value={r.id} /> },
               ]}
@@ -185,7 +186,7 @@ export function SessionDetailView({ id }: { id: string }) {
                     [t('finance.sessions.paymentReference'), d.session.payment_reference ? <Mono key="ref">{d.session.payment_reference}</Mono> : '—'],
                     [t('finance.sessions.description'), d.session.description ? <span key="desc" translate="no">{d.session.description}</span> : '—'],
                     [t('finance.payer'), <span key="payer" translate="no">{[d.session.customer_name, d.session.customer_email].filter(Boolean).join(' · ') || '—'}</span>],
-                    [t('finance.paidBy'), railLabel(d.session.paid_rail)],
+                    [t('finance.paidBy'), labelsWith(t).rail(d.session.paid_rail)],
                     [t('finance.created'), <time key="created" dateTime={d.session.created_at}>{formatDateTime(d.session.created_at, { seconds: true })}</time>],
                     [t('finance.sessions.expires'), <time key="expires" dateTime={d.session.expires_at}>{formatDateTime(d.session.expires_at)}</time>],
                     [t('finance.sessions.finalised'), d.session.finalized_at ? <time key="final" dateTime={d.session.finalized_at}>{formatDateTime(d.session.finalized_at, { seconds: true })}</time> : '—'],
@@ -244,9 +245,9 @@ function timelineTitle(t: T, e: TimelineEntry): ReactNode {
     case 'transition':
       return t('finance.timeline.transition', { from: t('finance.timeline.status', { status: arg('from') }), to: t('finance.timeline.status', { status: arg('to') }) });
     case 'attempt_started':
-      return t('finance.timeline.attempt_started', { rail: railLabel(arg('rail')) });
+      return t('finance.timeline.attempt_started', { rail: labelsWith(t).rail(arg('rail')) });
     case 'attempt_finished':
-      return t('finance.timeline.attempt_finished', { rail: railLabel(arg('rail')), status: arg('status') });
+      return t('finance.timeline.attempt_finished', { rail: labelsWith(t).rail(arg('rail')), status: arg('status') });
     case 'slip_issued':
       return t('finance.timeline.slip_issued', { reference: code(arg('reference')) });
     case 'deposit_recorded':

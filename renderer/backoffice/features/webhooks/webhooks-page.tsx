@@ -5,10 +5,11 @@ import { useRouter } from '../../router';
 import { ROUTES } from '../../routes';
 import { useSession } from '../auth/session';
 import { useApi } from '../common/api';
+import { labelsWith } from '../common/labels';
 import { useErrorText } from '../common/error-text';
 import { NoMatch } from '../common/filter-hint';
 import { formatDateTime } from '../common/format';
-import { Card, DataTable, Empty, InputField, Mono, PageTitle, QueryState, SelectField, ShortId, StatusBadge, type SortState } from '../../../ui/blocks';
+import { Card, DataTable, Empty, InputField, PageTitle, QueryState, SelectField, ShortId, StatusBadge, type SortState } from '../../../ui/blocks';
 import { financeQueries } from '../finance/finance.queries';
 import { DeliveryPanel, kindLabel, RecoverCard } from './delivery-panel';
 import { ATTEMPTS_PAGE, enableEndpoint, webhookQueries, type EndpointHealth } from './webhooks.queries';
@@ -71,7 +72,7 @@ export function WebhooksPage() {
         <Card title={t('webhooks.log')} className="bo-card--flush" testId="delivery-log">
           <div className="bo-filters">
             <SelectField label={t('webhooks.outcome')} value={outcome} onChange={reset(setOutcome)} options={[{ value: '', label: t('webhooks.anyOutcome') }, { value: 'succeeded', label: t('webhooks.succeeded') }, { value: 'failed', label: t('webhooks.failed') }]} />
-            <SelectField label={t('webhooks.event')} value={eventType} onChange={reset(setEventType)} options={[{ value: '', label: t('webhooks.anyEvent') }, ...EVENT_TYPES.map((t) => ({ value: t, label: t }))]} />
+            <SelectField label={t('webhooks.event')} value={eventType} onChange={reset(setEventType)} options={[{ value: '', label: t('webhooks.anyEvent') }, ...EVENT_TYPES.map((e) => ({ value: e, label: labelsWith(t).event(e) }))]} />
             <SelectField
               label={t('webhooks.endpoint')}
               value={endpointId}
@@ -97,7 +98,7 @@ export function WebhooksPage() {
                   }}
                   columns={[
                     { key: 'when', header: t('webhooks.when'), sortKey: 'started_at', nowrap: true, render: (a) => <time dateTime={a.started_at}>{formatDateTime(a.started_at, { seconds: true })}</time> },
-                    { key: 'event', header: t('webhooks.event'), sortKey: 'event_type', render: (a) => <Mono>{a.event_type.replace('checkout.session.', '')}</Mono> },
+                    { key: 'event', header: t('webhooks.event'), sortKey: 'event_type', render: (a) => labelsWith(t).event(a.event_type) },
                     { key: 'session', header: t('webhooks.session'), render: (a) => <ShortId value={a.session_id} /> },
                     {
                       key: 'url',

@@ -61,9 +61,6 @@ export function formatRelative(iso: string, now = Date.now()): string {
   return rtf.format(Math.round(seconds / 86400), 'day');
 }
 
-/** Staff read the short wording ("Cash"): shared/labels.ts. */
-export { railLabel } from '../../../../shared/labels';
-
 /** `2026-06-01` for a date input, in local time. */
 export function dateInputValue(d: Date): string {
   const p = (n: number) => String(n).padStart(2, '0');

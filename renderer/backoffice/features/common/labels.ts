@@ -100,7 +100,7 @@ const stateWords = (t: T): Readonly<Record<string, string>> => ({
 });
 
 /** The labels with a given `t` (helpers outside components). */
-function labelsWith(t: T): Labels {
+export function labelsWith(t: T): Labels {
   const rails = railWords(t);
   const sessions = sessionWords(t);
   const deposits = depositWords(t);

@@ -215,7 +215,7 @@ export async function rejectDeposit(deps: CashDeskDeps, staff: StaffContext, ip:
 
 /**
  * The next receipt number of a branch's day: `{bank code}-{branch code}-{YYYYMMDD}-{NNNN}` (UTC
- * day; `DESK-…` without a branch), one more than the day's highest at that prefix, read in the
+ * day; `DESK-…` numbers deposits recorded before a teller needed a branch), one more than the day's highest at that prefix, read in the
  * recording transaction (serialised on SQLite; on PostgreSQL two racing tellers meet on the
  * unique index or as a serialization failure, and the loser is retried).
  */

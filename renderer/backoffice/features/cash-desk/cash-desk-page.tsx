@@ -8,6 +8,7 @@ import { useErrorText } from '../common/error-text';
 import { amountPlaceholder, parseAmount, useAmountLocale } from '../common/format';
 import { useT } from '../../../ui/i18n';
 import { Card, Empty, PageTitle } from '../../../ui/blocks';
+import { useT } from '../../../ui/i18n';
 import { depositQueries } from '../review/deposits.queries';
 import { CameraScanner } from './camera-scanner';
 import { cashSlipQueries, recordDeposit } from './cash-slips.queries';
@@ -40,6 +41,9 @@ export function CashDeskPage() {
   const scanRef = useRef<HTMLInputElement>(null);
   const amountRef = useRef<HTMLInputElement>(null);
   const printRef = useRef<HTMLButtonElement>(null);
+  const t = useT();
+  // A teller an administrator has not placed at a branch records nothing: say why instead of offering the form.
+  const noBranch = me.data !== undefined && me.data.user.branch_id === null;
 
   const slip = useQuery(cashSlipQueries.scanned(api, token));
 
@@ -144,6 +148,17 @@ export function CashDeskPage() {
         subtitle={me.data?.user.branch_name ? t('cashDesk.counterAt', { branch: me.data.user.branch_name }) : t('cashDesk.subtitle')}
       />
       <div className="bo-grid-2">
+        {noBranch ? (
+          <div>
+            <Card testId="no-branch">
+              <div className="bo-alert bo-alert--error" role="alert">
+                <strong>{t('cashDesk.noBranch.title')}</strong>
+                <p>{t('cashDesk.noBranch.body')}</p>
+              </div>
+              <p className="bo-hint">{t('cashDesk.noBranch.why')}</p>
+            </Card>
+          </div>
+        ) : (
         <div>
           <Card className="cd-scan" testId="scan-card">
             <form onSubmit={submitScan} className="cd-scan__form">
@@ -213,6 +228,7 @@ export function CashDeskPage() {
             </Card>
           )}
         </div>
+        )}
         <div className="cd-side">
           <RecentDeposits onReprint={reprint} />
           <ShiftTotalCard printing={printShift} onPrint={() => setPrintShift(true)} />

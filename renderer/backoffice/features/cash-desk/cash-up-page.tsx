@@ -21,15 +21,8 @@ export function CashUpPage() {
   return session?.user.role === 'supervisor' ? <SupervisorCashUps /> : <TellerCashUp />;
 }
 
-/** Prints one cash-up sheet: the sheet becomes the page's only printable part while it prints. */
-function usePrint(): [string | null, (id: string) => void] {
-  const [printing, setPrinting] = useState<string | null>(null);
-  useEffect(() => {
-    if (!printing) return;
-    void printPart('receipt', `cash-up-${printing}`.replace(/[^A-Za-z0-9_-]/g, '-')).finally(() => setPrinting(null));
-  }, [printing]);
-  return [printing, setPrinting];
-}
+/** Prints the page: its one printable part is the cash-up sheet (Ctrl+P prints the same). */
+const print = (id: string) => void printPart('receipt', `cash-up-${id}`.replace(/[^A-Za-z0-9_-]/g, '-'));
 
 // ------------------------------------------------------------------ teller
 
@@ -38,7 +31,6 @@ function TellerCashUp() {
   const api = useApi();
   const [currency, setCurrency] = useState(DEFAULT_CURRENCY);
   const day = useQuery(cashUpQueries.day(api, currency));
-  const [printing, print] = usePrint();
   const currencies = [...new Set([...Object.keys(DENOMINATIONS), ...(day.data?.cash_ups.map((c) => c.currency) ?? [])])].sort();
   const current = day.data?.cash_ups.find((c) => c.currency === currency);
   const currencyId = useId();
@@ -84,7 +76,7 @@ function TellerCashUp() {
                   </button>
                 }
               >
-                <CashUpSheet c={current} printable={printing !== null} />
+                <CashUpSheet c={current} printable />
               </Card>
             </div>
           ) : null
@@ -429,7 +421,6 @@ function SupervisorDetail({ id, onDone }: { id: string; onDone: () => void }) {
   const queryClient = useQueryClient();
   const one = useQuery(cashUpQueries.one(api, id));
   const [note, setNote] = useState('');
-  const [printing, print] = usePrint();
   const signOff = useMutation({
     mutationFn: () => supervisorSignOff(api, id, note.trim()),
     onSuccess: (r) => {
@@ -456,7 +447,7 @@ function SupervisorDetail({ id, onDone }: { id: string; onDone: () => void }) {
               </>
             }
           >
-            <CashUpSheet c={c} printable={printing !== null} />
+            <CashUpSheet c={c} printable />
           </Card>
           <div className="cd-no-print">
             {c.status === 'teller_signed' ? (

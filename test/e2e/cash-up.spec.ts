@@ -79,7 +79,7 @@ test.describe('cash-up', () => {
   let noBranch = '';
 
   test.beforeAll(async ({ browserName }, info) => {
-    test.setTimeout(120_000);
+    test.setTimeout(240_000);
     const tag = `${run}.${info.project.name}.${browserName}`;
     teller = `cu.teller.${tag}`;
     supervisor = `cu.super.${tag}`;
@@ -93,7 +93,7 @@ test.describe('cash-up', () => {
   });
 
   test('the teller enters the float, counts the drawer, sees short then balanced, and signs', async ({ page }, info) => {
-    test.setTimeout(120_000);
+    test.setTimeout(240_000);
     await signIn(page, teller);
     // The page is in the teller's navigation (folded behind Menu on a phone).
     await expect(page.locator('#shell-nav a[href="/backoffice/cash-up"]')).toBeAttached();
@@ -142,7 +142,7 @@ test.describe('cash-up', () => {
   });
 
   test('a supervisor opens the signed count and signs it off with a note', async ({ page }, info) => {
-    test.setTimeout(120_000);
+    test.setTimeout(240_000);
     await signIn(page, supervisor);
     await page.goto('/backoffice/cash-up');
     await expect(page.getByRole('heading', { level: 1, name: 'Cash-ups' })).toBeVisible();
@@ -164,6 +164,7 @@ test.describe('cash-up', () => {
   });
 
   test('a teller without a branch is told why the desk takes no deposits', async ({ page }, info) => {
+    test.setTimeout(120_000);
     await signIn(page, noBranch);
     await page.goto('/backoffice/teller/scan');
     await expect(page.getByTestId('no-branch')).toContainText('Your account has no branch. Ask an administrator to assign you one.');

@@ -7,7 +7,11 @@ import { countValue, denominationsOf, MAX_PIECES } from '../../../shared/denomin
 import type { CashUp, CashUpDay, CashUpList, CashUpStatus, DenominationCounts } from '../../../shared/schemas/cash-up';
 import { actorOf, recordAudit } from '../audit/audit.service';
 import type { StaffContext } from '../auth/staff-auth';
-import type { CashDeskDeps } from './cash.service';
+import type { Db } from '../../db/database';
+import type { TransitionDeps } from '../../domain/session-transitions';
+
+/** What the cash-up needs: the clock, ids and the database (the cash desk's deps; cash.service imports this file). */
+type CashDeskDeps = TransitionDeps & { db: Db };
 
 /**
  * The teller's cash-up: one per teller, business day (the server's time zone) and currency.

@@ -24,7 +24,7 @@ export const DENOMINATIONS: Readonly<Record<string, readonly Denomination[]>> = 
   KES: table([100000, 50000, 20000, 10000, 5000], [2000, 1000, 500, 100]),
 };
 
-export const TOTAL_LINE: Denomination = { code: 'total', kind: 'total', value_minor: 1 };
+const TOTAL_LINE: Denomination = { code: 'total', kind: 'total', value_minor: 1 };
 
 /** The count lines of a currency: its notes and coins, or the single `total` line. */
 export function denominationsOf(currency: string): readonly Denomination[] {

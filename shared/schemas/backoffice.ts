@@ -112,7 +112,7 @@ export const DEPOSIT_STATUSES = ['under_review', 'approved', 'rejected'] as cons
 export const DepositStatus = z.enum(DEPOSIT_STATUSES);
 export type DepositStatus = z.infer<typeof DepositStatus>;
 
-const StaffRef = z.object({ id: z.string(), username: z.string(), full_name: z.string().nullable().optional() });
+export const StaffRef = z.object({ id: z.string(), username: z.string(), full_name: z.string().nullable().optional() });
 
 export const CashDeposit = z.object({
   id: z.string(),

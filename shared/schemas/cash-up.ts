@@ -7,7 +7,7 @@ import { DepositStatus, StaffRef } from './backoffice';
  * opening float, the count by denomination at close, what the drawer should hold, the
  * difference, and the two sign-offs (teller, then a different supervisor).
  */
-export const CASH_UP_STATUSES = ['open', 'teller_signed', 'supervisor_signed'] as const;
+const CASH_UP_STATUSES = ['open', 'teller_signed', 'supervisor_signed'] as const;
 export const CashUpStatus = z.enum(CASH_UP_STATUSES);
 export type CashUpStatus = z.infer<typeof CashUpStatus>;
 
@@ -53,7 +53,7 @@ export const CashUpSupervisorSign = z.object({ note: z.string().trim().max(500, 
 export const CashUpIdParams = z.object({ cash_up_id: z.string().min(1).max(80) });
 export const CashUpListQuery = z.object({ status: CashUpStatus.optional(), date: DAY.optional(), limit: z.coerce.number().int().min(1).max(200).default(50) });
 
-export const CashUpDeposit = z.object({
+const CashUpDeposit = z.object({
   id: z.string(),
   receipt_no: z.string().nullable(),
   slip_reference: z.string(),

@@ -8,7 +8,6 @@ import { useErrorText } from '../common/error-text';
 import { amountPlaceholder, parseAmount, useAmountLocale } from '../common/format';
 import { useT } from '../../../ui/i18n';
 import { Card, Empty, PageTitle } from '../../../ui/blocks';
-import { useT } from '../../../ui/i18n';
 import { depositQueries } from '../review/deposits.queries';
 import { CameraScanner } from './camera-scanner';
 import { cashSlipQueries, recordDeposit } from './cash-slips.queries';
@@ -41,7 +40,6 @@ export function CashDeskPage() {
   const scanRef = useRef<HTMLInputElement>(null);
   const amountRef = useRef<HTMLInputElement>(null);
   const printRef = useRef<HTMLButtonElement>(null);
-  const t = useT();
   // A teller an administrator has not placed at a branch records nothing: say why instead of offering the form.
   const noBranch = me.data !== undefined && me.data.user.branch_id === null;
 

@@ -6,8 +6,8 @@ import type { CashUp, CashUpStatus, DenominationCounts } from '../../../../share
 import { useT } from '../../../ui/i18n';
 import { useSession } from '../auth/session';
 import { useApi } from '../common/api';
-import { errorText } from '../common/error-text';
-import { formatDateTime, formatMoney, minorToDecimal, parseAmount, useAmountLocale } from '../common/format';
+import { useErrorText } from '../common/error-text';
+import { amountPlaceholder, formatDateTime, formatMoney, minorToDecimal, parseAmount, useAmountLocale } from '../common/format';
 import { Card, DataTable, Empty, PageTitle, QueryState, Tabs } from '../../../ui/blocks';
 import { cashUpQueries, saveCount, saveFloat, supervisorSignOff, tellerSign } from './cash-up.queries';
 import { CashUpSheet, denominationLabel, outcomeWords, signedMoney } from './cash-up-sheet';
@@ -171,6 +171,7 @@ function DenominationGrid({ c, values, onChange, idPrefix, invalid }: { c: CashU
 
 function TellerForms({ c }: { c: CashUp }) {
   const t = useT();
+  const errorText = useErrorText();
   const api = useApi();
   const queryClient = useQueryClient();
   const locale = useAmountLocale();
@@ -198,7 +199,7 @@ function TellerForms({ c }: { c: CashUp }) {
     e.preventDefault();
     if (floatMode === 'amount') {
       const a = parseAmount(floatAmount || '0', c.currency, locale);
-      if (!a.ok || a.minor < 0) return setFloatError({ text: a.ok ? t('cashUp.error.amount') : a.message, code: null });
+      if (!a.ok || a.minor < 0) return setFloatError({ text: a.ok ? t('cashUp.error.amount') : t('cashDesk.notAnAmount', { example: amountPlaceholder(c.currency, locale) }), code: null });
       float.mutate({ amount_minor: a.minor });
     } else {
       const g = readGrid(c, floatGrid, locale);
@@ -417,6 +418,7 @@ function SupervisorCashUps() {
 
 function SupervisorDetail({ id, onDone }: { id: string; onDone: () => void }) {
   const t = useT();
+  const errorText = useErrorText();
   const api = useApi();
   const queryClient = useQueryClient();
   const one = useQuery(cashUpQueries.one(api, id));

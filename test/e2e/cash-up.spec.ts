@@ -1,6 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page, type TestInfo } from '@playwright/test';
 import { STAFF_PASSWORD, TELLER, adminCli, apiFetch, createSession, shot, staffCall } from './support';
+import { untranslatedText } from './untranslated';
 
 /**
  * The teller's cash-up and the supervisor's sign-off, driven through the screens at 390 px and
@@ -171,5 +172,23 @@ test.describe('cash-up', () => {
     await expect(page.getByLabel('Slip barcode or reference')).toHaveCount(0);
     await axe(page, 'cash desk without a branch');
     await shots(page, info, 'cash-desk-no-branch');
+  });
+
+  test('the cash-up screens of teller and supervisor read from the catalogue (pseudo-locale)', async ({ browser }) => {
+    test.setTimeout(240_000);
+    // A fresh browser context for each person: no sign-in or language carried over.
+    const screens = [
+      [teller, '/backoffice/cash-up', (p: Page) => expect(p.getByTestId('cash-up-sheet')).toBeVisible()],
+      [supervisor, '/backoffice/cash-up', (p: Page) => expect(p.getByRole('tab').first()).toBeVisible()],
+    ] as const;
+    for (const [user, path, ready] of screens) {
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      await signIn(page, user);
+      await page.goto(`${path}?lang=pseudo`);
+      await ready(page);
+      expect(await untranslatedText(page), `${user} at ${path}`).toEqual([]);
+      await context.close();
+    }
   });
 });

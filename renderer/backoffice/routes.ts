@@ -16,6 +16,8 @@ export const ROUTES = {
   // Tellers only: recording is a teller's call and a supervisor reviews, never records
   // (docs/backoffice.md, "Who sees what").
   tellerScan: { path: '/backoffice/teller/scan', label: 'Cash desk', roles: ['teller'] },
+  // The teller balances their drawer; a supervisor signs off the counts tellers signed.
+  cashUp: { path: '/backoffice/cash-up', label: 'Cash-up', roles: ['teller', 'supervisor'] },
   review: { path: '/backoffice/review', label: 'Deposit review', roles: ['supervisor'] },
   finance: { path: '/backoffice/finance', label: 'Finance', roles: ['finance', 'admin'] },
   exceptions: { path: '/backoffice/exceptions', label: 'Exceptions', roles: ['finance', 'admin'] },

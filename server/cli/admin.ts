@@ -3,6 +3,7 @@ import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config';
 import { connectDatabase, migrate, openDatabase } from '../db/database';
+import type { Db } from '../db/database';
 import { schemaStatus } from '../db/schema-version';
 import { withDb } from './with-db';
 import { systemClock } from '../lib/clock';
@@ -172,7 +173,7 @@ const COMMANDS: Record<string, Command> = {
   },
   'staff:create': {
     summary: 'Create a back-office user: teller, supervisor, finance or admin',
-    usage: 'staff:create --username U (--password-stdin | --password P) --role teller|supervisor|finance|admin [--branch BRANCH_ID] [--merchant MERCHANT_ID] [--full-name NAME] [--json]',
+    usage: 'staff:create --username U (--password-stdin | --password P) --role teller|supervisor|finance|admin [--branch BRANCH_ID|BRANCH_CODE] [--merchant MERCHANT_ID] [--full-name NAME] [--json]',
     examples: ["printf '%s' \"$PW\" | npm run -s admin -- staff:create --username ama --role admin --password-stdin"],
     options: {
       username: { type: 'string' },
@@ -185,12 +186,13 @@ const COMMANDS: Record<string, Command> = {
     },
     run: async (f) => {
       const password = await passwordOf(f);
-      const user = await withDb((db) =>
+      const user = await withDb(async (db) =>
         createStaff(db, systemClock, randomIds, {
           username: need(f, 'username'),
           password,
           role: need(f, 'role'),
-          branchId: opt(f, 'branch'),
+          // A branch by its id, or by its code as printed on receipts (GCB-ACC-HS), any case.
+          branchId: await branchByIdOrCode(db, opt(f, 'branch')),
           merchantId: opt(f, 'merchant'),
           fullName: opt(f, 'full-name'),
         }),
@@ -274,3 +276,14 @@ runCli(process.argv.slice(2)).then(
     process.exit(1);
   },
 );
+
+/** A branch named on the command line by its id or its code (any case); unknown values pass through and are refused by createStaff. */
+async function branchByIdOrCode(db: Db, value: string | undefined): Promise<string | undefined> {
+  if (!value) return undefined;
+  const row = await db
+    .selectFrom('branches')
+    .select('id')
+    .where((eb) => eb.or([eb('id', '=', value), eb('code', '=', value.toUpperCase())]))
+    .executeTakeFirst();
+  return row?.id ?? value;
+}

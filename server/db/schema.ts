@@ -180,6 +180,29 @@ export interface ExceptionReviewsTable {
   billed_minor: number;
 }
 
+/** A teller's cash-up of one business day and currency (migration 0040); counts are JSON `{ code: pieces }`. */
+export interface CashUpsTable {
+  id: string;
+  teller_id: string;
+  business_day: string;
+  currency: string;
+  status: 'open' | 'teller_signed' | 'supervisor_signed';
+  float_minor: number | null;
+  float_denominations: string | null;
+  counted_minor: number | null;
+  count_denominations: string | null;
+  approved_minor: number | null;
+  under_review_minor: number | null;
+  rejected_minor: number | null;
+  expected_minor: number | null;
+  teller_signed_at: string | null;
+  supervisor_id: string | null;
+  supervisor_signed_at: string | null;
+  supervisor_note: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface CheckoutSessionsTable {
   id: string;
   merchant_id: string;
@@ -411,6 +434,7 @@ export interface Database {
   payment_attempts: PaymentAttemptsTable;
   cash_slips: CashSlipsTable;
   cash_deposits: CashDepositsTable;
+  cash_ups: CashUpsTable;
   session_history: SessionHistoryTable;
   events: EventsTable;
   webhook_deliveries: WebhookDeliveriesTable;

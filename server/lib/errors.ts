@@ -11,6 +11,7 @@ export const ERROR_CODES = {
   UNAUTHORIZED: { status: 401, meaning: 'Missing, malformed, unknown or revoked API key (or staff token); check the key belongs to the right environment.' },
   FORBIDDEN: { status: 403, meaning: 'The staff role may not perform this call.' },
   PASSWORD_CHANGE_REQUIRED: { status: 403, meaning: 'An administrator created or reset this staff account: choose your own password with `POST /api/backoffice/v1/auth/password` before any other call.' },
+  BRANCH_REQUIRED: { status: 403, meaning: 'The teller\'s account is not assigned to a branch, so the deposit would belong to no counter; an administrator assigns the account a branch before it records deposits.' },
   NOT_FOUND: { status: 404, meaning: 'No such resource for this merchant (resources of other merchants are reported the same way).' },
   IDEMPOTENCY_KEY_IN_FLIGHT: { status: 409, meaning: 'A request with this Idempotency-Key is still being processed; retry after it finishes to get its result.' },
   IDEMPOTENCY_IN_PROGRESS: { status: 409, meaning: 'Another write on the same checkout session is being processed (a double submit on hosted checkout); retry in a moment.' },

@@ -14,6 +14,10 @@ export const AUDIT_ACTIONS = [
   'deposit.record',
   'deposit.approve',
   'deposit.reject',
+  'cash_up.float',
+  'cash_up.count',
+  'cash_up.teller_sign',
+  'cash_up.supervisor_sign',
   'revenue_line.activate',
   'revenue_line.deactivate',
   'integration.create',
@@ -108,7 +112,7 @@ export const DEPOSIT_STATUSES = ['under_review', 'approved', 'rejected'] as cons
 export const DepositStatus = z.enum(DEPOSIT_STATUSES);
 export type DepositStatus = z.infer<typeof DepositStatus>;
 
-const StaffRef = z.object({ id: z.string(), username: z.string(), full_name: z.string().nullable().optional() });
+export const StaffRef = z.object({ id: z.string(), username: z.string(), full_name: z.string().nullable().optional() });
 
 export const CashDeposit = z.object({
   id: z.string(),

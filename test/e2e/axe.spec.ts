@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { checkoutPath, createSession, adminCli, apiFetch } from './support';
+import { checkoutPath, createSession, adminCli, apiFetch, TELLER } from './support';
 
 const API = `http://127.0.0.1:${process.env.PAYDESK_E2E_PORT ?? '47913'}`;
 
@@ -64,7 +64,7 @@ test.describe('axe: back office', () => {
     test.setTimeout(180_000); // five operator-CLI runs on a busy machine
     const a = adminCli(['integration:create', '--merchant', `Axe Water ${run}`, '--webhook-url', 'http://127.0.0.1:9/unreachable']);
     merchantId = a.merchant_id!;
-    for (const role of ROLES) adminCli(['staff:create', '--username', user(role), '--password', PASSWORD, '--role', role, ...(role === 'finance' ? ['--merchant', merchantId] : [])]);
+    for (const role of ROLES) adminCli(['staff:create', '--username', user(role), '--password', PASSWORD, '--role', role, ...(role === 'finance' ? ['--merchant', merchantId] : []), ...(role === 'teller' ? ['--branch', TELLER.branchCode] : [])]);
     await seed(a.api_key!, user('teller'), user('supervisor'));
   });
 

@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { chromium, expect, test, type Browser, type Page } from '@playwright/test';
-import { adminCli, shot, type CreatedSession, apiFetch } from './support';
+import { adminCli, shot, type CreatedSession, apiFetch, TELLER } from './support';
 import { chromiumLaunch } from '../../playwright.config';
 import { qrVideo } from './qr-video';
 
@@ -103,7 +103,7 @@ test.describe.serial('back office: cash desk to finance', () => {
     // A second integration of the global-setup merchant (same name: reused), with a webhook endpoint.
     const a = adminCli(['integration:create', '--merchant', 'Accra Water Co.', '--webhook-url', receiver.url]);
     const b = adminCli(['integration:create', '--merchant', `Kumasi Power ${run}`]);
-    adminCli(['staff:create', '--username', USERS.teller, '--password', PASSWORD, '--role', 'teller']);
+    adminCli(['staff:create', '--username', USERS.teller, '--password', PASSWORD, '--role', 'teller', '--branch', TELLER.branchCode]);
     adminCli(['staff:create', '--username', USERS.supervisor, '--password', PASSWORD, '--role', 'supervisor']);
     adminCli(['staff:create', '--username', USERS.financeA, '--password', PASSWORD, '--role', 'finance', '--merchant', a.merchant_id!]);
     adminCli(['staff:create', '--username', USERS.financeB, '--password', PASSWORD, '--role', 'finance', '--merchant', b.merchant_id!]);

@@ -119,7 +119,7 @@ test.describe.serial('teller desk and review queue', () => {
       [DESK.teller, 'teller'],
       [DESK.supervisor, 'supervisor'],
     ] as const) {
-      adminCli(['staff:create', '--username', username, '--password', STAFF_PASSWORD, '--role', role]);
+      adminCli(['staff:create', '--username', username, '--password', STAFF_PASSWORD, '--role', role, ...(role === 'teller' ? ['--branch', TELLER.branchCode] : [])]);
     }
     s1 = await createSession();
     s2 = await createSession();

@@ -31,7 +31,7 @@ export default function globalSetup(): void {
   ] as const) {
     execFileSync(
       process.execPath,
-      ['scripts/serve.mjs', 'admin', 'staff:create', '--username', username, '--password', STAFF_PASSWORD, '--role', role, '--json'],
+      ['scripts/serve.mjs', 'admin', 'staff:create', '--username', username, '--password', STAFF_PASSWORD, '--role', role, ...(role === 'teller' ? ['--branch', TELLER.branchCode] : []), '--json'],
       { env: { ...process.env, DATA_DIR: dataDir }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
     );
   }

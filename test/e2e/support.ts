@@ -21,7 +21,8 @@ export const MERCHANT_NAME = 'Accra Water Co.';
 export const CALLBACK_URL = 'https://merchant.example/orders/return';
 
 export const STAFF_PASSWORD = 'e2e-cash-desk-pass';
-export const TELLER = { username: 'e2e.teller' };
+// The teller works at a branch (a teller without one cannot record deposits).
+export const TELLER = { username: 'e2e.teller', branchCode: 'GCB-ACC-HS' };
 export const SUPERVISOR = { username: 'e2e.supervisor' };
 
 export const statePath = (dataDir: string) => join(dataDir, 'e2e-state.json');

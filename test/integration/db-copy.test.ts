@@ -128,6 +128,12 @@ async function fill(): Promise<void> {
   const second = await call(t, teller, 'POST', `/cash-slips/${paidCash.slip_token}/deposits`, { amount_minor: paidCash.amount_minor });
   expect(second.statusCode, second.body).toBe(201);
   expect((await call(t, sup, 'POST', `/deposits/${(second.json() as { deposit: { id: string } }).deposit.id}/approve`)).statusCode).toBe(200);
+  // The teller's cash-up of the day, counted, signed and signed off.
+  expect((await call(t, teller, 'POST', '/cash-desk/cash-up/float', { currency: 'GHS', amount_minor: 20_000 })).statusCode).toBe(200);
+  expect((await call(t, teller, 'POST', '/cash-desk/cash-up/count', { currency: 'GHS', denominations: { note_10000: 2, note_5000: 1 } })).statusCode).toBe(200);
+  const cashUp = await call(t, teller, 'POST', '/cash-desk/cash-up/sign', { currency: 'GHS' });
+  expect(cashUp.statusCode, cashUp.body).toBe(200);
+  expect((await call(t, sup, 'POST', `/cash-ups/${(cashUp.json() as { cash_up: { id: string } }).cash_up.id}/sign-off`, { note: 'short, explained' })).statusCode).toBe(200);
   // A Mobile Money session left open, and one of the other merchant.
   await openSession(t, m, { customer: { name: 'Yaw Mensah' } });
   await openSession(t, m2);

@@ -59,11 +59,13 @@ describe('receipt numbers and staff full names', () => {
     expect(audit.map((a) => a.action)).toContain('staff.rename');
   });
 
-  it('a deposit recorded without a branch is numbered at the desk', async () => {
-    const teller = await staff(t, 'teller');
+  it('a teller without a branch records nothing, so no receipt is numbered at the desk', async () => {
+    const teller = await staff(t, 'teller', { branchId: null });
     const slip = await sessionWithSlip(t, m, 7_000);
     const res = await call(t, teller, 'POST', `/cash-slips/${slip.slip_token}/deposits`, { amount_minor: slip.amount_minor });
-    expect(res.statusCode, res.body).toBe(201);
-    expect(res.json().deposit.receipt_no).toMatch(/^DESK-\d{8}-0001$/);
+    expect(res.statusCode, res.body).toBe(403);
+    expect(res.json().error.code).toBe('BRANCH_REQUIRED');
+    const desk = await t.database.db.selectFrom('cash_deposits').select('id').where('receipt_no', 'like', 'DESK-%').execute();
+    expect(desk).toHaveLength(0);
   });
 });

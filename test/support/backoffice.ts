@@ -20,10 +20,13 @@ export interface Staff {
 export async function staff(
   t: TestContext,
   role: 'teller' | 'supervisor' | 'finance' | 'admin',
-  opts: { merchantId?: string; branchId?: string } = {},
+  opts: { merchantId?: string; branchId?: string | null } = {},
 ): Promise<Staff> {
   const username = `${role}${++n}_${Date.now() % 100000}`;
-  const user = await createStaff(t.database.db, t.clock, randomIds, { username, password: PASSWORD, role, merchantId: opts.merchantId, branchId: opts.branchId });
+  // A teller works at a branch (one without cannot record deposits): the first seeded branch
+  // unless the test names one, or `branchId: null` for a teller an administrator has not placed yet.
+  const branchId = opts.branchId === undefined && role === 'teller' ? (await t.database.db.selectFrom('branches').select('id').orderBy('code').executeTakeFirstOrThrow()).id : (opts.branchId ?? undefined);
+  const user = await createStaff(t.database.db, t.clock, randomIds, { username, password: PASSWORD, role, merchantId: opts.merchantId, branchId });
   const res = await t.app.inject({ method: 'POST', url: `${BO}/auth/login`, payload: { username, password: PASSWORD } });
   if (res.statusCode !== 200) throw new Error(`login failed ${res.statusCode}: ${res.body}`);
   return { ...user, token: (res.json() as { token: string }).token };

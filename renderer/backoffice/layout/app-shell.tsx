@@ -6,6 +6,7 @@ import { OverviewPage } from '../features/home/overview-page';
 import { AdminPage } from '../features/admin/admin-page';
 import { AuditPage } from '../features/audit/audit-page';
 import { CashDeskPage } from '../features/cash-desk/cash-desk-page';
+import { CashUpPage } from '../features/cash-desk/cash-up-page';
 import { FinancePage } from '../features/finance/finance-page';
 import { ExceptionsPage } from '../features/finance/exceptions-page';
 import { ReviewPage } from '../features/review/review-page';
@@ -123,6 +124,8 @@ function renderPage(t: T, current: RouteName | null, allowed: readonly RouteName
       return <OverviewPage />;
     case 'tellerScan':
       return <CashDeskPage />;
+    case 'cashUp':
+      return <CashUpPage />;
     case 'review':
       return <ReviewPage />;
     case 'finance':

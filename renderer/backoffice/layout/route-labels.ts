@@ -12,6 +12,8 @@ export function useRouteLabels(): (name: RouteName) => string {
           return t('shell.route.home');
         case 'tellerScan':
           return t('shell.route.tellerScan');
+        case 'cashUp':
+          return t('shell.route.cashUp');
         case 'review':
           return t('shell.route.review');
         case 'finance':

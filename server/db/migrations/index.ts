@@ -35,6 +35,7 @@ import * as m0035 from './0035_throttle_keys_merchant_trigrams';
 import * as m0037 from './0037_finance_day_totals';
 import * as m0038 from './0038_exception_reviews';
 import * as m0039 from './0039_receipt_numbers_staff_names';
+import * as m0040 from './0040_cash_ups';
 import * as m0041 from './0041_integration_momo_countries';
 import * as m0042 from './0042_staff_language';
 import * as m0043 from './0043_invoice_mode_sort_indexes';
@@ -80,6 +81,7 @@ export const migrations: Record<string, Migration> = {
   '0037_finance_day_totals': m0037,
   '0038_exception_reviews': m0038,
   '0039_receipt_numbers_staff_names': m0039,
+  '0040_cash_ups': m0040,
   '0041_integration_momo_countries': m0041,
   '0042_staff_language': m0042,
   '0043_invoice_mode_sort_indexes': m0043,

@@ -30,6 +30,11 @@ export async function targetNames(db: Db, entries: Array<{ target_type: string; 
     (l) => db.selectFrom('webhook_endpoints as e').innerJoin('integrations as i', 'i.id', 'e.integration_id').innerJoin('merchants as m', 'm.id', 'i.merchant_id').select(['e.id', 'e.url', 'm.name']).where('e.id', 'in', l).execute(),
     (r) => [r.id, `${r.url} (${r.name})`],
   );
+  each(
+    'cash_up',
+    (l) => db.selectFrom('cash_ups as c').innerJoin('staff_users as u', 'u.id', 'c.teller_id').select(['c.id', 'c.business_day', 'c.currency', 'u.username']).where('c.id', 'in', l).execute(),
+    (r) => [r.id, `cash-up of ${r.username}, ${r.business_day} (${r.currency})`],
+  );
   each('staff_user', (l) => db.selectFrom('staff_users').select(['id', 'username', 'role']).where('id', 'in', l).execute(), (r) => [r.id, `${r.username} (${r.role})`]);
   each('bank', (l) => db.selectFrom('banks').select(['id', 'name']).where('id', 'in', l).execute(), (r) => [r.id, r.name]);
   each(

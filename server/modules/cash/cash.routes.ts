@@ -23,6 +23,20 @@ import type { PaymentsDeps } from '../payments/rails';
 import { approveDeposit, lookupSlip, recordDeposit, rejectDeposit } from './cash.service';
 import { depositFacets, getDeposit, listDeposits, shiftTotal } from './deposit-lists';
 import { createCashSlip } from './slips';
+import { getCashUp, listCashUps, supervisorSign, tellerDay, tellerSign, writeCashUp } from './cash-up';
+import {
+  CashUp,
+  CashUpCount,
+  CashUpDay,
+  CashUpFloat,
+  CashUpIdParams,
+  CashUpList,
+  CashUpListQuery,
+  CashUpQuery,
+  CashUpResult,
+  CashUpSupervisorSign,
+  CashUpTellerSign,
+} from '../../../shared/schemas/cash-up';
 import { staffErrors } from '../auth/staff-api';
 
 const errors = staffErrors;
@@ -91,6 +105,80 @@ export async function cashDeskRoutes(app: FastifyInstance, deps: AppDeps): Promi
       },
     },
     async (req) => shiftTotal(deps, requireStaff(req), req.query.date),
+  );
+  // ------------------------------------------------------------ cash-up (the drawer balanced)
+  const cashUpTags = ['Back office: cash-up'];
+  r.get(
+    '/cash-desk/cash-up',
+    {
+      preValidation: allow('teller'),
+      schema: {
+        tags: cashUpTags,
+        summary: "The signed-in teller's cash-ups of one day (server time zone; today by default), one per currency: float, count, expected, difference, deposits, sign-offs",
+        querystring: CashUpQuery,
+        response: { 200: CashUpDay, ...errors },
+      },
+    },
+    async (req) => tellerDay(deps, requireStaff(req), req.query.date, req.query.currency),
+  );
+  r.post(
+    '/cash-desk/cash-up/float',
+    {
+      preValidation: allow('teller'),
+      schema: { tags: cashUpTags, summary: 'Enter the opening float of the day, as an amount or by denomination (until the teller signs)', body: CashUpFloat, response: { 200: CashUpResult, ...errors } },
+    },
+    async (req) => ({ cash_up: await writeCashUp(deps, requireStaff(req), req.ip, req.body, 'float') }),
+  );
+  r.post(
+    '/cash-desk/cash-up/count',
+    {
+      preValidation: allow('teller'),
+      schema: { tags: cashUpTags, summary: 'Store the count of the drawer by denomination (until the teller signs)', body: CashUpCount, response: { 200: CashUpResult, ...errors } },
+    },
+    async (req) => ({ cash_up: await writeCashUp(deps, requireStaff(req), req.ip, req.body, 'count') }),
+  );
+  r.post(
+    '/cash-desk/cash-up/sign',
+    {
+      preValidation: allow('teller'),
+      schema: {
+        tags: cashUpTags,
+        summary: "The teller signs their count: it and the day's figures are frozen, and the drawer takes no more deposits in that currency that day",
+        body: CashUpTellerSign,
+        response: { 200: CashUpResult, ...errors },
+      },
+    },
+    async (req) => ({ cash_up: await tellerSign(deps, requireStaff(req), req.ip, req.body) }),
+  );
+  r.get(
+    '/cash-ups',
+    {
+      preValidation: allow('supervisor', 'admin'),
+      schema: { tags: cashUpTags, summary: 'Cash-ups by state (default: signed by the teller, waiting for a supervisor), oldest day first', querystring: CashUpListQuery, response: { 200: CashUpList, ...errors } },
+    },
+    async (req) => listCashUps(deps, requireStaff(req), req.query),
+  );
+  r.get(
+    '/cash-ups/:cash_up_id',
+    {
+      preValidation: allow('teller', 'supervisor', 'admin'),
+      schema: { tags: cashUpTags, summary: 'One cash-up (a teller sees their own)', params: CashUpIdParams, response: { 200: CashUp, ...errors } },
+    },
+    async (req) => getCashUp(deps, requireStaff(req), req.params.cash_up_id),
+  );
+  r.post(
+    '/cash-ups/:cash_up_id/sign-off',
+    {
+      preValidation: allow('supervisor'),
+      schema: {
+        tags: cashUpTags,
+        summary: 'A supervisor signs off a cash-up the teller signed, with an optional note (never their own count)',
+        params: CashUpIdParams,
+        body: CashUpSupervisorSign,
+        response: { 200: CashUpResult, ...errors },
+      },
+    },
+    async (req) => ({ cash_up: await supervisorSign(deps, requireStaff(req), req.ip, req.params.cash_up_id, req.body.note) }),
   );
   r.get(
     '/deposits/:deposit_id',

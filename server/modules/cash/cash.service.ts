@@ -12,6 +12,8 @@ import type { CashDeposit, DepositResult, ScannedSlip } from '../../../shared/sc
 import { actorOf, recordAudit } from '../audit/audit.service';
 import type { StaffContext } from '../auth/staff-auth';
 import { depositQuery, findDeposit, findSlip, toDeposit } from './cash.repository';
+import { localDay } from '../../lib/local-day';
+import { requireDrawerOpen } from './cash-up';
 
 /**
  * The teller cash desk and the supervisor's review (maker-checker). Every move is a
@@ -56,11 +58,17 @@ export async function recordDeposit(
   tokenOrReference: string,
   input: { amount_minor: number; branch_id?: string | undefined; note?: string | undefined },
 ): Promise<DepositResult> {
+  // A deposit belongs to a counter: its branch numbers the receipt and its bank decides who may
+  // review it. A teller an administrator has not placed at a branch records nothing yet.
+  if (!staff.branchId) {
+    throw new AppError('BRANCH_REQUIRED', 'your account has no branch, so it cannot record deposits; ask an administrator to assign you one');
+  }
   return deps.db.transaction().execute(async (trx) => {
     const slip = await findSlip(trx, tokenOrReference);
     await expireIfDue(trx, deps, slip.session_id);
     const s = await findSession(trx, slip.session_id);
     const now = deps.clock.now().toISOString();
+    await requireDrawerOpen(trx, staff.id, localDay(deps.clock.now()), slip.currency);
     if (slip.status === 'under_review') throw new AppError('STATE_CONFLICT', `slip ${slip.reference} already has a deposit under review`);
     if (slip.status !== 'active') throw new AppError('STATE_CONFLICT', `slip ${slip.reference} is ${slip.status}; no deposit can be recorded on it`);
     if (s.status !== 'open') {
@@ -207,7 +215,7 @@ export async function rejectDeposit(deps: CashDeskDeps, staff: StaffContext, ip:
 
 /**
  * The next receipt number of a branch's day: `{bank code}-{branch code}-{YYYYMMDD}-{NNNN}` (UTC
- * day; `DESK-…` without a branch), one more than the day's highest at that prefix, read in the
+ * day; `DESK-…` numbers deposits recorded before a teller needed a branch), one more than the day's highest at that prefix, read in the
  * recording transaction (serialised on SQLite; on PostgreSQL two racing tellers meet on the
  * unique index or as a serialization failure, and the loser is retried).
  */

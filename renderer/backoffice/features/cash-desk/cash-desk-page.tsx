@@ -40,6 +40,8 @@ export function CashDeskPage() {
   const scanRef = useRef<HTMLInputElement>(null);
   const amountRef = useRef<HTMLInputElement>(null);
   const printRef = useRef<HTMLButtonElement>(null);
+  // A teller an administrator has not placed at a branch records nothing: say why instead of offering the form.
+  const noBranch = me.data !== undefined && me.data.user.branch_id === null;
 
   const slip = useQuery(cashSlipQueries.scanned(api, token));
 
@@ -144,6 +146,17 @@ export function CashDeskPage() {
         subtitle={me.data?.user.branch_name ? t('cashDesk.counterAt', { branch: me.data.user.branch_name }) : t('cashDesk.subtitle')}
       />
       <div className="bo-grid-2">
+        {noBranch ? (
+          <div>
+            <Card testId="no-branch">
+              <div className="bo-alert bo-alert--error" role="alert">
+                <strong>{t('cashDesk.noBranch.title')}</strong>
+                <p>{t('cashDesk.noBranch.body')}</p>
+              </div>
+              <p className="bo-hint">{t('cashDesk.noBranch.why')}</p>
+            </Card>
+          </div>
+        ) : (
         <div>
           <Card className="cd-scan" testId="scan-card">
             <form onSubmit={submitScan} className="cd-scan__form">
@@ -213,6 +226,7 @@ export function CashDeskPage() {
             </Card>
           )}
         </div>
+        )}
         <div className="cd-side">
           <RecentDeposits onReprint={reprint} />
           <ShiftTotalCard printing={printShift} onPrint={() => setPrintShift(true)} />

@@ -38,7 +38,10 @@ export function errorText(t: T, error: unknown, field?: string): string {
       return t('common.error.unauthorized');
     case 'FORBIDDEN':
       if (/maker-checker|recorded a deposit/i.test(error.message)) return t('common.error.makerChecker');
+      if (/own count/i.test(error.message)) return t('common.error.ownCount');
       return t('common.error.forbidden');
+    case 'BRANCH_REQUIRED':
+      return t('common.error.branchRequired');
     case 'PASSWORD_CHANGE_REQUIRED':
       return t('common.error.passwordChangeRequired');
     case 'NOT_FOUND':

@@ -1,0 +1,194 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page, type TestInfo } from '@playwright/test';
+import { STAFF_PASSWORD, TELLER, adminCli, apiFetch, createSession, shot, staffCall } from './support';
+import { untranslatedText } from './untranslated';
+
+/**
+ * The teller's cash-up and the supervisor's sign-off, driven through the screens at 390 px and
+ * 1366 px, each screen scanned with axe (no serious or critical violation); and the cash desk of
+ * a teller without a branch, which explains itself instead of offering the form.
+ */
+const API = `http://127.0.0.1:${process.env.PAYDESK_E2E_PORT ?? '47913'}`;
+const run = `${Date.now() % 1_000_000}`;
+
+interface CashUpBody {
+  id: string | null;
+  currency: string;
+  expected_minor: number;
+  denominations: Array<{ code: string; kind: string; value_minor: number }>;
+}
+
+async function shots(page: Page, info: TestInfo, name: string): Promise<void> {
+  const size = page.viewportSize()!;
+  await page.setViewportSize({ width: 390, height: 844 });
+  await shot(page, info, `${name}-390`);
+  await page.setViewportSize({ width: 1366, height: 900 });
+  await shot(page, info, `${name}-1366`);
+  await page.setViewportSize(size);
+}
+
+async function axe(page: Page, screen: string): Promise<void> {
+  await page.waitForLoadState('networkidle');
+  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice', 'experimental']).analyze();
+  const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  const report = bad.map((v) => `${v.id} (${v.impact}): ${v.help}\n${v.nodes.map((n) => `   ${n.target.join(' ')}`).join('\n')}`).join('\n');
+  expect.soft(report, `${screen}: serious or critical accessibility violations`).toBe('');
+}
+
+async function signIn(page: Page, username: string): Promise<void> {
+  await page.goto('/backoffice/');
+  await page.getByLabel('Username').fill(username);
+  await page.getByLabel('Password').fill(STAFF_PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.locator('#shell-nav')).toBeAttached();
+}
+
+/** A session paid in cash at this teller's counter: slip issued, deposit recorded. */
+async function deposit(teller: string): Promise<{ id: string; amount_minor: number }> {
+  const session = await createSession();
+  const quote = (await (await apiFetch(`${API}/api/v1/checkout/sessions/${session.id}/quote`)).json()) as { surcharges: { cash: { total_minor: number } } };
+  const res = await apiFetch(`${API}/api/v1/checkout/cash-slips`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ session_id: session.id, amount_minor: quote.surcharges.cash.total_minor }),
+  });
+  const slip = (await res.json()) as { slip_token: string; amount_minor: number };
+  const { deposit: d } = await staffCall<{ deposit: { id: string; amount_minor: number } }>(teller, 'POST', `/cash-slips/${slip.slip_token}/deposits`, { amount_minor: slip.amount_minor });
+  return d;
+}
+
+/** Notes and coins for an amount, largest first. */
+function pieces(c: CashUpBody, minor: number): Record<string, number> {
+  const out: Record<string, number> = {};
+  let left = minor;
+  for (const d of c.denominations) {
+    const n = Math.floor(left / d.value_minor);
+    if (n > 0) out[d.code] = n;
+    left -= n * d.value_minor;
+  }
+  return out;
+}
+
+async function fillCount(page: Page, c: CashUpBody, counts: Record<string, number>): Promise<void> {
+  for (const d of c.denominations) await page.locator(`#cu-count-${d.code}`).fill(counts[d.code] ? String(counts[d.code]) : '');
+}
+
+test.describe('cash-up', () => {
+  test.describe.configure({ mode: 'serial' });
+  let teller = '';
+  let supervisor = '';
+  let noBranch = '';
+
+  test.beforeAll(async ({ browserName }, info) => {
+    test.setTimeout(240_000);
+    const tag = `${run}.${info.project.name}.${browserName}`;
+    teller = `cu.teller.${tag}`;
+    supervisor = `cu.super.${tag}`;
+    noBranch = `cu.nobranch.${tag}`;
+    adminCli(['staff:create', '--username', teller, '--password', STAFF_PASSWORD, '--role', 'teller', '--branch', TELLER.branchCode, '--full-name', 'Efua Teller']);
+    adminCli(['staff:create', '--username', supervisor, '--password', STAFF_PASSWORD, '--role', 'supervisor', '--full-name', 'Kojo Supervisor']);
+    adminCli(['staff:create', '--username', noBranch, '--password', STAFF_PASSWORD, '--role', 'teller']);
+    const approved = await deposit(teller);
+    await deposit(teller);
+    await staffCall(supervisor, 'POST', `/deposits/${approved.id}/approve`, {});
+  });
+
+  test('the teller enters the float, counts the drawer, sees short then balanced, and signs', async ({ page }, info) => {
+    test.setTimeout(240_000);
+    await signIn(page, teller);
+    // The page is in the teller's navigation (folded behind Menu on a phone).
+    await expect(page.locator('#shell-nav a[href="/backoffice/cash-up"]')).toBeAttached();
+    await page.goto('/backoffice/cash-up');
+    await expect(page.getByRole('heading', { level: 1, name: 'Cash-up' })).toBeVisible();
+    await expect(page.getByTestId('cash-up-deposits')).toContainText('Approved');
+    await expect(page.getByTestId('cash-up-deposits')).toContainText('Waiting for review');
+
+    // Float: GHS 500.00 as an amount.
+    await page.getByLabel('Float received (GHS)').fill('500');
+    await page.getByRole('button', { name: 'Save float' }).click();
+    await expect(page.getByTestId('cu-float')).toHaveText(/500\.00/);
+    const day = await staffCall<{ cash_ups: CashUpBody[] }>(teller, 'GET', '/cash-desk/cash-up');
+    const c = day.cash_ups.find((x) => x.currency === 'GHS')!;
+    expect(c.expected_minor).toBeGreaterThan(50_000);
+
+    // Short by one cedi first.
+    await fillCount(page, c, pieces(c, c.expected_minor - 100));
+    await page.getByRole('button', { name: 'Save count' }).click();
+    await expect(page.getByTestId('cu-outcome')).toHaveText(/Short by GHS\s?1\.00/);
+    await expect(page.getByTestId('cu-difference')).toHaveText(/^−GHS\s?1\.00$/);
+    await axe(page, 'teller cash-up, counted');
+    await shots(page, info, 'cash-up-teller-short');
+
+    // Recounted: balanced.
+    await fillCount(page, c, pieces(c, c.expected_minor));
+    await expect(page.getByTestId('cu-running')).toContainText(String(c.expected_minor / 100));
+    await page.getByRole('button', { name: 'Save count' }).click();
+    await expect(page.getByTestId('cu-outcome')).toHaveText(/^Balanced/);
+    await expect(page.getByText('Count saved.')).toBeVisible();
+
+    // Printed (A4 and roll share the print stylesheet): only the sheet, with signature lines.
+    await page.emulateMedia({ media: 'print' });
+    await expect(page.getByText("Teller's signature")).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Save count' })).toBeHidden();
+    await shot(page, info, 'cash-up-print');
+    await page.emulateMedia({ media: 'screen' });
+
+    await page.getByRole('button', { name: 'Sign my count' }).click();
+    await page.getByRole('button', { name: 'Yes, sign my count' }).click();
+    await expect(page.getByTestId('cash-up-locked')).toBeVisible();
+    await expect(page.getByTestId('cu-teller-signed')).toContainText('Signed by the teller, Efua Teller');
+    await expect(page.getByRole('button', { name: 'Save count' })).toHaveCount(0);
+    await axe(page, 'teller cash-up, signed');
+    await shots(page, info, 'cash-up-teller-signed');
+  });
+
+  test('a supervisor opens the signed count and signs it off with a note', async ({ page }, info) => {
+    test.setTimeout(240_000);
+    await signIn(page, supervisor);
+    await page.goto('/backoffice/cash-up');
+    await expect(page.getByRole('heading', { level: 1, name: 'Cash-ups' })).toBeVisible();
+    const open = page.getByRole('button', { name: new RegExp(`Open the GHS cash-up of Efua Teller`) });
+    await expect(open).toBeVisible();
+    await axe(page, 'supervisor cash-up queue');
+    await open.click();
+    await expect(page.getByTestId('cash-up-sheet')).toContainText('Balanced');
+    await page.getByLabel('Note (optional)').fill('Recounted with the teller.');
+    await axe(page, 'supervisor cash-up sign-off');
+    await shots(page, info, 'cash-up-supervisor');
+    await page.getByRole('button', { name: 'Sign off', exact: true }).click();
+    await expect(page.getByTestId('cu-supervisor-signed')).toContainText('Signed off by the supervisor, Kojo Supervisor');
+    await expect(page.getByTestId('cash-up-sheet')).toContainText('Recounted with the teller.');
+    await shots(page, info, 'cash-up-supervisor-signed');
+    // Gone from the waiting list, listed under signed off.
+    await page.getByRole('tab', { name: 'Signed off' }).click();
+    await expect(page.getByRole('button', { name: /Open the GHS cash-up of Efua Teller/ })).toBeVisible();
+  });
+
+  test('a teller without a branch is told why the desk takes no deposits', async ({ page }, info) => {
+    test.setTimeout(120_000);
+    await signIn(page, noBranch);
+    await page.goto('/backoffice/teller/scan');
+    await expect(page.getByTestId('no-branch')).toContainText('Your account has no branch. Ask an administrator to assign you one.');
+    await expect(page.getByLabel('Slip barcode or reference')).toHaveCount(0);
+    await axe(page, 'cash desk without a branch');
+    await shots(page, info, 'cash-desk-no-branch');
+  });
+
+  test('the cash-up screens of teller and supervisor read from the catalogue (pseudo-locale)', async ({ browser }) => {
+    test.setTimeout(240_000);
+    // A fresh browser context for each person: no sign-in or language carried over.
+    const screens = [
+      [teller, '/backoffice/cash-up', (p: Page) => expect(p.getByTestId('cash-up-sheet')).toBeVisible()],
+      [supervisor, '/backoffice/cash-up', (p: Page) => expect(p.getByRole('tab').first()).toBeVisible()],
+    ] as const;
+    for (const [user, path, ready] of screens) {
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      await signIn(page, user);
+      await page.goto(`${path}?lang=pseudo`);
+      await ready(page);
+      expect(await untranslatedText(page), `${user} at ${path}`).toEqual([]);
+      await context.close();
+    }
+  });
+});

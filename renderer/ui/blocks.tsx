@@ -384,3 +384,32 @@ export function ShortId({ value }: { value: string }) {
     </code>
   );
 }
+
+/**
+ * An id kept out of the sentence: shortened (ShortId), with a button that copies the whole id
+ * ("Copy session id"); says "Copied" for a moment after.
+ */
+export function CopyId({ value, what }: { value: string; what: string }) {
+  const [copied, setCopied] = useState(false);
+  return (
+    <span className="bo-copy-id">
+      <ShortId value={value} />
+      <button
+        type="button"
+        className="bo-btn bo-btn--secondary bo-btn--xs bo-copy-id__btn"
+        aria-label={copied ? `Copied ${what} id` : `Copy ${what} id ${value}`}
+        onClick={() => {
+          void navigator.clipboard?.writeText(value).then(
+            () => {
+              setCopied(true);
+              setTimeout(() => setCopied(false), 1500);
+            },
+            () => undefined,
+          );
+        }}
+      >
+        {copied ? 'Copied' : 'Copy'}
+      </button>
+    </span>
+  );
+}

@@ -11,7 +11,7 @@ import { openSession, payByCard } from '../support/checkout';
  * A payments export the screen follows: started, its rows counted as they are written, and
  * cancelled on request (the report worker's job stops, the state reads cancelled, no file is
  * offered). Byte slots of 16 bytes make each export thousands of worker round trips, so it is
- * still running when the test looks at it.
+ * still running when the test looks at it (REPORT_SLOT_BYTES).
  */
 describe('payments exports that report progress and can be cancelled', () => {
   let t: TestContext;
@@ -23,7 +23,7 @@ describe('payments exports that report progress and can be cancelled', () => {
   let to: string;
 
   beforeAll(async () => {
-    t = await createTestApp({ reportSlotBytes: 16 });
+    t = await createTestApp({ env: { REPORT_SLOT_BYTES: '16' } });
     m = await t.merchant('Export jobs');
     fin = await staff(t, 'finance', { merchantId: m.merchant_id });
     other = await staff(t, 'finance', { merchantId: m.merchant_id });

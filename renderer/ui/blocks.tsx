@@ -1,6 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import { useT } from './i18n';
 import * as RadixTabs from '@radix-ui/react-tabs';
+import { useT } from './i18n';
 import { errorMessage } from '../backoffice/features/common/api';
 import { formatMoney } from '../backoffice/features/common/format';
 import { useLabels } from '../backoffice/features/common/labels';
@@ -391,13 +392,16 @@ export function ShortId({ value }: { value: string }) {
  */
 export function CopyId({ value, what }: { value: string; what: string }) {
   const [copied, setCopied] = useState(false);
+  const t = useT();
   return (
     <span className="bo-copy-id">
-      <ShortId value={value} />
+      <span translate="no">
+        <ShortId value={value} />
+      </span>
       <button
         type="button"
         className="bo-btn bo-btn--secondary bo-btn--xs bo-copy-id__btn"
-        aria-label={copied ? `Copied ${what} id` : `Copy ${what} id ${value}`}
+        aria-label={copied ? t('copyId.copiedLabel', { what }) : t('copyId.copyLabel', { what, id: value })}
         onClick={() => {
           void navigator.clipboard?.writeText(value).then(
             () => {
@@ -408,7 +412,7 @@ export function CopyId({ value, what }: { value: string; what: string }) {
           );
         }}
       >
-        {copied ? 'Copied' : 'Copy'}
+        {copied ? t('copyId.copied') : t('copyId.copy')}
       </button>
     </span>
   );

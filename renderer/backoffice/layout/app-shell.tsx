@@ -85,7 +85,9 @@ export function AppShell() {
                 {routeLabel(name)}
                 {waiting[name] && waiting[name].n > 0 ? (
                   <span className="shell__count" data-testid={`nav-count-${name}`}>
-                    <span aria-hidden="true">{waiting[name].n}</span>
+                    <span aria-hidden="true" translate="no">
+                      {waiting[name].n}
+                    </span>
                     <span className="bo-visually-hidden">, {waiting[name].what}</span>
                   </span>
                 ) : null}

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useT } from '../../../ui/i18n';
 import { PageTitle, Tabs } from '../../../ui/blocks';
+import { useT } from '../../../ui/i18n';
 import { BanksTab } from './banks-tab';
 import { IntegrationsTab } from './integrations-tab';
 import { SandboxTab } from './sandbox-tab';
@@ -23,7 +24,7 @@ export function AdminPage() {
         ]}
         current={tab}
         onChange={setTab}
-        label="Administration sections"
+        label={t('tabs.admin')}
       >
         {tab === 'integrations' && <IntegrationsTab />}
         {tab === 'staff' && <StaffTab />}

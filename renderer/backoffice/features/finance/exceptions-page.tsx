@@ -184,7 +184,7 @@ export function ExceptionsPage() {
           </button>
         </div>
       )}
-      <Tabs tabs={STATUS_TABS.map((k) => ({ key: k, label: label(k) }))} current={tab} onChange={(k) => (setTab(k), setOffset(0))} label="Exceptions by state">
+      <Tabs tabs={STATUS_TABS.map((k) => ({ key: k, label: label(k) }))} current={tab} onChange={(k) => (setTab(k), setOffset(0))} label={t('tabs.exceptions')}>
       {isAdmin && !merchantId ? (
         merchants.isPending ? null : <Card><Empty title={t('finance.noMerchant')}>{t('finance.noMerchantHint')}</Empty></Card>
       ) : (

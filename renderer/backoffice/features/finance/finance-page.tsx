@@ -5,6 +5,7 @@ import { useRouter } from '../../router';
 import { useSession } from '../auth/session';
 import { useApi } from '../common/api';
 import { Card, Empty, PageTitle, SelectField, Tabs } from '../../../ui/blocks';
+import { useT } from '../../../ui/i18n';
 import { ExportView } from './export-view';
 import { FINANCE_BASE as BASE } from './finance-base';
 import { financeQueries } from './finance.queries';
@@ -59,7 +60,7 @@ export function FinancePage() {
         ]}
         current={tab}
         onChange={go}
-        label="Finance sections"
+        label={t('tabs.finance')}
       >
       {isAdmin && !merchantId ? (
         merchants.isPending ? null : <Card><Empty title={t('finance.noMerchant')}>{t('finance.noMerchantHint')}</Empty></Card>

@@ -12,6 +12,7 @@ import { depositQueries, type DepositFilter } from './deposits.queries';
 import { DepositDetail } from './deposit-detail';
 import { ApproveDialog, RejectForm, useReview, type Flash } from './review-actions';
 import { ShortcutsHelp, useReviewShortcuts } from './review-shortcuts';
+import { useT } from '../../../ui/i18n';
 import './review.css';
 
 const depositPath = (id: string) => `${ROUTES.review.path}/${encodeURIComponent(id)}`;
@@ -70,6 +71,7 @@ function ReviewLists({ flash, onFlash }: { flash: Flash | null; onFlash: (f: Fla
   const { session } = useSession();
   const { navigate } = useRouter();
   const [help, setHelp] = useState(false);
+  const t = useT();
   const [filter, setFilter] = useState<DepositFilter>({});
   // The queue is worked oldest first unless a header says otherwise.
   const [queueSort, setQueueSort] = useState<SortState>({ key: 'created_at', dir: 'asc' });
@@ -105,7 +107,7 @@ function ReviewLists({ flash, onFlash }: { flash: Flash | null; onFlash: (f: Fla
     const d = deposits[Math.max(0, at)];
     if (!d) return;
     if (key === 'open') return navigate(depositPath(d.id));
-    if (d.recorded_by.id === session?.user.id) return onFlash({ tone: 'error', text: `You recorded slip ${d.slip_reference}: another supervisor reviews it.` });
+    if (d.recorded_by.id === session?.user.id) return onFlash({ tone: 'error', text: t('reviewKeys.yours', { slip: d.slip_reference }) });
     if (busy) return;
     if (key === 'approve') setApproving(d);
     else setRejecting(d.id);
@@ -123,7 +125,10 @@ function ReviewLists({ flash, onFlash }: { flash: Flash | null; onFlash: (f: Fla
         subtitle="Check each deposit against the cash in the drawer, then approve or reject it. You cannot review a deposit you recorded."
         actions={
           <button type="button" className="bo-btn bo-btn--secondary bo-btn--sm" onClick={() => setHelp(true)} aria-keyshortcuts="?">
-            Keyboard shortcuts <kbd className="rv-kbd" aria-hidden="true">?</kbd>
+            {t('reviewKeys.button')}{' '}
+            <kbd className="rv-kbd" aria-hidden="true" translate="no">
+              ?
+            </kbd>
           </button>
         }
       />

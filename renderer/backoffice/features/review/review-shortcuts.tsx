@@ -1,13 +1,14 @@
 import { useEffect, useId, useRef } from 'react';
+import { useT } from '../../../ui/i18n';
 
-/** The review queue's keys, as the help overlay and docs/backoffice.md list them. */
+/** The review queue's keys (message ids of what each does), as the help overlay and docs/backoffice.md list them. */
 export const REVIEW_SHORTCUTS: ReadonlyArray<{ keys: string[]; what: string }> = [
-  { keys: ['j'], what: 'Next deposit in the queue' },
-  { keys: ['k'], what: 'Previous deposit in the queue' },
-  { keys: ['a'], what: 'Approve the current deposit (asks you to confirm first)' },
-  { keys: ['r'], what: 'Reject the current deposit (choose a reason)' },
-  { keys: ['o'], what: 'Open the current deposit’s details' },
-  { keys: ['?'], what: 'Show these shortcuts' },
+  { keys: ['j'], what: 'reviewKeys.next' },
+  { keys: ['k'], what: 'reviewKeys.previous' },
+  { keys: ['a'], what: 'reviewKeys.approve' },
+  { keys: ['r'], what: 'reviewKeys.reject' },
+  { keys: ['o'], what: 'reviewKeys.open' },
+  { keys: ['?'], what: 'reviewKeys.help' },
 ];
 
 export type ReviewKey = 'next' | 'previous' | 'approve' | 'reject' | 'open' | 'help';
@@ -48,6 +49,7 @@ export function ShortcutsHelp({ open, onClose }: { open: boolean; onClose: () =>
   const closeRef = useRef<HTMLButtonElement>(null);
   const back = useRef<HTMLElement | null>(null);
   const titleId = useId();
+  const t = useT();
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
@@ -73,29 +75,29 @@ export function ShortcutsHelp({ open, onClose }: { open: boolean; onClose: () =>
       }}
     >
       <h2 id={titleId} className="bo-confirm__title">
-        Keyboard shortcuts
+        {t('reviewKeys.title')}
       </h2>
       <div className="bo-confirm__body">
-        <p className="bo-muted">On the review queue, when you are not typing in a field.</p>
+        <p className="bo-muted">{t('reviewKeys.when')}</p>
         <table className="rv-shortcuts__table">
-          <caption className="bo-visually-hidden">Review queue shortcuts</caption>
+          <caption className="bo-visually-hidden">{t('reviewKeys.caption')}</caption>
           <thead>
             <tr>
-              <th scope="col">Key</th>
-              <th scope="col">Does</th>
+              <th scope="col">{t('reviewKeys.key')}</th>
+              <th scope="col">{t('reviewKeys.does')}</th>
             </tr>
           </thead>
           <tbody>
             {REVIEW_SHORTCUTS.map((s) => (
               <tr key={s.what}>
-                <td>
+                <td translate="no">
                   {s.keys.map((k) => (
                     <kbd key={k} className="rv-kbd">
                       {k}
                     </kbd>
                   ))}
                 </td>
-                <td>{s.what}</td>
+                <td>{t(s.what)}</td>
               </tr>
             ))}
           </tbody>
@@ -103,7 +105,7 @@ export function ShortcutsHelp({ open, onClose }: { open: boolean; onClose: () =>
       </div>
       <div className="bo-confirm__actions">
         <button ref={closeRef} type="button" className="bo-btn bo-btn--secondary" onClick={onClose}>
-          Close
+          {t('reviewKeys.close')}
         </button>
       </div>
     </dialog>

@@ -88,7 +88,7 @@ export function AppShell() {
                     <span aria-hidden="true" translate="no">
                       {waiting[name].n}
                     </span>
-                    <span className="bo-visually-hidden">, {waiting[name].what}</span>
+                    <span className="bo-visually-hidden"> ({waiting[name].what})</span>
                   </span>
                 ) : null}
               </Link>

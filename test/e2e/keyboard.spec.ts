@@ -106,10 +106,10 @@ test.describe.serial('keyboard, tabs, waiting count, export and words', () => {
     // The waiting count, in the menu and on the landing page, read as a sentence and kept in step with the server.
     const counts = async () => (await call<{ deposits_waiting: number }>('/api/backoffice/v1/work-counts', { token: sup })).deposits_waiting;
     const nav = page.getByRole('navigation', { name: 'Back office' });
-    await expect.poll(async () => (await nav.getByTestId('nav-count-review').textContent()) ?? '').toMatch(/^\d+ \(\d+ deposits? waiting for review\)$/);
     // On a phone the menu is folded behind its button.
     const menu = page.getByRole('button', { name: 'Menu' });
     if (await menu.isVisible()) await menu.click();
+    await expect.poll(async () => (await nav.getByTestId('nav-count-review').textContent()) ?? '').toMatch(/^\d+ \(\d+ deposits? waiting for review\)$/);
     await expect(nav.getByRole('link', { name: /^Deposit review \(\d+ deposits? waiting for review\)$/ })).toBeVisible();
     if (await menu.isVisible()) await menu.click();
     await expect(page.getByTestId('waiting-deposits')).toContainText(/\d+ deposits? waiting for review/);
@@ -183,6 +183,7 @@ test.describe.serial('keyboard, tabs, waiting count, export and words', () => {
     await expect(page.getByRole('status').filter({ hasText: 'Rejected slip' })).toBeVisible();
     await expect(queue).toBeHidden();
     // The menu's count follows the server's.
+    if (await menu.isVisible()) await menu.click();
     await expect.poll(async () => {
       const text = (await nav.getByTestId('nav-count-review').textContent({ timeout: 1000 }).catch(() => '0')) ?? '0';
       return Number(/^(\d+)/.exec(text)?.[1] ?? 0) === (await counts());

@@ -52,6 +52,9 @@ export function createExportJobs(reports: ReportRunner, clock: Clock, logError: 
   const sweep = () => {
     for (const job of [...jobs.values()]) if (job.endedAt !== null && now() - job.endedAt > KEEP_MS) forget(job);
   };
+  // Finished exports nobody asks about again are forgotten (and their files deleted) all the same.
+  const sweeper = setInterval(sweep, 60_000);
+  sweeper.unref();
   const find = (owner: string, id: string): Job => {
     sweep();
     const job = jobs.get(id);
@@ -146,6 +149,7 @@ export function createExportJobs(reports: ReportRunner, clock: Clock, logError: 
       return { stream: createReadStream(job.file), name: job.view.file_name };
     },
     close() {
+      clearInterval(sweeper);
       for (const job of jobs.values()) job.stop?.();
       jobs.clear();
       if (dir) rmSync(dir, { recursive: true, force: true });

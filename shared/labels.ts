@@ -131,7 +131,7 @@ const CARD_BRAND_LABELS: Readonly<Record<string, string>> = {
   discover: 'Discover',
   unionpay: 'UnionPay',
 };
-export function cardBrandLabel(brand: string | null | undefined): string {
+function cardBrandLabel(brand: string | null | undefined): string {
   if (!brand) return 'Card';
   return CARD_BRAND_LABELS[brand.toLowerCase()] ?? `${brand.charAt(0).toUpperCase()}${brand.slice(1)}`;
 }
@@ -142,7 +142,7 @@ export function cardLabel(brand: string | null | undefined, last4: string | null
 }
 
 /** Webhook event types in words (what the merchant was told). */
-export const EVENT_TYPE_LABELS: Readonly<Record<string, string>> = {
+const EVENT_TYPE_LABELS: Readonly<Record<string, string>> = {
   'checkout.session.completed': 'payment completed',
   'checkout.session.failed': 'checkout closed without payment',
   'checkout.session.expired': 'checkout expired without payment',

@@ -1,7 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import { useT } from './i18n';
 import * as RadixTabs from '@radix-ui/react-tabs';
-import { useT } from './i18n';
 import { errorMessage } from '../backoffice/features/common/api';
 import { formatMoney } from '../backoffice/features/common/format';
 import { useLabels } from '../backoffice/features/common/labels';

@@ -278,7 +278,7 @@ const stateWord = (status: string) => SESSION_STATUS_LABELS[status as SessionSta
  * status codes left out ("card payment pa_8f… approved" → "Card payment approved"; the ids are on
  * the attempt and deposit entries of the same timeline).
  */
-export function causeInWords(cause: string): string {
+function causeInWords(cause: string): string {
   if (cause === 'expires_at passed while open') return 'The time to pay ran out before a payment was made';
   const s = cause
     .replace(/\s*\([A-Z0-9_:\- ]+\)/g, '')

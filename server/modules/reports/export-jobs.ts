@@ -7,7 +7,8 @@ import type { Clock } from '../../lib/clock';
 import { AppError, notFound } from '../../lib/errors';
 import type { PaymentsExportJob } from '../../../shared/schemas/backoffice';
 import type { PaymentsExport } from '../finance/finance-export.service';
-import type { Chunk, ReportRunner } from './report-runner';
+import type { ReportRunner } from './report-runner';
+import type { Chunk } from './report-worker-job';
 
 /** A finished export (its state and its file) is kept this long, then forgotten. */
 const KEEP_MS = 15 * 60_000;

@@ -1,7 +1,6 @@
 import { useState } from 'react';
 import { useT } from '../../../ui/i18n';
 import { PageTitle, Tabs } from '../../../ui/blocks';
-import { useT } from '../../../ui/i18n';
 import { BanksTab } from './banks-tab';
 import { IntegrationsTab } from './integrations-tab';
 import { SandboxTab } from './sandbox-tab';

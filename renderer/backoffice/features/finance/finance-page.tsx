@@ -5,7 +5,6 @@ import { useRouter } from '../../router';
 import { useSession } from '../auth/session';
 import { useApi } from '../common/api';
 import { Card, Empty, PageTitle, SelectField, Tabs } from '../../../ui/blocks';
-import { useT } from '../../../ui/i18n';
 import { ExportView } from './export-view';
 import { FINANCE_BASE as BASE } from './finance-base';
 import { financeQueries } from './finance.queries';

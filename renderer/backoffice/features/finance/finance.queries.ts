@@ -89,8 +89,6 @@ export const financeQueries = {
 export const setRevenueLineActive = (api: BackOfficeApi, merchantId: string | undefined, lineId: string, active: boolean) =>
   api.post(`/revenue-lines/${encodeURIComponent(lineId)}/${active ? 'activate' : 'deactivate'}${qs({ merchant_id: merchantId })}`, {}, RevenueLinesView);
 
-export const paymentsCsvPath = (merchantId: string | undefined, from: string, to: string) => `/reports/payments.csv${qs({ merchant_id: merchantId, from, to })}`;
-
 /** A payments export run as a job on the server: started, followed (rows so far), cancelled, then fetched. */
 export const paymentsExport = {
   start: (api: BackOfficeApi, merchantId: string | undefined, from: string, to: string) => api.post(`/reports/payments-exports${qs({ merchant_id: merchantId })}`, { from, to }, PaymentsExportAnswer),

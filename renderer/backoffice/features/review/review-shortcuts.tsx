@@ -2,7 +2,7 @@ import { useEffect, useId, useRef } from 'react';
 import { useT } from '../../../ui/i18n';
 
 /** The review queue's keys (message ids of what each does), as the help overlay and docs/backoffice.md list them. */
-export const REVIEW_SHORTCUTS: ReadonlyArray<{ keys: string[]; what: string }> = [
+const REVIEW_SHORTCUTS: ReadonlyArray<{ keys: string[]; what: string }> = [
   { keys: ['j'], what: 'reviewKeys.next' },
   { keys: ['k'], what: 'reviewKeys.previous' },
   { keys: ['a'], what: 'reviewKeys.approve' },

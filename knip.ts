@@ -44,9 +44,6 @@ const config: KnipConfig = {
     // react-intl's own formatter, imported by test/unit/backoffice-error-text.test.ts and
     // installed with react-intl rather than listed in package.json.
     'intl-messageformat',
-    // Installed for tabs in the back office that no screen uses yet; knip lists it as an
-    // unneeded ignore once one imports it.
-    '@radix-ui/react-tabs',
   ],
   ignoreBinaries: ['strace', 'runuser', 'promtool', 'dropdb', 'systemd-analyze'],
 };

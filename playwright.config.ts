@@ -69,6 +69,8 @@ export default defineConfig({
       PUBLIC_BASE_URL: baseURL,
       RATE_LIMIT_PER_MIN: '0',
       LOG_LEVEL: 'warn',
+      // Small report chunks: an export of a few thousand rows runs long enough to follow and cancel (keyboard.spec.ts).
+      REPORT_SLOT_BYTES: '16',
     },
   },
 });

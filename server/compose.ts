@@ -27,6 +27,6 @@ export function composeDeps(input: ComposeInput): ComposedDeps {
     apiKeys: input.apiKeys ?? createApiKeyMemory(),
     quoteInputs: input.quoteInputs ?? createQuoteInputMemory(),
     keptAnswers: input.keptAnswers ?? createKeptAnswerMemory(),
-    reports: input.reports ?? createReportRunner(input.db, input.logger),
+    reports: input.reports ?? createReportRunner(input.db, input.logger, input.config.reportSlotBytes ? { slotBytes: input.config.reportSlotBytes } : {}),
   };
 }

@@ -38,6 +38,7 @@ const EnvSchema = z.object({
     .regex(/^\s*\d+(\s*,\s*\d+)*\s*$/, { error: 'must be a comma-separated list of whole seconds' })
     .optional(),
   RATE_LIMIT_PER_MIN: z.coerce.number().int().min(0).default(600),
+  REPORT_SLOT_BYTES: z.coerce.number().int().min(16).max(1_048_576).optional(),
   ALLOWED_HOSTS: z
     .string()
     .regex(/^\s*\.?[A-Za-z0-9_.:[\]-]+(\s*,\s*\.?[A-Za-z0-9_.:[\]-]+)*\s*$/, { error: 'must be a comma-separated list of host names (a leading dot allows subdomains)' })
@@ -157,6 +158,8 @@ export interface Config {
   readonly webhookRetryDelaysS: readonly number[];
   /** Requests per minute in each bucket (API key, payer IP, staff token, sign-in IP, failed authentications); 0 disables. */
   readonly rateLimitPerMin: number;
+  /** REPORT_SLOT_BYTES: bytes per chunk an export passes from the report worker (report-protocol.ts SLOT_BYTES when unset). */
+  readonly reportSlotBytes?: number | undefined;
   /**
    * Extra names the Host header may carry (ALLOWED_HOSTS), beside HOST, PUBLIC_BASE_URL's host,
    * loopback names and IP addresses; `.example.com` allows example.com and its subdomains.
@@ -241,6 +244,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       ? e.WEBHOOK_RETRY_DELAYS_S.split(',').map((s) => Number(s.trim()))
       : DEFAULT_RETRY_DELAYS_S,
     rateLimitPerMin: e.RATE_LIMIT_PER_MIN,
+    reportSlotBytes: e.REPORT_SLOT_BYTES,
     allowedHosts: e.ALLOWED_HOSTS ? e.ALLOWED_HOSTS.split(',').map((h) => h.trim().toLowerCase()) : [],
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY ? (parseTrustProxy(e.TRUST_PROXY) ?? false) : false,

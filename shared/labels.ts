@@ -125,3 +125,38 @@ export function auditValueLabel(field: string, value: unknown): string | undefin
   if (field === 'allowed_rails' && Array.isArray(value) && value.every((r) => typeof r === 'string')) return value.map((r) => railLabel(r)).join(', ');
   return undefined;
 }
+
+/** Card brands as a person writes them ("visa" → "Visa"); an unknown brand reads as its code, capitalised. */
+const CARD_BRAND_LABELS: Readonly<Record<string, string>> = {
+  visa: 'Visa',
+  mastercard: 'Mastercard',
+  amex: 'American Express',
+  verve: 'Verve',
+  discover: 'Discover',
+  unionpay: 'UnionPay',
+};
+function cardBrandLabel(brand: string | null | undefined): string {
+  if (!brand) return 'Card';
+  return CARD_BRAND_LABELS[brand.toLowerCase()] ?? `${brand.charAt(0).toUpperCase()}${brand.slice(1)}`;
+}
+
+/** "Visa ending 0002"; without the last digits, the brand alone. */
+export function cardLabel(brand: string | null | undefined, last4: string | null | undefined): string {
+  return last4 ? `${cardBrandLabel(brand)} ending ${last4}` : cardBrandLabel(brand);
+}
+
+/** Webhook event types in words (what the merchant was told). */
+const EVENT_TYPE_LABELS: Readonly<Record<string, string>> = {
+  'checkout.session.completed': 'payment completed',
+  'checkout.session.failed': 'checkout closed without payment',
+  'checkout.session.expired': 'checkout expired without payment',
+};
+export function eventTypeLabel(type: string): string {
+  return EVENT_TYPE_LABELS[type] ?? type.replace(/^checkout\./, '').replace(/[._]/g, ' ');
+}
+
+/** A provider's decline reason in words ("card_declined" → "Card declined"). */
+export function declineReasonLabel(reason: string): string {
+  const s = reason.replace(/[_:]+/g, ' ').trim().toLowerCase();
+  return `${s.charAt(0).toUpperCase()}${s.slice(1)}`;
+}

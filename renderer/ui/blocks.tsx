@@ -1,5 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import { useT } from './i18n';
+import * as RadixTabs from '@radix-ui/react-tabs';
 import { errorMessage } from '../backoffice/features/common/api';
 import { formatMoney } from '../backoffice/features/common/format';
 import { useLabels } from '../backoffice/features/common/labels';
@@ -299,15 +300,38 @@ export function Pagination({ onChange, ...page }: PageState) {
   );
 }
 
-export function Tabs<K extends string>({ tabs, current, onChange }: { tabs: Array<{ key: K; label: string }>; current: K; onChange: (k: K) => void }) {
+/**
+ * Tabs with the whole ARIA tabs pattern (Radix): a tablist named `label`, arrow keys move between
+ * tabs (and select them), Home and End go to the first and last, Tab leaves the list for the
+ * panel; the panel (`children`, the current tab's content) is a tabpanel labelled by its tab.
+ * The caller keeps the current tab, so a route that selects a tab keeps working.
+ */
+export function Tabs<K extends string>({
+  tabs,
+  current,
+  onChange,
+  label,
+  children,
+}: {
+  tabs: Array<{ key: K; label: ReactNode }>;
+  current: K;
+  onChange: (k: K) => void;
+  label: string;
+  children?: ReactNode;
+}) {
   return (
-    <div className="bo-tabs" role="tablist">
-      {tabs.map((t) => (
-        <button key={t.key} type="button" role="tab" aria-selected={t.key === current} className="bo-tab" onClick={() => onChange(t.key)}>
-          {t.label}
-        </button>
-      ))}
-    </div>
+    <RadixTabs.Root value={current} onValueChange={(v) => onChange(v as K)} activationMode="automatic">
+      <RadixTabs.List className="bo-tabs" aria-label={label}>
+        {tabs.map((t) => (
+          <RadixTabs.Trigger key={t.key} value={t.key} className="bo-tab">
+            {t.label}
+          </RadixTabs.Trigger>
+        ))}
+      </RadixTabs.List>
+      <RadixTabs.Content value={current} className="bo-tabpanel">
+        {children}
+      </RadixTabs.Content>
+    </RadixTabs.Root>
   );
 }
 
@@ -358,5 +382,37 @@ export function ShortId({ value }: { value: string }) {
     <code className="bo-mono" title={value} translate="no">
       {short}
     </code>
+  );
+}
+
+/**
+ * An id kept out of the sentence: shortened (ShortId), with a button that copies the whole id
+ * ("Copy session id"); says "Copied" for a moment after.
+ */
+export function CopyId({ value, what }: { value: string; what: string }) {
+  const [copied, setCopied] = useState(false);
+  const t = useT();
+  return (
+    <span className="bo-copy-id">
+      <span translate="no">
+        <ShortId value={value} />
+      </span>
+      <button
+        type="button"
+        className="bo-btn bo-btn--secondary bo-btn--xs bo-copy-id__btn"
+        aria-label={copied ? t('copyId.copiedLabel', { what }) : t('copyId.copyLabel', { what, id: value })}
+        onClick={() => {
+          void navigator.clipboard?.writeText(value).then(
+            () => {
+              setCopied(true);
+              setTimeout(() => setCopied(false), 1500);
+            },
+            () => undefined,
+          );
+        }}
+      >
+        {copied ? t('copyId.copied') : t('copyId.copy')}
+      </button>
+    </span>
   );
 }

@@ -406,6 +406,32 @@ export const PaymentsExportQuery = MerchantScopeQuery.extend({
   to: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time' }),
 });
 
+/** Starts a payments export that can be followed and cancelled (`merchant_id` in the query, as for the CSV). */
+export const PaymentsExportStart = z.object({
+  from: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time' }),
+  to: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time' }),
+});
+export const PaymentsExportIdParams = z.object({ export_id: z.string().min(1).max(80) });
+/**
+ * A payments export running on the server. `rows_written`: payment rows written so far (the header
+ * not counted). `state`: `running`, then `completed` (the file can be fetched), `cancelled` (stopped
+ * at the staff member's request: no file) or `failed` (`error` says why). Kept 15 minutes after it ends.
+ */
+export const PaymentsExportJob = z.object({
+  id: z.string(),
+  state: z.enum(['running', 'completed', 'cancelled', 'failed']),
+  rows_written: z.number().int().nonnegative(),
+  from: IsoDateTime,
+  to: IsoDateTime,
+  started_at: IsoDateTime,
+  finished_at: IsoDateTime.nullable(),
+  file_name: z.string(),
+  error: z.string().nullable(),
+});
+export type PaymentsExportJob = z.infer<typeof PaymentsExportJob>;
+export const PaymentsExportAnswer = z.object({ export: PaymentsExportJob });
+export type PaymentsExportAnswer = z.infer<typeof PaymentsExportAnswer>;
+
 // ---------------------------------------------------------------- audit
 /** What an audit entry recorded of its target: always an object of named fields. */
 const AuditSnapshot = z.record(z.string(), z.unknown());

@@ -338,8 +338,9 @@ test.describe.serial('back office: cash desk to finance', () => {
     await list.getByRole('row').filter({ hasText: session.invoice_ref }).click();
     const timeline = page.getByTestId('session-timeline');
     await expect(timeline).toContainText('Cash deposit approved');
-    await expect(timeline).toContainText('In progress → Paid');
-    await expect(timeline).toContainText('checkout.session.completed');
+    await expect(timeline).toContainText('Status changed from In progress to Paid');
+    await expect(timeline).toContainText('Merchant notified: payment completed');
+    await expect(timeline).not.toContainText('checkout.session.completed');
     await shot(page, info, 'bo-10-finance-session-detail');
 
     await page.getByRole('tab', { name: 'Invoices' }).click();

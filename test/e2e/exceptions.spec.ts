@@ -116,5 +116,5 @@ test('finance sees an invoice paid twice and a part-payment on the exceptions sc
   // The session link opens its detail and timeline in Finance.
   await page.getByTestId(`exception-${twice}`).locator(`a[href="/backoffice/finance/sessions/${second}"]`).first().click();
   await expect(page).toHaveURL(new RegExp(`/backoffice/finance/sessions/${second}$`));
-  await expect(page.getByTestId('session-timeline')).toContainText('checkout.session.completed');
+  await expect(page.getByTestId('session-timeline')).toContainText('Merchant notified: payment completed');
 });

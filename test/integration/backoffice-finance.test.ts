@@ -123,9 +123,14 @@ describe('back-office finance: merchant scoping, sessions, invoices, revenue lin
     expect(kinds).toContain(`slip:Cash slip ${paid.reference} issued`);
     expect(kinds).toContain('deposit:Cash deposit recorded');
     expect(kinds).toContain('deposit:Cash deposit approved');
-    expect(kinds).toContain('transition:Not paid yet → In progress');
-    expect(kinds).toContain('transition:In progress → Paid');
-    expect(kinds).toContain('event:Event checkout.session.completed');
+    expect(kinds).toContain('transition:Status changed from Not paid yet to In progress');
+    expect(kinds).toContain('transition:Status changed from In progress to Paid');
+    expect(kinds).toContain('event:Merchant notified: payment completed');
+    // Sentences, not codes: no internal id or provider status inside the words; ids travel as `ref`.
+    for (const e of body.timeline as Array<{ kind: string; title: string; detail: string }>) {
+      expect(`${e.title} ${e.detail}`).not.toMatch(/\b(?:pa|dep|evt)_[A-Za-z0-9]{6,}|checkout\.session\.|[A-Z]{4,}:[A-Z_]+/);
+    }
+    expect(body.timeline.find((e: { kind: string; title: string }) => e.title === 'Status changed from In progress to Paid').detail).toMatch(/^Cash deposit approved by /);
     const ats = body.timeline.map((e: { at: string }) => e.at);
     expect([...ats].sort()).toEqual(ats);
     expect((await call(t, finA, 'GET', '/sessions/cs_test_nope')).statusCode).toBe(404);

@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createReportRunner } from '../../server/modules/reports/report-runner';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
@@ -50,6 +51,8 @@ export async function createTestApp(
     wrapDb?: (db: Db) => Db;
     /** Runs the webhook dispatcher and the sweeper, as `npm run serve` does (off by default: tests drive their own). */
     backgroundJobs?: boolean;
+    /** The report worker's byte slots (report-runner.ts): a few bytes make an export take many round trips. */
+    reportSlotBytes?: number;
   } = {},
 ): Promise<TestContext> {
   const dataDir = mkdtempSync(join(tmpdir(), 'paydesk-test-'));
@@ -79,6 +82,7 @@ export async function createTestApp(
     ...(opts.providers ? { providers: opts.providers } : {}),
     ...(opts.providerTimeoutMs ? { providerTimeoutMs: opts.providerTimeoutMs } : {}),
     ...(opts.backgroundJobs ? { backgroundJobs: true } : {}),
+    ...(opts.reportSlotBytes ? { reports: createReportRunner(opts.wrapDb ? opts.wrapDb(database.db) : database.db, false, { slotBytes: opts.reportSlotBytes }) } : {}),
   });
   await opts.extend?.(app);
   await app.ready();

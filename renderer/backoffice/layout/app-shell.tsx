@@ -39,9 +39,12 @@ export function AppShell() {
   const role = session?.user.role;
   const work = useQuery({ ...workCountsQuery(api), enabled: role === 'finance' || role === 'admin' || role === 'supervisor' });
   if (!session) return null;
+  // The count is read as a sentence ("3 deposits waiting for review"), the digits alone are for the eye.
   const waiting: Partial<Record<RouteName, { n: number; what: string }>> = {};
-  if (work.data?.exceptions_open != null) waiting.exceptions = { n: work.data.exceptions_open, what: t('shell.count.open', { count: work.data.exceptions_open }) };
-  if (work.data?.deposits_waiting != null) waiting.review = { n: work.data.deposits_waiting, what: t('shell.count.waiting', { count: work.data.deposits_waiting }) };
+  const open = work.data?.exceptions_open;
+  if (open != null) waiting.exceptions = { n: open, what: t('waiting.exceptions', { count: open }) };
+  const deposits = work.data?.deposits_waiting;
+  if (deposits != null) waiting.review = { n: deposits, what: t('waiting.deposits', { count: deposits }) };
 
   const allowed = routesFor(session.user.role);
   const current = matchRoute(path);
@@ -83,8 +86,10 @@ export function AppShell() {
                 {routeLabel(name)}
                 {waiting[name] && waiting[name].n > 0 ? (
                   <span className="shell__count" data-testid={`nav-count-${name}`}>
-                    {waiting[name].n}
-                    <span className="bo-visually-hidden"> {waiting[name].what}</span>
+                    <span aria-hidden="true" translate="no">
+                      {waiting[name].n}
+                    </span>
+                    <span className="bo-visually-hidden"> ({waiting[name].what})</span>
                   </span>
                 ) : null}
               </Link>

@@ -122,7 +122,7 @@ export async function recordDeposit(
       targetId: row.id,
       merchantId: s.merchant_id,
       before: { slip_status: 'active', session_status: 'open' },
-      after: { deposit_status: 'under_review', slip_status: 'under_review', session_status: 'pending', amount_minor: row.amount_minor, slip_reference: slip.reference },
+      after: { deposit_status: 'under_review', slip_status: 'under_review', session_status: 'pending', amount_minor: row.amount_minor, currency: row.currency, slip_reference: slip.reference },
     });
     return { deposit: await findDeposit(trx, row.id), slip: await scanned(trx, deps, slip.id) };
   });

@@ -10,7 +10,10 @@ import {
   InvoiceRefParams,
   MerchantList,
   MerchantScopeQuery,
+  PaymentsExportAnswer,
+  PaymentsExportIdParams,
   PaymentsExportQuery,
+  PaymentsExportStart,
   RevenueLineIdParams,
   RevenueLinesView,
   SessionDetail,
@@ -23,6 +26,7 @@ import { paymentsExportRange } from './finance-export.service';
 import { financeOverview } from './finance-overview';
 import { invoiceDetail, listInvoices, listMerchants, listSessions, revenueLines, sessionDetail, setRevenueLineActive } from './finance.service';
 import { merchantScope } from './merchant-scope';
+import { createExportJobs } from '../reports/export-jobs';
 import { allow, requireStaff } from '../auth/staff-auth';
 import { staffErrors } from '../auth/staff-api';
 
@@ -101,6 +105,41 @@ export async function financeRoutes(app: FastifyInstance, deps: AppDeps): Promis
         .type('text/csv; charset=utf-8')
         .header('content-disposition', `attachment; filename="payments-${day(req.query.from)}-to-${day(req.query.to)}.csv"`)
         .send(csv);
+    },
+  );
+
+  // The same export, followed and cancellable from the screen (server/modules/reports/export-jobs.ts).
+  const exportJobs = createExportJobs(deps.reports, deps.clock, (err) => app.log.error({ err }, 'payments export failed'));
+  app.addHook('onClose', async () => exportJobs.close());
+  r.post(
+    '/reports/payments-exports',
+    {
+      preValidation: finance,
+      schema: { tags, summary: 'Start a payments export that reports its progress and can be cancelled', querystring: MerchantScopeQuery, body: PaymentsExportStart, response: { 202: PaymentsExportAnswer, ...errors } },
+    },
+    async (req, reply) => {
+      const staff = requireStaff(req);
+      const merchantId = await merchantScope(deps.db, staff, req.query.merchant_id);
+      const job = await exportJobs.start(staff.id, paymentsExportRange(merchantId, req.body.from, req.body.to));
+      return reply.code(202).send({ export: job });
+    },
+  );
+  r.get(
+    '/reports/payments-exports/:export_id',
+    { preValidation: finance, schema: { tags, summary: 'A payments export: its state and the rows written so far', params: PaymentsExportIdParams, response: { 200: PaymentsExportAnswer, ...errors } } },
+    async (req) => ({ export: exportJobs.get(requireStaff(req).id, req.params.export_id) }),
+  );
+  r.post(
+    '/reports/payments-exports/:export_id/cancel',
+    { preValidation: finance, schema: { tags, summary: 'Cancel a running payments export: it stops and its file is deleted', params: PaymentsExportIdParams, response: { 200: PaymentsExportAnswer, ...errors } } },
+    async (req) => ({ export: await exportJobs.cancel(requireStaff(req).id, req.params.export_id) }),
+  );
+  r.get(
+    '/reports/payments-exports/:export_id/file',
+    { preValidation: finance, schema: { tags, summary: 'The CSV of a completed payments export (409 while running, cancelled or failed)', params: PaymentsExportIdParams } },
+    async (req, reply) => {
+      const { stream, name } = exportJobs.file(requireStaff(req).id, req.params.export_id);
+      return reply.type('text/csv; charset=utf-8').header('content-disposition', `attachment; filename="${name}"`).send(stream);
     },
   );
 }

@@ -21,7 +21,7 @@ import { iso } from '../../lib/iso-param';
 import type { StaffContext } from '../auth/staff-auth';
 import { invoiceLines } from '../invoices/invoices.repository';
 import { formatMoney as money } from '../../../shared/money';
-import { railLabel, SESSION_STATUS_LABELS, SLIP_STATUS_LABELS } from '../../../shared/labels';
+import { cardLabel, declineReasonLabel, eventTypeLabel, railLabel, SESSION_STATUS_LABELS, SLIP_STATUS_LABELS } from '../../../shared/labels';
 import { networkLabel } from '../../../shared/countries';
 import { settlements, type Settlement } from './finance-settlement';
 import { merchantScope, searchable, sessionAmount, sessionSearchOf } from '../../db/search';
@@ -269,6 +269,24 @@ const breakdown = (rail: string, base: number, fee: number, total: number, curre
   const payer = total > base;
   return `${money(total, currency)} charged · ${rail} fee ${money(fee, currency)} paid by the ${payer ? 'payer' : 'merchant'} · ${money(total - fee, currency)} to the merchant`;
 };
+/** How an attempt ended, in words. */
+const ATTEMPT_OUTCOMES: Readonly<Record<string, string>> = { succeeded: 'succeeded', declined: 'was declined', expired: 'expired', failed: 'failed', cancelled: 'was cancelled' };
+const stateWord = (status: string) => SESSION_STATUS_LABELS[status as SessionStatus] ?? status;
+
+/**
+ * A status change's recorded cause as a sentence: rails in words, internal ids and provider
+ * status codes left out ("card payment pa_8f… approved" → "Card payment approved"; the ids are on
+ * the attempt and deposit entries of the same timeline).
+ */
+function causeInWords(cause: string): string {
+  if (cause === 'expires_at passed while open') return 'The time to pay ran out before a payment was made';
+  const s = cause
+    .replace(/\s*\([A-Z0-9_:\- ]+\)/g, '')
+    .replace(/\s\b(?:pa|dep|cs)_[A-Za-z0-9_]+/g, '')
+    .replace(/\b(momo|card|bank_transfer|cash) (?:attempt|payment)\b/g, (_, rail: string) => `${railLabel(rail)} payment`)
+    .replace(/; /g, ', ');
+  return `${s.charAt(0).toUpperCase()}${s.slice(1)}`;
+}
 const feeWord = (rail: string) => (rail === 'momo' ? 'Mobile Money' : rail === 'bank_transfer' ? 'bank transfer' : rail);
 
 /** One session with its invoice lines and everything that happened to it, oldest first. */
@@ -299,13 +317,22 @@ export async function sessionDetail(deps: FinanceDeps, staff: StaffContext, sess
   ]);
   const t: TimelineEntry[] = [{ at: s.created_at, kind: 'created', code: 'session_created', args: {}, title: 'Session created', detail: `${money(s.amount_minor, s.currency)} for invoice ${s.invoice_ref}`, ref: s.id }];
   // The creation row (none → open) is the "Session created" entry above, which sessions made before it had too.
-  for (const h of history.filter((row) => row.from_status !== NO_STATUS)) t.push({ at: h.at, kind: 'transition', code: 'transition', args: { from: h.from_status, to: h.to_status }, title: `${SESSION_STATUS_LABELS[h.from_status as SessionStatus] ?? h.from_status} → ${SESSION_STATUS_LABELS[h.to_status as SessionStatus] ?? h.to_status}`, detail: h.cause, ref: null });
+  for (const h of history.filter((row) => row.from_status !== NO_STATUS)) {
+    t.push({ at: h.at, kind: 'transition', code: 'transition', args: { from: h.from_status, to: h.to_status }, title: `Status changed from ${stateWord(h.from_status)} to ${stateWord(h.to_status)}`, detail: causeInWords(h.cause), ref: null });
+  }
   for (const a of attempts) {
     const rail = railLabel(a.rail);
-    const who = a.rail === 'momo' ? ` · ${a.operator ? networkLabel(a.operator) : ''} ••${a.phone_last4 ?? ''}` : a.rail === 'card' ? ` · ${a.card_brand ?? ''} ••${a.card_last4 ?? ''}` : a.payment_reference ? ` · ref ${a.payment_reference}` : '';
+    const who =
+      a.rail === 'momo'
+        ? ` · ${a.operator ? networkLabel(a.operator) : 'Mobile Money'}${a.phone_last4 ? ` number ending ${a.phone_last4}` : ''}`
+        : a.rail === 'card'
+          ? ` · ${cardLabel(a.card_brand, a.card_last4)}`
+          : a.payment_reference
+            ? ` · reference ${a.payment_reference}`
+            : '';
     t.push({ at: a.created_at, kind: 'attempt', code: 'attempt_started', args: { rail: a.rail }, title: `${rail} attempt started`, detail: `${breakdown(feeWord(a.rail), a.base_minor, a.fee_minor, a.amount_charged_minor, a.currency)}${who}`, ref: a.id });
     if (a.finalized_at) {
-      t.push({ at: a.finalized_at, kind: 'attempt', code: 'attempt_finished', args: { rail: a.rail, status: a.status }, title: `${rail} attempt ${a.status}`, detail: a.decline_reason ? `${a.raw_status} · ${a.decline_reason}` : a.raw_status, ref: a.id });
+      t.push({ at: a.finalized_at, kind: 'attempt', code: 'attempt_finished', args: { rail: a.rail, status: a.status }, title: `${rail} attempt ${ATTEMPT_OUTCOMES[a.status] ?? a.status}`, detail: a.decline_reason ? `Reason: ${declineReasonLabel(a.decline_reason)}` : '', ref: a.id });
     }
   }
   for (const sl of slips) {
@@ -325,7 +352,7 @@ export async function sessionDetail(deps: FinanceDeps, staff: StaffContext, sess
       });
     }
   }
-  for (const e of events) t.push({ at: e.created_at, kind: 'event', code: 'event', args: { type: e.type }, title: `Event ${e.type}`, detail: e.id, ref: e.id });
+  for (const e of events) t.push({ at: e.created_at, kind: 'event', code: 'event', args: { type: e.type }, title: `Merchant notified: ${eventTypeLabel(e.type)}`, detail: '', ref: e.id });
   t.push(...(await deliveryEntries(db, events.map((e) => e.id))));
   const kindOrder = ['created', 'attempt', 'slip', 'deposit', 'transition', 'event', 'delivery'];
   t.sort((a, b) => (a.at === b.at ? kindOrder.indexOf(a.kind) - kindOrder.indexOf(b.kind) : a.at < b.at ? -1 : 1));

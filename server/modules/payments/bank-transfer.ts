@@ -46,7 +46,7 @@ export async function confirmBankTransfer(deps: PaymentsDeps, paymentReference: 
         action: 'sandbox.bank_transfer_confirm',
         targetType: 'payment_attempt',
         targetId: result.attempt_reference,
-        after: { payment_reference: paymentReference, amount_minor: amountMinor, session_status: result.session_status },
+        after: { payment_reference: paymentReference, amount_minor: amountMinor, currency: a.currency, session_status: result.session_status },
       });
     }
     return result;

@@ -23,11 +23,13 @@ export function AdminPage() {
         ]}
         current={tab}
         onChange={setTab}
-      />
-      {tab === 'integrations' && <IntegrationsTab />}
-      {tab === 'staff' && <StaffTab />}
-      {tab === 'banks' && <BanksTab />}
-      {tab === 'sandbox' && <SandboxTab />}
+        label={t('tabs.admin')}
+      >
+        {tab === 'integrations' && <IntegrationsTab />}
+        {tab === 'staff' && <StaffTab />}
+        {tab === 'banks' && <BanksTab />}
+        {tab === 'sandbox' && <SandboxTab />}
+      </Tabs>
     </div>
   );
 }

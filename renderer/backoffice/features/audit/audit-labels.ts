@@ -16,6 +16,7 @@ const ACTION_IDS: Readonly<Record<string, string>> = {
   'revenue_line.deactivate': 'audit.action.revenue_line.deactivate',
   'integration.create': 'audit.action.integration.create',
   'integration.set_rails': 'audit.action.integration.set_rails',
+  'integration.set_momo_countries': 'audit.action.integration.set_momo_countries',
   'api_key.create': 'audit.action.api_key.create',
   'api_key.revoke': 'audit.action.api_key.revoke',
   'webhook_endpoint.create': 'audit.action.webhook_endpoint.create',

@@ -184,7 +184,7 @@ export function ExceptionsPage() {
           </button>
         </div>
       )}
-      <Tabs tabs={STATUS_TABS.map((k) => ({ key: k, label: label(k) }))} current={tab} onChange={(k) => (setTab(k), setOffset(0))} />
+      <Tabs tabs={STATUS_TABS.map((k) => ({ key: k, label: label(k) }))} current={tab} onChange={(k) => (setTab(k), setOffset(0))} label={t('tabs.exceptions')}>
       {isAdmin && !merchantId ? (
         merchants.isPending ? null : <Card><Empty title={t('finance.noMerchant')}>{t('finance.noMerchantHint')}</Empty></Card>
       ) : (
@@ -215,6 +215,7 @@ export function ExceptionsPage() {
           </QueryState>
         </div>
       )}
+      </Tabs>
       <ConfirmDialog
         open={acting !== null}
         title={acting ? t('exceptions.confirmTitle', { action: actionLabel(t, acting.status), invoice: acting.item.invoice_ref }) : ''}

@@ -26,7 +26,8 @@ export const workCountsQuery = (api: BackOfficeApi) =>
   queryOptions({
     queryKey: ['work-counts', api.userId] as const,
     queryFn: ({ signal }) => api.get('/work-counts', signal, WorkCounts),
-    refetchInterval: 20_000,
+    // Kept fresh while the back office is open (and on focus): deposits arrive from other counters.
+    refetchInterval: 10_000,
   });
 
 export const reviewException = (api: BackOfficeApi, merchantId: string | undefined, invoiceRef: string, status: ExceptionStatus, note: string) =>

@@ -59,7 +59,8 @@ export function FinancePage() {
         ]}
         current={tab}
         onChange={go}
-      />
+        label={t('tabs.finance')}
+      >
       {isAdmin && !merchantId ? (
         merchants.isPending ? null : <Card><Empty title={t('finance.noMerchant')}>{t('finance.noMerchantHint')}</Empty></Card>
       ) : tab === 'sessions' && detail ? (
@@ -76,6 +77,7 @@ export function FinancePage() {
       ) : (
         <ExportView merchantId={merchantId} />
       )}
+      </Tabs>
     </div>
   );
 }

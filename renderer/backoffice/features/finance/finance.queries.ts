@@ -1,5 +1,5 @@
 import { infiniteQueryOptions, keepPreviousData, queryOptions } from '@tanstack/react-query';
-import { InvoiceDetail, InvoiceList, MerchantList, RevenueLinesView, SessionDetail, SessionList } from '../../../../shared/schemas/backoffice';
+import { InvoiceDetail, InvoiceList, MerchantList, PaymentsExportAnswer, RevenueLinesView, SessionDetail, SessionList } from '../../../../shared/schemas/backoffice';
 import { qs, type BackOfficeApi } from '../common/api';
 import { pagePosition } from '../common/paging';
 
@@ -89,4 +89,10 @@ export const financeQueries = {
 export const setRevenueLineActive = (api: BackOfficeApi, merchantId: string | undefined, lineId: string, active: boolean) =>
   api.post(`/revenue-lines/${encodeURIComponent(lineId)}/${active ? 'activate' : 'deactivate'}${qs({ merchant_id: merchantId })}`, {}, RevenueLinesView);
 
-export const paymentsCsvPath = (merchantId: string | undefined, from: string, to: string) => `/reports/payments.csv${qs({ merchant_id: merchantId, from, to })}`;
+/** A payments export run as a job on the server: started, followed (rows so far), cancelled, then fetched. */
+export const paymentsExport = {
+  start: (api: BackOfficeApi, merchantId: string | undefined, from: string, to: string) => api.post(`/reports/payments-exports${qs({ merchant_id: merchantId })}`, { from, to }, PaymentsExportAnswer),
+  get: (api: BackOfficeApi, id: string, signal?: AbortSignal) => api.get(`/reports/payments-exports/${encodeURIComponent(id)}`, signal, PaymentsExportAnswer),
+  cancel: (api: BackOfficeApi, id: string) => api.post(`/reports/payments-exports/${encodeURIComponent(id)}/cancel`, {}, PaymentsExportAnswer),
+  file: (api: BackOfficeApi, id: string) => api.download(`/reports/payments-exports/${encodeURIComponent(id)}/file`),
+};

@@ -9,9 +9,10 @@ import { amountPlaceholder, dayEndIso, dayStartIso, formatDateTime, formatMoney,
 import { FEE_CURRENCIES } from '../admin/fee-currencies';
 import { NoMatch } from '../common/filter-hint';
 import { listPager, useListPages } from '../common/paging';
-import { Card, DataTable, DetailList, Empty, InputField, Money, Mono, Pagination, QueryState, SelectField, ShortId, StatusBadge, type SortState } from '../../../ui/blocks';
+import { Card, CopyId, DataTable, DetailList, Empty, InputField, Money, Mono, Pagination, QueryState, SelectField, ShortId, StatusBadge, type SortState } from '../../../ui/blocks';
 import { FINANCE_BASE as BASE, InvoiceRefCell } from './finance-base';
 import { financeQueries, type SessionFilters } from './finance.queries';
+import type { SessionRow } from '../../../../shared/schemas/backoffice';
 
 const statusOptions = (t: T) => [
   { value: '', label: t('finance.sessions.anyStatus') },
@@ -22,6 +23,17 @@ const modeOptions = (t: T) => [
   { value: 'live', label: t('finance.sessions.liveOnly') },
   { value: 'test', label: t('finance.sessions.testOnly') },
 ];
+/**
+ * Who bore a paid session's fee and what reached the merchant, by the rule of the payments CSV
+ * (finance-export.service.ts): a fee added to what the payer paid is the payer's, else the
+ * merchant's; net is what was collected less the fee. Null before the session is paid.
+ */
+function settlement(r: SessionRow): { bearer: 'payer' | 'merchant' | null; net: number } | null {
+  if (r.fee_minor === null || r.collected_minor === null) return null;
+  return { bearer: r.fee_minor === 0 ? null : r.collected_minor > r.amount_minor ? 'payer' : 'merchant', net: r.collected_minor - r.fee_minor };
+}
+const BEARER_WORDS = { payer: 'net.paidByPayer', merchant: 'net.paidByMerchant' } as const;
+
 const railOptions = (t: T) => [{ value: '', label: t('finance.sessions.anyMethod') }, ...['momo', 'card', 'bank_transfer', 'cash'].map((r) => ({ value: r, label: labelsWith(t).rail(r) }))];
 
 export function SessionsView({ merchantId }: { merchantId: string | undefined }) {
@@ -131,8 +143,33 @@ export function SessionsView({ merchantId }: { merchantId: string | undefined })
               onRowClick={(r) => navigate(`${BASE}/sessions/${encodeURIComponent(r.id)}`)}
               columns={[
                 { key: 'amount', header: t('finance.amount'), sortKey: 'amount_minor', align: 'right', render: (r) => <Money minor={r.amount_minor} currency={r.currency} strong /> },
-                { key: 'fee', header: t('finance.fee'), align: 'right', nowrap: true, render: (r) => (r.fee_minor === null ? <span className="bo-muted">—</span> : <Money minor={r.fee_minor} currency={r.currency} />) },
+                {
+                  key: 'fee',
+                  header: t('finance.fee'),
+                  align: 'right',
+                  nowrap: true,
+                  render: (r) => {
+                    const paid = settlement(r);
+                    if (r.fee_minor === null || !paid) return <span className="bo-muted">—</span>;
+                    return (
+                      <>
+                        <Money minor={r.fee_minor} currency={r.currency} />
+                        <div className="bo-muted bo-small">{paid.bearer ? t(BEARER_WORDS[paid.bearer]) : t('net.noFee')}</div>
+                      </>
+                    );
+                  },
+                },
                 { key: 'collected', header: t('finance.collected'), align: 'right', nowrap: true, render: (r) => (r.collected_minor === null ? <span className="bo-muted">—</span> : <Money minor={r.collected_minor} currency={r.currency} />) },
+                {
+                  key: 'net',
+                  header: t('net.column'),
+                  align: 'right',
+                  nowrap: true,
+                  render: (r) => {
+                    const paid = settlement(r);
+                    return paid ? <Money minor={paid.net} currency={r.currency} /> : <span className="bo-muted">—</span>;
+                  },
+                },
                 { key: 'status', header: t('finance.status'), sortKey: 'status', render: (r) => <StatusBadge status={r.status} kind="session" /> },
                 {
                   key: 'invoice',
@@ -152,6 +189,15 @@ export function SessionsView({ merchantId }: { merchantId: string | undefined })
       </QueryState>
     </Card>
   );
+}
+
+const REF_WORDS: Partial<Record<string, 'net.refAttempt' | 'net.refDeposit' | 'net.refEvent'>> = { attempt: 'net.refAttempt', deposit: 'net.refDeposit', event: 'net.refEvent' };
+
+function feeBearerText(t: T, r: SessionRow): string {
+  const paid = settlement(r);
+  if (!paid) return t('net.notPaid');
+  if (!paid.bearer) return t('net.none');
+  return paid.bearer === 'payer' ? t('net.payer') : t('net.merchant');
 }
 
 export function SessionDetailView({ id }: { id: string }) {
@@ -178,11 +224,13 @@ export function SessionDetailView({ id }: { id: string }) {
               >
                 <DetailList
                   items={[
-                    [t('finance.session'), <Mono key="id">{d.session.id}</Mono>],
+                    [t('finance.session'), <CopyId key="id" value={d.session.id} what={t('net.refSession')} />],
                     [t('finance.invoice'), <Mono key="inv">{d.session.invoice_ref}</Mono>],
                     [t('finance.amount'), formatMoney(d.session.amount_minor, d.session.currency)],
                     [t('finance.fee'), d.session.fee_minor === null ? t('finance.sessions.notPaidYet') : formatMoney(d.session.fee_minor, d.session.currency)],
                     [t('finance.collected'), d.session.collected_minor === null ? t('finance.sessions.notPaidYet') : formatMoney(d.session.collected_minor, d.session.currency)],
+                    [t('net.feePaidBy'), feeBearerText(t, d.session)],
+                    [t('net.toMerchant'), settlement(d.session) ? formatMoney(settlement(d.session)!.net, d.session.currency) : t('net.notPaid')],
                     [t('finance.sessions.paymentReference'), d.session.payment_reference ? <Mono key="ref">{d.session.payment_reference}</Mono> : '—'],
                     [t('finance.sessions.description'), d.session.description ? <span key="desc" translate="no">{d.session.description}</span> : '—'],
                     [t('finance.payer'), <span key="payer" translate="no">{[d.session.customer_name, d.session.customer_email].filter(Boolean).join(' · ') || '—'}</span>],
@@ -217,10 +265,15 @@ export function SessionDetailView({ id }: { id: string }) {
                     <span className={`bo-timeline__dot bo-timeline__dot--${e.kind}`} aria-hidden="true" />
                     <div className="bo-timeline__title">{timelineTitle(t, e)}</div>
                     <div className="bo-timeline__meta"><time dateTime={e.at}>{formatDateTime(e.at, { seconds: true })}</time></div>
-                    {/* The server's record of what happened (causes, raw provider statuses, who): shown as written. */}
+                    {/* The server's record of what happened (causes, amounts, who), in its words: shown as written. */}
                     {e.detail && (
                       <div className="bo-timeline__meta" translate="no">
                         {e.detail}
+                      </div>
+                    )}
+                    {e.ref && e.kind !== 'created' && e.kind !== 'slip' && e.kind !== 'delivery' && (
+                      <div className="bo-timeline__meta">
+                        <CopyId value={e.ref} what={t(REF_WORDS[e.kind] ?? 'net.refEvent')} />
                       </div>
                     )}
                   </li>
@@ -255,7 +308,7 @@ function timelineTitle(t: T, e: TimelineEntry): ReactNode {
     case 'deposit_reviewed':
       return t('finance.timeline.deposit_reviewed', { status: arg('status') });
     case 'event':
-      return t('finance.timeline.event', { type: code(arg('type')) });
+      return t('finance.timeline.event', { type: arg('type').replace(/^checkout\.session\./, '') });
     case 'webhook_delivered':
       return t('finance.timeline.webhook_delivered', { code: e.args.status_code === null ? 'ok' : arg('status_code') });
     case 'webhook_failed':

@@ -6,6 +6,7 @@ import { ConfirmDialog } from '../common/confirm-dialog';
 import { useErrorText } from '../common/error-text';
 import { formatDateTime, formatMoney } from '../common/format';
 import { DetailList, Mono } from '../../../ui/blocks';
+import { workCountsQuery } from '../finance/exceptions.queries';
 import { approveDeposit, depositQueries, rejectDeposit } from './deposits.queries';
 
 export type Flash = { tone: 'success' | 'error'; text: string };
@@ -15,7 +16,10 @@ export function useReview(onFlash: (f: Flash) => void) {
   const errorText = useErrorText();
   const api = useApi();
   const queryClient = useQueryClient();
-  const refresh = () => void queryClient.invalidateQueries({ queryKey: depositQueries.all(api) });
+  const refresh = () => {
+    void queryClient.invalidateQueries({ queryKey: depositQueries.all(api) });
+    void queryClient.invalidateQueries({ queryKey: workCountsQuery(api).queryKey }); // the menu's waiting count
+  };
   const approve = useMutation({
     mutationFn: (d: CashDeposit) => approveDeposit(api, d.id),
     onSuccess: ({ deposit: d }) => {

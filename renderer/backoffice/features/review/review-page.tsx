@@ -11,6 +11,8 @@ import { ROUTES } from '../../routes';
 import { depositQueries, type DepositFilter } from './deposits.queries';
 import { DepositDetail } from './deposit-detail';
 import { ApproveDialog, RejectForm, useReview, type Flash } from './review-actions';
+import { ShortcutsHelp, useReviewShortcuts } from './review-shortcuts';
+import { useT } from '../../../ui/i18n';
 import './review.css';
 
 const depositPath = (id: string) => `${ROUTES.review.path}/${encodeURIComponent(id)}`;
@@ -67,6 +69,9 @@ function Filters({ filter, onChange }: { filter: DepositFilter; onChange: (f: De
 function ReviewLists({ flash, onFlash }: { flash: Flash | null; onFlash: (f: Flash) => void }) {
   const api = useApi();
   const { session } = useSession();
+  const { navigate } = useRouter();
+  const [help, setHelp] = useState(false);
+  const t = useT();
   const [filter, setFilter] = useState<DepositFilter>({});
   // The queue is worked oldest first unless a header says otherwise.
   const [queueSort, setQueueSort] = useState<SortState>({ key: 'created_at', dir: 'asc' });
@@ -84,6 +89,29 @@ function ReviewLists({ flash, onFlash }: { flash: Flash | null; onFlash: (f: Fla
     setRejecting(null);
   });
   const count = queue.data?.total ?? 0;
+  // j/k move through the queue (focus on the row's Approve button, else its slip link); a, r and
+  // o act on the row holding focus, the first row when none does; ? opens the shortcuts' help.
+  useReviewShortcuts((key) => {
+    if (key === 'help') return setHelp(true);
+    const rows = [...document.querySelectorAll<HTMLTableRowElement>('[data-testid="review-queue-table"] tbody tr')];
+    const deposits = queue.data?.deposits ?? [];
+    if (rows.length === 0 || deposits.length === 0) return;
+    const at = rows.findIndex((tr) => tr.contains(document.activeElement));
+    if (key === 'next' || key === 'previous') {
+      const to = rows[at < 0 ? 0 : Math.max(0, Math.min(rows.length - 1, at + (key === 'next' ? 1 : -1)))]!;
+      const target = to.querySelector<HTMLElement>('.rv-approve') ?? to.querySelector<HTMLElement>('a');
+      target?.focus();
+      target?.scrollIntoView({ block: 'nearest' });
+      return;
+    }
+    const d = deposits[Math.max(0, at)];
+    if (!d) return;
+    if (key === 'open') return navigate(depositPath(d.id));
+    if (d.recorded_by.id === session?.user.id) return onFlash({ tone: 'error', text: t('reviewKeys.yours', { slip: d.slip_reference }) });
+    if (busy) return;
+    if (key === 'approve') setApproving(d);
+    else setRejecting(d.id);
+  });
   const changeFilter = (f: DepositFilter) => {
     setFilter(f);
     queuePages.restart();
@@ -92,7 +120,19 @@ function ReviewLists({ flash, onFlash }: { flash: Flash | null; onFlash: (f: Fla
 
   return (
     <div className="bo-page rv-page">
-      <PageTitle title="Deposit review" subtitle="Check each deposit against the cash in the drawer, then approve or reject it. You cannot review a deposit you recorded." />
+      <PageTitle
+        title="Deposit review"
+        subtitle="Check each deposit against the cash in the drawer, then approve or reject it. You cannot review a deposit you recorded."
+        actions={
+          <button type="button" className="bo-btn bo-btn--secondary bo-btn--sm" onClick={() => setHelp(true)} aria-keyshortcuts="?">
+            {t('reviewKeys.button')}{' '}
+            <kbd className="rv-kbd" aria-hidden="true" translate="no">
+              ?
+            </kbd>
+          </button>
+        }
+      />
+      <ShortcutsHelp open={help} onClose={() => setHelp(false)} />
       {flash && (
         <div className={`bo-alert bo-alert--${flash.tone}`} role={flash.tone === 'error' ? 'alert' : 'status'}>
           {flash.text}
@@ -173,9 +213,10 @@ function ReviewLists({ flash, onFlash }: { flash: Flash | null; onFlash: (f: Fla
                       <div className="bo-inline-form bo-inline-form--end">
                         <button
                           type="button"
-                          className="bo-btn bo-btn--primary bo-btn--sm"
+                          className="bo-btn bo-btn--primary bo-btn--sm rv-approve"
                           disabled={busy}
                           onClick={() => setApproving(r)}
+                          aria-keyshortcuts="a"
                           aria-label={`Approve slip ${r.slip_reference}`}
                         >
                           Approve

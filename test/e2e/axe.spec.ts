@@ -34,7 +34,7 @@ async function seed(apiKey: string, teller: string, supervisor: string): Promise
  * desktop and the phone size. No serious or critical violation is allowed (WCAG 2.1 A/AA rules).
  */
 const PASSWORD = 'e2e-axe-pass-1234';
-const run = `${Date.now() % 1_000_000}`;
+const run = `${Date.now() % 1_000_000}${process.pid % 100_000}`;
 const ROLES = ['teller', 'supervisor', 'finance', 'admin'] as const;
 const user = (role: string) => `axe.${role}.${run}`;
 

@@ -13,7 +13,7 @@ import { qrVideo } from './qr-video';
  * the session succeed. Role limits are checked in the screens and over HTTP.
  */
 const PASSWORD = 'e2e-back-office-pass';
-const run = `${Date.now() % 1_000_000}`;
+const run = `${Date.now() % 1_000_000}${process.pid % 100_000}`;
 const USERS = {
   teller: `bo.teller.${run}`,
   supervisor: `bo.super.${run}`,

@@ -9,7 +9,7 @@ import { untranslatedText } from './untranslated';
  * a teller without a branch, which explains itself instead of offering the form.
  */
 const API = `http://127.0.0.1:${process.env.PAYDESK_E2E_PORT ?? '47913'}`;
-const run = `${Date.now() % 1_000_000}`;
+const run = `${Date.now() % 1_000_000}${process.pid % 100_000}`;
 
 interface CashUpBody {
   id: string | null;

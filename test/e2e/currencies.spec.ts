@@ -129,7 +129,7 @@ test('a KES session pays by M-Pesa in the sandbox', async ({ browser }) => {
 });
 
 test('an admin edits fee rules per currency in French: the XOF cash fee changes XOF quotes only', async ({ browser }) => {
-  const run = `${Date.now() % 1_000_000}`;
+  const run = `${Date.now() % 1_000_000}${process.pid % 100_000}`;
   const merchant = `Dakar Énergie ${run}`;
   const created = adminCli(['integration:create', '--merchant', merchant]);
   adminCli(['staff:create', '--username', `cur.admin.${run}`, '--password', STAFF_PASSWORD, '--role', 'admin']);

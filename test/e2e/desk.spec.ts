@@ -5,7 +5,7 @@ import { STAFF_PASSWORD, SUPERVISOR, TELLER, adminCli, checkoutPath, createSessi
  * The counter-ready teller desk, the review queue and the payer's pages,
  * each screen photographed at 390 px and 1366 px.
  */
-const run = `${Date.now() % 1_000_000}`;
+const run = `${Date.now() % 1_000_000}${process.pid % 100_000}`;
 const DESK = { teller: `desk.teller.${run}`, supervisor: `desk.super.${run}` };
 const API = `http://127.0.0.1:${process.env.PAYDESK_E2E_PORT ?? '47913'}`;
 

@@ -7,7 +7,7 @@ import { shot, adminCli, apiFetch } from './support';
  * part show up with what happened, the amounts and links to the sessions; the CSV has them too.
  */
 const PASSWORD = 'e2e-exceptions-pass';
-const run = `${Date.now() % 1_000_000}`;
+const run = `${Date.now() % 1_000_000}${process.pid % 100_000}`;
 const API = `http://127.0.0.1:${process.env.PAYDESK_E2E_PORT ?? '47913'}`;
 
 

@@ -8,7 +8,7 @@ import { adminCli, shot, apiFetch } from './support';
  * even while most sessions are not loaded.
  */
 const PASSWORD = 'e2e-invoice-pages-1234';
-const run = `${Date.now() % 1_000_000}`;
+const run = `${Date.now() % 1_000_000}${process.pid % 100_000}`;
 const API = `http://127.0.0.1:${process.env.PAYDESK_E2E_PORT ?? '47913'}`;
 const SESSIONS = 55;
 

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import Database from 'better-sqlite3';
 import { expect, test, type Page, type TestInfo } from '@playwright/test';
-import { adminCli, apiFetch, shot } from './support';
+import { adminCli, apiFetch, shot, TELLER } from './support';
 
 /**
  * The back office by keyboard and in words: the review queue's shortcuts and their help, tabs
@@ -57,7 +57,7 @@ test.describe.serial('keyboard, tabs, waiting count, export and words', () => {
   const USERS = { teller: `ky.teller.${run}`, supervisor: `ky.super.${run}`, finance: `ky.fin.${run}`, admin: `ky.admin.${run}` };
   const MERCHANT = `Keys Water ${run}`;
   /** Paid sessions written straight into the database: an export long enough to watch. */
-  const BULK = 2_000;
+  const BULK = 6_000;
   let apiKey = '';
   const slips: string[] = [];
 
@@ -65,7 +65,7 @@ test.describe.serial('keyboard, tabs, waiting count, export and words', () => {
     test.setTimeout(180_000);
     const a = adminCli(['integration:create', '--merchant', MERCHANT]);
     apiKey = a.api_key!;
-    for (const [role, u] of Object.entries(USERS)) adminCli(['staff:create', '--username', u, '--password', PASSWORD, '--role', role, ...(role === 'finance' ? ['--merchant', a.merchant_id!] : [])]);
+    for (const [role, u] of Object.entries(USERS)) adminCli(['staff:create', '--username', u, '--password', PASSWORD, '--role', role, ...(role === 'finance' ? ['--merchant', a.merchant_id!] : []), ...(role === 'teller' ? ['--branch', TELLER.branchCode] : [])]);
     const teller = await login(USERS.teller);
     // Two deposits of this teller waiting for review.
     for (const n of [1, 2]) {

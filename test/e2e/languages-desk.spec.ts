@@ -9,7 +9,7 @@ import { untranslatedText } from './untranslated';
  * menu is the account's: it comes back at the next sign-in, whatever the browser says.
  */
 const PASSWORD = 'e2e-languages-desk-pass';
-const run = `${Date.now() % 1_000_000}`;
+const run = `${Date.now() % 1_000_000}${process.pid % 100_000}`;
 const ADMIN = `ld.admin.${run}`;
 const SUPERVISOR = `ld.super.${run}`;
 const TELLER = `ld.teller.${run}`;

@@ -10,7 +10,7 @@ import { untranslatedText } from './untranslated';
  * in a French browser they read in French, at a phone's width and a desktop's without overflow.
  */
 const API = `http://127.0.0.1:${process.env.PAYDESK_E2E_PORT ?? '47913'}`;
-const run = `${Date.now() % 1_000_000}`;
+const run = `${Date.now() % 1_000_000}${process.pid % 100_000}`;
 const PASSWORD = 'e2e-languages-office-pass';
 const ADMIN = `lang.admin.${run}`;
 const FINANCE = `lang.fin.${run}`;

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, test, type Page } from '@playwright/test';
-import { shot, adminCli, apiFetch } from './support';
+import { shot, adminCli, apiFetch, TELLER } from './support';
 
 /**
  * Finance, audit, webhooks and administration as a finance clerk, a supervisor and an admin use
@@ -11,7 +11,7 @@ import { shot, adminCli, apiFetch } from './support';
  * irreversible, and the back office on a 390 px phone.
  */
 const PASSWORD = 'e2e-office-pass-1234';
-const run = `${Date.now() % 1_000_000}`;
+const run = `${Date.now() % 1_000_000}${process.pid % 100_000}`;
 const API = `http://127.0.0.1:${process.env.PAYDESK_E2E_PORT ?? '47913'}`;
 const MERCHANT = `Office Water ${run}`;
 const USERS = { teller: `of.teller.${run}`, supervisor: `of.super.${run}`, finance: `of.fin.${run}`, admin: `of.admin.${run}` };
@@ -65,7 +65,7 @@ test.describe.serial('finance, audit, webhooks and administration screens', () =
     receiver = await failingReceiver();
     const a = adminCli(['integration:create', '--merchant', MERCHANT, '--webhook-url', receiver.url]);
     apiKey = a.api_key!;
-    for (const [role, u] of Object.entries(USERS)) adminCli(['staff:create', '--username', u, '--password', PASSWORD, '--role', role, ...(role === 'finance' ? ['--merchant', a.merchant_id!] : [])]);
+    for (const [role, u] of Object.entries(USERS)) adminCli(['staff:create', '--username', u, '--password', PASSWORD, '--role', role, ...(role === 'finance' ? ['--merchant', a.merchant_id!] : []), ...(role === 'teller' ? ['--branch', TELLER.branchCode] : [])]);
     const [teller, sup] = [await login(USERS.teller), await login(USERS.supervisor)];
     const bank = (await call<{ banks: Array<{ name: string; branches: Array<{ id: string; name: string }> }> }>('/api/backoffice/v1/admin/banks', { token: await login(USERS.admin) })).banks[0]!;
     branchTeller = { username: `of.branch.${run}`, bound: `${bank.name}, ${bank.branches[0]!.name}` };

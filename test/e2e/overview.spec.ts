@@ -7,7 +7,7 @@ import { shot, adminCli, apiFetch } from './support';
  * a table view; the page fits a phone and a laptop without sideways scrolling.
  */
 const PASSWORD = 'e2e-overview-pass-1234';
-const run = `${Date.now() % 1_000_000}`;
+const run = `${Date.now() % 1_000_000}${process.pid % 100_000}`;
 const API = `http://127.0.0.1:${process.env.PAYDESK_E2E_PORT ?? '47913'}`;
 
 async function call<T>(path: string, body?: unknown, auth?: string): Promise<T> {

@@ -7,7 +7,7 @@ import { shot, adminCli } from './support';
  * must choose their own at the next sign-in.
  */
 const PASSWORD = 'e2e-sign-in-pass-phrase';
-const run = `${Date.now() % 1_000_000}`;
+const run = `${Date.now() % 1_000_000}${process.pid % 100_000}`;
 const ADMIN = `si.admin.${run}`;
 const TELLER = `si.teller.${run}`;
 

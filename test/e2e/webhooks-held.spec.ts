@@ -9,7 +9,7 @@ import { shot, adminCli, apiFetch } from './support';
  * event order.
  */
 const API = `http://127.0.0.1:${process.env.PAYDESK_E2E_PORT ?? '47913'}`;
-const run = `${Date.now() % 1_000_000}`;
+const run = `${Date.now() % 1_000_000}${process.pid % 100_000}`;
 const ADMIN = { username: `held.admin.${run}`, password: 'e2e-held-deliveries-pass' };
 
 

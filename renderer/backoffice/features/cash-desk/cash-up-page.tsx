@@ -368,7 +368,8 @@ function SupervisorCashUps() {
             setStatus(k);
             setSelected(null);
           }}
-        />
+          label={t('cashUp.review.tabs')}
+        >
         <Card className="bo-card--flush" testId="cash-up-queue">
           <QueryState
             query={list}
@@ -410,6 +411,7 @@ function SupervisorCashUps() {
             )}
           </QueryState>
         </Card>
+        </Tabs>
       </div>
       <div ref={detailRef}>{selected && <SupervisorDetail key={selected} id={selected} onDone={() => setSelected(null)} />}</div>
     </div>

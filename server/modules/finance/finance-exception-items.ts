@@ -163,7 +163,7 @@ export async function exceptionsCsv(db: Db, merchantId: string, kind: ExceptionK
   for (const g of await groups(db, merchantId)) {
     for (const f of g.found) {
       if (kind && f.kind !== kind) continue;
-      rows.push({ at: f.detected_at, id: f.id, cells: [...exceptionCsvRow(f), g.status, g.review?.note ?? null, g.review?.reviewed_by_name ?? null, g.review?.reviewed_at ?? null, f.build().mode, CSV_TIME_ZONE] });
+      rows.push({ at: f.detected_at, id: f.id, cells: [...exceptionCsvRow(f), g.status, g.review?.note ?? null, g.review?.reviewed_by_name ?? null, g.review?.reviewed_at ?? null, CSV_TIME_ZONE, f.build().mode] });
     }
   }
   rows.sort((a, b) => (a.at === b.at ? (a.id < b.id ? -1 : 1) : a.at < b.at ? 1 : -1));

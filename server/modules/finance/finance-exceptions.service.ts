@@ -206,9 +206,10 @@ export const EXCEPTION_CSV_COLUMNS = [
   'note',
   'reviewed_by',
   'reviewed_at',
-  'mode',
   /** Always `UTC`: the zone of every time in the file (`detected_at`, `reviewed_at`). */
   'time_zone',
+  /** `test` or `live`, last as it always was. */
+  'mode',
 ] as const;
 
 /** One exception's cells, in EXCEPTION_CSV_COLUMNS order up to `summary`. */

@@ -102,7 +102,8 @@ describe('finance exception work items', () => {
     // -6000 outstanding is a number a spreadsheet sums, not the text '-6000.
     expect(row).toContain(',-6000,');
     expect(row).not.toContain("'-6000");
-    expect(header.slice(-5)).toEqual(['status', 'note', 'reviewed_by', 'reviewed_at', 'mode']);
+    expect(header.slice(-6)).toEqual(['status', 'note', 'reviewed_by', 'reviewed_at', 'time_zone', 'mode']);
+    expect(row).toContain(',UTC,test');
     expect(row).toContain(',resolved,Checked by admin,');
   });
 

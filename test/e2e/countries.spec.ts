@@ -75,7 +75,7 @@ for (const locale of ['fr-FR', 'en-GH'] as const) {
       const momoButton = page.getByRole('button', { name: /Mobile Money/ });
       await expect(momoButton).toContainText(fr ? /1\s000\s000\s000\s020,00/u : /1,000,000,000,020\.00/);
       await momoButton.click();
-      await page.getByLabel(/Network|Réseau/).selectOption({ label: 'MTN MoMo' });
+      await page.getByLabel(/^(Network|Opérateur)/).selectOption({ label: 'MTN MoMo' });
       await page.getByLabel(/Mobile Money number|Numéro Mobile Money/).fill('024 123 4567');
       await page.getByRole('button', { name: /^(Pay|Payer) / }).click();
       await expect(page.getByTestId('phone-last4')).toHaveText('4567');
@@ -117,7 +117,7 @@ for (const locale of ['fr-FR', 'en-GH'] as const) {
       adminCli(['staff:create', '--username', `ctry.admin.${run}`.toLowerCase(), '--password', STAFF_PASSWORD, '--role', 'admin']);
       await signIn(page, `ctry.admin.${run}`.toLowerCase());
       await page.goto('/backoffice/admin');
-      await page.getByRole('button', { name: `Manage ${merchant} integration` }).click();
+      await page.getByRole('button', { name: fr ? `Gérer l’intégration de ${merchant}` : `Manage ${merchant} integration` }).click();
       const field = page.getByTestId('momo-countries');
       await expect(field.getByRole('radio', { name: fr ? /Tous les pays/ : /Every country/ })).toBeChecked();
       await field.getByRole('radio', { name: fr ? /Seulement ces pays/ : /Only these countries/ }).check();
@@ -140,7 +140,7 @@ for (const locale of ['fr-FR', 'en-GH'] as const) {
       await payer.goto(new URL(session.checkout_url).pathname);
       await payer.getByRole('button', { name: /Mobile Money/ }).click();
       await expect(payer.getByLabel(/^(Country|Pays)$/)).toHaveCount(0); // Côte d'Ivoire alone
-      await expect(payer.getByLabel(/Network|Réseau/).locator('option')).toHaveText([/Choose network|Choisir/, 'Orange Money', 'MTN MoMo', 'Moov Money', 'Wave']);
+      await expect(payer.getByLabel(/^(Network|Opérateur)/).locator('option')).toHaveText([/Choose network|Choisir l’opérateur/, 'Orange Money', 'MTN MoMo', 'Moov Money', 'Wave']);
       await expect(payer.getByLabel(/Mobile Money number|Numéro Mobile Money/)).toHaveAttribute('placeholder', '07 01 23 45 67');
       await shot(payer, info, `countries-xof-ci-only-${locale}-${width}`);
     });

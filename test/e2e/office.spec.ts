@@ -99,7 +99,7 @@ test.describe.serial('finance, audit, webhooks and administration screens', () =
     }
     const row = list.locator('tbody tr');
     await expect(row.locator('td[data-label="Amount"]')).toHaveText(money(12_345));
-    await expect(row.locator('td[data-label="Fee"]')).toHaveText(money(fee));
+    await expect(row.locator('td[data-label="Fee"]')).toHaveText(`${money(fee)}paid by the payer`);
     await expect(row.locator('td[data-label="Collected"]')).toHaveText(money(paid.total));
     await shots(page, info, 'of-01-finance-search');
     await page.getByLabel('Search').fill('');

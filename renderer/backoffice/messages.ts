@@ -22,5 +22,6 @@ import exportJob from './features/finance/export-job.messages';
 import net from './features/finance/net.messages';
 import copyId from './features/common/copy-id.messages';
 import auditWords from './features/audit/audit-words.messages';
+import review from './features/review/messages';
 
-export const backofficeCatalog = mergeCatalogs([shell, common, auth, home, overview, cashDesk, admin, finance, audit, webhooks, momoCountries, account, waiting, reviewKeys, exportJob, net, copyId, auditWords]);
+export const backofficeCatalog = mergeCatalogs([shell, common, auth, home, overview, cashDesk, admin, finance, audit, webhooks, momoCountries, account, waiting, reviewKeys, exportJob, net, copyId, auditWords, review]);

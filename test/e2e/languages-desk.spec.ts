@@ -1,14 +1,16 @@
 import { expect, test, type Page } from '@playwright/test';
-import { adminCli } from './support';
+import { STAFF_PASSWORD, TELLER as DESK_TELLER, adminCli, apiFetch, createSession, staffCall } from './support';
 import { untranslatedText } from './untranslated';
 
 /**
  * The back office in English and French: every message of the shell, sign-in, password,
  * overview and home screens comes from the catalogue (the pseudo-locale shows no stray
  * English), a French browser gets French before sign-in, and the language chosen in the staff
- * menu is the account's: it comes back at the next sign-in, whatever the browser says.
+ * menu is the account's: it comes back at the next sign-in, whatever the browser says. The walk
+ * also opens the supervisor's review queue with a deposit waiting, that deposit's detail, and a
+ * teller's cash desk with the deposit in its recent list and today's cash-up.
  */
-const PASSWORD = 'e2e-languages-desk-pass';
+const PASSWORD = STAFF_PASSWORD; // staffCall signs in with it
 const run = `${Date.now() % 1_000_000}${process.pid % 100_000}`;
 const ADMIN = `ld.admin.${run}`;
 const SUPERVISOR = `ld.super.${run}`;
@@ -35,11 +37,23 @@ test.describe.serial('the back office in English and French', () => {
       [SUPERVISOR, 'supervisor'],
       [TELLER, 'teller'],
     ] as const) {
-      adminCli(['staff:create', '--username', username, '--password', PASSWORD, '--role', role]);
+      adminCli(['staff:create', '--username', username, '--password', PASSWORD, '--role', role, ...(role === 'teller' ? ['--branch', DESK_TELLER.branchCode] : [])]);
     }
   });
 
   test('every screen of each role reads from the catalogue (pseudo-locale)', async ({ page }) => {
+    // A deposit the teller recorded, waiting for the supervisor's review.
+    const session = await createSession();
+    const api = `http://127.0.0.1:${process.env.PAYDESK_E2E_PORT ?? '47913'}/api/v1/checkout`;
+    const quote = (await (await apiFetch(`${api}/sessions/${session.id}/quote`)).json()) as { surcharges: { cash: { total_minor: number } } };
+    const slipRes = await apiFetch(`${api}/cash-slips`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ session_id: session.id, amount_minor: quote.surcharges.cash.total_minor }),
+    });
+    const slip = (await slipRes.json()) as { slip_token: string; amount_minor: number };
+    const { deposit } = await staffCall<{ deposit: { id: string } }>(TELLER, 'POST', `/cash-slips/${slip.slip_token}/deposits`, { amount_minor: slip.amount_minor });
+
     await page.goto('/backoffice/?lang=pseudo');
     await expect(page.locator('html')).toHaveAttribute('lang', 'en-XA');
     await expect(page.locator('form.sign-in__card')).toBeVisible();
@@ -57,6 +71,25 @@ test.describe.serial('the back office in English and French', () => {
           if (user === ADMIN) await expect(p.getByTestId('finance-overview').or(p.locator('.bo-state--empty'))).toBeVisible();
           if (user === SUPERVISOR) await expect(p.getByTestId('waiting-deposits')).toBeVisible();
         }), user).toEqual([]);
+      }
+      if (user === SUPERVISOR) {
+        expect(await strayText(page, '/backoffice/review', async (p) => {
+          await nav(p);
+          await expect(p.getByTestId('review-queue-table').locator('tbody tr').first()).toBeVisible();
+          await expect(p.getByTestId('deposit-history')).toBeVisible();
+        }), 'review queue').toEqual([]);
+        expect(await strayText(page, `/backoffice/review/${encodeURIComponent(deposit.id)}`, async (p) => {
+          await nav(p);
+          await expect(p.getByTestId('deposit-detail')).toBeVisible();
+          await expect(p.getByTestId('deposit-detail').getByRole('button').first()).toBeVisible();
+        }), 'deposit detail').toEqual([]);
+      }
+      if (user === TELLER) {
+        expect(await strayText(page, '/backoffice/', async (p) => {
+          await nav(p);
+          await expect(p.getByTestId('recent-deposits').locator('tbody tr').first()).toBeVisible();
+          await expect(p.getByTestId('shift-total-row')).toBeVisible();
+        }), 'cash desk').toEqual([]);
       }
       expect(await strayText(page, '/backoffice/account', async (p) => {
         await nav(p);
@@ -80,8 +113,8 @@ test.describe.serial('the back office in English and French', () => {
       await expect(page.getByRole('heading', { name: 'Back-office Paydesk' })).toBeVisible();
       await signIn(page, TELLER, { user: 'Identifiant', password: 'Mot de passe', submit: 'Se connecter' });
       await expect(page.getByRole('navigation', { name: 'Back-office' })).toBeVisible();
-      await expect(page.getByRole('heading', { name: 'Caisse' })).toBeVisible();
-      await expect(page.getByText('Caissier')).toBeVisible();
+      await expect(page.getByRole('heading', { name: 'Caisse', exact: true })).toBeVisible();
+      await expect(page.locator('.shell__user')).toContainText('Caissier');
       await page.getByRole('button', { name: 'Se déconnecter' }).click();
       await expect(page.getByRole('button', { name: 'Se connecter' })).toBeVisible();
     });

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import { useT } from '../../../ui/i18n';
 
 /** The parts of the Shape Detection API used here (not in TypeScript's DOM library yet). */
 interface DetectedBarcode {
@@ -10,6 +11,9 @@ interface BarcodeDetectorLike {
 type BarcodeDetectorCtor = new (opts: { formats: string[] }) => BarcodeDetectorLike;
 
 const SLIP_TOKEN = /^slp_[A-Za-z0-9]{8,64}$/;
+
+/** An error of this scanner's own, named so the screen words it in the reader's language. */
+const failure = (name: 'NoCameraError' | 'CannotReadError'): Error => Object.assign(new Error(name), { name });
 
 /** Reads the barcodes in the video's current frame; throws when the frame cannot be read (yet). */
 type FrameReader = (source: HTMLVideoElement) => Promise<string[]>;
@@ -46,19 +50,19 @@ async function zxingReader(): Promise<FrameReader> {
   reader.possibleFormats = [BarcodeFormat.QR_CODE, BarcodeFormat.CODE_128];
   const canvas = document.createElement('canvas');
   const context = canvas.getContext('2d', { willReadFrequently: true });
-  if (!context) throw new Error('This browser cannot read the camera picture.');
+  if (!context) throw failure('CannotReadError');
   return async (source) => {
-    let failure: unknown;
+    let lastError: unknown;
     for (const scale of ZXING_SCALES) {
       [canvas.width, canvas.height] = [Math.round(source.videoWidth * scale), Math.round(source.videoHeight * scale)];
       context.drawImage(source, 0, 0, canvas.width, canvas.height);
       try {
         return [reader.decodeFromCanvas(canvas).getText()];
       } catch (err) {
-        failure = err;
+        lastError = err;
       }
     }
-    throw failure;
+    throw lastError;
   };
 }
 
@@ -76,6 +80,7 @@ export function CameraScanner({ onDetected, onClose }: { onDetected: (token: str
   const [status, setStatus] = useState<'starting' | 'scanning' | 'error'>('starting');
   const [message, setMessage] = useState('');
   const [engine, setEngine] = useState('');
+  const t = useT();
   const done = useRef(false);
 
   useEffect(() => {
@@ -89,7 +94,7 @@ export function CameraScanner({ onDetected, onClose }: { onDetected: (token: str
       onDetected(value);
     };
     (async () => {
-      if (!navigator.mediaDevices?.getUserMedia) throw new Error('This device offers no camera to the back office.');
+      if (!navigator.mediaDevices?.getUserMedia) throw failure('NoCameraError');
       const builtIn = builtInReader();
       const read = builtIn ?? (await zxingReader());
       if (cancelled) return;
@@ -98,7 +103,7 @@ export function CameraScanner({ onDetected, onClose }: { onDetected: (token: str
       if (cancelled || !video.current) return stream.getTracks().forEach((t) => t.stop());
       video.current.srcObject = stream;
       await video.current.play();
-      setEngine(builtIn ? 'built-in barcode detector' : 'ZXing');
+      setEngine(builtIn ? t('cashDesk.camera.builtIn') : 'ZXing');
       setStatus('scanning');
       const tick = async () => {
         const v = video.current;
@@ -119,12 +124,16 @@ export function CameraScanner({ onDetected, onClose }: { onDetected: (token: str
       const name = err instanceof Error ? err.name : '';
       setMessage(
         name === 'NotAllowedError'
-          ? 'Camera access was refused. Allow the camera for Paydesk, or use the scanner or keyboard.'
+          ? t('cashDesk.camera.refused')
           : name === 'NotFoundError'
-            ? 'No camera was found. Use the barcode scanner or type the token.'
-            : err instanceof Error
-              ? err.message
-              : 'The camera could not be started.',
+            ? t('cashDesk.camera.notFound')
+            : name === 'NoCameraError'
+              ? t('cashDesk.camera.noCamera')
+              : name === 'CannotReadError'
+                ? t('cashDesk.camera.cannotRead')
+                : err instanceof Error
+                  ? err.message
+                  : t('cashDesk.camera.failed'),
       );
     });
     return () => {
@@ -132,7 +141,7 @@ export function CameraScanner({ onDetected, onClose }: { onDetected: (token: str
       if (timer) window.clearTimeout(timer);
       stream?.getTracks().forEach((t) => t.stop());
     };
-  }, [onDetected]);
+  }, [onDetected, t]);
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => e.key === 'Escape' && onClose();
@@ -142,15 +151,15 @@ export function CameraScanner({ onDetected, onClose }: { onDetected: (token: str
 
   return (
     <div className="cd-camera" data-testid="camera-scanner">
-      <video ref={video} className="cd-camera__video" muted playsInline aria-label="Camera view" />
+      <video ref={video} className="cd-camera__video" muted playsInline aria-label={t('cashDesk.camera.view')} />
       <div className="cd-camera__bar">
         <span role="status">
-          {status === 'starting' && 'Starting the camera…'}
-          {status === 'scanning' && `Hold the slip's QR code or barcode in view (${engine}).`}
+          {status === 'starting' && t('cashDesk.camera.starting')}
+          {status === 'scanning' && t('cashDesk.camera.scanning', { engine })}
           {status === 'error' && message}
         </span>
         <button type="button" className="bo-btn bo-btn--secondary bo-btn--sm" onClick={onClose}>
-          Close camera
+          {t('cashDesk.camera.close')}
         </button>
       </div>
     </div>

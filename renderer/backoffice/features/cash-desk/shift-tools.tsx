@@ -6,23 +6,23 @@ import { formatDateTime, formatMoney, formatTime } from '../common/format';
 import { listPager, useListPages } from '../common/paging';
 import { Card, DataTable, Empty, Money, Mono, QueryState, StatusBadge, type SortState } from '../../../ui/blocks';
 import { depositQueries } from '../review/deposits.queries';
-import { DEPOSIT_STATUS_LABELS } from '../../../../shared/labels';
+import { useLabels } from '../common/labels';
+import { currentLocale, useT } from '../../../ui/i18n';
 import { shiftQueries } from './cash-slips.queries';
-
-
 
 /** The teller's own recent deposits: when, slip, amount, review state (with a rejection's reason), and a reprint. */
 export function RecentDeposits({ onReprint }: { onReprint: (d: CashDeposit) => void }) {
   const api = useApi();
   const [sort, setSort] = useState<SortState>({ key: 'created_at', dir: 'desc' });
   const pages = useListPages(8);
+  const t = useT();
   const recent = useQuery(depositQueries.list(api, { limit: 8, offset: pages.offset, cursor: pages.cursor, sort }));
   return (
-    <Card title="Your recent deposits" className="bo-card--flush" testId="recent-deposits">
-      <QueryState query={recent} isEmpty={(d) => d.deposits.length === 0} empty={<Empty title="No deposits yet">Deposits you record appear here with their review status.</Empty>}>
+    <Card title={t('cashDesk.recent.title')} className="bo-card--flush" testId="recent-deposits">
+      <QueryState query={recent} isEmpty={(d) => d.deposits.length === 0} empty={<Empty title={t('cashDesk.recent.emptyTitle')}>{t('cashDesk.recent.emptyBody')}</Empty>}>
         {(d) => (
           <DataTable
-            caption="Your recent deposits"
+            caption={t('cashDesk.recent.title')}
             rows={d.deposits}
             rowKey={(r) => r.id}
             sort={sort}
@@ -35,12 +35,12 @@ export function RecentDeposits({ onReprint }: { onReprint: (d: CashDeposit) => v
               {
                 // Time first (what a teller asks "which one was it?" by), the slip reference under it: the column fits beside the desk.
                 key: 'time',
-                header: 'Time · slip',
+                header: t('cashDesk.recent.timeSlip'),
                 sortKey: 'created_at',
                 nowrap: true,
                 render: (r) => (
                   <>
-                    <time dateTime={r.created_at} title={formatDateTime(r.created_at, { seconds: true })} className="cd-time">
+                    <time dateTime={r.created_at} translate="no" title={formatDateTime(r.created_at, { seconds: true })} className="cd-time">
                       {formatTime(r.created_at)}
                     </time>
                     <div>
@@ -49,16 +49,16 @@ export function RecentDeposits({ onReprint }: { onReprint: (d: CashDeposit) => v
                   </>
                 ),
               },
-              { key: 'amount', header: 'Amount', sortKey: 'amount_minor', align: 'right', nowrap: true, render: (r) => <Money minor={r.amount_minor} currency={r.currency} /> },
+              { key: 'amount', header: t('cashDesk.recent.amount'), sortKey: 'amount_minor', align: 'right', nowrap: true, render: (r) => <Money minor={r.amount_minor} currency={r.currency} /> },
               {
                 key: 'status',
-                header: 'Status',
+                header: t('cashDesk.recent.status'),
                 sortKey: 'status',
                 render: (r) => (
                   <>
                     <StatusBadge status={r.status} kind="deposit" />
                     {r.status === 'rejected' && r.review_reason && (
-                      <div className="cd-reason" data-testid="rejection-reason">
+                      <div className="cd-reason" data-testid="rejection-reason" translate="no">
                         {r.review_reason}
                       </div>
                     )}
@@ -67,12 +67,12 @@ export function RecentDeposits({ onReprint }: { onReprint: (d: CashDeposit) => v
               },
               {
                 key: 'reprint',
-                header: 'Receipt',
+                header: t('cashDesk.recent.receipt'),
                 align: 'right',
                 nowrap: true,
                 render: (r) => (
-                  <button type="button" className="cd-link" onClick={() => onReprint(r)} aria-label={`Reprint the receipt of slip ${r.slip_reference}`}>
-                    Reprint
+                  <button type="button" className="cd-link" onClick={() => onReprint(r)} aria-label={t('cashDesk.recent.reprintSlip', { slip: r.slip_reference })}>
+                    {t('cashDesk.recent.reprint')}
                   </button>
                 ),
               },
@@ -88,14 +88,16 @@ export function RecentDeposits({ onReprint }: { onReprint: (d: CashDeposit) => v
 export function ShiftTotalCard({ printing, onPrint }: { printing: boolean; onPrint: (t: ShiftTotal) => void }) {
   const api = useApi();
   const shift = useQuery(shiftQueries.today(api));
+  const t = useT();
+  const labels = useLabels();
   return (
     <Card
-      title="Today's cash-up"
+      title={t('cashDesk.shift.title')}
       testId="shift-total"
       actions={
         shift.data && (
           <button type="button" className="bo-btn bo-btn--secondary bo-btn--sm" onClick={() => onPrint(shift.data)}>
-            Print cash-up
+            {t('cashDesk.shift.print')}
           </button>
         )
       }
@@ -104,31 +106,31 @@ export function ShiftTotalCard({ printing, onPrint }: { printing: boolean; onPri
         {(s) => (
           <div className={`cd-shift${printing ? ' cd-printable' : ''}`}>
             <div className="cd-shift__head">
-              <strong>Cash-up · {s.teller.username}</strong>
+              <strong>{t('cashDesk.shift.head', { user: () => <span key="u" translate="no">{s.teller.username}</span> })}</strong>
               <span className="bo-muted">
-                {new Date(`${s.date}T12:00:00`).toLocaleDateString(undefined, { dateStyle: 'full' })} ({s.time_zone})
+                <time dateTime={s.date}>{new Date(`${s.date}T12:00:00`).toLocaleDateString(currentLocale(), { dateStyle: 'full' })}</time> <span translate="no">({s.time_zone})</span>
               </span>
             </div>
             {s.totals.length === 0 ? (
-              <p className="bo-muted">No deposits recorded today.</p>
+              <p className="bo-muted">{t('cashDesk.shift.none')}</p>
             ) : (
               <table className="cd-shift__table">
-                <caption className="bo-visually-hidden">Deposits recorded today by review state</caption>
+                <caption className="bo-visually-hidden">{t('cashDesk.shift.caption')}</caption>
                 <thead>
                   <tr>
-                    <th scope="col">State</th>
+                    <th scope="col">{t('cashDesk.shift.state')}</th>
                     <th scope="col" className="num">
-                      Count
+                      {t('cashDesk.shift.count')}
                     </th>
                     <th scope="col" className="num">
-                      Amount
+                      {t('cashDesk.shift.amount')}
                     </th>
                   </tr>
                 </thead>
                 <tbody>
                   {s.by_status.map((r) => (
                     <tr key={`${r.status}-${r.currency}`} data-testid={`shift-${r.status}`}>
-                      <td>{DEPOSIT_STATUS_LABELS[r.status]}</td>
+                      <td>{labels.depositStatus(r.status)}</td>
                       <td className="num">{r.count}</td>
                       <td className="num">{formatMoney(r.amount_minor, r.currency)}</td>
                     </tr>
@@ -141,12 +143,12 @@ export function ShiftTotalCard({ printing, onPrint }: { printing: boolean; onPri
                     return (
                       <Fragment key={tot.currency}>
                         <tr data-testid="shift-total-row">
-                          <th scope="row">All recorded</th>
+                          <th scope="row">{t('cashDesk.shift.allRecorded')}</th>
                           <td className="num">{tot.count}</td>
                           <td className="num">{formatMoney(tot.amount_minor, tot.currency)}</td>
                         </tr>
                         <tr data-testid="shift-drawer-row">
-                          <th scope="row">In the drawer</th>
+                          <th scope="row">{t('cashDesk.shift.inDrawer')}</th>
                           <td className="num">{tot.count - (rejected?.count ?? 0)}</td>
                           <td className="num">{formatMoney(tot.amount_minor - (rejected?.amount_minor ?? 0), tot.currency)}</td>
                         </tr>
@@ -157,16 +159,22 @@ export function ShiftTotalCard({ printing, onPrint }: { printing: boolean; onPri
               </table>
             )}
             <p className="cd-shift__foot bo-muted">
-              Printed {formatDateTime(s.generated_at)}. Rejected deposits are not in the drawer: their cash goes back to the payer.
+              {t('cashDesk.shift.foot', {
+                at: () => (
+                  <time key="g" dateTime={s.generated_at}>
+                    {formatDateTime(s.generated_at)}
+                  </time>
+                ),
+              })}
             </p>
             <div className="cd-sign cd-sign--print-only">
               <div>
                 <span className="cd-sign__line" />
-                Teller
+                {t('cashDesk.shift.teller')}
               </div>
               <div>
                 <span className="cd-sign__line" />
-                Supervisor
+                {t('cashDesk.shift.supervisor')}
               </div>
             </div>
           </div>

@@ -41,25 +41,26 @@ function Filters({ filter, onChange }: { filter: DepositFilter; onChange: (f: De
   const api = useApi();
   const facets = useQuery(depositQueries.facets(api));
   const any = filter.recorded_by || filter.branch_id || filter.from || filter.to;
+  const t = useT();
   return (
     <div className="bo-filters" data-testid="review-filters">
       <SelectField
-        label="Teller"
+        label={t('review.filter.teller')}
         value={filter.recorded_by ?? ''}
         onChange={(v) => onChange({ ...filter, recorded_by: v || undefined })}
-        options={[{ value: '', label: 'All tellers' }, ...(facets.data?.tellers ?? []).map((t) => ({ value: t.id, label: t.username }))]}
+        options={[{ value: '', label: t('review.filter.allTellers') }, ...(facets.data?.tellers ?? []).map((u) => ({ value: u.id, label: u.username, data: true }))]}
       />
       <SelectField
-        label="Branch"
+        label={t('review.filter.branch')}
         value={filter.branch_id ?? ''}
         onChange={(v) => onChange({ ...filter, branch_id: v || undefined })}
-        options={[{ value: '', label: 'All branches' }, ...(facets.data?.branches ?? []).map((b) => ({ value: b.id, label: b.name }))]}
+        options={[{ value: '', label: t('review.filter.allBranches') }, ...(facets.data?.branches ?? []).map((b) => ({ value: b.id, label: b.name, data: true }))]}
       />
-      <InputField label="From" type="date" value={filter.from ?? ''} onChange={(v) => onChange({ ...filter, from: v || undefined })} />
-      <InputField label="To" type="date" value={filter.to ?? ''} onChange={(v) => onChange({ ...filter, to: v || undefined })} />
+      <InputField label={t('review.filter.from')} type="date" value={filter.from ?? ''} onChange={(v) => onChange({ ...filter, from: v || undefined })} />
+      <InputField label={t('review.filter.to')} type="date" value={filter.to ?? ''} onChange={(v) => onChange({ ...filter, to: v || undefined })} />
       {any && (
         <button type="button" className="bo-btn bo-btn--secondary bo-btn--sm rv-clear" onClick={() => onChange({})}>
-          Clear filters
+          {t('review.filter.clear')}
         </button>
       )}
     </div>
@@ -121,8 +122,8 @@ function ReviewLists({ flash, onFlash }: { flash: Flash | null; onFlash: (f: Fla
   return (
     <div className="bo-page rv-page">
       <PageTitle
-        title="Deposit review"
-        subtitle="Check each deposit against the cash in the drawer, then approve or reject it. You cannot review a deposit you recorded."
+        title={t('review.title')}
+        subtitle={t('review.subtitle')}
         actions={
           <button type="button" className="bo-btn bo-btn--secondary bo-btn--sm" onClick={() => setHelp(true)} aria-keyshortcuts="?">
             {t('reviewKeys.button')}{' '}
@@ -139,15 +140,15 @@ function ReviewLists({ flash, onFlash }: { flash: Flash | null; onFlash: (f: Fla
         </div>
       )}
       <Filters filter={filter} onChange={changeFilter} />
-      <Card title={`Waiting for review${count ? ` (${totalLabel(count, queue.data?.total_capped)})` : ''}`} className="bo-card--flush" testId="review-queue">
+      <Card title={count ? t('review.queue.titleCount', { count: totalLabel(count, queue.data?.total_capped) }) : t('review.queue.title')} className="bo-card--flush" testId="review-queue">
         <QueryState
           query={queue}
           isEmpty={(d) => d.deposits.length === 0}
-          empty={<Empty title="The queue is empty">New deposits recorded at the counters appear here within a few seconds.</Empty>}
+          empty={<Empty title={t('review.queue.emptyTitle')}>{t('review.queue.emptyBody')}</Empty>}
         >
           {(d) => (
             <DataTable
-              caption="Deposits waiting for review"
+              caption={t('review.queue.caption')}
               testId="review-queue-table"
               rows={d.deposits}
               rowKey={(r) => r.id}
@@ -160,27 +161,31 @@ function ReviewLists({ flash, onFlash }: { flash: Flash | null; onFlash: (f: Fla
               columns={[
                 {
                   key: 'when',
-                  header: 'Recorded',
+                  header: t('review.col.recorded'),
                   sortKey: 'created_at',
                   nowrap: true,
-                  render: (r) => <span title={formatDateTime(r.created_at, { seconds: true })}>{formatRelative(r.created_at)}</span>,
+                  render: (r) => (
+                    <time dateTime={r.created_at} translate="no" title={formatDateTime(r.created_at, { seconds: true })}>
+                      {formatRelative(r.created_at)}
+                    </time>
+                  ),
                 },
                 {
                   key: 'merchant',
-                  header: 'Merchant · invoice',
+                  header: t('review.col.merchantInvoice'),
                   sortKey: 'merchant_name',
                   render: (r) => (
                     <>
-                      <div>{r.merchant_name}</div>
+                      <div translate="no">{r.merchant_name}</div>
                       <div className="bo-muted">
-                        <Mono>{r.invoice_ref}</Mono> · {r.customer_name || 'no payer name'}
+                        <Mono>{r.invoice_ref}</Mono> · {r.customer_name ? <span translate="no">{r.customer_name}</span> : t('review.noPayerName')}
                       </div>
                     </>
                   ),
                 },
                 {
                   key: 'slip',
-                  header: 'Slip',
+                  header: t('review.col.slip'),
                   sortKey: 'slip_reference',
                   render: (r) => (
                     <Link to={depositPath(r.id)} className="rv-link">
@@ -190,23 +195,23 @@ function ReviewLists({ flash, onFlash }: { flash: Flash | null; onFlash: (f: Fla
                 },
                 {
                   key: 'teller',
-                  header: 'Teller · branch',
+                  header: t('review.col.tellerBranch'),
                   sortKey: 'recorded_by',
                   render: (r) => (
                     <>
-                      <div>{r.recorded_by.username}</div>
-                      <div className="bo-muted">{r.branch_name ?? 'No branch'}</div>
+                      <div translate="no">{r.recorded_by.username}</div>
+                      <div className="bo-muted">{r.branch_name ? <span translate="no">{r.branch_name}</span> : t('review.noBranch')}</div>
                     </>
                   ),
                 },
-                { key: 'amount', header: 'Amount', sortKey: 'amount_minor', align: 'right', nowrap: true, render: (r) => <Money minor={r.amount_minor} currency={r.currency} strong /> },
+                { key: 'amount', header: t('review.col.amount'), sortKey: 'amount_minor', align: 'right', nowrap: true, render: (r) => <Money minor={r.amount_minor} currency={r.currency} strong /> },
                 {
                   key: 'actions',
-                  header: 'Decision',
+                  header: t('review.col.decision'),
                   align: 'right',
                   render: (r) =>
                     r.recorded_by.id === session?.user.id ? (
-                      <span className="bo-muted">Recorded by you: another supervisor reviews it</span>
+                      <span className="bo-muted">{t('review.recordedByYou')}</span>
                     ) : rejecting === r.id ? (
                       <RejectForm deposit={r} busy={busy} onReject={(reason) => reject.mutate({ d: r, reason })} onCancel={() => setRejecting(null)} />
                     ) : (
@@ -217,12 +222,12 @@ function ReviewLists({ flash, onFlash }: { flash: Flash | null; onFlash: (f: Fla
                           disabled={busy}
                           onClick={() => setApproving(r)}
                           aria-keyshortcuts="a"
-                          aria-label={`Approve slip ${r.slip_reference}`}
+                          aria-label={t('review.approveSlip', { slip: r.slip_reference })}
                         >
-                          Approve
+                          {t('review.approve')}
                         </button>
-                        <button type="button" className="bo-btn bo-btn--danger bo-btn--sm" disabled={busy} onClick={() => setRejecting(r.id)} aria-label={`Reject slip ${r.slip_reference}`}>
-                          Reject
+                        <button type="button" className="bo-btn bo-btn--danger bo-btn--sm" disabled={busy} onClick={() => setRejecting(r.id)} aria-label={t('review.rejectSlip', { slip: r.slip_reference })}>
+                          {t('review.reject')}
                         </button>
                       </div>
                     ),
@@ -234,11 +239,11 @@ function ReviewLists({ flash, onFlash }: { flash: Flash | null; onFlash: (f: Fla
       </Card>
       <ApproveDialog deposit={approving} busy={approve.isPending} onConfirm={() => approving && approve.mutate(approving)} onCancel={() => setApproving(null)} />
 
-      <Card title="All deposits" className="bo-card--flush">
-        <QueryState query={history} isEmpty={(d) => d.total === 0} empty={<Empty title="No deposits match" />}>
+      <Card title={t('review.all.title')} className="bo-card--flush">
+        <QueryState query={history} isEmpty={(d) => d.total === 0} empty={<Empty title={t('review.all.empty')} />}>
           {(d) => (
             <DataTable
-              caption="All deposits"
+              caption={t('review.all.title')}
               testId="deposit-history"
               rows={d.deposits}
               rowKey={(r) => r.id}
@@ -249,11 +254,11 @@ function ReviewLists({ flash, onFlash }: { flash: Flash | null; onFlash: (f: Fla
               }}
               page={listPager(historyPages, { total: d.total, capped: d.total_capped, rows: d.deposits.length, limit: 10 }, history.isPlaceholderData ? null : d.next_cursor)}
               columns={[
-                { key: 'when', header: 'Recorded', sortKey: 'created_at', nowrap: true, render: (r) => formatDateTime(r.created_at) },
-                { key: 'merchant', header: 'Merchant', sortKey: 'merchant_name', render: (r) => r.merchant_name },
+                { key: 'when', header: t('review.col.recorded'), sortKey: 'created_at', nowrap: true, render: (r) => <time dateTime={r.created_at}>{formatDateTime(r.created_at)}</time> },
+                { key: 'merchant', header: t('review.col.merchant'), sortKey: 'merchant_name', render: (r) => <span translate="no">{r.merchant_name}</span> },
                 {
                   key: 'slip',
-                  header: 'Slip',
+                  header: t('review.col.slip'),
                   sortKey: 'slip_reference',
                   render: (r) => (
                     <Link to={depositPath(r.id)} className="rv-link">
@@ -261,11 +266,11 @@ function ReviewLists({ flash, onFlash }: { flash: Flash | null; onFlash: (f: Fla
                     </Link>
                   ),
                 },
-                { key: 'teller', header: 'Teller', sortKey: 'recorded_by', render: (r) => r.recorded_by.username },
-                { key: 'reviewer', header: 'Reviewed by', sortKey: 'reviewed_by', render: (r) => (r.reviewed_by ? r.reviewed_by.username : '—') },
-                { key: 'reason', header: 'Reason', render: (r) => r.review_reason ?? '' },
-                { key: 'amount', header: 'Amount', sortKey: 'amount_minor', align: 'right', nowrap: true, render: (r) => <Money minor={r.amount_minor} currency={r.currency} /> },
-                { key: 'status', header: 'Status', sortKey: 'status', render: (r) => <StatusBadge status={r.status} kind="deposit" /> },
+                { key: 'teller', header: t('review.col.teller'), sortKey: 'recorded_by', render: (r) => <span translate="no">{r.recorded_by.username}</span> },
+                { key: 'reviewer', header: t('review.col.reviewedBy'), sortKey: 'reviewed_by', render: (r) => (r.reviewed_by ? <span translate="no">{r.reviewed_by.username}</span> : '—') },
+                { key: 'reason', header: t('review.col.reason'), render: (r) => <span translate="no">{r.review_reason ?? ''}</span> },
+                { key: 'amount', header: t('review.col.amount'), sortKey: 'amount_minor', align: 'right', nowrap: true, render: (r) => <Money minor={r.amount_minor} currency={r.currency} /> },
+                { key: 'status', header: t('review.col.status'), sortKey: 'status', render: (r) => <StatusBadge status={r.status} kind="deposit" /> },
               ]}
             />
           )}

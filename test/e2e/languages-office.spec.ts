@@ -10,12 +10,13 @@ import { untranslatedText } from './untranslated';
  * in a French browser they read in French, at a phone's width and a desktop's without overflow.
  */
 const API = `http://127.0.0.1:${process.env.PAYDESK_E2E_PORT ?? '47913'}`;
-const run = `${Date.now() % 1_000_000}${process.pid % 100_000}`;
 const PASSWORD = 'e2e-languages-office-pass';
-const ADMIN = `lang.admin.${run}`;
-const FINANCE = `lang.fin.${run}`;
-const TWICE = `LNG-TWICE-${run}`;
-const PART = `LNG-PART-${run}`;
+// Named afresh by every beforeAll: a worker runs it again for each group of this file it is given.
+let run = '';
+let ADMIN = '';
+let FINANCE = '';
+let TWICE = '';
+let PART = '';
 
 async function call<T>(path: string, body?: unknown, key?: string): Promise<T> {
   const res = await apiFetch(`${API}${path}`, {
@@ -56,7 +57,10 @@ let sessionId = '';
 test.describe.configure({ timeout: 180_000 });
 test.skip(({ isMobile }) => isMobile, 'the back office is a desktop application (phone widths are checked with setViewportSize)');
 
-test.beforeAll(async () => {
+test.beforeAll(async ({ browserName: _browser }, info) => {
+  if (info.project.name === 'mobile') return;
+  run = `${Date.now() % 1_000_000}${process.pid % 1_000}${Math.floor(Math.random() * 1_000)}`;
+  [ADMIN, FINANCE, TWICE, PART] = [`lang.admin.${run}`, `lang.fin.${run}`, `LNG-TWICE-${run}`, `LNG-PART-${run}`];
   receiver = await startReceiver();
   const m = adminCli(['integration:create', '--merchant', `Langues SARL ${run}`, '--webhook-url', receiver.url]);
   adminCli(['staff:create', '--username', ADMIN, '--password', PASSWORD, '--role', 'admin']);

@@ -98,7 +98,7 @@ describe.skipIf(!onPostgres)('drill: two instances on one PostgreSQL', () => {
     // Two supervisors approve one deposit, each on another instance: one approval, one event.
     const stamp = Date.now() % 1_000_000;
     for (const [u, role] of [[`teller_${stamp}`, 'teller'], [`sup1_${stamp}`, 'supervisor'], [`sup2_${stamp}`, 'supervisor']] as const) {
-      await admin(['staff:create', '--username', u, '--password', 'correct horse battery', '--role', role]);
+      await admin(['staff:create', '--username', u, '--password', 'correct horse battery', '--role', role, ...(role === 'teller' ? ['--branch', 'GCB-ACC-HS'] : [])]);
     }
     const teller = await signIn(a.url, `teller_${stamp}`);
     // A token issued by one instance works on the other.

@@ -115,10 +115,10 @@ describe('finance exceptions', () => {
     expect(csv.headers['content-type']).toMatch(/^text\/csv/);
     expect(csv.headers['content-disposition']).toMatch(/attachment; filename="exceptions-\d{4}-\d{2}-\d{2}\.csv"/);
     const rows = csv.body.trimEnd().split('\r\n');
-    expect(rows[0]).toBe('detected_at,kind,invoice_ref,currency,billed_minor,collected_before_minor,amount_minor,collected_minor,difference_minor,session_id,paid_rail,other_sessions,summary,status,note,reviewed_by,reviewed_at,mode,time_zone');
+    expect(rows[0]).toBe('detected_at,kind,invoice_ref,currency,billed_minor,collected_before_minor,amount_minor,collected_minor,difference_minor,session_id,paid_rail,other_sessions,summary,status,note,reviewed_by,reviewed_at,time_zone,mode');
     expect(rows).toHaveLength(1 + all.counts.paid_twice);
     expect(rows[1]).toContain(`paid_twice,"'=HYPERLINK(""x"")-`);
-    expect(rows.slice(1).every((r) => r.endsWith(',UTC'))).toBe(true);
+    expect(rows.slice(1).every((r) => /,UTC,(test|live)$/.test(r))).toBe(true);
   });
 
   it('is merchant-scoped for finance and admin; other roles are refused', async () => {

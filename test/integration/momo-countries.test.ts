@@ -81,7 +81,7 @@ describe('the Mobile Money countries an integration serves', () => {
     const detail = await call(t, admin, 'GET', `/sessions/${xof.id}`);
     expect(detail.statusCode, detail.body).toBe(200);
     const started = (detail.json() as { timeline: { title: string; detail: string }[] }).timeline.find((e) => e.title === 'Mobile Money attempt started');
-    expect(started?.detail).toMatch(/ · Orange Money ••4567$/);
+    expect(started?.detail).toMatch(/ · Orange Money number ending 4567$/);
   });
 
   it('replays a pending attempt whose phone was stored before E.164 (233…, 024…), whatever spelling the retry uses', async () => {

@@ -48,7 +48,7 @@ async function tellerRecords(page: Page, slipToken: string, typed: string, shown
   await expect(counted).toBeFocused();
   await counted.fill(typed);
   await counted.press('Enter');
-  await expect(page.getByRole('button', { name: /Print receipt|Imprimer/ })).toBeFocused();
+  await expect(page.getByRole('button', { name: /^(Print receipt|Imprimer le reçu)$/ })).toBeFocused();
   await expect(page.getByTestId('deposit-receipt')).toContainText(shown);
 }
 

@@ -90,6 +90,8 @@ export function createExportJobs(reports: ReportRunner, clock: Clock, logError: 
         // Written before the slot is released: the worker reuses it for the next chunk.
         await new Promise<void>((resolve, reject) => out.write(bytes, (err) => (err ? reject(err) : resolve())));
         r.value.release();
+        // A cancel that landed while the chunk was being written keeps the count it answered with.
+        if (stopped) break;
         job.view = { ...job.view, rows_written: Math.max(0, newlines - 1) };
       }
       await new Promise<void>((resolve, reject) => out.end((err?: Error | null) => (err ? reject(err) : resolve())));

@@ -406,7 +406,7 @@ async function main(): Promise<void> {
     if (paydesk.some(wanted)) await paydeskScenarios(receiver);
     if (process.env.BENCH_POSTGRES !== '0' && wanted('postgres')) await postgresScenarios(line, note, { connections: CONNECTIONS, durationS: DURATION_S, serverNodeArgs: SERVER_NODE_ARGS });
     ratios(results, line);
-    targets(results, line);
+    targets(results, line, ONLY !== null);
   } finally {
     receiver.close();
   }

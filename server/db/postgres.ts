@@ -19,6 +19,7 @@ import { isDeadConnectionError } from './connection-errors';
 import { CREDENTIAL_TABLES, mayTouchCredentials } from './credential-writes';
 import type { Database } from './schema';
 import { transactionRetries } from './transaction-retries';
+import { isPlanChanged, useNamedStatements } from './prepared-statements';
 export { transactionRetries } from './transaction-retries';
 
 /**
@@ -47,7 +48,7 @@ const RETRYABLE = new Set(['40001', '40P01']);
 
 function isRetryableTransactionError(err: unknown): boolean {
   const code = (err as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && RETRYABLE.has(code);
+  return (typeof code === 'string' && RETRYABLE.has(code)) || isPlanChanged(err);
 }
 
 /**
@@ -218,6 +219,7 @@ export function paydeskPool(config: Pg.PoolConfig, onConnect: string): Pg.Pool {
   // query on it fails (503 at the error handler) and the pool drops it when it is released.
   pool.on('connect', (client) => {
     client.on('error', () => undefined);
+    useNamedStatements(client);
     // No JIT compilation (measured with `npm run bench:volume -- --engine postgres`): at
     // a million sessions the planner's estimate of the invoice summary (correlated subqueries over
     // a 100,000-session invoice) passes jit_optimize_above_cost and PostgreSQL spent 3.9 s of

@@ -2,6 +2,7 @@ import type SQLite from 'better-sqlite3';
 import type { CompiledQuery, Kysely } from 'kysely';
 import { directSqliteOf } from './direct-sqlite';
 import { isPostgres } from './engine';
+import { prepareByName } from './prepared-statements';
 import type { Database } from './schema';
 
 const MARK = '\u0000param:';
@@ -131,6 +132,8 @@ export function compiler<P extends object, R>(build: (db: Kysely<Database>, p: P
       bind = asIs ? (params: P) => params as unknown as unknown[] : (params: P) => slots.map((s, i) => ('name' in s ? (params as unknown as unknown[])[index[i]!] : s.value));
     }
     const compiled = { query, bind };
+    // A fixed hot text: PostgreSQL parses and plans it once per connection (prepared-statements.ts).
+    if (engine === 'postgres') prepareByName(query.sql);
     byEngine[engine] = compiled;
     return compiled;
   };

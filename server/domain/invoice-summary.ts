@@ -1,4 +1,4 @@
-import { sql, type Kysely, type QueryCreator, type Transaction } from 'kysely';
+import { sql, type Expression, type Kysely, type QueryCreator, type SqlBool, type Transaction } from 'kysely';
 import { dialectOf, type Dialect } from '../db/dialect';
 import { precompiled } from '../db/precompiled';
 import { dayTotalsRebuildSql } from './day-totals';
@@ -44,6 +44,28 @@ export const deltaInsert = (db: QueryCreator<Database>, p: Delta) =>
     status: p.status ?? null,
   });
 const insertDelta = precompiled((db, p: Delta) => deltaInsert(db, p));
+/** deltaInsert as an INSERT … SELECT written only when `gate` holds (PostgreSQL's one-statement create; integer columns cast). */
+export const gatedDeltaInsert = (qc: QueryCreator<Database>, p: Delta, gate: Expression<SqlBool>) =>
+  qc
+    .insertInto('invoice_summary_deltas')
+    .columns(['merchant_id', 'invoice_ref', 'sessions', 'successes', 'paid_minor', 'first_success_at', 'sessions_updated_at', 'session_id', 'session_created_at', 'lines', 'status'])
+    .expression(
+      qc
+        .selectNoFrom((eb) => [
+          eb.val(p.merchantId).as('merchant_id'),
+          eb.val(p.invoiceRef).as('invoice_ref'),
+          eb.cast(eb.val(p.sessions), 'bigint').as('sessions'),
+          eb.cast(eb.val(p.successes), 'bigint').as('successes'),
+          eb.cast(eb.val(p.paid), 'bigint').as('paid_minor'),
+          eb.val(p.firstSuccessAt).as('first_success_at'),
+          eb.val(p.at).as('sessions_updated_at'),
+          eb.val(p.id).as('session_id'),
+          eb.val(p.createdAt).as('session_created_at'),
+          eb.cast(eb.val(p.lines), 'bigint').as('lines'),
+          eb.val(p.status ?? null).as('status'),
+        ])
+        .where(gate),
+    );
 
 export const sessionDelta = (s: CheckoutSessionsTable, created: boolean, paid: boolean): Delta => ({
   merchantId: s.merchant_id,

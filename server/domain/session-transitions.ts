@@ -1,4 +1,4 @@
-import type { QueryCreator, Transaction } from 'kysely';
+import type { Expression, QueryCreator, SqlBool, Transaction } from 'kysely';
 import type { Db } from '../db/database';
 import { dialectOf } from '../db/dialect';
 import { columnList, precompiled, rowOf } from '../db/precompiled';
@@ -11,7 +11,7 @@ import { MAX_DECLINED_ATTEMPTS } from '../../shared/schemas/checkout';
 import { reallocateInvoice } from './invoice-allocation';
 import { expireSessionAttempts } from './attempt-transitions';
 import { voidSessionSlips } from './slip-transitions';
-import { deltaInsert, sessionDelta, summaryOnLinesChanged, summaryOnSessionCreated, summaryOnSessionMoved } from './invoice-summary';
+import { deltaInsert, gatedDeltaInsert, sessionDelta, summaryOnLinesChanged, summaryOnSessionCreated, summaryOnSessionMoved } from './invoice-summary';
 
 /**
  * The session state machine (docs/lifecycle.md prints it with every cause). Every move is a conditional update
@@ -89,6 +89,35 @@ const sessionInsert = (db: QueryCreator<Database>, p: CheckoutSessionsTable) => 
 const createdHistoryInsert = (db: QueryCreator<Database>, p: { id: string; sessionId: string; at: string }) =>
   db.insertInto('session_history').values({ id: p.id, session_id: p.sessionId, from_status: NO_STATUS, to_status: 'open', cause: 'created', at: p.at });
 const insertCreatedHistory = precompiled(createdHistoryInsert);
+
+/**
+ * PostgreSQL's one-statement session create with a gate (modules/sessions/sessions.repository.ts
+ * folds the Idempotency-Key's reservation in): the session, its first history row and its
+ * invoice-summary delta, each an INSERT … SELECT that writes only when `gate` holds. Integer
+ * columns are cast: a parameter in a SELECT list is text to PostgreSQL.
+ */
+export const gatedOpenInserts = (p: CheckoutSessionsTable & { historyId: string; mode: 'test' | 'live' }, gate: Expression<SqlBool>) => {
+  const delta = sessionDelta(p, true, false);
+  return {
+    session: (qc: QueryCreator<Database>) =>
+      qc
+        .insertInto('checkout_sessions')
+        .columns(SESSION_COLUMNS)
+        .expression(qc.selectNoFrom((eb) => SESSION_COLUMNS.map((c) => (c === 'amount_minor' ? eb.cast(eb.val(p[c]), 'bigint') : eb.val(p[c])).as(c))).where(gate)),
+    history: (qc: QueryCreator<Database>) =>
+      qc
+        .insertInto('session_history')
+        .columns(['id', 'session_id', 'from_status', 'to_status', 'cause', 'at'])
+        .expression(
+          qc
+            .selectNoFrom((eb) => [eb.val(p.historyId).as('id'), eb.val(p.id).as('session_id'), eb.val(NO_STATUS).as('from_status'), eb.val('open').as('to_status'), eb.val('created').as('cause'), eb.val(p.created_at).as('at')])
+            .where(gate),
+        ),
+    delta: (qc: QueryCreator<Database>) => gatedDeltaInsert(qc, delta, gate),
+    /** The currency the invoice's recorded lines are billed in (no row when it has none). */
+    lines: (qc: QueryCreator<Database>) => lineCurrencyQuery(qc, { merchantId: p.merchant_id, mode: p.mode, invoiceRef: p.invoice_ref }),
+  };
+};
 
 /**
  * PostgreSQL: session create's three inserts (the session, its first history row, its

@@ -86,6 +86,26 @@ describe('Idempotency-Key on session and invoice-line writes', () => {
     expect(fixed.statusCode).toBe(201);
   });
 
+  it('replays a completed create even when the invoice is since billed in another currency, and a mismatch writes no session', async () => {
+    const body = { amount_minor: 900, invoice_ref: 'INV-IDEM-LATER-USD' };
+    const first = await withKey(SESSIONS, body, 'key-before-lines');
+    expect(first.statusCode).toBe(201);
+    // Lines in USD arrive after a GHS session: a new GHS session is refused, the retry still replays.
+    await withKey(INVOICE, { invoice_ref: 'INV-IDEM-LATER-USD', currency: 'USD', lines: [{ code: 'WATER', amount_minor: 900 }] }, 'lines-later-usd');
+    const refused = await withKey(SESSIONS, body, 'key-after-lines');
+    expect(refused.statusCode).toBe(409);
+    expect(envelope(refused)).toMatchObject({ code: 'INVOICE_CURRENCY_MISMATCH' });
+    expect(envelope(refused).message).toContain('USD');
+    const again = await withKey(SESSIONS, body, 'key-before-lines');
+    expect(again.statusCode).toBe(201);
+    expect(again.body).toBe(first.body);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(await sessionCount('INV-IDEM-LATER-USD')).toBe(1);
+    const history = await t.database.db.selectFrom('session_history').select('session_id').where('session_id', '=', first.json().id).execute();
+    expect(history).toHaveLength(1);
+    expect(await t.database.db.selectFrom('idempotency_keys').select('key').where('key', '=', 'key-after-lines').execute()).toEqual([]);
+  });
+
   it('rejects an unusable key with 400 naming the header', async () => {
     for (const key of ['', 'x'.repeat(256), 'has space', 'ключ']) {
       const res = await withKey(SESSIONS, { amount_minor: 5, invoice_ref: 'INV-IDEM-6' }, key);

@@ -1,4 +1,4 @@
-import type { Transaction } from 'kysely';
+import type { QueryCreator, SelectQueryBuilder, Transaction } from 'kysely';
 import type { Db } from '../../db/database';
 import { precompiled } from '../../db/precompiled';
 import type { Database, IdempotencyKeysTable } from '../../db/schema';
@@ -21,6 +21,10 @@ export interface IdempotencyKey {
 
 const KEY_SHAPE = /^[\x21-\x7e]{1,255}$/;
 
+/** Every column of a key row, in the order an INSERT … SELECT of one gives them (keyUpsert). */
+const KEY_COLUMNS = ['integration_id', 'key', 'method', 'path', 'fingerprint', 'state', 'response_status', 'response_body', 'created_at', 'expires_at'] as const;
+type KeyRowValues = { [C in (typeof KEY_COLUMNS)[number]]: IdempotencyKeysTable[C] };
+
 // The statements of every keyed write, compiled once.
 const keyRow = precompiled((db, p: { integrationId: string; key: string }) =>
   db
@@ -37,7 +41,15 @@ const keyRow = precompiled((db, p: { integrationId: string; key: string }) =>
  * aborted one another at SERIALIZABLE: docs/performance.md), and the conflict check runs on the
  * row's latest committed version, under a row lock, at every isolation level.
  */
-const reserveKey = precompiled((db, p: IdempotencyKeysTable & { now: string; staleBefore: string }) => {
+/** A reservation's row and its takeover bounds: what reserveKey writes, and what a one-statement write folds in (keyUpsert). */
+export type KeyReservation = IdempotencyKeysTable & { now: string; staleBefore: string };
+
+/**
+ * The reservation's upsert (see reserveKey below), of `source` when given (an INSERT … SELECT
+ * whose WHERE gates it: a one-statement write, modules/sessions/sessions.repository.ts), else of
+ * the reservation's own values. RETURNING `key` says whether it was written.
+ */
+export const keyUpsert = (qc: QueryCreator<Database>, p: KeyReservation, source?: (qc: QueryCreator<Database>) => SelectQueryBuilder<Database, never, KeyRowValues>) => {
   const fresh = {
     method: p.method,
     path: p.path,
@@ -48,9 +60,11 @@ const reserveKey = precompiled((db, p: IdempotencyKeysTable & { now: string; sta
     created_at: p.created_at,
     expires_at: p.expires_at,
   };
-  return db
-    .insertInto('idempotency_keys')
-    .values({ integration_id: p.integration_id, key: p.key, ...fresh })
+  const into = qc.insertInto('idempotency_keys');
+  const inserted = source
+    ? into.columns(KEY_COLUMNS).expression(source(qc))
+    : into.values({ integration_id: p.integration_id, key: p.key, ...fresh });
+  return inserted
     .onConflict((oc) =>
       oc
         .columns(['integration_id', 'key'])
@@ -67,7 +81,8 @@ const reserveKey = precompiled((db, p: IdempotencyKeysTable & { now: string; sta
         ),
     )
     .returning('key');
-});
+};
+const reserveKey = precompiled((db, p: KeyReservation) => keyUpsert(db, p));
 const completeKey = precompiled((db, p: { integrationId: string; key: string; status: number; body: string }) =>
   db
     .updateTable('idempotency_keys')
@@ -100,7 +115,7 @@ const fingerprintOf = (k: IdempotencyKey) => sha256Hex(`${k.method} ${k.path}\n$
  */
 export async function reserveIdempotencyKey(
   trx: Transaction<Database>,
-  { clock, config }: Pick<AppDeps, 'clock' | 'config'>,
+  deps: Pick<AppDeps, 'clock' | 'config'>,
   k: IdempotencyKey,
   /**
    * The response, when the write's is known before it runs (a create whose ids and times are
@@ -109,16 +124,26 @@ export async function reserveIdempotencyKey(
    */
   known?: { status: number; body: unknown },
 ): Promise<{ kind: 'reserved' } | { kind: 'replay'; status: number; body: unknown }> {
-  const fingerprint = fingerprintOf(k);
+  // New key, one past its retention, or a dead reservation: (re)start it, in one statement.
+  const reservation = keyReservation(deps, k, known);
+  const reserved = await reserveKey(trx, reservation);
+  if (reserved.length > 0) return { kind: 'reserved' as const };
+  const replay = await answerOfLiveKey(trx, k, reservation.fingerprint);
+  if (replay) return replay;
+  // Purged since the insert saw it: retry shortly.
+  throw inFlight();
+}
+
+/** The row a reservation of `k` writes now (completed with `known` when the response is known before the write). */
+export function keyReservation({ clock, config }: Pick<AppDeps, 'clock' | 'config'>, k: IdempotencyKey, known?: { status: number; body: unknown }): KeyReservation {
   const now = clock.now();
   const nowIso = now.toISOString();
-  // New key, one past its retention, or a dead reservation: (re)start it, in one statement.
-  const reserved = await reserveKey(trx, {
+  return {
     integration_id: k.integrationId,
     key: k.key,
     method: k.method,
     path: k.path,
-    fingerprint,
+    fingerprint: fingerprintOf(k),
     state: known ? 'completed' : 'in_flight',
     response_status: known ? known.status : null,
     response_body: known ? JSON.stringify(known.body) : null,
@@ -126,24 +151,35 @@ export async function reserveIdempotencyKey(
     expires_at: new Date(now.getTime() + config.idempotencyRetentionSeconds * 1000).toISOString(),
     now: nowIso,
     staleBefore: new Date(now.getTime() - IN_FLIGHT_STALE_AFTER_MS).toISOString(),
-  });
-  if (reserved.length > 0) return { kind: 'reserved' as const };
-  // The key is live: a different body, a completed write to replay, or one still in flight.
-  const [existing] = await keyRow(trx, { integrationId: k.integrationId, key: k.key });
-  if (existing && existing.fingerprint !== fingerprint) {
+  };
+}
+
+/**
+ * What a request answers when its key's reservation wrote nothing because the key is live: the
+ * stored response to replay, 422 for another body, 409 IDEMPOTENCY_KEY_IN_FLIGHT for a
+ * reservation still without its response; undefined when the key has no row (purged since, or
+ * never written: a one-statement write refused before it).
+ */
+export async function answerOfLiveKey(db: Db, k: IdempotencyKey, fingerprint: string): Promise<{ kind: 'replay'; status: number; body: unknown } | undefined> {
+  const [existing] = await keyRow(db, { integrationId: k.integrationId, key: k.key });
+  if (!existing) return undefined;
+  if (existing.fingerprint !== fingerprint) {
     throw new AppError(
       'IDEMPOTENCY_KEY_REUSED',
       'Idempotency-Key was already used with a different request body; retry with the original body or a new key',
     );
   }
-  if (existing?.state === 'completed' && existing.response_status !== null && existing.response_body !== null) {
+  if (existing.state === 'completed' && existing.response_status !== null && existing.response_body !== null) {
     return { kind: 'replay' as const, status: existing.response_status, body: JSON.parse(existing.response_body) as unknown };
   }
-  // In flight (an earlier version's reservation), or purged since the insert saw it: retry shortly.
-  throw new AppError('IDEMPOTENCY_KEY_IN_FLIGHT', 'a request with this Idempotency-Key is still being processed; retry shortly', {
+  throw inFlight();
+}
+
+/** A key whose write is still being processed (an earlier version's reservation), or whose row vanished under the request. */
+export const inFlight = () =>
+  new AppError('IDEMPOTENCY_KEY_IN_FLIGHT', 'a request with this Idempotency-Key is still being processed; retry shortly', {
     retryAfterSeconds: 1,
   });
-}
 
 /** Checks the key's shape before any database work (400 naming the header). */
 export function checkIdempotencyKeyShape(key: string): void {

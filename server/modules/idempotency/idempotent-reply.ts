@@ -4,7 +4,19 @@ import { z } from 'zod';
 import type { Database } from '../../db/schema';
 import type { AppDeps } from '../../deps';
 import { merchantOf } from '../auth/merchant-api';
-import { checkIdempotencyKeyShape, completeIdempotencyKey, reserveIdempotencyKey, type IdempotencyKey } from './idempotency.service';
+import type { Db } from '../../db/database';
+import { dialectOf } from '../../db/dialect';
+import type { AppError } from '../../lib/errors';
+import {
+  answerOfLiveKey,
+  checkIdempotencyKeyShape,
+  completeIdempotencyKey,
+  inFlight,
+  keyReservation,
+  reserveIdempotencyKey,
+  type IdempotencyKey,
+  type KeyReservation,
+} from './idempotency.service';
 
 export const IdempotencyHeaders = z.object({
   'idempotency-key': z.string().optional().describe('Makes the write safe to retry: same key + same body replays the original result for 24 h.'),
@@ -18,6 +30,14 @@ export const IdempotencyHeaders = z.object({
 export interface KnownWrite<T> {
   body: T;
   write: (trx: Transaction<Database>) => Promise<void>;
+  /**
+   * The same write as one autocommit statement with the key's reservation (when there is a key)
+   * folded in, used where each statement is a round trip (the dialect's `oneStatementWrites`:
+   * PostgreSQL) instead of BEGIN, the reservation, the write and COMMIT. It writes all or nothing;
+   * when nothing, it says why unless the key is live: `refusal` is what the request answers
+   * (thrown), and a live key's stored answer is replayed instead.
+   */
+  alone?: (db: Db, reservation: KeyReservation | undefined) => Promise<{ written: true } | { written: false; refusal: AppError | undefined }>;
 }
 
 /**
@@ -47,6 +67,17 @@ export async function sendIdempotent<T>(
   if (typeof header === 'string') {
     checkIdempotencyKeyShape(header);
     key = { integrationId: merchantOf(req).integrationId, key: header, method: req.method, path: req.routeOptions.url ?? req.url, body: req.body };
+  }
+  // One autocommit statement is a READ COMMITTED transaction: only for a route that allows that isolation.
+  if (typeof write === 'object' && write.alone && opts.isolation === 'read committed' && dialectOf(deps.db).oneStatementWrites) {
+    const code = typeof status === 'number' ? status : status(write.body);
+    const reservation = key ? keyReservation(deps, key, { status: code, body: write.body }) : undefined;
+    const done = await write.alone(deps.db, reservation);
+    if (done.written) return reply.code(code).send(write.body);
+    const replay = key && reservation ? await answerOfLiveKey(deps.db, key, reservation.fingerprint) : undefined;
+    if (replay) return reply.header('idempotent-replayed', 'true').code(replay.status).send(replay.body);
+    // Refused before the key was reserved, or the key's row vanished between the two statements (retry shortly).
+    throw done.refusal ?? inFlight();
   }
   const transaction = opts.isolation ? deps.db.transaction().setIsolationLevel(opts.isolation) : deps.db.transaction();
   const known = typeof write === 'object' ? { write: write.write, status: typeof status === 'number' ? status : status(write.body), body: write.body } : undefined;

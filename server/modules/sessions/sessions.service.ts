@@ -4,7 +4,7 @@ import type { CheckoutSessionsTable, Database } from '../../db/schema';
 import type { AppDeps } from '../../deps';
 import { AppError, notFound } from '../../lib/errors';
 import { sessionMode } from '../../lib/ids';
-import { findMerchantSession } from './sessions.repository';
+import { findMerchantSession, openSessionAlone } from './sessions.repository';
 import type { KnownWrite } from '../idempotency/idempotent-reply';
 import {
   DEFAULT_SESSION_LIFETIME_SECONDS,
@@ -80,14 +80,20 @@ export function createSession(
     updated_at: now.toISOString(),
     finalized_at: null,
   };
+  const mismatch = (lineCurrency: string) =>
+    new AppError('INVOICE_CURRENCY_MISMATCH', `currency: invoice ${input.invoice_ref} is billed in ${lineCurrency}, not ${input.currency}`);
   return {
     body: toMerchantSession(row, baseUrl()),
     write: async (trx: Transaction<Database>) => {
       // Written unless the invoice's lines are in another currency (on PostgreSQL written and then rolled back by this throw).
       const lineCurrency = await openInvoiceSession(trx, { ids }, row);
-      if (lineCurrency !== undefined && lineCurrency !== input.currency) {
-        throw new AppError('INVOICE_CURRENCY_MISMATCH', `currency: invoice ${input.invoice_ref} is billed in ${lineCurrency}, not ${input.currency}`);
-      }
+      if (lineCurrency !== undefined && lineCurrency !== input.currency) throw mismatch(lineCurrency);
+    },
+    alone: async (db, reservation) => {
+      const historyId = ids.timeUuid(now.getTime());
+      const done = await openSessionAlone(db, { ...row, historyId, mode: owner.mode }, reservation);
+      if (done.written) return { written: true };
+      return { written: false, refusal: done.currency !== null && done.currency !== input.currency ? mismatch(done.currency) : undefined };
     },
   };
 }

@@ -1,0 +1,40 @@
+import { sql } from 'kysely';
+import { describe, expect, it } from 'vitest';
+import { openPostgres } from '../../server/db/postgres';
+import { findMerchantSession } from '../../server/modules/sessions/sessions.repository';
+import { createPostgresDatabase, onPostgres } from '../support/database';
+import { migrate } from '../../server/db/database';
+
+/**
+ * The hot statements (server/db/precompiled.ts) run as named prepared statements on PostgreSQL
+ * (server/db/prepared-statements.ts): parsed and planned once per connection. A column added by
+ * another instance's migration while they are prepared is met by preparing them again, in and
+ * out of a transaction, never by an error to the caller.
+ */
+describe.skipIf(!onPostgres)('prepared statements on PostgreSQL', () => {
+  it('a session lookup is prepared once per connection and survives a column added under it', async () => {
+    const { url, drop } = await createPostgresDatabase();
+    const opened = openPostgres(url, { poolSize: 1 });
+    try {
+      await migrate(opened.db);
+      const prepared = async () =>
+        (await sql<{ statement: string }>`select statement from pg_prepared_statements`.execute(opened.db)).rows.map((r) => r.statement).filter((s) => s.includes('checkout_sessions'));
+      expect(await findMerchantSession(opened.db, 'mer_x', 'cs_test_none')).toBeUndefined();
+      expect(await findMerchantSession(opened.db, 'mer_x', 'cs_test_none')).toBeUndefined();
+      // One connection, one prepared copy of the lookup, however often it runs.
+      expect(await prepared()).toHaveLength(1);
+      expect((await prepared())[0]).toMatch(/select \* from "checkout_sessions" where "id" = \$1/);
+
+      // Another instance's migration adds a column: `select *` now returns another row type.
+      await sql`alter table checkout_sessions add column added_by_another_instance text`.execute(opened.db);
+      expect(await findMerchantSession(opened.db, 'mer_x', 'cs_test_none')).toBeUndefined();
+      // Inside a transaction the refusal aborts it; the transaction is run again and succeeds.
+      await sql`alter table checkout_sessions drop column added_by_another_instance`.execute(opened.db);
+      const inside = await opened.db.transaction().execute(async (trx) => findMerchantSession(trx, 'mer_x', 'cs_test_none'));
+      expect(inside).toBeUndefined();
+    } finally {
+      await opened.db.destroy();
+      await drop();
+    }
+  });
+});

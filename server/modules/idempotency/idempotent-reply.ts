@@ -3,7 +3,7 @@ import type { Transaction } from 'kysely';
 import { z } from 'zod';
 import type { Database } from '../../db/schema';
 import type { AppDeps } from '../../deps';
-import { merchantOf } from '../auth/merchant-api';
+import { merchantOf } from '../auth';
 import { checkIdempotencyKeyShape, completeIdempotencyKey, reserveIdempotencyKey, type IdempotencyKey } from './idempotency.service';
 
 export const IdempotencyHeaders = z.object({

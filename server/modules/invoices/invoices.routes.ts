@@ -11,8 +11,8 @@ import {
   RevenueLineSyncResponse,
 } from '../../../shared/schemas/merchant';
 import type { AppDeps } from '../../deps';
-import { merchantErrors as errors, merchantOf, merchantSecurity as security } from '../auth/merchant-api';
-import { IdempotencyHeaders, sendIdempotent } from '../idempotency/idempotent-reply';
+import { merchantErrors as errors, merchantOf, merchantSecurity as security } from '../auth';
+import { IdempotencyHeaders, sendIdempotent } from '../idempotency';
 import { ingestInvoiceLines, listInvoiceLines } from './invoice-lines';
 import { listRevenueLines, syncRevenueLines } from './revenue-lines';
 

@@ -26,7 +26,6 @@ import {
   resendCode,
   type PaymentsDeps,
 } from './payments.service';
-import { cashSlipRoutes } from '../cash/cash.routes';
 import type { QuoteInputMemory } from './quote-inputs';
 import { answerStamp, keepAnswer, keptAnswer, sendSerialised, type KeptAnswerMemory } from '../../http/kept-answers';
 
@@ -139,6 +138,4 @@ export async function checkoutRoutes(app: FastifyInstance, deps: PaymentsDeps & 
       return reply.code(result.status).send(result.body);
     },
   );
-
-  await cashSlipRoutes(app, deps);
 }

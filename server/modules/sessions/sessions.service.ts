@@ -5,7 +5,7 @@ import type { AppDeps } from '../../deps';
 import { AppError, notFound } from '../../lib/errors';
 import { sessionMode } from '../../lib/ids';
 import { findMerchantSession } from './sessions.repository';
-import type { KnownWrite } from '../idempotency/idempotent-reply';
+import type { KnownWrite } from '../idempotency';
 import {
   DEFAULT_SESSION_LIFETIME_SECONDS,
   type CheckoutSessionCreate,

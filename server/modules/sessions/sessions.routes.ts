@@ -5,9 +5,8 @@ import type { AppDeps } from '../../deps';
 import { merchantErrors as errors, merchantOf, merchantSecurity as security } from '../auth';
 import { IdempotencyHeaders, sendIdempotent } from '../idempotency';
 import { sessionMode } from '../../lib/ids';
-import { answerStamp, keepAnswer, keptAnswer, sendSerialised } from '../../http/kept-answers';
+import { keptOrComputed } from '../../http/kept-answers';
 import { createSession, getMerchantSession, toMerchantSession } from './sessions.service';
-
 
 /** Checkout sessions of the merchant API (`/api/v1/sessions`; the scope authenticates the key). */
 export async function sessionsRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
@@ -47,17 +46,9 @@ export async function sessionsRoutes(app: FastifyInstance, deps: AppDeps): Promi
       const owner = merchantOf(req);
       const id = req.params.reference;
       const baseUrl = deps.baseUrl();
-      // SQLite: the serialised answer kept since the last change (kept-answers.ts); the stamp is read before the row.
-      const stamp = sessionMode(id) === owner.mode ? answerStamp(deps.db, req.dataVersion) : undefined;
-      if (stamp !== undefined) {
-        const kept = keptAnswer(deps.keptAnswers, stamp, `session ${id}`, owner.merchantId, baseUrl, deps.clock);
-        if (kept !== undefined) return sendSerialised(reply, kept);
-      }
-      const session = toMerchantSession(await getMerchantSession(deps, owner, id), baseUrl);
-      if (stamp === undefined) return session;
-      const body = String(reply.serialize(session)); // the route's serializer, as Fastify would use for the object
-      keepAnswer(deps.keptAnswers, stamp, `session ${id}`, { owner: owner.merchantId, baseUrl, status: session.status, expiresAt: session.expires_at, body });
-      return sendSerialised(reply, body);
+      // Polled by merchants: served from the kept answer while nothing changed it (http/kept-answers.ts).
+      const read = { key: `session ${id}`, owner: owner.merchantId, baseUrl, dataVersion: req.dataVersion, keepable: sessionMode(id) === owner.mode };
+      return keptOrComputed(reply, deps, read, async () => toMerchantSession(await getMerchantSession(deps, owner, id), baseUrl));
     },
   );
 }

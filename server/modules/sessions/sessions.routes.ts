@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { CheckoutSessionCreate, CheckoutSessionResponse, SessionReferenceParams } from '../../../shared/schemas/merchant';
 import type { AppDeps } from '../../deps';
 import { merchantErrors as errors, merchantOf, merchantSecurity as security } from '../auth';
-import { IdempotencyHeaders, sendIdempotent } from '../idempotency';
+import { IdempotencyHeaders, idempotencyKeyOf, sendKeyed } from '../idempotency';
 import { sessionMode } from '../../lib/ids';
 import { keptOrComputed } from '../../http/kept-answers';
 import { createSession, getMerchantSession, toMerchantSession } from './sessions.service';
@@ -24,11 +24,7 @@ export async function sessionsRoutes(app: FastifyInstance, deps: AppDeps): Promi
         response: { 201: CheckoutSessionResponse, ...errors },
       },
     },
-    // READ COMMITTED (docs/performance.md): the key is reserved by a conditional upsert, the
-    // session is a fresh row, and the invoice-currency read races only invoice uploads, which
-    // never read sessions, so every interleaving equals "this session first".
-    async (req, reply) =>
-      sendIdempotent(req, reply, deps, 201, createSession(deps, merchantOf(req), req.body), { isolation: 'read committed' }),
+    async (req, reply) => sendKeyed(reply, await createSession(deps, merchantOf(req), req.body, idempotencyKeyOf(req))),
   );
 
   r.get(

@@ -52,7 +52,7 @@ export function toMerchantSession(row: CheckoutSessionsTable, baseUrl: string): 
  * The row and the response are drawn first; the transaction reserves the Idempotency-Key (when
  * given) stored completed with that response (one statement fewer), then writes the session.
  *
- * READ COMMITTED (docs/architecture.md, "Isolation"): the key is reserved by a conditional
+ * READ COMMITTED (docs/architecture.md, "Rules of correctness"): the key is reserved by a conditional
  * upsert, the session is a fresh row, and the invoice-currency read races only invoice uploads,
  * which never read sessions, so every interleaving equals "this session first".
  */

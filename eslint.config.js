@@ -100,6 +100,43 @@ export default tseslint.config(
     },
   },
   {
+    // Layers: the HTTP layer (server/http/) is the modules' toolbox (errors, paging, kept answers,
+    // rate limits, probes); it imports no module. What it needs from one (an authenticator, the
+    // webhook backlog) the app passes in (server/app.ts).
+    files: ['server/http/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            ...serverImportPatterns,
+            { group: ['**/modules/**'], message: 'server/http/ imports no module: take what it needs as a parameter (server/app.ts passes it).' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Layers: a module reaches another only through that module's public file, its index.ts;
+    // its other files (routes, services, repositories) are its own. Route plugins are registered
+    // by server/routes.ts alone.
+    files: ['server/modules/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            ...serverImportPatterns,
+            {
+              regex: '^(\\.\\./(?!\\.\\.)[^/]+/|(\\.\\./)+modules/)',
+              message: "Another module's files are its own: import from its index.ts ('../<area>'), and export there what other modules need.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Layers: domain/ holds the state machines and pure policies; it is called by modules and
     // jobs, and imports none of them (nor the HTTP layer).
     files: ['server/domain/**/*.ts'],

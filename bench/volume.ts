@@ -7,7 +7,7 @@ import { sweep } from '../server/jobs/sweeper';
 import { systemClock } from '../server/lib/clock';
 import { randomIds } from '../server/lib/ids';
 import { createOutbox } from '../server/modules/webhooks/outbox';
-import { encodeCursor } from '../server/modules/finance/finance-paging';
+import { encodeCursor } from '../server/http/paging';
 import { MAX_OFFSET } from '../shared/schemas/common';
 import { ROOT, buildServerBundle, rssMb, runAdmin, spawnServer, type Child } from '../test/support/processes';
 import { loopWindow } from './loop-window';

@@ -20,28 +20,21 @@ import { registerSecurityHeaders } from './http/security-headers';
 import { compiledSerializerCompiler, verifyResponses } from './http/serializer';
 import { OneLinePerRequest, withSafeRequestLog } from './http/request-log';
 import { registerRequestId, requestIdGenerator } from './http/request-id';
-import { requireMerchantKey } from './modules/auth/merchant-api';
-import { invoicesRoutes } from './modules/invoices/invoices.routes';
-import { sessionsRoutes } from './modules/sessions/sessions.routes';
-import { checkoutRoutes } from './modules/payments/payments.routes';
 import { reconcileStuckAttempts } from './modules/payments/reconcile';
 import { searchIndexJob } from './db/search';
-import { backofficeRoutes } from './modules/backoffice/backoffice.routes';
-import { createFirstRun, type FirstRun } from './modules/auth/first-run';
 import { startSweeper, type Sweeper } from './jobs/sweeper';
 import { foldInvoiceSummaries } from './jobs/invoice-summary-fold';
 import { createDispatcher } from './modules/webhooks/dispatcher';
 import { ownAddresses, type OwnAddress } from './modules/webhooks/url-policy';
+import { authenticateMerchant } from './modules/auth/merchant-auth';
+import { authenticateStaff } from './modules/auth/staff-auth';
+import { STAFF_COOKIE } from './modules/auth/staff-cookie';
+import { webhookBacklog } from './modules/webhooks/backlog';
+import { registerApiRoutes } from './routes';
 import { composeDeps, type ComposeInput } from './compose';
 import type { AppDeps } from './deps';
 
-;
-
 declare module 'fastify' {
-  interface FastifyInstance {
-    /** The one-time setup link of a database without staff (modules/auth/first-run.ts). */
-    firstRun: FirstRun;
-  }
   interface FastifyRequest {
     /** True when the body came as urlencoded or multipart fields (strings to coerce). */
     formEncoded?: boolean;
@@ -110,29 +103,18 @@ export async function build(given: BuildDeps): Promise<FastifyInstance> {
   });
   registerNulGuard(app); // after the form nesting above, so a refused field is named as the JSON one would be
 
-  await registerRateLimit(app, deps); // buckets by matched route: API key, payer IP, staff token, sign-in IP
+  await registerRateLimit(app, deps, { merchant: authenticateMerchant, staff: authenticateStaff }); // buckets by matched route: API key, payer IP, staff token, sign-in IP
 
-  await app.register(swagger, swaggerOptions(baseUrl));
+  await app.register(swagger, swaggerOptions(baseUrl, STAFF_COOKIE));
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true, validatorUrl: null } });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
-  registerHealthRoutes(app, deps); // /healthz (process up, build) and /readyz (database, schema, draining, webhook backlog)
-  registerMetrics(app, deps); // /metrics when METRICS=on or METRICS_PORT is set
+  const operator = { db: deps.db, webhookBacklog: () => webhookBacklog(deps.db, deps.clock) };
+  registerHealthRoutes(app, { ...operator, config: deps.config }); // /healthz (process up, build) and /readyz (database, schema, draining, webhook backlog)
+  registerMetrics(app, { ...operator, config: deps.config }); // /metrics when METRICS=on or METRICS_PORT is set
   await registerPages(app); // built renderer: /backoffice/, /checkout/:reference, /assets/
 
-  // The merchant API: one scope, so the API-key hook covers every area's routes in it.
-  await app.register(
-    async (scope) => {
-      requireMerchantKey(scope, deps);
-      await invoicesRoutes(scope, deps);
-      await sessionsRoutes(scope, deps);
-    },
-    { prefix: '/api/v1' },
-  );
-  await app.register(async (scope) => checkoutRoutes(scope, deps), { prefix: '/api/v1/checkout' });
-  const firstRun = createFirstRun(deps);
-  app.decorate('firstRun', firstRun);
-  await app.register(async (scope) => backofficeRoutes(scope, deps, firstRun), { prefix: '/api/backoffice/v1' });
+  await registerApiRoutes(app, deps); // the merchant API, the hosted checkout and the back office, one scope each
 
   // The report worker (if one started) ends with the app; a report still streaming fails.
   app.decorate('reports', deps.reports);

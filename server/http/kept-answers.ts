@@ -45,18 +45,10 @@ const ANSWERS_MAX = 4096;
 const ANSWER_CHARS_MAX = 2 * 1024 * 1024;
 
 /** What an answer is stamped with: read before its rows are. */
-export type AnswerStamp = ReadStamp;
-
-/**
- * The stamp now, or undefined where nothing may be kept (PostgreSQL, a derived handle);
- * `dataVersion` when this request has just read it (the API-key check: req.dataVersion).
- */
-export function answerStamp(db: Db, dataVersion: number | undefined): AnswerStamp | undefined {
-  return readStamp(db, dataVersion);
-}
+type AnswerStamp = ReadStamp;
 
 /** The kept body under `key`, when it is still what computing the answer now would give. */
-export function keptAnswer(memory: KeptAnswerMemory, stamp: AnswerStamp, key: string, owner: string, baseUrl: string, clock: Clock): string | undefined {
+function keptAnswer(memory: KeptAnswerMemory, stamp: AnswerStamp, key: string, owner: string, baseUrl: string, clock: Clock): string | undefined {
   const kept = memory.answers.get(key);
   if (kept === undefined || kept.writes !== stamp.writes || kept.dataVersion !== stamp.dataVersion) return undefined;
   if (kept.owner !== owner || kept.baseUrl !== baseUrl) return undefined;
@@ -95,4 +87,41 @@ export function keepAnswer(
 }
 
 /** A body the route's serializer already wrote (reply.serialize), sent with the content type Fastify gives JSON. */
-export const sendSerialised = (reply: FastifyReply, body: string): FastifyReply => reply.type('application/json; charset=utf-8').send(body);
+const sendSerialised = (reply: FastifyReply, body: string): FastifyReply => reply.type('application/json; charset=utf-8').send(body);
+
+/** A polled read whose answer may be kept: its key, and whom and which base URL it was built for. */
+interface KeptRead {
+  key: string;
+  /** The owner the answer belongs to ('' when anyone may read it: the payer's quote). */
+  owner: string;
+  /** The base URL the answer names (checkout_url), '' when it names none. */
+  baseUrl: string;
+  /** PRAGMA data_version when this request has just read it (the API-key check: req.dataVersion). */
+  dataVersion?: number;
+  /** False when this answer is not to be kept (the merchant route: a session of the other mode than the key's). */
+  keepable?: boolean;
+}
+
+/**
+ * The one way a route serves a kept answer: the kept body when it is still current, else
+ * `compute()`'s answer, serialised by the route's own serializer and kept for the next poll.
+ * The stamp is read before `compute` reads its rows; without a stamp (PostgreSQL, a derived
+ * handle) the answer is computed and returned as usual.
+ */
+export async function keptOrComputed<T extends { status: string; expires_at: string }>(
+  reply: FastifyReply,
+  deps: { db: Db; clock: Clock; keptAnswers: KeptAnswerMemory },
+  read: KeptRead,
+  compute: () => Promise<T>,
+): Promise<T | FastifyReply> {
+  const stamp = read.keepable === false ? undefined : readStamp(deps.db, read.dataVersion);
+  if (stamp !== undefined) {
+    const kept = keptAnswer(deps.keptAnswers, stamp, read.key, read.owner, read.baseUrl, deps.clock);
+    if (kept !== undefined) return sendSerialised(reply, kept);
+  }
+  const answer = await compute();
+  if (stamp === undefined) return answer;
+  const body = String(reply.serialize(answer)); // the route's serializer, as Fastify would use for the object
+  keepAnswer(deps.keptAnswers, stamp, read.key, { owner: read.owner, baseUrl: read.baseUrl, status: answer.status, expiresAt: answer.expires_at, body });
+  return sendSerialised(reply, body);
+}

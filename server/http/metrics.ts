@@ -7,8 +7,6 @@ import type { Db } from '../db/database';
 import { dialectOf } from '../db/dialect';
 import { schemaStatus } from '../db/schema-version';
 import { groupCommitStats, transactionRetries, type CheckpointStats, type PoolStats } from '../db/stats';
-import type { Clock } from '../lib/clock';
-import { webhookBacklog, type WebhookBacklog } from '../modules/webhooks/backlog';
 import { commitBatchSizes, operationCounts, sweeperTickSeconds } from '../observe';
 import { buildInfo } from '../version';
 
@@ -46,7 +44,28 @@ declare module 'fastify' {
 
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
-function createMetricsRegistry(deps: { db: Db; clock: Clock }, sources: () => MetricsSources): { registry: Registry; http: { requests: Counter; duration: Histogram } } {
+/**
+ * The webhook backlog as an operator watches it (`/metrics`, and `/readyz` when
+ * READY_MAX_BACKLOG_AGE_S is set); the webhooks module answers it (modules/webhooks/backlog.ts):
+ * - `due`: pending deliveries whose next attempt time has come (waiting for a dispatcher);
+ * - `held`: deliveries kept back while their endpoint is disabled;
+ * - `failing`: pending deliveries with at least one failed attempt in the current schedule;
+ * - `oldestDueAgeS`: how long the oldest due delivery has been due (0 when none is).
+ */
+export interface WebhookBacklog {
+  due: number;
+  held: number;
+  failing: number;
+  oldestDueAgeS: number;
+}
+
+/** What the operator surfaces (`/metrics`, `/readyz`) read from the app: the database and the webhook backlog. */
+export interface OperatorDeps {
+  db: Db;
+  webhookBacklog(): Promise<WebhookBacklog>;
+}
+
+function createMetricsRegistry(deps: OperatorDeps, sources: () => MetricsSources): { registry: Registry; http: { requests: Counter; duration: Histogram } } {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: 20 });
   const { engine } = dialectOf(deps.db);
@@ -134,7 +153,7 @@ function createMetricsRegistry(deps: { db: Db; clock: Clock }, sources: () => Me
   // One query per scrape for both families (prom-client collects them side by side).
   let backlogQuery: { at: number; result: Promise<WebhookBacklog | null> } | null = null;
   const backlog = () => {
-    if (!backlogQuery || performance.now() - backlogQuery.at > 1_000) backlogQuery = { at: performance.now(), result: webhookBacklog(deps.db, deps.clock).catch(() => null) };
+    if (!backlogQuery || performance.now() - backlogQuery.at > 1_000) backlogQuery = { at: performance.now(), result: deps.webhookBacklog().catch(() => null) };
     return backlogQuery.result;
   };
   new Gauge({
@@ -182,7 +201,7 @@ function createMetricsRegistry(deps: { db: Db; clock: Clock }, sources: () => Me
 }
 
 /** Installs metrics as the config says (nothing at all when off). */
-export function registerMetrics(app: FastifyInstance, deps: { db: Db; clock: Clock; config: Config }): void {
+export function registerMetrics(app: FastifyInstance, deps: OperatorDeps & { config: Config }): void {
   const { onMainPort, port } = deps.config.metrics;
   if (!onMainPort && port === null) return;
   let sources: MetricsSources = {};

@@ -4,7 +4,6 @@ import { z } from 'zod';
 import { ErrorEnvelope } from '../../shared/schemas/common';
 import { OPERATIONS, TAGS, type OperationAuth, type OperationDoc } from './openapi-operations';
 // The cookie the back office's sign-in sets (the cookie security scheme names it).
-import { STAFF_COOKIE } from '../modules/auth/staff-cookie';
 
 
 const SECURITY: Record<OperationAuth, ReadonlyArray<Record<string, string[]>>> = {
@@ -94,8 +93,11 @@ function documentedSchema(method: string, url: string, schema: RouteSchema): Rou
   return { ...schema, operationId: op.operationId, security: SECURITY[op.auth], response };
 }
 
-/** Swagger options: the document's header, and the per-route and whole-document transforms. */
-export function swaggerOptions(baseUrl: () => string): SwaggerOptions {
+/**
+ * Swagger options: the document's header, and the per-route and whole-document transforms.
+ * `staffCookie`: the name of the staff session cookie (the auth module sets it).
+ */
+export function swaggerOptions(baseUrl: () => string, staffCookie: string): SwaggerOptions {
   return {
     openapi: {
       openapi: '3.1.0',
@@ -110,7 +112,7 @@ export function swaggerOptions(baseUrl: () => string): SwaggerOptions {
         securitySchemes: {
           apiKey: { type: 'http', scheme: 'bearer', description: 'Merchant API key: `ak_test_…`' },
           staffToken: { type: 'http', scheme: 'bearer', description: 'Staff token from POST /api/backoffice/v1/auth/login' },
-          staffSession: { type: 'apiKey', in: 'cookie', name: STAFF_COOKIE, description: 'Staff session cookie (HttpOnly) set by the back-office sign-in when it sends x-paydesk-csrf: 1; unsafe calls made with it must send that header too (CSRF)' },
+          staffSession: { type: 'apiKey', in: 'cookie', name: staffCookie, description: 'Staff session cookie (HttpOnly) set by the back-office sign-in when it sends x-paydesk-csrf: 1; unsafe calls made with it must send that header too (CSRF)' },
         },
       },
     },

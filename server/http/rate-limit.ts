@@ -2,12 +2,19 @@ import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../deps';
 import { AppError } from '../lib/errors';
-import { authenticateMerchant } from '../modules/auth/merchant-auth';
-import { authenticateStaff } from '../modules/auth/staff-auth';
 import { redisRateLimitStore } from './rate-limit-store';
 
 /** The route patterns each bucket covers, as registered (never the raw URL: the router decodes `%61pi`). */
 export const STAFF_LOGIN_ROUTE = '/api/backoffice/v1/auth/login';
+
+/**
+ * How a request's credential is checked; the auth module provides both (the app passes them in).
+ * Each throws when the credential does not authenticate.
+ */
+interface Authenticators {
+  merchant(deps: AppDeps, req: FastifyRequest): Promise<NonNullable<FastifyRequest['merchant']>>;
+  staff(deps: AppDeps, req: FastifyRequest): Promise<NonNullable<FastifyRequest['staff']>>;
+}
 
 type RateLimitBucket = 'merchant' | 'checkout' | 'backoffice' | 'login';
 
@@ -31,7 +38,7 @@ function bucketOfRoute(routeUrl: string | undefined): RateLimitBucket | null {
  *   failed-authentication bucket, so made-up keys are limited without touching anyone else.
  * The credential checked here is kept on the request; the routes do not look it up again.
  */
-async function keyFor(deps: AppDeps, req: FastifyRequest): Promise<string> {
+async function keyFor(deps: AppDeps, authenticate: Authenticators, req: FastifyRequest): Promise<string> {
   const bucket = bucketOfRoute(req.routeOptions.url);
   switch (bucket) {
     case 'checkout':
@@ -40,15 +47,15 @@ async function keyFor(deps: AppDeps, req: FastifyRequest): Promise<string> {
       return `login:${req.ip}`;
     case 'merchant':
       try {
-        req.merchant = await authenticateMerchant(deps, req);
+        req.merchant = await authenticate.merchant(deps, req);
         return `key:${req.merchant.apiKeyId}`;
       } catch {
         return `authfail:${req.ip}`; // refused with 401 by the merchant routes, after it is counted here
       }
     case 'backoffice':
-      // Whatever credential authenticateStaff accepts (bearer token today) picks the bucket.
+      // Whatever credential the staff authenticator accepts (bearer token today) picks the bucket.
       try {
-        req.staff = await authenticateStaff(deps, req);
+        req.staff = await authenticate.staff(deps, req);
         return `staff:${req.staff.sessionId}`;
       } catch {
         return `authfail:${req.ip}`; // refused with 401 by the back-office routes, after it is counted here
@@ -63,7 +70,7 @@ async function keyFor(deps: AppDeps, req: FastifyRequest): Promise<string> {
  * onRequest hook, so it runs before the back office's own authentication hook and counts the
  * calls that hook would refuse.
  */
-export async function registerRateLimit(app: FastifyInstance, deps: AppDeps): Promise<void> {
+export async function registerRateLimit(app: FastifyInstance, deps: AppDeps, authenticate: Authenticators): Promise<void> {
   const max = deps.config.rateLimitPerMin;
   if (max <= 0) return;
   // REDIS_URL: one count across every instance; without it each instance counts alone.
@@ -77,7 +84,7 @@ export async function registerRateLimit(app: FastifyInstance, deps: AppDeps): Pr
     global: false,
     max,
     timeWindow: 60_000,
-    keyGenerator: (req) => keyFor(deps, req),
+    keyGenerator: (req) => keyFor(deps, authenticate, req),
     allowList: (req) => bucketOfRoute(req.routeOptions.url) === null,
     errorResponseBuilder: (_req, ctx) => {
       const seconds = Math.max(1, Math.ceil(ctx.ttl / 1000));

@@ -2,9 +2,8 @@ import { sql } from 'kysely';
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../db/database';
 import { schemaStatus, staleReasonOf } from '../db/schema-version';
-import type { Clock } from '../lib/clock';
 import { AppError } from '../lib/errors';
-import { webhookBacklog } from '../modules/webhooks/backlog';
+import type { OperatorDeps } from './metrics';
 import { buildInfo } from '../version';
 
 /**
@@ -43,7 +42,7 @@ declare module 'fastify' {
  * error naming hosts, users or addresses; the migration names) goes to the log, once per
  * distinct detail, not to the caller.
  */
-function createReadiness(db: Db, log?: { warn(obj: object, msg: string): void }, backlog?: { clock: Clock; maxAgeS: number | null }): Readiness {
+function createReadiness(db: Db, log?: { warn(obj: object, msg: string): void }, backlog?: { read: OperatorDeps['webhookBacklog']; maxAgeS: number | null }): Readiness {
   let lastLogged: string | null = null;
   const logOnce = (detail: string, msg: string) => {
     if (detail === lastLogged) return;
@@ -84,7 +83,7 @@ function createReadiness(db: Db, log?: { warn(obj: object, msg: string): void },
         ]);
         const behind = await schema();
         if (behind || !backlog?.maxAgeS) return behind;
-        const { oldestDueAgeS } = await webhookBacklog(db, backlog.clock);
+        const { oldestDueAgeS } = await backlog.read();
         if (oldestDueAgeS <= backlog.maxAgeS) return null;
         logOnce(`backlog ${Math.floor(oldestDueAgeS / 60)}`, 'not ready: webhook deliveries wait longer than READY_MAX_BACKLOG_AGE_S');
         return `a webhook delivery has been due for ${oldestDueAgeS} s (READY_MAX_BACKLOG_AGE_S is ${backlog.maxAgeS})`;
@@ -102,8 +101,8 @@ function createReadiness(db: Db, log?: { warn(obj: object, msg: string): void },
  * Registers /healthz (process up, and which build: version and commit, for a rolling upgrade) and
  * /readyz (can serve); neither is an API operation, so both stay out of the OpenAPI document.
  */
-export function registerHealthRoutes(app: FastifyInstance, deps: { db: Db; clock: Clock; config: { readyMaxBacklogAgeS: number | null } }): void {
-  const readiness = createReadiness(deps.db, app.log, { clock: deps.clock, maxAgeS: deps.config.readyMaxBacklogAgeS });
+export function registerHealthRoutes(app: FastifyInstance, deps: OperatorDeps & { config: { readyMaxBacklogAgeS: number | null } }): void {
+  const readiness = createReadiness(deps.db, app.log, { read: deps.webhookBacklog, maxAgeS: deps.config.readyMaxBacklogAgeS });
   app.decorate('readiness', readiness);
   const { version, commit } = buildInfo();
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok', version, commit }));

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MAX_AMOUNT_MINOR, Currency, IsoDateTime, requiredOr } from './common';
-import { DepositStatus, StaffRef } from './backoffice';
+import { DepositStatus, StaffRef } from './cash-desk';
 
 /**
  * The teller's cash-up: per teller, business day (the server's time zone) and currency, the

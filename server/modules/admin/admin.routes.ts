@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppDeps } from '../../deps';
-import { confirmBankTransfer } from '../payments/bank-transfer';
+import { confirmBankTransfer } from '../payments';
 import { AmountMinor, Currency, DEFAULT_CURRENCY, MAX_AMOUNT_MINOR, Rail } from '../../../shared/schemas/common';
 import { ProviderPaymentStatusResponse } from '../../../shared/schemas/checkout';
 import { STAFF_ROLES } from '../../../shared/schemas/backoffice';
@@ -29,10 +29,8 @@ import {
   integrationsView,
   staffView,
 } from './admin.service';
-import { actorOf } from '../audit/audit.service';
-import { adminChangeRole, adminResetPassword } from '../auth/staff-password';
-import { allow, requireStaff } from '../auth/staff-auth';
-import { staffErrors } from '../auth/staff-api';
+import { actorOf } from '../audit';
+import { adminChangeRole, adminResetPassword, allow, requireStaff, staffErrors } from '../auth';
 
 const errors = staffErrors;
 const tags = ['Back office: administration'];

@@ -1,11 +1,10 @@
-import { reportStream } from '../reports/report-stream';
+import { reportStream } from '../reports';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppDeps } from '../../deps';
 import { AuditFilter, AuditList, AuditQuery } from '../../../shared/schemas/backoffice';
-import { allow } from '../auth/staff-auth';
+import { allow, staffErrors } from '../auth';
 import { listAudit } from './audit.service';
-import { staffErrors } from '../auth/staff-api';
 
 const errors = staffErrors;
 

@@ -4,7 +4,7 @@ import type { AuditLogTable, Database } from '../../db/schema';
 import { CSV_TIME_ZONE, csvText } from '../../lib/csv';
 import { invalid } from '../../lib/errors';
 import { boundedTotal } from '../../lib/list-total';
-import { afterCursor, decodeCursor, pageOf } from '../finance/finance-paging';
+import { afterCursor, decodeCursor, pageOf } from '../../http/paging';
 import { auditActionLabel } from '../../../shared/labels';
 import { targetNames } from './audit-targets';
 import { iso } from '../../lib/iso-param';

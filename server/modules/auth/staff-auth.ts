@@ -7,7 +7,7 @@ import type { IdGenerator } from '../../lib/ids';
 import { hashPassword, needsRehash, verifyPassword } from '../../lib/password';
 import { bearerToken } from './merchant-auth';
 import type { StaffLoginResponse, StaffMe, StaffRole } from '../../../shared/schemas/backoffice';
-import { recordAudit } from '../audit/audit.service';
+import { recordAudit } from '../audit';
 import { checkCsrf, cookieToken } from './staff-cookie';
 import { couldBeUsername, throttleName, throttleSecret, usernameKey } from './username';
 

@@ -2,7 +2,7 @@ import { AppError, invalid, notFound } from '../../lib/errors';
 import { hashPassword, verifyPassword } from '../../lib/password';
 import { checkPassword } from './password-policy';
 import { checkRoleBindings } from './staff.service';
-import { recordAudit, type Actor } from '../audit/audit.service';
+import { recordAudit, type Actor } from '../audit';
 import { reserveGuess, type StaffAuthDeps, type StaffContext } from './staff-auth';
 
 /** Wrong current passwords allowed per user within the sign-in window: a stolen token cannot be used to guess it. */

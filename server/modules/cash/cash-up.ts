@@ -5,8 +5,8 @@ import { dayBounds, localDay, serverTimeZone } from '../../lib/local-day';
 import { DEFAULT_CURRENCY, MAX_AMOUNT_MINOR } from '../../../shared/schemas/common';
 import { countValue, denominationsOf, MAX_PIECES } from '../../../shared/denominations';
 import type { CashUp, CashUpDay, CashUpList, CashUpStatus, DenominationCounts } from '../../../shared/schemas/cash-up';
-import { actorOf, recordAudit } from '../audit/audit.service';
-import type { StaffContext } from '../auth/staff-auth';
+import { actorOf, recordAudit } from '../audit';
+import type { StaffContext } from '../auth';
 import type { Db } from '../../db/database';
 import type { TransitionDeps } from '../../domain/session-transitions';
 

@@ -18,8 +18,8 @@ import {
   ShiftTotalQuery,
   SlipTokenParams,
 } from '../../../shared/schemas/backoffice';
-import { allow, requireStaff } from '../auth/staff-auth';
-import type { PaymentsDeps } from '../payments/rails';
+import { allow, requireStaff, staffErrors } from '../auth';
+import type { PaymentsDeps } from '../payments';
 import { approveDeposit, lookupSlip, recordDeposit, rejectDeposit } from './cash.service';
 import { depositFacets, getDeposit, listDeposits, shiftTotal } from './deposit-lists';
 import { createCashSlip } from './slips';
@@ -37,7 +37,6 @@ import {
   CashUpSupervisorSign,
   CashUpTellerSign,
 } from '../../../shared/schemas/cash-up';
-import { staffErrors } from '../auth/staff-api';
 
 const errors = staffErrors;
 
@@ -219,7 +218,7 @@ export async function cashDeskRoutes(app: FastifyInstance, deps: AppDeps): Promi
 
 const checkoutErrors = { 400: ErrorEnvelope, 404: ErrorEnvelope, 409: ErrorEnvelope, 429: ErrorEnvelope, 503: ErrorEnvelope };
 
-/** The payer's slip (`POST /api/v1/checkout/cash-slips`), registered by checkoutRoutes in its scope. */
+/** The payer's slip (`POST /api/v1/checkout/cash-slips`), registered beside checkoutRoutes in the checkout scope (server/routes.ts). */
 export async function cashSlipRoutes(app: FastifyInstance, deps: PaymentsDeps): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['Hosted checkout'];

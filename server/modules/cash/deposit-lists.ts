@@ -1,10 +1,10 @@
 import type { Db } from '../../db/database';
 import { invalid, notFound } from '../../lib/errors';
 import { boundedTotal } from '../../lib/list-total';
-import { afterCursor, decodeCursor, encodeCursor } from '../finance/finance-paging';
+import { afterCursor, decodeCursor, encodeCursor } from '../../http/paging';
 import { dayBounds, localDay, serverTimeZone } from '../../lib/local-day';
 import type { CashDeposit, DEPOSIT_SORTS, DepositFacets, DepositList, DepositStatus, ShiftTotal } from '../../../shared/schemas/backoffice';
-import type { StaffContext } from '../auth/staff-auth';
+import type { StaffContext } from '../auth';
 import { depositQuery, findDeposit, toDeposit } from './cash.repository';
 import type { CashDeskDeps } from './cash.service';
 

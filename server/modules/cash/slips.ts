@@ -3,9 +3,7 @@ import { AppError } from '../../lib/errors';
 import { issueSlip, replaceSlip } from '../../domain/slip-transitions';
 import { newSlipReference, slipReferenceKey } from '../../lib/slip-reference';
 import type { CashDepositSlipResponse } from '../../../shared/schemas/checkout';
-import { quoteRail } from '../payments/payments.repository';
-import { loadFresh, notPayable, requireRail, type PaymentsDeps } from '../payments/rails';
-import { slipBody } from './slip-body';
+import { loadFresh, notPayable, quoteRail, requireRail, slipBody, type PaymentsDeps } from '../payments';
 import { expireDue } from '../../domain/session-transitions';
 
 /**

@@ -1,7 +1,7 @@
 import type { Db } from '../../db/database';
 import { invalid } from '../../lib/errors';
 import { boundedTotal, type ListTotal } from '../../lib/list-total';
-import { afterCursor, decodeCursor } from './finance-paging';
+import { afterCursor, decodeCursor } from '../../http/paging';
 
 /**
  * The merchant's sessions of one amount (the invoice amount, or what a succeeded attempt or an

@@ -3,8 +3,8 @@ import type { Db } from '../../db/database';
 import type { ExceptionReviewsTable } from '../../db/schema';
 import { EXCEPTION_KINDS, type ExceptionItem, type ExceptionItemList, type ExceptionKind, type ExceptionStatus } from '../../../shared/schemas/finance-exceptions';
 import { notFound } from '../../lib/errors';
-import { actorOf, recordAudit, type AuditDeps } from '../audit/audit.service';
-import type { StaffContext } from '../auth/staff-auth';
+import { actorOf, recordAudit, type AuditDeps } from '../audit';
+import type { StaffContext } from '../auth';
 import { CSV_TIME_ZONE, csvCell } from '../../lib/csv';
 import { EXCEPTION_CSV_COLUMNS, exceptionCsvRow, findExceptions } from './finance-exceptions.service';
 

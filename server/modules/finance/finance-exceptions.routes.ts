@@ -1,4 +1,4 @@
-import { reportStream } from '../reports/report-stream';
+import { reportStream } from '../reports';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppDeps } from '../../deps';
@@ -19,7 +19,7 @@ import type { ExceptionItemList as ExceptionItemListBody, ExceptionList as Excep
 import { reviewException, workCounts } from './finance-exception-items';
 import { openExceptionCount } from './finance-overview';
 import { merchantScope } from './merchant-scope';
-import { allow, requireStaff } from '../auth/staff-auth';
+import { allow, requireStaff } from '../auth';
 import { catchUpInvoiceSummaries } from '../../jobs/invoice-summary-fold';
 
 const errors = { 400: ErrorEnvelope, 401: ErrorEnvelope, 403: ErrorEnvelope, 404: ErrorEnvelope, 429: ErrorEnvelope };

@@ -4,10 +4,10 @@ import type { Db } from '../../db/database';
 import type { InvoiceSummariesTable } from '../../db/schema';
 import { invalid, notFound } from '../../lib/errors';
 import type { InvoiceDetail, InvoiceList, InvoiceSummary, SessionRow } from '../../../shared/schemas/backoffice';
-import { invoiceLines } from '../invoices/invoices.repository';
+import { invoiceLines } from '../invoices';
 import { likeEscape } from '../../db/search';
 import { SESSION_SELECTION } from './session-selection';
-import { afterCursor, decodeCursor, encodeCursor, pageOf } from './finance-paging';
+import { afterCursor, decodeCursor, encodeCursor, pageOf } from '../../http/paging';
 import { catchUpInvoiceSummaries } from '../../jobs/invoice-summary-fold';
 import type { CheckoutSessionsTable } from '../../db/schema';
 

@@ -1,4 +1,4 @@
-import { reportStream } from '../reports/report-stream';
+import { createExportJobs, reportStream } from '../reports';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppDeps } from '../../deps';
@@ -26,9 +26,7 @@ import { paymentsExportRange } from './finance-export.service';
 import { financeOverview } from './finance-overview';
 import { invoiceDetail, listInvoices, listMerchants, listSessions, revenueLines, sessionDetail, setRevenueLineActive } from './finance.service';
 import { merchantScope } from './merchant-scope';
-import { createExportJobs } from '../reports/export-jobs';
-import { allow, requireStaff } from '../auth/staff-auth';
-import { staffErrors } from '../auth/staff-api';
+import { allow, requireStaff, staffErrors } from '../auth';
 
 const errors = staffErrors;
 const tags = ['Back office: finance'];

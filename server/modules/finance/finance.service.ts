@@ -16,16 +16,16 @@ import type {
   TimelineEntry,
 } from '../../../shared/schemas/backoffice';
 import type { Rail, SessionStatus } from '../../../shared/schemas/common';
-import { actorOf, recordAudit } from '../audit/audit.service';
+import { actorOf, recordAudit } from '../audit';
 import { iso } from '../../lib/iso-param';
-import type { StaffContext } from '../auth/staff-auth';
-import { invoiceLines } from '../invoices/invoices.repository';
+import type { StaffContext } from '../auth';
+import { invoiceLines } from '../invoices';
 import { formatMoney as money } from '../../../shared/money';
 import { cardLabel, declineReasonLabel, eventTypeLabel, railLabel, SESSION_STATUS_LABELS, SLIP_STATUS_LABELS } from '../../../shared/labels';
 import { networkLabel } from '../../../shared/countries';
 import { settlements, type Settlement } from './finance-settlement';
 import { merchantScope, searchable, sessionAmount, sessionSearchOf } from '../../db/search';
-import { afterCursor, decodeCursor, pageOf } from './finance-paging';
+import { afterCursor, decodeCursor, pageOf } from '../../http/paging';
 import { amountPage } from './amount-list';
 import { deliveryEntries } from './session-deliveries';
 import { invoiceDetail as invoiceDetailOf } from './finance-invoices';

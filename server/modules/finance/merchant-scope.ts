@@ -1,6 +1,6 @@
 import type { Db } from '../../db/database';
 import { AppError, notFound } from '../../lib/errors';
-import type { StaffContext } from '../auth/staff-auth';
+import type { StaffContext } from '../auth';
 
 /**
  * Which merchant's data a call reads. A finance user is bound to one merchant and sees only

@@ -95,16 +95,17 @@ const fingerprintOf = (k: IdempotencyKey) => sha256Hex(`${k.method} ${k.path}\n$
 
 /**
  * A write runs at most once per (integration, Idempotency-Key), after the IETF
- * Idempotency-Key draft and Stripe. `reserveIdempotencyKey` runs first **inside the write's
- * own transaction**; the write and `completeIdempotencyKey` follow in that same transaction, so
+ * Idempotency-Key draft and Stripe. The service that owns the write opens its transaction and
+ * calls `idempotency.reserve` first **inside it**; the write and `idempotency.complete` follow in
+ * that same transaction, so
  * an idempotent write is one commit (docs/performance.md) and a failed write leaves no key
  * behind (its transaction rolls back). A concurrent request with the same key waits and then
  * replays: on SQLite BEGIN IMMEDIATE holds every other writer (this process's or another's)
  * until the commit; on PostgreSQL the reservation's insert blocks on the first request's
  * uncommitted row and, once that commits, either fails as a serialization failure (at
  * SERIALIZABLE the conflict row is invisible to its snapshot), which server/db/postgres.ts
- * retries, the re-run seeing the completed key, or (at READ COMMITTED, `sendIdempotent`'s
- * `isolation`) checks its takeover condition on the committed row, which is live, so it returns
+ * retries, the re-run seeing the completed key, or (at READ COMMITTED, when the service opens
+ * its transaction so) checks its takeover condition on the committed row, which is live, so it returns
  * nothing and the read that follows (a new snapshot) replays it. Same key + same body replays the stored
  * status and body; same key + different body is 422 IDEMPOTENCY_KEY_REUSED.
  *
@@ -113,13 +114,13 @@ const fingerprintOf = (k: IdempotencyKey) => sha256Hex(`${k.method} ${k.path}\n$
  * (two-phase reservation) running on the same database during an upgrade leaves one, or a
  * restore taken mid-write of such a server. After IN_FLIGHT_STALE_AFTER_MS the key is taken over.
  */
-export async function reserveIdempotencyKey(
+async function reserveIdempotencyKey(
   trx: Transaction<Database>,
   deps: Pick<AppDeps, 'clock' | 'config'>,
   k: IdempotencyKey,
   /**
    * The response, when the write's is known before it runs (a create whose ids and times are
-   * drawn first): the key is stored completed with it at once, and completeIdempotencyKey is not
+   * drawn first): the key is stored completed with it at once, and `complete` is not
    * called. It is only ever committed with the write (one transaction, which a failed write rolls back).
    */
   known?: { status: number; body: unknown },
@@ -135,7 +136,7 @@ export async function reserveIdempotencyKey(
 }
 
 /** The row a reservation of `k` writes now (completed with `known` when the response is known before the write). */
-export function keyReservation({ clock, config }: Pick<AppDeps, 'clock' | 'config'>, k: IdempotencyKey, known?: { status: number; body: unknown }): KeyReservation {
+function keyReservation({ clock, config }: Pick<AppDeps, 'clock' | 'config'>, k: IdempotencyKey, known?: { status: number; body: unknown }): KeyReservation {
   const now = clock.now();
   const nowIso = now.toISOString();
   return {
@@ -160,7 +161,7 @@ export function keyReservation({ clock, config }: Pick<AppDeps, 'clock' | 'confi
  * reservation still without its response; undefined when the key has no row (purged since, or
  * never written: a one-statement write refused before it).
  */
-export async function answerOfLiveKey(db: Db, k: IdempotencyKey, fingerprint: string): Promise<{ kind: 'replay'; status: number; body: unknown } | undefined> {
+async function answerOfLiveKey(db: Db, k: IdempotencyKey, fingerprint: string): Promise<{ kind: 'replay'; status: number; body: unknown } | undefined> {
   const [existing] = await keyRow(db, { integrationId: k.integrationId, key: k.key });
   if (!existing) return undefined;
   if (existing.fingerprint !== fingerprint) {
@@ -176,10 +177,42 @@ export async function answerOfLiveKey(db: Db, k: IdempotencyKey, fingerprint: st
 }
 
 /** A key whose write is still being processed (an earlier version's reservation), or whose row vanished under the request. */
-export const inFlight = () =>
+const inFlight = () =>
   new AppError('IDEMPOTENCY_KEY_IN_FLIGHT', 'a request with this Idempotency-Key is still being processed; retry shortly', {
     retryAfterSeconds: 1,
   });
+
+/** What a keyed write answered: its status and body, and whether it is the stored answer replayed. */
+export interface KeyedAnswer<T> {
+  status: number;
+  body: T;
+  replayed: boolean;
+}
+
+/**
+ * The idempotency key of a write, as its service uses it inside the transaction it opened:
+ * `reserve(trx, deps, key, known?)` first (a replay ends the write there: answer the stored
+ * response), then the write, then `complete(trx, key, status, body)` unless the response was
+ * `known` at the reservation. Without a key the service just writes.
+ */
+export const idempotency = {
+  reserve: reserveIdempotencyKey,
+  complete: completeIdempotencyKey,
+  /**
+   * For a write that folds the reservation into one statement of its own (keyUpsert as a CTE, on
+   * PostgreSQL): `reservation` is the row to upsert; when that statement wrote nothing, `afterRefused`
+   * gives the live key's answer (a replay, or it throws 422 / 409 in flight), or undefined when the
+   * key has no row, which the write then answers with its own refusal.
+   */
+  reservation: keyReservation,
+  afterRefused: async <T>(db: Db, k: IdempotencyKey, reservation: KeyReservation): Promise<KeyedAnswer<T> | undefined> => {
+    const replay = await answerOfLiveKey(db, k, reservation.fingerprint);
+    return replay ? { status: replay.status, body: replay.body as T, replayed: true } : undefined;
+  },
+  inFlight,
+  /** The answer of a reservation that found the write done: its stored status and body. */
+  replayed: <T>(r: { status: number; body: unknown }): KeyedAnswer<T> => ({ status: r.status, body: r.body as T, replayed: true }),
+};
 
 /** Checks the key's shape before any database work (400 naming the header). */
 export function checkIdempotencyKeyShape(key: string): void {
@@ -187,7 +220,7 @@ export function checkIdempotencyKeyShape(key: string): void {
 }
 
 /** Stores the response with the key, inside the write's own transaction. */
-export async function completeIdempotencyKey(trx: Transaction<Database>, k: IdempotencyKey, status: number, body: unknown): Promise<void> {
+async function completeIdempotencyKey(trx: Transaction<Database>, k: IdempotencyKey, status: number, body: unknown): Promise<void> {
   await completeKey(trx, { integrationId: k.integrationId, key: k.key, status, body: JSON.stringify(body) });
 }
 

@@ -6,7 +6,7 @@ import { sha256Hex } from '../../lib/hash';
 import type { IdGenerator } from '../../lib/ids';
 import { RAILS } from '../../../shared/schemas/common';
 import type { MomoCountryCode } from '../../../shared/countries';
-import { checkWebhookUrl, type OwnAddress } from '../webhooks/url-policy';
+import { checkWebhookUrl, type OwnAddress } from '../webhooks';
 
 const API_KEY_PREFIX_LENGTH = 12; // "ak_test_" + 4 characters, shown in lists
 const API_KEY_SECRET_LENGTH = 32; // base62: ~190 bits
@@ -19,7 +19,7 @@ export interface CreatedIntegration {
 }
 
 // The URL rules live with the dispatcher that enforces them again at connect time.
-export { checkWebhookUrl } from '../webhooks/url-policy';
+export { checkWebhookUrl } from '../webhooks';
 
 export function newApiKey(ids: IdGenerator, mode: 'test' | 'live') {
   const key = ids.token(`ak_${mode}`, API_KEY_SECRET_LENGTH);

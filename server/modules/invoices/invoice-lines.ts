@@ -10,6 +10,7 @@ import { collectedMinor, reallocateInvoice } from '../../domain/invoice-allocati
 import { summaryOnLinesChanged } from '../../domain/invoice-summary';
 import { invoiceLines } from './invoices.repository';
 import { activeRevenueLines, existingLines, upsertLines } from './invoice-line-statements';
+import { idempotency, type IdempotencyKey, type KeyedAnswer } from '../idempotency';
 import type { LineError } from '../../../shared/schemas/common';
 import { InvoiceLineInput, type InvoiceLineIngestResponse, type InvoiceLineListResponse } from '../../../shared/schemas/merchant';
 
@@ -27,6 +28,24 @@ export interface IngestInput {
 }
 
 /**
+ * `POST /api/v1/invoice-lines`: one transaction (SERIALIZABLE on PostgreSQL) that reserves the
+ * Idempotency-Key when given, records the lines (ingestInvoiceLines) and stores the answer with
+ * the key; 207 when some lines were refused, else 200.
+ */
+export async function recordInvoiceLines(deps: Pick<AppDeps, 'db' | 'clock' | 'ids' | 'config'>, input: IngestInput, key: IdempotencyKey | undefined): Promise<KeyedAnswer<InvoiceLineIngestResponse>> {
+  return deps.db.transaction().execute(async (trx) => {
+    if (key) {
+      const reserved = await idempotency.reserve(trx, deps, key);
+      if (reserved.kind === 'replay') return idempotency.replayed<InvoiceLineIngestResponse>(reserved);
+    }
+    const body = await ingestInvoiceLines(trx, deps, input);
+    const status = body.errors.length ? 207 : 200;
+    if (key) await idempotency.complete(trx, key, status, body);
+    return { status, body, replayed: false };
+  });
+}
+
+/**
  * Records invoice lines. Each line must name an active, synced revenue line and carry a
  * positive integer amount; bad lines are reported in `errors` (207) and the rest are kept.
  * A line whose code the invoice already has replaces it (amount and name), so re-sending an
@@ -36,7 +55,7 @@ export interface IngestInput {
  * INVOICE_ALREADY_PAID error) and the others may still change or be added. The collected money
  * is then re-allocated, so a line lowered to what is already collected becomes remitted.
  */
-export async function ingestInvoiceLines(
+async function ingestInvoiceLines(
   trx: Transaction<Database>,
   { clock }: Pick<AppDeps, 'clock' | 'ids'>,
   input: IngestInput,

@@ -11,9 +11,9 @@ import {
   RevenueLineSyncResponse,
 } from '../../../shared/schemas/merchant';
 import type { AppDeps } from '../../deps';
-import { merchantErrors as errors, merchantOf, merchantSecurity as security } from '../auth/merchant-api';
-import { IdempotencyHeaders, sendIdempotent } from '../idempotency/idempotent-reply';
-import { ingestInvoiceLines, listInvoiceLines } from './invoice-lines';
+import { merchantErrors as errors, merchantOf, merchantSecurity as security } from '../auth';
+import { IdempotencyHeaders, idempotencyKeyOf, sendKeyed } from '../idempotency';
+import { listInvoiceLines, recordInvoiceLines } from './invoice-lines';
 import { listRevenueLines, syncRevenueLines } from './revenue-lines';
 
 /** Revenue lines and invoice lines of the merchant API (`/api/v1/...`; the scope authenticates the key). */
@@ -74,16 +74,15 @@ export async function invoicesRoutes(app: FastifyInstance, deps: AppDeps): Promi
     },
     async (req, reply) => {
       const m = merchantOf(req);
-      return sendIdempotent(req, reply, deps, withLineErrors, (trx) =>
-        ingestInvoiceLines(trx, deps, {
-          merchantId: m.merchantId,
-          mode: m.mode,
-          invoiceRef: req.body.invoice_ref,
-          currency: req.body.currency,
-          lines: req.body.lines,
-          fromForm: req.formEncoded === true,
-        }),
-      );
+      const input = {
+        merchantId: m.merchantId,
+        mode: m.mode,
+        invoiceRef: req.body.invoice_ref,
+        currency: req.body.currency,
+        lines: req.body.lines,
+        fromForm: req.formEncoded === true,
+      };
+      return sendKeyed(reply, await recordInvoiceLines(deps, input, idempotencyKeyOf(req)));
     },
   );
 

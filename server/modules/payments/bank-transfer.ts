@@ -2,7 +2,7 @@ import { AppError, notFound } from '../../lib/errors';
 import { endTransferWindowIfDue } from '../../domain/bank-transfer-window';
 import { loadFresh, notPayable, type PaymentsDeps } from './rails';
 import { applyOutcome, statusBody } from './attempts';
-import { recordAudit, type Actor } from '../audit/audit.service';
+import { recordAudit, type Actor } from '../audit';
 import { expireDue } from '../../domain/session-transitions';
 
 /**

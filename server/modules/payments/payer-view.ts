@@ -3,7 +3,7 @@ import type { Database } from '../../db/schema';
 import type { PublicCheckoutSession } from '../../../shared/schemas/checkout';
 import type { Rail } from '../../../shared/schemas/common';
 import type { SessionWithOwner } from './payments.repository';
-import { slipBody } from '../cash/slip-body';
+import { slipBody } from './slip-body';
 
 type Q = Kysely<Database> | Transaction<Database>;
 type PayerExtras = Pick<PublicCheckoutSession, 'cash_slip' | 'cash_rejection' | 'payment'>;

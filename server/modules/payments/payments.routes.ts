@@ -26,9 +26,8 @@ import {
   resendCode,
   type PaymentsDeps,
 } from './payments.service';
-import { cashSlipRoutes } from '../cash/cash.routes';
 import type { QuoteInputMemory } from './quote-inputs';
-import { answerStamp, keepAnswer, keptAnswer, sendSerialised, type KeptAnswerMemory } from '../../http/kept-answers';
+import { keptOrComputed, type KeptAnswerMemory } from '../../http/kept-answers';
 
 const errors = { 400: ErrorEnvelope, 404: ErrorEnvelope, 409: ErrorEnvelope, 429: ErrorEnvelope, 503: ErrorEnvelope };
 const tags = ['Hosted checkout'];
@@ -54,20 +53,8 @@ export async function checkoutRoutes(app: FastifyInstance, deps: PaymentsDeps & 
   r.get(
     '/sessions/:reference/quote',
     { schema: { tags, summary: 'Totals and payer-borne fees per enabled rail', params: SessionRefParams, response: { 200: PublicCheckoutQuote, ...errors } } },
-    async (req, reply) => {
-      const id = req.params.reference;
-      // SQLite: the serialised quote kept since the last change (server/http/kept-answers.ts); the stamp is read before the rows.
-      const stamp = answerStamp(deps.db, undefined);
-      if (stamp !== undefined) {
-        const kept = keptAnswer(deps.keptAnswers, stamp, `quote ${id}`, '', '', deps.clock);
-        if (kept !== undefined) return sendSerialised(reply, kept);
-      }
-      const quote = await quoteSession(deps, id);
-      if (stamp === undefined) return quote;
-      const body = String(reply.serialize(quote));
-      keepAnswer(deps.keptAnswers, stamp, `quote ${id}`, { owner: '', baseUrl: '', status: quote.status, expiresAt: quote.expires_at, body });
-      return sendSerialised(reply, body);
-    },
+    // Polled by the payer's page: served from the kept answer while nothing changed it (http/kept-answers.ts).
+    async (req, reply) => keptOrComputed(reply, deps, { key: `quote ${req.params.reference}`, owner: '', baseUrl: '' }, () => quoteSession(deps, req.params.reference)),
   );
 
   r.post(
@@ -139,6 +126,4 @@ export async function checkoutRoutes(app: FastifyInstance, deps: PaymentsDeps & 
       return reply.code(result.status).send(result.body);
     },
   );
-
-  await cashSlipRoutes(app, deps);
 }

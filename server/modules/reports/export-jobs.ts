@@ -6,7 +6,7 @@ import type { Readable } from 'node:stream';
 import type { Clock } from '../../lib/clock';
 import { AppError, notFound } from '../../lib/errors';
 import type { PaymentsExportJob } from '../../../shared/schemas/backoffice';
-import type { PaymentsExport } from '../finance/finance-export.service';
+import type { PaymentsExport } from '../finance';
 import type { ReportRunner } from './report-runner';
 import type { Chunk } from './report-worker-job';
 

@@ -1,9 +1,7 @@
 import type { Db } from '../../db/database';
 import type { ExceptionKind, ExceptionStatus } from '../../../shared/schemas/finance-exceptions';
-import { exceptionsCsv, listExceptionItems } from '../finance/finance-exception-items';
-import { auditCsv, type AuditFilter } from '../audit/audit.service';
-import { paymentsCsvBatches, type PaymentsExport } from '../finance/finance-export.service';
-import { listFinanceExceptions } from '../finance/finance-exceptions.service';
+import { exceptionsCsv, listExceptionItems, paymentsCsvBatches, type PaymentsExport, listFinanceExceptions } from '../finance';
+import { auditCsv, type AuditFilter } from '../audit';
 
 /**
  * The long reads of the back office (exports and reports), each a generator of text chunks over

@@ -5,7 +5,7 @@ import { dialectOf } from '../../db/dialect';
 import type { Retention } from '../../config';
 import type { Clock } from '../../lib/clock';
 import type { IdGenerator } from '../../lib/ids';
-import { purgeExpiredIdempotencyKeys } from '../idempotency/idempotency.service';
+import { purgeExpiredIdempotencyKeys } from '../idempotency';
 
 /**
  * Retention (docs/operations.md): what `npm run admin -- db:prune` removes, rule by

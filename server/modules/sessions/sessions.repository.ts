@@ -3,7 +3,7 @@ import type { Db } from '../../db/database';
 import { precompiled } from '../../db/precompiled';
 import type { CheckoutSessionsTable } from '../../db/schema';
 import { gatedOpenInserts } from '../../domain/session-transitions';
-import { keyUpsert, type KeyReservation } from '../idempotency/idempotency.service';
+import { keyUpsert, type KeyReservation } from '../idempotency';
 
 const byIdAndMerchant = precompiled((db, p: { id: string; merchantId: string }) =>
   db.selectFrom('checkout_sessions').selectAll().where('id', '=', p.id).where('merchant_id', '=', p.merchantId),

@@ -1,11 +1,11 @@
-import type { Transaction } from 'kysely';
 import { expireIfDue, isDue, openInvoiceSession } from '../../domain/session-transitions';
-import type { CheckoutSessionsTable, Database } from '../../db/schema';
+import type { CheckoutSessionsTable } from '../../db/schema';
 import type { AppDeps } from '../../deps';
 import { AppError, notFound } from '../../lib/errors';
 import { sessionMode } from '../../lib/ids';
 import { findMerchantSession, openSessionAlone } from './sessions.repository';
-import type { KnownWrite } from '../idempotency/idempotent-reply';
+import { dialectOf } from '../../db/dialect';
+import { idempotency, type IdempotencyKey, type KeyedAnswer } from '../idempotency';
 import {
   DEFAULT_SESSION_LIFETIME_SECONDS,
   type CheckoutSessionCreate,
@@ -50,14 +50,20 @@ export function toMerchantSession(row: CheckoutSessionsTable, baseUrl: string): 
  * instance reuses invoice references freely), and fulfilment is guarded by the receiver rules
  * (event id, amount, currency, invoice_ref); its remitted lines stay frozen.
  *
- * The row and the response are drawn first and written by `write` (sendIdempotent's KnownWrite:
- * the Idempotency-Key is stored with the response in its reservation, one statement fewer).
+ * The row and the response are drawn first; the transaction reserves the Idempotency-Key (when
+ * given) stored completed with that response (one statement fewer), then writes the session.
+ *
+ * READ COMMITTED (docs/architecture.md, "Rules of correctness"): the key is reserved by a conditional
+ * upsert, the session is a fresh row, and the invoice-currency read races only invoice uploads,
+ * which never read sessions, so every interleaving equals "this session first".
  */
-export function createSession(
-  { clock, ids, baseUrl }: Pick<AppDeps, 'clock' | 'ids' | 'baseUrl'>,
+export async function createSession(
+  deps: Pick<AppDeps, 'db' | 'clock' | 'ids' | 'baseUrl' | 'config'>,
   owner: SessionOwner,
   input: CheckoutSessionCreate,
-): KnownWrite<CheckoutSessionResponse> {
+  key: IdempotencyKey | undefined,
+): Promise<KeyedAnswer<CheckoutSessionResponse>> {
+  const { clock, ids, baseUrl } = deps;
   const now = clock.now();
   const lifetime = input.expires_in_seconds ?? DEFAULT_SESSION_LIFETIME_SECONDS;
   const row: CheckoutSessionsTable & { status: 'open' } = {
@@ -80,22 +86,33 @@ export function createSession(
     updated_at: now.toISOString(),
     finalized_at: null,
   };
+  const answer = { status: 201, body: toMerchantSession(row, baseUrl()), replayed: false };
   const mismatch = (lineCurrency: string) =>
     new AppError('INVOICE_CURRENCY_MISMATCH', `currency: invoice ${input.invoice_ref} is billed in ${lineCurrency}, not ${input.currency}`);
-  return {
-    body: toMerchantSession(row, baseUrl()),
-    write: async (trx: Transaction<Database>) => {
+  if (dialectOf(deps.db).oneStatementWrites) {
+    // One autocommit statement (a READ COMMITTED transaction of its own) instead of BEGIN, the
+    // reservation, the write and COMMIT: openSessionAlone writes all of it or nothing.
+    const reservation = key ? idempotency.reservation(deps, key, answer) : undefined;
+    const done = await openSessionAlone(deps.db, { ...row, historyId: ids.timeUuid(now.getTime()), mode: owner.mode }, reservation);
+    if (done.written) return answer;
+    const replay = key && reservation ? await idempotency.afterRefused<CheckoutSessionResponse>(deps.db, key, reservation) : undefined;
+    if (replay) return replay;
+    // A line in another currency refused it before the key was reserved; else the key's row vanished between the two statements.
+    throw done.currency !== null && done.currency !== input.currency ? mismatch(done.currency) : idempotency.inFlight();
+  }
+  return deps.db
+    .transaction()
+    .setIsolationLevel('read committed')
+    .execute(async (trx) => {
+      if (key) {
+        const reserved = await idempotency.reserve(trx, deps, key, answer);
+        if (reserved.kind === 'replay') return idempotency.replayed<CheckoutSessionResponse>(reserved);
+      }
       // Written unless the invoice's lines are in another currency (on PostgreSQL written and then rolled back by this throw).
       const lineCurrency = await openInvoiceSession(trx, { ids }, row);
       if (lineCurrency !== undefined && lineCurrency !== input.currency) throw mismatch(lineCurrency);
-    },
-    alone: async (db, reservation) => {
-      const historyId = ids.timeUuid(now.getTime());
-      const done = await openSessionAlone(db, { ...row, historyId, mode: owner.mode }, reservation);
-      if (done.written) return { written: true };
-      return { written: false, refusal: done.currency !== null && done.currency !== input.currency ? mismatch(done.currency) : undefined };
-    },
-  };
+      return answer;
+    });
 }
 
 /** A session of this merchant and this key's mode: a test key never sees a live session (404, as for another merchant's). */

@@ -1,22 +1,9 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database';
 import type { Clock } from '../../lib/clock';
+import type { WebhookBacklog } from '../../http/metrics';
 
-/**
- * The webhook backlog as an operator watches it (`/metrics`, and `/readyz` when
- * READY_MAX_BACKLOG_AGE_S is set), in one statement over the pending deliveries only:
- * - `due`: pending deliveries whose next attempt time has come (waiting for a dispatcher);
- * - `held`: deliveries kept back while their endpoint is disabled (webhooks/hold.ts);
- * - `failing`: pending deliveries with at least one failed attempt in the current schedule;
- * - `oldestDueAgeS`: how long the oldest due delivery has been due (0 when none is).
- */
-export interface WebhookBacklog {
-  due: number;
-  held: number;
-  failing: number;
-  oldestDueAgeS: number;
-}
-
+/** The webhook backlog in one statement over the pending deliveries only (fields: http/metrics.ts). */
 export async function webhookBacklog(db: Db, clock: Clock): Promise<WebhookBacklog> {
   const now = clock.now();
   const nowIso = now.toISOString();

@@ -33,10 +33,9 @@ import {
   rotateEndpointSecret,
   type WebhookScope,
 } from './webhooks.service';
-import { actorOf, recordAudit, type AuditRecord } from '../audit/audit.service';
-import { allow, requireStaff, type StaffContext } from '../auth/staff-auth';
+import { actorOf, recordAudit, type AuditRecord } from '../audit';
+import { allow, requireStaff, type StaffContext, staffErrors } from '../auth';
 import type { AuditAction } from '../../../shared/schemas/backoffice';
-import { staffErrors } from '../auth/staff-api';
 
 const errors = staffErrors;
 const tags = ['Back office: webhooks'];

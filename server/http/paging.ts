@@ -1,5 +1,5 @@
 import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
-import { invalid } from '../../lib/errors';
+import { invalid } from '../lib/errors';
 
 /**
  * Keyset (cursor) pages for the back office's long lists: the next page starts after

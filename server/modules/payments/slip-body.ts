@@ -1,6 +1,6 @@
 import type { CashSlipsTable } from '../../db/schema';
 import type { CashDepositSlipResponse } from '../../../shared/schemas/checkout';
-import type { SessionWithOwner } from '../payments/payments.repository';
+import type { SessionWithOwner } from './payments.repository';
 
 /** A slip as the payer and the teller see it (CashDepositSlipResponse). */
 export function slipBody(slip: CashSlipsTable, s: SessionWithOwner, replayed: boolean, now: Date): CashDepositSlipResponse {

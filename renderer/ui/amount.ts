@@ -6,12 +6,20 @@
  * `196.53` in English read the same, and an entry that could mean two amounts (`1.234` for a
  * two-decimal currency) is refused with a sentence saying how it would be read: never rescaled.
  * The result is integer minor units with the currency's own decimals (ISO 4217, through Intl).
- * The server still checks the amount exactly.
+ * The server still checks the amount exactly. A refusal is a message of amount.messages.ts with
+ * its arguments, for the screen to say in the person's language.
  */
 import { NumberParser } from '@internationalized/number';
 import { currencyDigits, formatMoney, minorToDecimal } from '../../shared/money';
+import type amountMessages from './amount.messages';
 
-export type AmountReading = { ok: true; minor: number } | { ok: false; message: string };
+/** Why an entry was refused: a message id (English and French in amount.messages.ts) and its arguments. */
+interface AmountProblem {
+  id: keyof (typeof amountMessages)['en'];
+  values: Record<string, string | number>;
+}
+
+export type AmountReading = { ok: true; minor: number } | { ok: false; problem: AmountProblem };
 
 interface Symbols {
   decimal: string;
@@ -98,8 +106,8 @@ interface Unit {
   digits: number;
   /** Written before or after the number and dropped: a currency's code and symbols, or %. */
   marks: string[];
-  /** "GHS amounts", "Percentages". */
-  noun: string;
+  /** The messages' `unit`: the currency code, or `percent`. */
+  unit: string;
   /** An example in the locale's format, for messages. */
   example: string;
   /** A value (in units of 10^-digits) as the person reads it: "GHS 1,234.00". */
@@ -118,7 +126,7 @@ export function parseAmount(text: string, currency: string, locale: string): Amo
   return readNumber(text, locale, {
     digits: currencyDigits(currency),
     marks: currencyMarksOf(currency, locale),
-    noun: `${currency} amounts`,
+    unit: currency,
     example: amountExample(currency, locale),
     show: (minor) => formatMoney(minor, currency, locale),
     typed: (minor) => formatAmountInput(minor, currency, locale),
@@ -132,7 +140,7 @@ export function parsePercent(text: string, locale: string): AmountReading {
   return readNumber(text, locale, {
     digits: 2,
     marks: ['%'],
-    noun: 'Percentages',
+    unit: 'percent',
     example: fmt(195),
     show: (bps) => `${fmt(bps)} %`,
     typed: fmt,
@@ -143,8 +151,12 @@ export function parsePercent(text: string, locale: string): AmountReading {
 function readNumber(text: string, locale: string, unit: Unit): AmountReading {
   const trimmed = text.trim();
   const { digits, example } = unit;
-  const notAnAmount: AmountReading = { ok: false, message: `“${trimmed}” is not an amount: type it like ${example}.` };
-  if (!trimmed) return { ok: false, message: `Enter an amount, like ${example}.` };
+  const refuse = (id: AmountProblem['id'], values: AmountProblem['values'] = {}): AmountReading => ({
+    ok: false,
+    problem: { id, values: { typed: trimmed, example, unit: unit.unit, ...values } },
+  });
+  const notAnAmount = refuse('amount.notAnAmount');
+  if (!trimmed) return refuse('amount.empty');
 
   // The number itself, without the currency (its code or symbol, before or after).
   let bare = trimmed;
@@ -176,34 +188,19 @@ function readNumber(text: string, locale: string, unit: Unit): AmountReading {
     else {
       // `1.234` or `1,234` where that mark is not this locale's grouping: 1 234 or 1.234?
       const asWhole = Number(s.replace(/[^\d]/g, '')) * 10 ** digits;
-      return {
-        ok: false,
-        message:
-          `“${trimmed}” is unclear: it would be read as ${unit.show(asWhole)}. ` +
-          `Type ${unit.typed(asWhole)} if you mean that` +
-          (!digits ? '.' : one === decimal ? `; ${unit.noun} have ${digits} decimals, like ${example}.` : `, or write the decimals with “${decimal}”, like ${example}.`),
-      };
+      const reading = { reading: unit.show(asWhole), retyped: unit.typed(asWhole) };
+      if (!digits) return refuse('amount.unclear', reading);
+      return one === decimal ? refuse('amount.unclearDecimals', { ...reading, digits }) : refuse('amount.unclearMark', { ...reading, decimal });
     }
   }
 
   const [integerPart, fraction = ''] = mark ? s.split(mark) : [s];
   const marks = grouping ? new RegExp(`[\\s\\u00a0\\u202f'’${grouping === '.' ? '\\.' : ','}]`) : GROUP_MARKS;
   if (!groupedWell(integerPart!, new RegExp(marks.source, 'g'))) {
-    const lenient = unit.lenient(trimmed);
-    return {
-      ok: false,
-      message: Number.isFinite(lenient)
-        ? `“${trimmed}” is unclear: its separators do not group thousands by three. Type it like ${example}.`
-        : notAnAmount.message,
-    };
+    return Number.isFinite(unit.lenient(trimmed)) ? refuse('amount.badGrouping') : notAnAmount;
   }
   if (fraction.length > digits) {
-    return {
-      ok: false,
-      message: digits
-        ? `“${trimmed}” has ${fraction.length} decimals; ${unit.noun} have ${digits}. Type it like ${example}.`
-        : `${unit.noun} have no decimals: type a whole number, like ${example}.`,
-    };
+    return digits ? refuse('amount.tooManyDecimals', { count: fraction.length, digits }) : refuse('amount.noDecimals');
   }
 
   // The locale's reading, by NumberParser, in a locale whose decimal mark is the one typed.

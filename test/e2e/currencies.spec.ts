@@ -36,40 +36,39 @@ async function noSeriousViolations(page: Page, screen: string): Promise<void> {
   expect(bad, `${screen}: serious or critical accessibility violations`).toEqual([]);
 }
 
-// The back office now reads in the browser's language: this walk still looks for English labels in
-// a French browser. countries.spec.ts covers 196,53 / 196.53 at both widths meanwhile.
-test.fixme('a teller records GHS 196.53 as 196,53 in French and 196.53 in English, on a phone and at the counter', async ({ browser }) => {
+test('a teller records GHS 196.53 as 196,53 in French and 196.53 in English, on a phone and at the counter', async ({ browser }) => {
   for (const [locale, typed, hint] of [
     ['fr-FR', '196,53', '0,00'],
     ['en-GH', '196.53', '0.00'],
   ] as const) {
     // One signed-in context per locale; each width records its own slip.
+    // The back office reads in the browser's language: French labels in fr-FR, English in en-GH.
     const page = await pageIn(browser, locale, WIDTHS[0]);
     await page.goto('/backoffice/');
-    await page.getByLabel('Username').fill(TELLER.username);
-    await page.getByLabel('Password').fill(STAFF_PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await expect(page.getByLabel('Slip barcode or reference')).toBeVisible(); // a teller lands on the cash desk
+    await page.getByLabel(/^(Username|Identifiant)$/).fill(TELLER.username);
+    await page.getByLabel(/^(Password|Mot de passe)$/).fill(STAFF_PASSWORD);
+    await page.getByRole('button', { name: /^(Sign in|Se connecter)$/ }).click();
+    const scan = page.getByLabel(/^(Slip barcode or reference|Code-barres ou référence du bordereau)$/);
+    await expect(scan).toBeVisible(); // a teller lands on the cash desk
     for (const width of WIDTHS) {
       await page.setViewportSize({ width, height: width < 600 ? 844 : 900 });
       const slip = await slipFor(19_453); // GHS 194.53 + the GHS 2.00 cash fee = 196.53
       expect(slip.amount_minor).toBe(19_653);
       if (width !== WIDTHS[0]) await page.goto('/backoffice/teller/scan');
-      const scan = page.getByLabel('Slip barcode or reference');
       await scan.fill(slip.slip_token);
       await scan.press('Enter');
-      const counted = page.getByLabel(/Counted cash/);
+      const counted = page.getByLabel(/^(Counted cash|Espèces comptées) \(GHS\)$/);
       await expect(counted).toBeFocused();
       await expect(counted).toHaveAttribute('placeholder', hint);
-      // A French teller typing the English grouping is told how it would be read, not short-changed.
+      // A French teller typing the English grouping is told, in French, how it would be read: not short-changed.
       if (locale === 'fr-FR') {
         await counted.fill('19.653');
         await counted.press('Enter');
-        await expect(page.getByRole('alert')).toContainText(/“19\.653” is unclear: it would be read as 19\s653,00\sGHS/u);
+        await expect(page.getByRole('alert')).toContainText(/« 19\.653 » est ambigu : il serait lu 19\s653,00\sGHS\. Saisissez 19\s653,00 si c’est bien ce montant/u);
       }
       await counted.fill(typed);
       await counted.press('Enter');
-      await expect(page.getByRole('button', { name: /Print receipt|Imprimer/ })).toBeFocused();
+      await expect(page.getByRole('button', { name: /^(Print receipt|Imprimer le reçu)$/ })).toBeFocused();
       await expect(page.getByTestId('deposit-receipt')).toContainText(locale === 'fr-FR' ? /196,53/ : /196\.53/);
     }
     await page.context().close();
@@ -130,27 +129,27 @@ test('a KES session pays by M-Pesa in the sandbox', async ({ browser }) => {
   await page.context().close();
 });
 
-// Same: the French fee-rule form's labels are French now; the walk needs them.
-test.fixme('an admin edits fee rules per currency in French: the XOF cash fee changes XOF quotes only', async ({ browser }) => {
+test('an admin edits fee rules per currency in French: the XOF cash fee changes XOF quotes only', async ({ browser }) => {
   const run = `${Date.now() % 1_000_000}${process.pid % 100_000}`;
   const merchant = `Dakar Énergie ${run}`;
   const created = adminCli(['integration:create', '--merchant', merchant]);
   adminCli(['staff:create', '--username', `cur.admin.${run}`, '--password', STAFF_PASSWORD, '--role', 'admin']);
   const page = await pageIn(browser, 'fr-FR', 1366);
   await page.goto('/backoffice/');
-  await page.getByLabel('Username').fill(`cur.admin.${run}`);
-  await page.getByLabel('Password').fill(STAFF_PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  // A French browser: the back office reads French.
+  await page.getByLabel('Identifiant').fill(`cur.admin.${run}`);
+  await page.getByLabel('Mot de passe').fill(STAFF_PASSWORD);
+  await page.getByRole('button', { name: 'Se connecter' }).click();
   await page.getByRole('link', { name: 'Administration', exact: true }).click();
-  await page.getByRole('button', { name: `Manage ${merchant} integration` }).click();
+  await page.getByRole('button', { name: `Gérer l’intégration de ${merchant}` }).click();
   const card = page.getByTestId('integration-card').filter({ hasText: merchant });
-  await card.getByLabel('Currency', { exact: true }).selectOption('XOF');
-  await card.getByLabel('Method').selectOption('cash');
-  await expect(card.getByLabel('Fixed (XOF)')).toHaveValue('150'); // the shipped XOF default, no decimals
-  await card.getByLabel('Fixed (XOF)').fill('1 250');
-  await card.getByRole('button', { name: 'Save fee rule' }).click();
-  await expect(card).toContainText('Fee rule for Cash in XOF saved.');
-  await expect(card.locator('tbody tr').filter({ hasText: 'Cash' })).toContainText(/1\s250\sXOF/u);
+  await card.getByLabel('Devise', { exact: true }).selectOption('XOF');
+  await card.getByLabel('Moyen').selectOption('cash');
+  await expect(card.getByLabel('Fixe (XOF)')).toHaveValue('150'); // the shipped XOF default, no decimals
+  await card.getByLabel('Fixe (XOF)').fill('1 250');
+  await card.getByRole('button', { name: 'Enregistrer la règle' }).click();
+  await expect(card).toContainText('Règle de frais Espèces en XOF enregistrée.');
+  await expect(card.locator('tbody tr').filter({ hasText: 'Espèces' })).toContainText(/1\s250\sXOF/u);
   await noSeriousViolations(page, 'fee rules per currency');
 
   const quote = async (currency: string, amount: number) => {

@@ -91,12 +91,12 @@ export function IntegrationDetail({ i, onClose }: { i: IntegrationView; onClose:
   const saveFee = useAdminAction(
     () => {
       const percent = parsePercent(fee.percent, locale);
-      if (!percent.ok) return Promise.reject(new FormError(t('admin.fees.percentError', { message: percent.message })));
+      if (!percent.ok) return Promise.reject(new FormError(t('admin.fees.percentError', { message: t(percent.problem.id, percent.problem.values) })));
       if (percent.minor > 10_000) return Promise.reject(new FormError(t('admin.fees.percentMax')));
       const fixed = fee.fixed.trim() ? parseAmount(fee.fixed, feeCurrency, locale) : ({ ok: true, minor: 0 } as const);
-      if (!fixed.ok) return Promise.reject(new FormError(t('admin.fees.fixedError', { message: fixed.message })));
+      if (!fixed.ok) return Promise.reject(new FormError(t('admin.fees.fixedError', { message: t(fixed.problem.id, fixed.problem.values) })));
       const cap = fee.cap.trim() ? parseAmount(fee.cap, feeCurrency, locale) : null;
-      if (cap && !cap.ok) return Promise.reject(new FormError(t('admin.fees.capError', { message: cap.message })));
+      if (cap && !cap.ok) return Promise.reject(new FormError(t('admin.fees.capError', { message: t(cap.problem.id, cap.problem.values) })));
       return api.post(`/admin/integrations/${i.integration_id}/fee-rules`, {
         rail: fee.rail,
         currency: feeCurrency,

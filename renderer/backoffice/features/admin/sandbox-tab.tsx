@@ -18,7 +18,7 @@ export function SandboxTab() {
   const confirm = useAdminAction(
     () => {
       const read = parseAmount(amount, currency, locale);
-      if (!read.ok || read.minor <= 0) return Promise.reject(new FormError(read.ok ? t('admin.sandbox.enterAmount') : read.message));
+      if (!read.ok || read.minor <= 0) return Promise.reject(new FormError(read.ok ? t('admin.sandbox.enterAmount') : t(read.problem.id, read.problem.values)));
       return api.post('/admin/sandbox/bank-transfers', { payment_reference: reference.trim(), amount_minor: read.minor }, ProviderPaymentStatusResponse);
     },
     (r) => t('admin.sandbox.done', { session: r.session_id, status: labelsWith(t).sessionStatus(r.session_status) }),

@@ -97,7 +97,7 @@ export function SessionsView({ merchantId }: { merchantId: string | undefined })
           onChange={change(setAmount)}
           placeholder={amountPlaceholder(amountCurrency, locale)}
           inputMode="decimal"
-          error={amountRead && !amountRead.ok ? amountRead.message : undefined}
+          error={amountRead && !amountRead.ok ? t(amountRead.problem.id, amountRead.problem.values) : undefined}
         />
         <SelectField label={t('finance.sessions.currency')} value={amountCurrency} onChange={change(setAmountCurrency)} options={FEE_CURRENCIES.map((c) => ({ value: c, label: c }))} />
         <InputField label={t('finance.from')} type="date" value={fromDay} onChange={change(setFromDay)} />

@@ -43,12 +43,15 @@ export function precompiledValues<R>(build: (db: Kysely<Database>, p: Record<str
   return precompiledWith<Record<string, unknown>, R, readonly unknown[]>(build, names);
 }
 
+/** The engine a statement is compiled for: SQLite when it can run on the connection directly. */
+const engineOf = (db: Kysely<Database>, direct: unknown): 'sqlite' | 'postgres' => (direct ? 'sqlite' : isPostgres(db) ? 'postgres' : 'sqlite');
+
 function precompiledWith<P extends object, R, A>(build: (db: Kysely<Database>, p: P) => { compile(): CompiledQuery<R> }, names?: readonly string[]) {
   const compiledFor = compiler(build, names);
-  return async (db: Kysely<Database>, params: A): Promise<R[]> => {
+  const run = async (db: Kysely<Database>, params: A): Promise<R[]> => {
     const executor = db.getExecutor();
     const direct = directSqliteOf(executor.adapter);
-    const { query, bind } = compiledFor(db, direct ? 'sqlite' : isPostgres(db) ? 'postgres' : 'sqlite');
+    const { query, bind } = compiledFor(db, engineOf(db, direct));
     const parameters = bind(params as unknown as P);
     // A handle with plugins (a test's recorder) keeps Kysely's path, so their transformResult runs.
     if (direct && executor.plugins.length === 0 && (db.isTransaction || !direct.inTransaction())) {
@@ -65,6 +68,12 @@ function precompiledWith<P extends object, R, A>(build: (db: Kysely<Database>, p
     const result = await db.executeQuery<R>({ ...query, parameters });
     return result.rows;
   };
+  /** The statement a call with `params` runs on `db`: the text compiled once, with the call's values (for EXPLAIN). */
+  const statement = (db: Kysely<Database>, params: A): CompiledQuery<R> => {
+    const { query, bind } = compiledFor(db, engineOf(db, directSqliteOf(db.getExecutor().adapter)));
+    return { ...query, parameters: bind(params as unknown as P) };
+  };
+  return Object.assign(run, { statement });
 }
 
 /** Per statement: a function making a row object from better-sqlite3's array of column values. */

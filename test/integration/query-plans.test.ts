@@ -14,6 +14,7 @@ import { indexSearchBacklog } from '../../server/db/search/sqlite-index';
 import { merchantScope, sessionSearchOf } from '../../server/db/search';
 import { purgeExpiredIdempotencyKeys } from '../../server/modules/idempotency/idempotency.service';
 import { createDispatcher } from '../../server/modules/webhooks/dispatcher';
+import { claimStatements } from '../../server/modules/webhooks/claim';
 import { sandboxProviders } from '../../server/providers/index';
 import type { CreatedIntegration } from '../../server/modules/integrations/integrations.service';
 
@@ -75,6 +76,10 @@ class SqlRecorder implements KyselyPlugin {
       }
     }
     return args.node;
+  }
+  /** A statement the server runs without compiling it on this handle (server/db/precompiled.ts), as it runs it. */
+  add(label: string, c: CompiledQuery): void {
+    this.seen.set(`${label}\n${c.sql}`, { sql: c.sql, parameters: c.parameters, label });
   }
   async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
     return args.result;
@@ -242,6 +247,14 @@ describe('every periodic, list and search query uses an index', () => {
       await d.start();
       await new Promise((r) => setTimeout(r, 100));
       await d.stop();
+      // The claim is compiled once per list size and run with new values: the text it runs, with a
+      // delivery of this test's, nothing busy and two in flight (a padded `not in` list).
+      const delivery = await t.database.db.selectFrom('webhook_deliveries').select(['id', 'event_id', 'endpoint_id']).executeTakeFirstOrThrow();
+      const now = t.clock.now();
+      for (const busy of [[], [delivery.id, 'whd_none']]) {
+        const opts = { owner: d.owner, now: now.toISOString(), lease: new Date(now.getTime() + 60_000).toISOString(), limit: 64, busy };
+        for (const c of claimStatements(wrapped, opts, [delivery.event_id], [delivery.endpoint_id])) recorder.add('dispatcher claim', c);
+      }
     });
     const mq = `merchant_id=${m.merchant_id}`;
     await record('sessions list', async () => {

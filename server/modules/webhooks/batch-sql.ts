@@ -52,15 +52,19 @@ export function powerOfTwoChunks<T>(rows: readonly T[], max = 32): T[][] {
  * `precompiled` (server/db/precompiled.ts) for a query whose shape depends on a size `n` (a
  * padded list's length, a chunk's row count): one compiled query per size, made on first use,
  * called with the parameter values themselves (`precompiledValues`) in the order `names(n)` gives.
+ * `statement` is what such a call runs (the compiled text and the values), for EXPLAIN.
  */
 export function precompiledValuesBySize<R>(build: (db: Kysely<Database>, p: Record<string, unknown>, n: number) => { compile(): CompiledQuery<R> }, names: (n: number) => string[]) {
-  const bySize = new Map<number, (db: Kysely<Database>, values: readonly unknown[]) => Promise<R[]>>();
-  return (db: Kysely<Database>, n: number, values: readonly unknown[]): Promise<R[]> => {
+  const bySize = new Map<number, ReturnType<typeof precompiledValues<R>>>();
+  const ofSize = (n: number) => {
     let query = bySize.get(n);
     if (!query) {
       query = precompiledValues((d, p) => build(d, p, n), names(n));
       bySize.set(n, query);
     }
-    return query(db, values);
+    return query;
   };
+  const run = (db: Kysely<Database>, n: number, values: readonly unknown[]): Promise<R[]> => ofSize(n)(db, values);
+  const statement = (db: Kysely<Database>, n: number, values: readonly unknown[]): CompiledQuery<R> => ofSize(n).statement(db, values);
+  return Object.assign(run, { statement });
 }

@@ -1,19 +1,18 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type CompiledQuery, type Kysely } from 'kysely';
 import { claimStrategyOf } from '../../db/claim';
 import type { Database } from '../../db/schema';
 import { padded, padTail, precompiledValuesBySize } from './batch-sql';
-import type { Claimed, Job } from './outcomes';
+import type { Job } from './outcomes';
 
 /**
- * Claiming due deliveries (dispatcher.ts): one `UPDATE … RETURNING` takes a lease
+ * Claiming due deliveries (dispatcher-scheduler.ts): one `UPDATE … RETURNING` takes a lease
  * (claimed_by + locked_until) on at most `limit` due deliveries, skipping those this dispatcher
  * already has in flight (`busy`), then two queries load their events and endpoints. Their `in`
  * lists are padded (batch-sql.ts).
  *
  * The three are compiled by Kysely once per list size (`precompiledValuesBySize`; building the claim
- * was ~5 % of a delivery's CPU), except on a handle with plugins: there (the recorder of
- * test/integration/query-plans.test.ts) the same builders run on each call with the real
- * values, so the plans are explained with the parameters production binds.
+ * was ~5 % of a delivery's CPU), on every handle alike. `claimStatements` gives the statements a
+ * claim runs, that text with its values, for test/integration/query-plans.test.ts to explain.
  */
 
 type ClaimParams = { owner: string; now: string; lease: string; limit: number; busy: readonly string[] };
@@ -78,23 +77,32 @@ const claimBySize = precompiledValuesBySize(
 const eventsBySize = precompiledValuesBySize((db, p, n) => eventsQuery(db, listOf(p, 'id', n)), (n) => namesOf('id', n));
 const endpointsBySize = precompiledValuesBySize((db, p, n) => endpointsQuery(db, listOf(p, 'id', n)), (n) => namesOf('id', n));
 
+/** The claim's values, in `claimBySize`'s order, the busy list padded; and that list's size. */
+function claimValues(opts: ClaimParams): { n: number; values: unknown[] } {
+  const values: unknown[] = [opts.owner, opts.now, opts.lease, opts.limit];
+  for (const id of opts.busy) values.push(id);
+  return { n: padTail(values, 4), values };
+}
+
 export async function claimDue(db: Kysely<Database>, opts: ClaimParams): Promise<Job[]> {
-  const recorded = db.getExecutor().plugins.length > 0;
-  let claimed: Claimed[];
-  if (recorded) {
-    claimed = await claimQuery(db, { ...opts, busy: padded(opts.busy) }).execute();
-  } else {
-    const params: unknown[] = [opts.owner, opts.now, opts.lease, opts.limit];
-    for (const id of opts.busy) params.push(id);
-    claimed = await claimBySize(db, padTail(params, 4), params);
-  }
+  const { n, values } = claimValues(opts);
+  const claimed = await claimBySize(db, n, values);
   if (claimed.length === 0) return [];
   const eventIds = padded(new Set(claimed.map((c) => c.event_id)));
   const endpointIds = padded(new Set(claimed.map((c) => c.endpoint_id)));
-  const [events, endpoints] = recorded
-    ? await Promise.all([eventsQuery(db, eventIds).execute(), endpointsQuery(db, endpointIds).execute()])
-    : await Promise.all([eventsBySize(db, eventIds.length, eventIds), endpointsBySize(db, endpointIds.length, endpointIds)]);
+  const [events, endpoints] = await Promise.all([eventsBySize(db, eventIds.length, eventIds), endpointsBySize(db, endpointIds.length, endpointIds)]);
   const eventById = new Map(events.map((e) => [e.id, e]));
   const endpointById = new Map(endpoints.map((e) => [e.id, e]));
   return claimed.map((c) => ({ ...c, event: eventById.get(c.event_id)!, endpoint: endpointById.get(c.endpoint_id)! }));
+}
+
+/**
+ * The three statements `claimDue(db, opts)` runs when it claims deliveries of the events
+ * `eventIds` and the endpoints `endpointIds`: the text it runs on `db`'s engine, with the values it binds.
+ */
+export function claimStatements(db: Kysely<Database>, opts: ClaimParams, eventIds: readonly string[], endpointIds: readonly string[]): CompiledQuery[] {
+  const { n, values } = claimValues(opts);
+  const events = padded(new Set(eventIds));
+  const endpoints = padded(new Set(endpointIds));
+  return [claimBySize.statement(db, n, values), eventsBySize.statement(db, events.length, events), endpointsBySize.statement(db, endpoints.length, endpoints)];
 }

@@ -8,7 +8,7 @@ import type { Db } from '../../db/database';
  * kept, not failed and not skipped: status `pending`, `held_at` set, `next_attempt_at` null,
  * so the dispatcher never claims them. Events recorded meanwhile get a held delivery too
  * (outbox.ts). Enabling the endpoint releases them: due at once, sent one at a time per
- * endpoint in event order (the claim rule in dispatcher.ts), on a fresh retry schedule.
+ * endpoint in event order (the claim rule in claim.ts), on a fresh retry schedule.
  */
 
 /** Holds the endpoint's pending deliveries that no attempt is in flight for (those hold themselves when they finish). */

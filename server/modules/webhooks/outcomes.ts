@@ -13,7 +13,7 @@ import { isSuccessStatus, nextDeliveryState } from '../../domain/retry-policy';
  * Every update is conditional on this dispatcher still holding the lease (`claimed_by`).
  */
 
-export type Claimed = Pick<WebhookDeliveriesTable, 'id' | 'event_id' | 'endpoint_id' | 'attempt_count' | 'schedule_step' | 'manual_requested_at'>;
+type Claimed = Pick<WebhookDeliveriesTable, 'id' | 'event_id' | 'endpoint_id' | 'attempt_count' | 'schedule_step' | 'manual_requested_at'>;
 export type Job = Claimed & { event: Pick<EventsTable, 'id' | 'type' | 'payload'>; endpoint: WebhookEndpointsTable & { mode: IntegrationsTable['mode'] } };
 
 export interface AttemptResult {

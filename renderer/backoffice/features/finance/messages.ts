@@ -70,9 +70,12 @@ export default defineMessages({
     'finance.timeline.deposit_recorded': 'Cash deposit recorded',
     'finance.timeline.deposit_reviewed': '{status, select, approved {Cash deposit approved} rejected {Cash deposit rejected} other {Cash deposit {status}}}',
     'finance.timeline.event': 'Merchant notified: {type, select, completed {payment completed} failed {checkout closed without payment} expired {checkout expired without payment} other {{type}}}',
-    'finance.timeline.webhook_delivered': 'Webhook delivered ({code})',
-    'finance.timeline.webhook_failed': 'Webhook attempt failed ({code})',
-    'finance.timeline.webhook_failed_no_code': 'Webhook attempt failed',
+    'finance.timeline.webhook_delivered': 'Merchant notified: {type, select, completed {payment completed} failed {checkout closed without payment} expired {checkout expired without payment} other {{type}}}, accepted by the merchant’s server',
+    'finance.timeline.webhook_failed':
+      "{then, select, retry {Notification held} gave_up {Notification not delivered} other {Notification not accepted}}: {type, select, completed {payment completed} failed {checkout closed without payment} expired {checkout expired without payment} other {{type}}}, {reason}{then, select, retry {; will retry at {at}} retried {; tried again at {at}} gave_up {; no more automatic retries (an administrator can send it again from Webhooks)} other {}}",
+    'finance.timeline.webhook_reason':
+      '{reason, select, refused {the merchant’s server refused it (HTTP {code})} timeout {the merchant’s server did not answer in time} other {the merchant’s server could not be reached}}',
+    'finance.timeline.webhook_held': 'Notification held: {type, select, completed {payment completed} failed {checkout closed without payment} expired {checkout expired without payment} other {{type}}}, the merchant’s notification address is switched off; it will be sent once it is switched back on',
 
     'finance.invoices.ref': 'Invoice ref',
     'finance.invoices.contains': 'Contains…',
@@ -284,9 +287,12 @@ export default defineMessages({
     'finance.timeline.deposit_recorded': 'Dépôt d’espèces enregistré',
     'finance.timeline.deposit_reviewed': '{status, select, approved {Dépôt d’espèces approuvé} rejected {Dépôt d’espèces rejeté} other {Dépôt d’espèces {status}}}',
     'finance.timeline.event': 'Marchand notifié : {type, select, completed {paiement effectué} failed {paiement clos sans règlement} expired {paiement expiré sans règlement} other {{type}}}',
-    'finance.timeline.webhook_delivered': 'Webhook livré ({code})',
-    'finance.timeline.webhook_failed': 'Échec d’envoi du webhook ({code})',
-    'finance.timeline.webhook_failed_no_code': 'Échec d’envoi du webhook',
+    'finance.timeline.webhook_delivered': 'Marchand notifié : {type, select, completed {paiement effectué} failed {paiement clos sans règlement} expired {paiement expiré sans règlement} other {{type}}}, accepté par le serveur du marchand',
+    'finance.timeline.webhook_failed':
+      '{then, select, retry {Notification en attente} gave_up {Notification non remise} other {Notification non acceptée}} : {type, select, completed {paiement effectué} failed {paiement clos sans règlement} expired {paiement expiré sans règlement} other {{type}}}, {reason}{then, select, retry { ; nouvel essai à {at}} retried { ; nouvel essai fait à {at}} gave_up { ; plus de nouvel essai automatique (un administrateur peut la renvoyer depuis Webhooks)} other {}}',
+    'finance.timeline.webhook_reason':
+      '{reason, select, refused {le serveur du marchand l’a refusée (HTTP {code})} timeout {le serveur du marchand n’a pas répondu à temps} other {le serveur du marchand était injoignable}}',
+    'finance.timeline.webhook_held': 'Notification en attente : {type, select, completed {paiement effectué} failed {paiement clos sans règlement} expired {paiement expiré sans règlement} other {{type}}}, l’adresse de notification du marchand est désactivée ; elle sera envoyée dès sa réactivation',
 
     'finance.invoices.ref': 'Réf. de facture',
     'finance.invoices.contains': 'Contient…',

@@ -231,7 +231,8 @@ export function SessionDetailView({ id }: { id: string }) {
                     <div className="bo-timeline__title">{timelineTitle(t, e)}</div>
                     <div className="bo-timeline__meta"><time dateTime={e.at}>{formatDateTime(e.at, { seconds: true })}</time></div>
                     {/* The server's record of what happened (causes, amounts, who), in its words: shown as written. */}
-                    {e.detail && (
+                    {/* A delivery's detail is the technical record (address, latency, error): the webhooks screen shows it. */}
+                    {e.detail && e.kind !== 'delivery' && (
                       <div className="bo-timeline__meta" translate="no">
                         {e.detail}
                       </div>
@@ -255,6 +256,8 @@ export function SessionDetailView({ id }: { id: string }) {
 
 /** A timeline line's title in the reader's language, from its code (the API's `title` is English). */
 function timelineTitle(t: T, e: TimelineEntry): ReactNode {
+  // An event's type as the select of its messages names it: completed, failed, expired.
+  const eventWord = (type: string) => type.replace(/^checkout\.session\./, '');
   const arg = (name: string) => String(e.args[name] ?? '');
   const code = (v: string) => <span translate="no">{v}</span>;
   switch (e.code) {
@@ -273,10 +276,15 @@ function timelineTitle(t: T, e: TimelineEntry): ReactNode {
     case 'deposit_reviewed':
       return t('finance.timeline.deposit_reviewed', { status: arg('status') });
     case 'event':
-      return t('finance.timeline.event', { type: arg('type').replace(/^checkout\.session\./, '') });
+      return t('finance.timeline.event', { type: eventWord(arg('type')) });
     case 'webhook_delivered':
-      return t('finance.timeline.webhook_delivered', { code: e.args.status_code === null ? 'ok' : arg('status_code') });
-    case 'webhook_failed':
-      return e.args.status_code === null ? t('finance.timeline.webhook_failed_no_code') : t('finance.timeline.webhook_failed', { code: arg('status_code') });
+      return t('finance.timeline.webhook_delivered', { type: eventWord(arg('type')) });
+    case 'webhook_failed': {
+      const when = e.args.at === null || e.args.at === undefined ? '' : formatDateTime(arg('at'), { seconds: true });
+      const reason = t('finance.timeline.webhook_reason', { reason: arg('reason'), code: arg('status_code') });
+      return t('finance.timeline.webhook_failed', { type: eventWord(arg('type')), reason, then: arg('then'), at: when });
+    }
+    case 'webhook_held':
+      return t('finance.timeline.webhook_held', { type: eventWord(arg('type')) });
   }
 }

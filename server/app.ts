@@ -132,7 +132,7 @@ export async function build(given: BuildDeps): Promise<FastifyInstance> {
   await app.register(async (scope) => checkoutRoutes(scope, deps), { prefix: '/api/v1/checkout' });
   const firstRun = createFirstRun(deps);
   app.decorate('firstRun', firstRun);
-  await app.register(async (scope) => backofficeRoutes(scope, deps, firstRun), { prefix: '/api/backoffice/v1' });
+  await app.register(async (scope) => backofficeRoutes(scope, deps), { prefix: '/api/backoffice/v1' });
 
   // The report worker (if one started) ends with the app; a report still streaming fails.
   app.decorate('reports', deps.reports);

@@ -180,6 +180,15 @@ export interface ExceptionReviewsTable {
   billed_minor: number;
 }
 
+/** A first-run setup link (migration 0044): the SHA-256 of its token (hex), until when it works, and when it was used. */
+interface SetupLinksTable {
+  id: string;
+  token_hash: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
 /** A teller's cash-up of one business day and currency (migration 0040); counts are JSON `{ code: pieces }`. */
 export interface CashUpsTable {
   id: string;
@@ -430,6 +439,7 @@ export interface Database {
   banks: BanksTable;
   branches: BranchesTable;
   staff_users: StaffUsersTable;
+  setup_links: SetupLinksTable;
   fee_rules: FeeRulesTable;
   payment_attempts: PaymentAttemptsTable;
   cash_slips: CashSlipsTable;

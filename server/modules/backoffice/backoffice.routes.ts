@@ -1,4 +1,4 @@
-import { createFirstRun, firstRunRoutes, SETUP_ROUTE } from '../auth/first-run';
+import { firstRunRoutes, SETUP_ROUTE } from '../auth/first-run';
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../deps';
 import { STAFF_LOGIN_ROUTE } from '../../http/rate-limit';
@@ -21,7 +21,7 @@ const PASSWORD_CHANGE_ROUTES = new Set(['/api/backoffice/v1/me', '/api/backoffic
  * every route but sign-in needs a staff bearer token (401 otherwise); each route declares the
  * roles that may call it (403 FORBIDDEN for the others) in its own area.
  */
-export async function backofficeRoutes(app: FastifyInstance, deps: AppDeps, firstRun: ReturnType<typeof createFirstRun>): Promise<void> {
+export async function backofficeRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
   app.addHook('onSend', async (_req, reply) => {
     reply.header('cache-control', 'no-store');
   });
@@ -39,7 +39,7 @@ export async function backofficeRoutes(app: FastifyInstance, deps: AppDeps, firs
 
   // Registration order is the order of the OpenAPI document's paths: keep it.
   await staffAuthRoutes(app, deps);
-  await firstRunRoutes(app, deps, firstRun);
+  await firstRunRoutes(app, deps);
   await cashDeskRoutes(app, deps);
   await auditRoutes(app, deps);
   await financeRoutes(app, deps);

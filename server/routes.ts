@@ -51,7 +51,7 @@ export async function registerApiRoutes(app: FastifyInstance, deps: AppDeps): Pr
   );
   const firstRun = createFirstRun(deps);
   app.decorate('firstRun', firstRun);
-  await app.register(async (scope) => backofficeRoutes(scope, deps, firstRun), { prefix: '/api/backoffice/v1' });
+  await app.register(async (scope) => backofficeRoutes(scope, deps), { prefix: '/api/backoffice/v1' });
 }
 
 /**
@@ -60,7 +60,7 @@ export async function registerApiRoutes(app: FastifyInstance, deps: AppDeps): Pr
  * otherwise); each route declares the roles that may call it (403 FORBIDDEN for the others) in
  * its own area.
  */
-async function backofficeRoutes(app: FastifyInstance, deps: AppDeps, firstRun: ReturnType<typeof createFirstRun>): Promise<void> {
+async function backofficeRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
   app.addHook('onSend', async (_req, reply) => {
     reply.header('cache-control', 'no-store');
   });
@@ -77,7 +77,7 @@ async function backofficeRoutes(app: FastifyInstance, deps: AppDeps, firstRun: R
   });
 
   await staffAuthRoutes(app, deps);
-  await firstRunRoutes(app, deps, firstRun);
+  await firstRunRoutes(app, deps);
   await cashDeskRoutes(app, deps);
   await auditRoutes(app, deps);
   await financeRoutes(app, deps);

@@ -18,6 +18,7 @@ import momoCountries from './features/admin/momo-countries-messages';
 import account from './features/auth/account-messages';
 import waiting from './layout/waiting.messages';
 import reviewKeys from './features/review/shortcuts.messages';
+import shortcuts from './features/common/shortcuts.messages';
 import exportJob from './features/finance/export-job.messages';
 import net from './features/finance/net.messages';
 import copyId from './features/common/copy-id.messages';
@@ -25,4 +26,4 @@ import auditWords from './features/audit/audit-words.messages';
 import review from './features/review/messages';
 import amount from '../ui/amount.messages';
 
-export const backofficeCatalog = mergeCatalogs([shell, common, auth, home, overview, cashDesk, admin, finance, audit, webhooks, momoCountries, account, waiting, reviewKeys, exportJob, net, copyId, auditWords, review, amount]);
+export const backofficeCatalog = mergeCatalogs([shell, common, auth, home, overview, cashDesk, admin, finance, audit, webhooks, momoCountries, account, waiting, shortcuts, reviewKeys, exportJob, net, copyId, auditWords, review, amount]);

@@ -2,6 +2,15 @@ import type { Generated } from 'kysely';
 
 /** Row types of staff accounts and sessions, server secrets and the audit trail (the Database of schema.ts). */
 
+/** A first-run setup link (migration 0044): the SHA-256 of its token (hex), until when it works, and when it was used. */
+export interface SetupLinksTable {
+  id: string;
+  token_hash: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
 export interface StaffUsersTable {
   id: string;
   username: string;

@@ -5,7 +5,7 @@ import type { RevenueLinesTable, RevenueLineSyncsTable, InvoiceLinesTable, Invoi
 import type { FinanceDayTotalsTable, ExceptionReviewsTable } from './schema-finance';
 import type { CheckoutSessionsTable, IdempotencyKeysTable, BanksTable, BranchesTable, FeeRulesTable, PaymentAttemptsTable, SessionHistoryTable } from './schema-sessions';
 import type { CashUpsTable, CashSlipsTable, CashDepositsTable } from './schema-cash';
-import type { StaffUsersTable, StaffSessionsTable, StaffLoginFailuresTable, ServerSecretsTable, AuditLogTable, AuditPruneMarksTable } from './schema-staff';
+import type { SetupLinksTable, StaffUsersTable, StaffSessionsTable, StaffLoginFailuresTable, ServerSecretsTable, AuditLogTable, AuditPruneMarksTable } from './schema-staff';
 
 export type { EventsTable, WebhookDeliveriesTable } from './schema-webhooks';
 export type { IntegrationsTable, WebhookEndpointsTable } from './schema-merchants';
@@ -35,6 +35,7 @@ export interface Database {
   banks: BanksTable;
   branches: BranchesTable;
   staff_users: StaffUsersTable;
+  setup_links: SetupLinksTable;
   fee_rules: FeeRulesTable;
   payment_attempts: PaymentAttemptsTable;
   cash_slips: CashSlipsTable;

@@ -145,6 +145,7 @@ const TIMELINE_CODES = [
   'event',
   'webhook_delivered',
   'webhook_failed',
+  'webhook_held',
 ] as const;
 /**
  * One line of a session's timeline. `title` is English (API clients, logs); `code` and `args`

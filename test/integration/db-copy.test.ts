@@ -142,6 +142,11 @@ async function fill(): Promise<void> {
     .insertInto('audit_prune_marks')
     .values({ id: randomIds.uuid(), cutoff: new Date(Date.now() - 3000 * 86_400_000).toISOString(), recorded_at: new Date().toISOString(), reason: 'retention' })
     .execute();
+  // The first-run setup link that made the first administrator: hashed, used.
+  await t.database.db
+    .insertInto('setup_links')
+    .values({ id: randomIds.uuid(), token_hash: 'a'.repeat(64), created_at: new Date().toISOString(), expires_at: new Date(Date.now() + 1_800_000).toISOString(), used_at: new Date().toISOString() })
+    .execute();
 }
 
 beforeAll(async () => {

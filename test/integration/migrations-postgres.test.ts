@@ -29,7 +29,7 @@ describe.skipIf(!onPostgres)('migrations on PostgreSQL', () => {
 
       const tables = (await sql<{ table_name: string }>`SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_name NOT LIKE 'kysely_%' ORDER BY 1`.execute(d.db)).rows.map((r) => r.table_name);
       expect(tables).toEqual(
-        ['api_key_usage', 'api_keys', 'audit_log', 'audit_prune_marks', 'banks', 'branches', 'cash_deposits', 'cash_slips', 'cash_ups', 'checkout_sessions', 'events', 'exception_reviews', 'fee_rules', 'finance_day_totals', 'idempotency_keys', 'integrations', 'invoice_lines', 'invoice_summaries', 'invoice_summary_deltas', 'merchants', 'payment_attempts', 'revenue_line_syncs', 'revenue_lines', 'server_secrets', 'session_history', 'staff_login_failures', 'staff_sessions', 'staff_users', 'webhook_deliveries', 'webhook_delivery_attempts', 'webhook_endpoints'].sort(),
+        ['api_key_usage', 'api_keys', 'audit_log', 'audit_prune_marks', 'banks', 'branches', 'cash_deposits', 'cash_slips', 'cash_ups', 'checkout_sessions', 'events', 'exception_reviews', 'fee_rules', 'finance_day_totals', 'idempotency_keys', 'integrations', 'invoice_lines', 'invoice_summaries', 'invoice_summary_deltas', 'merchants', 'payment_attempts', 'revenue_line_syncs', 'revenue_lines', 'server_secrets', 'session_history', 'setup_links', 'staff_login_failures', 'staff_sessions', 'staff_users', 'webhook_deliveries', 'webhook_delivery_attempts', 'webhook_endpoints'].sort(),
       );
       const type = async (table: string, column: string) =>
         (await sql<{ data_type: string }>`SELECT data_type FROM information_schema.columns WHERE table_name = ${table} AND column_name = ${column}`.execute(d.db)).rows[0]?.data_type;

@@ -39,6 +39,7 @@ import * as m0040 from './0040_cash_ups';
 import * as m0041 from './0041_integration_momo_countries';
 import * as m0042 from './0042_staff_language';
 import * as m0043 from './0043_invoice_mode_sort_indexes';
+import * as m0044 from './0044_setup_links';
 
 /**
  * Every migration, in order. Append only: the runner refuses to start when the applied
@@ -85,4 +86,5 @@ export const migrations: Record<string, Migration> = {
   '0041_integration_momo_countries': m0041,
   '0042_staff_language': m0042,
   '0043_invoice_mode_sort_indexes': m0043,
+  '0044_setup_links': m0044,
 };

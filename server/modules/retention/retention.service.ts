@@ -141,7 +141,7 @@ export interface TableStat {
 const TABLES = [
   'checkout_sessions', 'session_history', 'payment_attempts', 'cash_slips', 'cash_deposits', 'events', 'webhook_deliveries', 'webhook_delivery_attempts',
   'audit_log', 'audit_prune_marks', 'idempotency_keys', 'invoice_lines', 'invoice_summaries', 'invoice_summary_deltas', 'finance_day_totals', 'exception_reviews', 'cash_ups', 'revenue_lines', 'revenue_line_syncs', 'staff_sessions', 'staff_login_failures', 'server_secrets',
-  'merchants', 'integrations', 'api_keys', 'webhook_endpoints', 'staff_users',
+  'merchants', 'integrations', 'api_keys', 'webhook_endpoints', 'staff_users', 'setup_links',
 ] as const;
 
 /** Row counts and sizes of the tables, largest first, and the database's total size. */

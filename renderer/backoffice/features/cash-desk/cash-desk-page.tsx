@@ -14,13 +14,23 @@ import { cashSlipQueries, recordDeposit } from './cash-slips.queries';
 import { DepositReceipt, printPart } from './deposit-receipt';
 import { RecentDeposits, ShiftTotalCard } from './shift-tools';
 import { SlipPanel } from './slip-panel';
+import { ShortcutsButton, ShortcutsHelp, useShortcuts, type Shortcut } from '../common/shortcuts';
 import './cash-desk.css';
+
+type DeskKey = 'scan' | 'camera' | 'help';
+/** The cash desk's single-key shortcuts (the rules of features/common/shortcuts.tsx), as its help dialog lists them. */
+const DESK_SHORTCUTS: ReadonlyArray<Shortcut<DeskKey>> = [
+  { keys: ['s', '/'], action: 'scan', what: 'deskKeys.scan' },
+  { keys: ['c'], action: 'camera', what: 'deskKeys.camera' },
+  { keys: ['?'], action: 'help', what: 'shortcuts.help' },
+];
 
 /**
  * The teller's cash desk. Keyboard path, three actions from scan to recorded:
  *   1. scan the slip (a keyboard-wedge scanner types the token and Enter into the focused field),
  *   2. type the counted amount and press Enter (recorded),
  *   3. print the receipt (focused; Enter) — Escape or "Next slip" returns to the scan field.
+ * Out of a field, `s` or `/` goes back to the scan field, `c` opens or closes the camera, `?` lists them.
  */
 export function CashDeskPage() {
   const errorText = useErrorText();
@@ -82,11 +92,21 @@ export function CashDeskPage() {
   }, [receipt]);
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape' && (token || receipt) && !camera) reset();
+      // Not while a dialog is open (the shortcuts help): its Escape closes it, nothing else.
+      if (e.key === 'Escape' && (token || receipt) && !camera && !document.querySelector('dialog[open]')) reset();
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
   }, [token, receipt, camera, reset]);
+
+  const [help, setHelp] = useState(false);
+  useShortcuts(DESK_SHORTCUTS, (key) => {
+    if (key === 'help') return setHelp(true);
+    if (noBranch) return;
+    if (key === 'camera') return setCamera((c) => !c);
+    scanRef.current?.focus();
+    scanRef.current?.select();
+  });
 
   const submitScan = (e: FormEvent) => {
     e.preventDefault();
@@ -144,7 +164,9 @@ export function CashDeskPage() {
       <PageTitle
         title={t('cashDesk.title')}
         subtitle={me.data?.user.branch_name ? t('cashDesk.counterAt', { branch: me.data.user.branch_name }) : t('cashDesk.subtitle')}
+        actions={<ShortcutsButton onClick={() => setHelp(true)} />}
       />
+      <ShortcutsHelp open={help} onClose={() => setHelp(false)} shortcuts={DESK_SHORTCUTS} when="deskKeys.when" caption="deskKeys.caption" />
       <div className="bo-grid-2">
         {noBranch ? (
           <div>

@@ -3,7 +3,7 @@ import { useEffect, useState } from 'react';
 import { EXCEPTION_KINDS, type ExceptionItem, type ExceptionKind, type ExceptionStatus, type FinanceException } from '../../../../shared/schemas/finance-exceptions';
 import { useT, type T } from '../../../ui/i18n';
 import { ConfirmDialog } from '../common/confirm-dialog';
-import { Link } from '../../router';
+import { Link, useRouter } from '../../router';
 import { ROUTES } from '../../routes';
 import { useSession } from '../auth/session';
 import { useApi } from '../common/api';
@@ -13,9 +13,21 @@ import { formatDateTime, formatMoney } from '../common/format';
 import { Card, Empty, Mono, PageTitle, Pagination, QueryState, SelectField, StatusBadge, Tabs } from '../../../ui/blocks';
 import { financeQueries } from './finance.queries';
 import { exceptionQueries, exceptionsCsvPath, reviewException } from './exceptions.queries';
+import { ShortcutsButton, ShortcutsHelp, useShortcuts, type Shortcut } from '../common/shortcuts';
 import './exceptions.css';
 
 const FINANCE = ROUTES.finance.path;
+
+type ExceptionKey = 'next' | 'previous' | 'resolve' | 'ignore' | 'open' | 'help';
+/** The exceptions list's single-key shortcuts (the rules of features/common/shortcuts.tsx), as its help dialog lists them. */
+const EXCEPTION_SHORTCUTS: ReadonlyArray<Shortcut<ExceptionKey>> = [
+  { keys: ['j'], action: 'next', what: 'exceptionKeys.next' },
+  { keys: ['k'], action: 'previous', what: 'exceptionKeys.previous' },
+  { keys: ['r'], action: 'resolve', what: 'exceptionKeys.resolve' },
+  { keys: ['i'], action: 'ignore', what: 'exceptionKeys.ignore' },
+  { keys: ['o'], action: 'open', what: 'exceptionKeys.open' },
+  { keys: ['?'], action: 'help', what: 'shortcuts.help' },
+];
 
 /** Each kind in words. */
 const kindLabel = (t: T, k: ExceptionKind): string =>
@@ -121,6 +133,41 @@ export function ExceptionsPage() {
     review.mutate({ ...acting, note: note.trim() });
   };
 
+  // The note is what the dialog needs: it takes the keyboard once the dialog is open (after the
+  // dialog's own focus on its confirm button).
+  useEffect(() => {
+    if (acting) document.getElementById('exc-note')?.focus();
+  }, [acting]);
+
+  // j/k move through the items (focus on the item's first action: Resolve, or Reopen); r, i and o
+  // act on the item holding focus, the first when none does; ? opens the shortcuts' help.
+  const { navigate } = useRouter();
+  const [help, setHelp] = useState(false);
+  const [keyNote, setKeyNote] = useState<string | null>(null);
+  useShortcuts(EXCEPTION_SHORTCUTS, (key) => {
+    if (key === 'help') return setHelp(true);
+    const cards = [...document.querySelectorAll<HTMLElement>('[data-testid="exceptions-list"] .bo-exc-items > li')];
+    const items = list.data?.items ?? [];
+    if (cards.length === 0 || items.length === 0) return;
+    const at = cards.findIndex((li) => li.contains(document.activeElement));
+    if (key === 'next' || key === 'previous') {
+      const to = cards[at < 0 ? 0 : Math.max(0, Math.min(cards.length - 1, at + (key === 'next' ? 1 : -1)))]!;
+      const target = to.querySelector<HTMLElement>('.bo-exc-item__actions button') ?? to.querySelector<HTMLElement>('a');
+      target?.focus();
+      target?.scrollIntoView({ block: 'nearest' });
+      return;
+    }
+    const item = items[Math.max(0, at)];
+    if (!item) return;
+    if (key === 'open') return navigate(`${FINANCE}/invoices/${encodeURIComponent(item.invoice_ref)}`);
+    if (item.status !== 'open') return setKeyNote(t('exceptionKeys.notOpen', { invoice: item.invoice_ref, status: item.status }));
+    setKeyNote(null);
+    setActing({ item, status: key === 'resolve' ? 'resolved' : 'ignored' });
+    setNote('');
+    setNoteError(undefined);
+    setDone(null);
+  });
+
   const [exportState, setExportState] = useState<{ tone: 'error' | 'success'; text: string } | null>(null);
   const [busy, setBusy] = useState(false);
   const download = async () => {
@@ -151,6 +198,7 @@ export function ExceptionsPage() {
         subtitle={merchantName ? t('exceptions.subtitleOf', { merchant: <span translate="no">{merchantName}</span> }) : t('exceptions.subtitle')}
         actions={
           <>
+            <ShortcutsButton onClick={() => setHelp(true)} />
             {isAdmin && merchants.data && (
               <SelectField label={t('finance.merchant')} value={picked} onChange={(v) => (setPicked(v), setOffset(0))} options={merchants.data.merchants.map((m) => ({ value: m.id, label: m.name, data: true }))} />
             )}
@@ -166,9 +214,15 @@ export function ExceptionsPage() {
           </>
         }
       />
+      <ShortcutsHelp open={help} onClose={() => setHelp(false)} shortcuts={EXCEPTION_SHORTCUTS} when="exceptionKeys.when" caption="exceptionKeys.caption" />
       {exportState && (
         <div className={`bo-alert bo-alert--${exportState.tone}`} role={exportState.tone === 'error' ? 'alert' : 'status'}>
           {exportState.text}
+        </div>
+      )}
+      {keyNote && (
+        <div className="bo-alert bo-alert--info" role="status">
+          {keyNote}
         </div>
       )}
       {done && (

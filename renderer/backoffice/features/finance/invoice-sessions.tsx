@@ -7,6 +7,7 @@ import { useErrorText } from '../common/error-text';
 import { formatDateTime } from '../common/format';
 import { Card, DataTable, Empty, Money, ShortId, StatusBadge } from '../../../ui/blocks';
 import { FINANCE_BASE as BASE } from './finance-base';
+import { settlementColumns } from './settlement';
 
 /**
  * An invoice's sessions as the API pages them: newest first, one page at a time, "Show more"
@@ -71,9 +72,10 @@ export function InvoiceSessions({
           onRowClick={(s) => navigate(`${BASE}/sessions/${encodeURIComponent(s.id)}`)}
           columns={[
             { key: 'amount', header: t('finance.amount'), align: 'right', render: (s) => <Money minor={s.amount_minor} currency={s.currency} /> },
+            ...settlementColumns(t),
             { key: 'status', header: t('finance.status'), render: (s) => <StatusBadge status={s.status} kind="session" /> },
             { key: 'rail', header: t('finance.paidBy'), render: (s) => labelsWith(t).rail(s.paid_rail) },
-            { key: 'created', header: t('finance.created'), nowrap: true, render: (s) => <time dateTime={s.created_at}>{formatDateTime(s.created_at)}</time> },
+            { key: 'created', header: t('finance.created'), render: (s) => <time dateTime={s.created_at}>{formatDateTime(s.created_at)}</time> },
             { key: 'id', header: t('finance.session'), render: (s) => <ShortId value={s.id} /> },
           ]}
         />

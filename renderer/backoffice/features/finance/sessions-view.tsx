@@ -13,6 +13,7 @@ import { Card, CopyId, DataTable, DetailList, Empty, InputField, Money, Mono, Pa
 import { FINANCE_BASE as BASE, InvoiceRefCell } from './finance-base';
 import { financeQueries, type SessionFilters } from './finance.queries';
 import type { SessionRow } from '../../../../shared/schemas/backoffice';
+import { settlement, settlementColumns } from './settlement';
 
 const statusOptions = (t: T) => [
   { value: '', label: t('finance.sessions.anyStatus') },
@@ -23,16 +24,6 @@ const modeOptions = (t: T) => [
   { value: 'live', label: t('finance.sessions.liveOnly') },
   { value: 'test', label: t('finance.sessions.testOnly') },
 ];
-/**
- * Who bore a paid session's fee and what reached the merchant, by the rule of the payments CSV
- * (finance-export.service.ts): a fee added to what the payer paid is the payer's, else the
- * merchant's; net is what was collected less the fee. Null before the session is paid.
- */
-function settlement(r: SessionRow): { bearer: 'payer' | 'merchant' | null; net: number } | null {
-  if (r.fee_minor === null || r.collected_minor === null) return null;
-  return { bearer: r.fee_minor === 0 ? null : r.collected_minor > r.amount_minor ? 'payer' : 'merchant', net: r.collected_minor - r.fee_minor };
-}
-const BEARER_WORDS = { payer: 'net.paidByPayer', merchant: 'net.paidByMerchant' } as const;
 
 const railOptions = (t: T) => [{ value: '', label: t('finance.sessions.anyMethod') }, ...['momo', 'card', 'bank_transfer', 'cash'].map((r) => ({ value: r, label: labelsWith(t).rail(r) }))];
 
@@ -143,33 +134,7 @@ export function SessionsView({ merchantId }: { merchantId: string | undefined })
               onRowClick={(r) => navigate(`${BASE}/sessions/${encodeURIComponent(r.id)}`)}
               columns={[
                 { key: 'amount', header: t('finance.amount'), sortKey: 'amount_minor', align: 'right', render: (r) => <Money minor={r.amount_minor} currency={r.currency} strong /> },
-                {
-                  key: 'fee',
-                  header: t('finance.fee'),
-                  align: 'right',
-                  nowrap: true,
-                  render: (r) => {
-                    const paid = settlement(r);
-                    if (r.fee_minor === null || !paid) return <span className="bo-muted">—</span>;
-                    return (
-                      <>
-                        <Money minor={r.fee_minor} currency={r.currency} />
-                        <div className="bo-muted bo-small">{paid.bearer ? t(BEARER_WORDS[paid.bearer]) : t('net.noFee')}</div>
-                      </>
-                    );
-                  },
-                },
-                { key: 'collected', header: t('finance.collected'), align: 'right', nowrap: true, render: (r) => (r.collected_minor === null ? <span className="bo-muted">—</span> : <Money minor={r.collected_minor} currency={r.currency} />) },
-                {
-                  key: 'net',
-                  header: t('net.column'),
-                  align: 'right',
-                  nowrap: true,
-                  render: (r) => {
-                    const paid = settlement(r);
-                    return paid ? <Money minor={paid.net} currency={r.currency} /> : <span className="bo-muted">—</span>;
-                  },
-                },
+                ...settlementColumns(t),
                 { key: 'status', header: t('finance.status'), sortKey: 'status', render: (r) => <StatusBadge status={r.status} kind="session" /> },
                 {
                   key: 'invoice',
@@ -266,7 +231,8 @@ export function SessionDetailView({ id }: { id: string }) {
                     <div className="bo-timeline__title">{timelineTitle(t, e)}</div>
                     <div className="bo-timeline__meta"><time dateTime={e.at}>{formatDateTime(e.at, { seconds: true })}</time></div>
                     {/* The server's record of what happened (causes, amounts, who), in its words: shown as written. */}
-                    {e.detail && (
+                    {/* A delivery's detail is the technical record (address, latency, error): the webhooks screen shows it. */}
+                    {e.detail && e.kind !== 'delivery' && (
                       <div className="bo-timeline__meta" translate="no">
                         {e.detail}
                       </div>
@@ -290,6 +256,8 @@ export function SessionDetailView({ id }: { id: string }) {
 
 /** A timeline line's title in the reader's language, from its code (the API's `title` is English). */
 function timelineTitle(t: T, e: TimelineEntry): ReactNode {
+  // An event's type as the select of its messages names it: completed, failed, expired.
+  const eventWord = (type: string) => type.replace(/^checkout\.session\./, '');
   const arg = (name: string) => String(e.args[name] ?? '');
   const code = (v: string) => <span translate="no">{v}</span>;
   switch (e.code) {
@@ -308,10 +276,15 @@ function timelineTitle(t: T, e: TimelineEntry): ReactNode {
     case 'deposit_reviewed':
       return t('finance.timeline.deposit_reviewed', { status: arg('status') });
     case 'event':
-      return t('finance.timeline.event', { type: arg('type').replace(/^checkout\.session\./, '') });
+      return t('finance.timeline.event', { type: eventWord(arg('type')) });
     case 'webhook_delivered':
-      return t('finance.timeline.webhook_delivered', { code: e.args.status_code === null ? 'ok' : arg('status_code') });
-    case 'webhook_failed':
-      return e.args.status_code === null ? t('finance.timeline.webhook_failed_no_code') : t('finance.timeline.webhook_failed', { code: arg('status_code') });
+      return t('finance.timeline.webhook_delivered', { type: eventWord(arg('type')) });
+    case 'webhook_failed': {
+      const when = e.args.at === null || e.args.at === undefined ? '' : formatDateTime(arg('at'), { seconds: true });
+      const reason = t('finance.timeline.webhook_reason', { reason: arg('reason'), code: arg('status_code') });
+      return t('finance.timeline.webhook_failed', { type: eventWord(arg('type')), reason, then: arg('then'), at: when });
+    }
+    case 'webhook_held':
+      return t('finance.timeline.webhook_held', { type: eventWord(arg('type')) });
   }
 }

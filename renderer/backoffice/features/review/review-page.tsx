@@ -11,7 +11,8 @@ import { ROUTES } from '../../routes';
 import { depositQueries, type DepositFilter } from './deposits.queries';
 import { DepositDetail } from './deposit-detail';
 import { ApproveDialog, RejectForm, useReview, type Flash } from './review-actions';
-import { ShortcutsHelp, useReviewShortcuts } from './review-shortcuts';
+import { REVIEW_SHORTCUTS, useReviewShortcuts } from './review-shortcuts';
+import { ShortcutsButton, ShortcutsHelp } from '../common/shortcuts';
 import { useT } from '../../../ui/i18n';
 import './review.css';
 
@@ -124,16 +125,9 @@ function ReviewLists({ flash, onFlash }: { flash: Flash | null; onFlash: (f: Fla
       <PageTitle
         title={t('review.title')}
         subtitle={t('review.subtitle')}
-        actions={
-          <button type="button" className="bo-btn bo-btn--secondary bo-btn--sm" onClick={() => setHelp(true)} aria-keyshortcuts="?">
-            {t('reviewKeys.button')}{' '}
-            <kbd className="rv-kbd" aria-hidden="true" translate="no">
-              ?
-            </kbd>
-          </button>
-        }
+        actions={<ShortcutsButton onClick={() => setHelp(true)} />}
       />
-      <ShortcutsHelp open={help} onClose={() => setHelp(false)} />
+      <ShortcutsHelp open={help} onClose={() => setHelp(false)} shortcuts={REVIEW_SHORTCUTS} when="reviewKeys.when" caption="reviewKeys.caption" />
       {flash && (
         <div className={`bo-alert bo-alert--${flash.tone}`} role={flash.tone === 'error' ? 'alert' : 'status'}>
           {flash.text}

@@ -23,5 +23,6 @@ import net from './features/finance/net.messages';
 import copyId from './features/common/copy-id.messages';
 import auditWords from './features/audit/audit-words.messages';
 import review from './features/review/messages';
+import amount from '../ui/amount.messages';
 
-export const backofficeCatalog = mergeCatalogs([shell, common, auth, home, overview, cashDesk, admin, finance, audit, webhooks, momoCountries, account, waiting, reviewKeys, exportJob, net, copyId, auditWords, review]);
+export const backofficeCatalog = mergeCatalogs([shell, common, auth, home, overview, cashDesk, admin, finance, audit, webhooks, momoCountries, account, waiting, reviewKeys, exportJob, net, copyId, auditWords, review, amount]);

@@ -11,7 +11,19 @@
 import { NumberParser } from '@internationalized/number';
 import { currencyDigits, formatMoney, minorToDecimal } from '../../shared/money';
 
-export type AmountReading = { ok: true; minor: number } | { ok: false; message: string };
+/**
+ * Why an entry was refused, with what a sentence about it needs, already written in the locale
+ * (amount-text.ts turns it into the person's language). `unit` is a currency code, or `percent`.
+ */
+export type AmountProblem =
+  | { code: 'empty'; example: string }
+  | { code: 'not-amount'; text: string; example: string }
+  | { code: 'unclear'; text: string; readAs: string; typeAs: string; advice: 'none' | 'decimals' | 'mark'; unit: string; digits: number; decimal: string; example: string }
+  | { code: 'grouping'; text: string; example: string }
+  | { code: 'decimals'; text: string; count: number; unit: string; digits: number; example: string }
+  | { code: 'whole'; unit: string; example: string };
+
+export type AmountReading = { ok: true; minor: number } | { ok: false; problem: AmountProblem };
 
 interface Symbols {
   decimal: string;
@@ -98,8 +110,8 @@ interface Unit {
   digits: number;
   /** Written before or after the number and dropped: a currency's code and symbols, or %. */
   marks: string[];
-  /** "GHS amounts", "Percentages". */
-  noun: string;
+  /** The currency code, or `percent`. */
+  unit: string;
   /** An example in the locale's format, for messages. */
   example: string;
   /** A value (in units of 10^-digits) as the person reads it: "GHS 1,234.00". */
@@ -112,13 +124,13 @@ interface Unit {
 
 /**
  * `text` → integer minor units of `currency`, read in `locale`, or a refusal that says why (and,
- * for an entry that could mean two amounts, how it would be read).
+ * for an entry that could mean two amounts, how it would be read): see amount-text.ts.
  */
 export function parseAmount(text: string, currency: string, locale: string): AmountReading {
   return readNumber(text, locale, {
     digits: currencyDigits(currency),
     marks: currencyMarksOf(currency, locale),
-    noun: `${currency} amounts`,
+    unit: currency,
     example: amountExample(currency, locale),
     show: (minor) => formatMoney(minor, currency, locale),
     typed: (minor) => formatAmountInput(minor, currency, locale),
@@ -132,7 +144,7 @@ export function parsePercent(text: string, locale: string): AmountReading {
   return readNumber(text, locale, {
     digits: 2,
     marks: ['%'],
-    noun: 'Percentages',
+    unit: 'percent',
     example: fmt(195),
     show: (bps) => `${fmt(bps)} %`,
     typed: fmt,
@@ -143,8 +155,9 @@ export function parsePercent(text: string, locale: string): AmountReading {
 function readNumber(text: string, locale: string, unit: Unit): AmountReading {
   const trimmed = text.trim();
   const { digits, example } = unit;
-  const notAnAmount: AmountReading = { ok: false, message: `“${trimmed}” is not an amount: type it like ${example}.` };
-  if (!trimmed) return { ok: false, message: `Enter an amount, like ${example}.` };
+  const refuse = (problem: AmountProblem): AmountReading => ({ ok: false, problem });
+  const notAnAmount = refuse({ code: 'not-amount', text: trimmed, example });
+  if (!trimmed) return refuse({ code: 'empty', example });
 
   // The number itself, without the currency (its code or symbol, before or after).
   let bare = trimmed;
@@ -176,13 +189,17 @@ function readNumber(text: string, locale: string, unit: Unit): AmountReading {
     else {
       // `1.234` or `1,234` where that mark is not this locale's grouping: 1 234 or 1.234?
       const asWhole = Number(s.replace(/[^\d]/g, '')) * 10 ** digits;
-      return {
-        ok: false,
-        message:
-          `“${trimmed}” is unclear: it would be read as ${unit.show(asWhole)}. ` +
-          `Type ${unit.typed(asWhole)} if you mean that` +
-          (!digits ? '.' : one === decimal ? `; ${unit.noun} have ${digits} decimals, like ${example}.` : `, or write the decimals with “${decimal}”, like ${example}.`),
-      };
+      return refuse({
+        code: 'unclear',
+        text: trimmed,
+        readAs: unit.show(asWhole),
+        typeAs: unit.typed(asWhole),
+        advice: !digits ? 'none' : one === decimal ? 'decimals' : 'mark',
+        unit: unit.unit,
+        digits,
+        decimal,
+        example,
+      });
     }
   }
 
@@ -190,20 +207,14 @@ function readNumber(text: string, locale: string, unit: Unit): AmountReading {
   const marks = grouping ? new RegExp(`[\\s\\u00a0\\u202f'’${grouping === '.' ? '\\.' : ','}]`) : GROUP_MARKS;
   if (!groupedWell(integerPart!, new RegExp(marks.source, 'g'))) {
     const lenient = unit.lenient(trimmed);
-    return {
-      ok: false,
-      message: Number.isFinite(lenient)
-        ? `“${trimmed}” is unclear: its separators do not group thousands by three. Type it like ${example}.`
-        : notAnAmount.message,
-    };
+    return Number.isFinite(lenient) ? refuse({ code: 'grouping', text: trimmed, example }) : notAnAmount;
   }
   if (fraction.length > digits) {
-    return {
-      ok: false,
-      message: digits
-        ? `“${trimmed}” has ${fraction.length} decimals; ${unit.noun} have ${digits}. Type it like ${example}.`
-        : `${unit.noun} have no decimals: type a whole number, like ${example}.`,
-    };
+    return refuse(
+      digits
+        ? { code: 'decimals', text: trimmed, count: fraction.length, unit: unit.unit, digits, example }
+        : { code: 'whole', unit: unit.unit, example },
+    );
   }
 
   // The locale's reading, by NumberParser, in a locale whose decimal mark is the one typed.

@@ -153,24 +153,39 @@ test.describe.serial('the back office in English and French', () => {
   test.describe('an English browser in another zone', () => {
     test.use({ locale: 'en-US', timezoneId: 'America/New_York' });
 
-    test('the cash-up sheet follows the language chosen in the staff menu and the instance’s zone, not the browser’s', async ({ page }) => {
-      // A deposit today, so the sheet lists one with its time.
-      const session = await createSession();
-      const api = `http://127.0.0.1:${process.env.PAYDESK_E2E_PORT ?? '47913'}/api/v1/checkout`;
-      const quote = (await (await apiFetch(`${api}/sessions/${session.id}/quote`)).json()) as { surcharges: { cash: { total_minor: number } } };
-      const slip = (await (
-        await apiFetch(`${api}/cash-slips`, {
+    test('the cash desk and the cash-up sheet follow the language chosen in the staff menu and the instance’s zone, not the browser’s', async ({ page }) => {
+      const newSlip = async () => {
+        const session = await createSession();
+        const api = `http://127.0.0.1:${process.env.PAYDESK_E2E_PORT ?? '47913'}/api/v1/checkout`;
+        const quote = (await (await apiFetch(`${api}/sessions/${session.id}/quote`)).json()) as { surcharges: { cash: { total_minor: number } } };
+        const res = await apiFetch(`${api}/cash-slips`, {
           method: 'POST',
           headers: { 'content-type': 'application/json' },
           body: JSON.stringify({ session_id: session.id, amount_minor: quote.surcharges.cash.total_minor }),
-        })
-      ).json()) as { slip_token: string; amount_minor: number };
+        });
+        return (await res.json()) as { slip_token: string; amount_minor: number };
+      };
+      // A deposit today, so the sheet lists one with its time.
+      const slip = await newSlip();
       const { deposit } = await staffCall<{ deposit: { created_at: string } }>(FRENCH_TELLER, 'POST', `/cash-slips/${slip.slip_token}/deposits`, { amount_minor: slip.amount_minor });
       const me = await staffCall<{ time_zone: string }>(FRENCH_TELLER, 'GET', '/me');
 
       await page.goto('/backoffice/');
       await signIn(page, FRENCH_TELLER);
       await page.getByLabel('Language').selectOption('fr');
+
+      // At the cash desk, an amount that could be read two ways is explained in French.
+      const waiting = await newSlip();
+      await page.goto('/backoffice/teller/scan');
+      const scan = page.getByLabel('Code-barres ou référence du bordereau');
+      await scan.fill(waiting.slip_token);
+      await scan.press('Enter');
+      const counted = page.getByLabel(/Espèces comptées/);
+      await expect(counted).toBeFocused();
+      await counted.fill('19.653');
+      await counted.press('Enter');
+      await expect(page.getByRole('alert')).toContainText(/«\s19\.653\s» est ambigu\s: il serait lu 19\s653,00\sGHS\. Saisissez 19\s653,00 si c’est bien ce montant, ou écrivez les décimales avec «\s,\s», par exemple 1\s234,50\./u);
+
       await page.goto('/backoffice/cash-up');
       const sheet = page.getByTestId('cash-up-sheet');
       await expect(sheet).toBeVisible();

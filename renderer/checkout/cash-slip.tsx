@@ -135,9 +135,10 @@ function DepositSlip({ slip, banks, testMode }: { slip: CashDepositSlipResponse;
         <Barcode kind="qrcode" value={slip.slip_token} label={t('checkout.slip.qrLabel')} className="slip-qr" />
         <div className="slip-codes-side">
           <p className="slip-ref-label">{t('checkout.slip.reference')}</p>
-          <p className="slip-ref" data-testid="slip-reference" translate="no">
+          {/* A value read beside its label, not a heading or a paragraph of its own. */}
+          <div className="slip-ref" data-testid="slip-reference" translate="no">
             {slip.reference}
-          </p>
+          </div>
           <p className="slip-ref-help">{t('checkout.slip.referenceHelp')}</p>
         </div>
       </div>

@@ -192,7 +192,7 @@ function Payable({ session }: { session: PublicCheckoutSession }) {
         )}
         {session.cash_rejection && <RejectedDepositNotice rejection={session.cash_rejection} merchant={session.merchant_name} />}
         <QuoteState quote={lastQuote} error={quote.error} loading={quote.isPending && quote.fetchStatus !== 'idle'} onRetry={() => void quote.refetch()}>
-          {(q) => <MethodPicker rails={session.allowed_rails} quote={q} onChoose={(r) => {
+          {(q) => <MethodPicker rails={session.allowed_rails} momoCountries={session.momo_countries} quote={q} onChoose={(r) => {
             setNotice(null);
             setSelected(r);
           }} />}

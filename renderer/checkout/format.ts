@@ -1,6 +1,6 @@
 import type { Rail } from '../../shared/schemas/common';
 
-import type { MomoCountry } from '../../shared/countries';
+import { momoCountry, type MomoCountry } from '../../shared/countries';
 import { currentLocale, type T } from '../ui/i18n';
 import { formatMoney, minorToDecimal } from '../ui/money';
 
@@ -43,8 +43,7 @@ const RAIL_LABEL_IDS: Readonly<Record<Rail, string>> = {
   cash: 'checkout.rail.cash',
 };
 
-export const RAIL_HINT_IDS: Readonly<Record<Rail, string>> = {
-  momo: 'checkout.rail.momoHint',
+export const RAIL_HINT_IDS: Readonly<Record<Exclude<Rail, 'momo'>, string>> = {
   card: 'checkout.rail.cardHint',
   bank_transfer: 'checkout.rail.bankTransferHint',
   cash: 'checkout.rail.cashHint',
@@ -81,6 +80,17 @@ const PHONE_FORMAT_IDS: Readonly<Record<string, string>> = {
   SN: 'checkout.phoneFormat.SN',
   KE: 'checkout.phoneFormat.KE',
 };
+
+/**
+ * The Mobile Money option's hint: the networks of the session's countries (shared/countries.ts),
+ * listed in the payer's language ("Orange Money, Wave ou Free Money : validez sur le téléphone").
+ */
+export function momoHint(t: T, countryCodes: readonly string[]): string {
+  const codes = [...new Set(countryCodes.flatMap((code) => momoCountry(code)?.networks.map((n) => n.value) ?? []))];
+  if (!codes.length) return t('checkout.rail.momoHintAny');
+  const networks = new Intl.ListFormat(currentLocale(), { style: 'long', type: 'disjunction' }).format(codes.map((code) => networkName(t, code)));
+  return t('checkout.rail.momoHint', { networks });
+}
 
 /** A Mobile Money country's name in the payer's language (its English name when unknown). */
 export const countryName = (t: T, country: MomoCountry): string => {

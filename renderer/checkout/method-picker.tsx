@@ -1,7 +1,7 @@
 import type { PublicCheckoutQuote } from '../../shared/schemas/checkout';
 import type { Rail } from '../../shared/schemas/common';
 import { useT } from '../ui/i18n';
-import { RAIL_HINT_IDS, formatMoney, railLabel } from './format';
+import { RAIL_HINT_IDS, formatMoney, momoHint, railLabel } from './format';
 import { RailIcon } from './icons';
 
 /** Rail order on the page: the usual way to pay in Ghana first. */
@@ -27,10 +27,13 @@ export function priceOf(quote: PublicCheckoutQuote, rail: Rail): RailPrice {
  */
 export function MethodPicker({
   rails,
+  momoCountries,
   quote,
   onChoose,
 }: {
   rails: Rail[];
+  /** The session's Mobile Money countries: the option names their networks. */
+  momoCountries: readonly string[];
   quote: PublicCheckoutQuote;
   onChoose: (rail: Rail) => void;
 }) {
@@ -62,7 +65,7 @@ export function MethodPicker({
               </span>
               <span className="method-text">
                 <span className="method-name">{label}</span>
-                <span className="method-hint">{t(RAIL_HINT_IDS[rail])}</span>
+                <span className="method-hint">{rail === 'momo' ? momoHint(t, momoCountries) : t(RAIL_HINT_IDS[rail])}</span>
               </span>
               <span className="method-price" id={`method-${rail}-price`}>
                 <span className="method-total">{formatMoney(price.totalMinor, quote.currency)}</span>

@@ -6,18 +6,22 @@
  * `196.53` in English read the same, and an entry that could mean two amounts (`1.234` for a
  * two-decimal currency) is refused with a sentence saying how it would be read: never rescaled.
  * The result is integer minor units with the currency's own decimals (ISO 4217, through Intl).
- * The server still checks the amount exactly. A refusal is a message of amount.messages.ts with
- * its arguments, for the screen to say in the person's language.
+ * The server still checks the amount exactly.
  */
 import { NumberParser } from '@internationalized/number';
 import { currencyDigits, formatMoney, minorToDecimal } from '../../shared/money';
-import type amountMessages from './amount.messages';
 
-/** Why an entry was refused: a message id (English and French in amount.messages.ts) and its arguments. */
-interface AmountProblem {
-  id: keyof (typeof amountMessages)['en'];
-  values: Record<string, string | number>;
-}
+/**
+ * Why an entry was refused, with what a sentence about it needs, already written in the locale
+ * (amount-text.ts turns it into the person's language). `unit` is a currency code, or `percent`.
+ */
+export type AmountProblem =
+  | { code: 'empty'; example: string }
+  | { code: 'not-amount'; text: string; example: string }
+  | { code: 'unclear'; text: string; readAs: string; typeAs: string; advice: 'none' | 'decimals' | 'mark'; unit: string; digits: number; decimal: string; example: string }
+  | { code: 'grouping'; text: string; example: string }
+  | { code: 'decimals'; text: string; count: number; unit: string; digits: number; example: string }
+  | { code: 'whole'; unit: string; example: string };
 
 export type AmountReading = { ok: true; minor: number } | { ok: false; problem: AmountProblem };
 
@@ -106,7 +110,7 @@ interface Unit {
   digits: number;
   /** Written before or after the number and dropped: a currency's code and symbols, or %. */
   marks: string[];
-  /** The messages' `unit`: the currency code, or `percent`. */
+  /** The currency code, or `percent`. */
   unit: string;
   /** An example in the locale's format, for messages. */
   example: string;
@@ -120,7 +124,7 @@ interface Unit {
 
 /**
  * `text` → integer minor units of `currency`, read in `locale`, or a refusal that says why (and,
- * for an entry that could mean two amounts, how it would be read).
+ * for an entry that could mean two amounts, how it would be read): see amount-text.ts.
  */
 export function parseAmount(text: string, currency: string, locale: string): AmountReading {
   return readNumber(text, locale, {
@@ -151,12 +155,9 @@ export function parsePercent(text: string, locale: string): AmountReading {
 function readNumber(text: string, locale: string, unit: Unit): AmountReading {
   const trimmed = text.trim();
   const { digits, example } = unit;
-  const refuse = (id: AmountProblem['id'], values: AmountProblem['values'] = {}): AmountReading => ({
-    ok: false,
-    problem: { id, values: { typed: trimmed, example, unit: unit.unit, ...values } },
-  });
-  const notAnAmount = refuse('amount.notAnAmount');
-  if (!trimmed) return refuse('amount.empty');
+  const refuse = (problem: AmountProblem): AmountReading => ({ ok: false, problem });
+  const notAnAmount = refuse({ code: 'not-amount', text: trimmed, example });
+  if (!trimmed) return refuse({ code: 'empty', example });
 
   // The number itself, without the currency (its code or symbol, before or after).
   let bare = trimmed;
@@ -188,19 +189,32 @@ function readNumber(text: string, locale: string, unit: Unit): AmountReading {
     else {
       // `1.234` or `1,234` where that mark is not this locale's grouping: 1 234 or 1.234?
       const asWhole = Number(s.replace(/[^\d]/g, '')) * 10 ** digits;
-      const reading = { reading: unit.show(asWhole), retyped: unit.typed(asWhole) };
-      if (!digits) return refuse('amount.unclear', reading);
-      return one === decimal ? refuse('amount.unclearDecimals', { ...reading, digits }) : refuse('amount.unclearMark', { ...reading, decimal });
+      return refuse({
+        code: 'unclear',
+        text: trimmed,
+        readAs: unit.show(asWhole),
+        typeAs: unit.typed(asWhole),
+        advice: !digits ? 'none' : one === decimal ? 'decimals' : 'mark',
+        unit: unit.unit,
+        digits,
+        decimal,
+        example,
+      });
     }
   }
 
   const [integerPart, fraction = ''] = mark ? s.split(mark) : [s];
   const marks = grouping ? new RegExp(`[\\s\\u00a0\\u202f'’${grouping === '.' ? '\\.' : ','}]`) : GROUP_MARKS;
   if (!groupedWell(integerPart!, new RegExp(marks.source, 'g'))) {
-    return Number.isFinite(unit.lenient(trimmed)) ? refuse('amount.badGrouping') : notAnAmount;
+    const lenient = unit.lenient(trimmed);
+    return Number.isFinite(lenient) ? refuse({ code: 'grouping', text: trimmed, example }) : notAnAmount;
   }
   if (fraction.length > digits) {
-    return digits ? refuse('amount.tooManyDecimals', { count: fraction.length, digits }) : refuse('amount.noDecimals');
+    return refuse(
+      digits
+        ? { code: 'decimals', text: trimmed, count: fraction.length, unit: unit.unit, digits, example }
+        : { code: 'whole', unit: unit.unit, example },
+    );
   }
 
   // The locale's reading, by NumberParser, in a locale whose decimal mark is the one typed.

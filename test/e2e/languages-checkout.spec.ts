@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { untranslatedText } from './untranslated';
-import { SUPERVISOR, TELLER, checkoutPath, createSession, shot, staffCall, type CreatedSession } from './support';
+import { SUPERVISOR, TELLER, checkoutPath, createSession, seriousAxeViolations, shot, staffCall, type CreatedSession } from './support';
 
 /**
  * The payer pages speak the payer's language: every page and state read in the pseudo-locale
@@ -196,6 +196,62 @@ test.describe('in a French browser', () => {
     await expect(page.getByTestId('return-to-merchant')).toContainText('Retour à');
     await page.goto('/checkout/cs_test_doesnotexist000000');
     await expect(page.getByRole('heading', { name: 'Paiement introuvable' })).toBeVisible();
+  });
+
+  test('the Mobile Money option names the networks of the session’s countries, in French and in English', async ({ page }) => {
+    const hint = page.locator('button.method[data-rail="momo"] .method-hint');
+    const cases: Array<{ currency: string; amountMinor: number; fr: string; en: RegExp }> = [
+      { currency: 'GHS', amountMinor: 25_000, fr: 'MTN MoMo, Telecel Cash ou AirtelTigo Money\u00a0: validez sur le téléphone', en: /^MTN MoMo, Telecel Cash,? or AirtelTigo Money: approve on your phone$/ },
+      // Côte d’Ivoire’s and Senegal’s, each network once.
+      { currency: 'XOF', amountMinor: 250_000, fr: 'Orange Money, MTN MoMo, Moov Money, Wave ou Free Money\u00a0: validez sur le téléphone', en: /^Orange Money, MTN MoMo, Moov Money, Wave,? or Free Money: approve on your phone$/ },
+      { currency: 'KES', amountMinor: 150_000, fr: 'M-Pesa ou Airtel Money\u00a0: validez sur le téléphone', en: /^M-Pesa or Airtel Money: approve on your phone$/ },
+    ];
+    for (const c of cases) {
+      const session = await createSession({ currency: c.currency, amountMinor: c.amountMinor, withLines: false });
+      await page.goto(checkoutPath(session));
+      await expect(hint, c.currency).toHaveText(c.fr);
+      await page.getByRole('combobox', { name: 'Langue' }).selectOption('en');
+      await expect(hint, c.currency).toHaveText(c.en);
+      await page.getByRole('combobox', { name: 'Language' }).selectOption('fr');
+      await expect(hint, c.currency).toHaveText(c.fr);
+    }
+  });
+
+  test('the French payer screens have no serious or critical accessibility violation', async ({ page }) => {
+    test.setTimeout(120_000);
+    const axeClean = async (screen: string) => expect.soft(await seriousAxeViolations(page), `${screen} (fr)`).toBe('');
+    for (const width of [1366, 390]) {
+      await page.setViewportSize({ width, height: width < 600 ? 844 : 900 });
+      const session = await createSession({ currency: 'XOF', amountMinor: 250_000, withLines: false });
+      await page.goto(checkoutPath(session));
+      await expect(page.getByRole('heading', { name: 'Comment souhaitez-vous payer ?' })).toBeVisible();
+      await axeClean(`method picker at ${width}`);
+      await page.locator('button.method[data-rail="momo"]').click();
+      await expect(page.getByRole('heading', { name: 'Payer par Mobile Money' })).toBeVisible();
+      await page.locator('form.pay-form button[type="submit"]').click();
+      await expect(page.locator('.field-error').first()).toBeVisible();
+      await axeClean(`Mobile Money form with its errors at ${width}`);
+      await page.getByRole('button', { name: /Choisir un autre moyen/ }).click();
+      await page.locator('button.method[data-rail="card"]').click();
+      await expect(page.locator('input[name="card-number-sim"]')).toBeVisible();
+      await axeClean(`card form at ${width}`);
+      await page.getByRole('button', { name: /Choisir un autre moyen/ }).click();
+      await page.locator('button.method[data-rail="bank_transfer"]').click();
+      await page.locator('.pay-form .btn-primary').click();
+      await expect(page.getByTestId('bank-instructions')).toBeVisible();
+      await axeClean(`bank transfer instructions at ${width}`);
+    }
+    const cash = await createSession();
+    await page.goto(checkoutPath(cash));
+    await page.locator('button.method[data-rail="cash"]').click();
+    await page.getByRole('button', { name: 'Créer le bordereau de versement' }).click();
+    await expect(page.getByTestId('barcode-code128').locator('svg')).toBeVisible();
+    await axeClean('cash slip');
+    const expired = await createSession();
+    await answerAs(page, expired, 'expired');
+    await page.goto(checkoutPath(expired));
+    await expect(page.getByRole('heading', { name: 'Ce lien de paiement a expiré' })).toBeVisible();
+    await axeClean('expired');
   });
 });
 

@@ -15,6 +15,7 @@ const run = `${Date.now() % 1_000_000}${process.pid % 100_000}`;
 const ADMIN = `ld.admin.${run}`;
 const SUPERVISOR = `ld.super.${run}`;
 const TELLER = `ld.teller.${run}`;
+const FRENCH_TELLER = `ld.teller.fr.${run}`;
 
 async function signIn(page: Page, username: string, labels = { user: 'Username', password: 'Password', submit: 'Sign in' }): Promise<void> {
   await page.getByLabel(labels.user).fill(username);
@@ -36,6 +37,7 @@ test.describe.serial('the back office in English and French', () => {
       [ADMIN, 'admin'],
       [SUPERVISOR, 'supervisor'],
       [TELLER, 'teller'],
+      [FRENCH_TELLER, 'teller'],
     ] as const) {
       adminCli(['staff:create', '--username', username, '--password', PASSWORD, '--role', role, ...(role === 'teller' ? ['--branch', DESK_TELLER.branchCode] : [])]);
     }
@@ -146,5 +148,56 @@ test.describe.serial('the back office in English and French', () => {
     await signIn(page, SUPERVISOR);
     await page.getByLabel('Langue').selectOption('en');
     await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();
+  });
+
+  test.describe('an English browser in another zone', () => {
+    test.use({ locale: 'en-US', timezoneId: 'America/New_York' });
+
+    test('the cash desk and the cash-up sheet follow the language chosen in the staff menu and the instance’s zone, not the browser’s', async ({ page }) => {
+      const newSlip = async () => {
+        const session = await createSession();
+        const api = `http://127.0.0.1:${process.env.PAYDESK_E2E_PORT ?? '47913'}/api/v1/checkout`;
+        const quote = (await (await apiFetch(`${api}/sessions/${session.id}/quote`)).json()) as { surcharges: { cash: { total_minor: number } } };
+        const res = await apiFetch(`${api}/cash-slips`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ session_id: session.id, amount_minor: quote.surcharges.cash.total_minor }),
+        });
+        return (await res.json()) as { slip_token: string; amount_minor: number };
+      };
+      // A deposit today, so the sheet lists one with its time.
+      const slip = await newSlip();
+      const { deposit } = await staffCall<{ deposit: { created_at: string } }>(FRENCH_TELLER, 'POST', `/cash-slips/${slip.slip_token}/deposits`, { amount_minor: slip.amount_minor });
+      const me = await staffCall<{ time_zone: string }>(FRENCH_TELLER, 'GET', '/me');
+
+      await page.goto('/backoffice/');
+      await signIn(page, FRENCH_TELLER);
+      await page.getByLabel('Language').selectOption('fr');
+
+      // At the cash desk, an amount that could be read two ways is explained in French.
+      const waiting = await newSlip();
+      await page.goto('/backoffice/teller/scan');
+      const scan = page.getByLabel('Code-barres ou référence du bordereau');
+      await scan.fill(waiting.slip_token);
+      await scan.press('Enter');
+      const counted = page.getByLabel(/Espèces comptées/);
+      await expect(counted).toBeFocused();
+      await counted.fill('19.653');
+      await counted.press('Enter');
+      await expect(page.getByRole('alert')).toContainText(/«\s19\.653\s» est ambigu\s: il serait lu 19\s653,00\sGHS\. Saisissez 19\s653,00 si c’est bien ce montant, ou écrivez les décimales avec «\s,\s», par exemple 1\s234,50\./u);
+
+      await page.goto('/backoffice/cash-up');
+      const sheet = page.getByTestId('cash-up-sheet');
+      await expect(sheet).toBeVisible();
+      const day = await sheet.locator('.cu-sheet__head time').getAttribute('datetime');
+      expect(day).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+      // The day in French, as the server dated it: “dimanche 29 novembre 2026”, not “Sunday, November 29, 2026”.
+      const french = new Intl.DateTimeFormat('fr-FR', { dateStyle: 'full', timeZone: 'UTC' }).format(new Date(`${day}T12:00:00Z`));
+      await expect(sheet.locator('.cu-sheet__head time')).toHaveText(french);
+      await expect(sheet.locator('.cu-sheet__head')).toContainText(`(${me.time_zone})`);
+      // The deposit’s time in the instance’s zone and in French (24-hour), not New York’s.
+      const at = new Intl.DateTimeFormat('fr-FR', { hour: '2-digit', minute: '2-digit', timeZone: me.time_zone }).format(new Date(deposit.created_at));
+      await expect(sheet.locator(`time[datetime="${deposit.created_at}"]`)).toHaveText(at);
+    });
   });
 });

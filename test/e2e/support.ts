@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
+import AxeBuilder from '@axe-core/playwright';
 import type { Page, TestInfo } from '@playwright/test';
 import { Agent, fetch as undiciFetch, type RequestInit } from 'undici';
 
@@ -143,4 +144,16 @@ export function adminCli(args: string[]): Record<string, string> {
     .reverse()
     .find((l) => l.startsWith('{'));
   return JSON.parse(line ?? '{}') as Record<string, string>;
+}
+
+/**
+ * The page's serious and critical accessibility violations (axe-core, WCAG 2.1 A/AA and best
+ * practice), one line each with the elements at fault; '' when there is none.
+ */
+export async function seriousAxeViolations(page: Page): Promise<string> {
+  // Let the screen settle (data loaded, focus moved) before reading it.
+  await page.waitForLoadState('networkidle');
+  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice', 'experimental']).analyze();
+  const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  return bad.map((v) => `${v.id} (${v.impact}): ${v.help}\n${v.nodes.map((n) => `   ${n.target.join(' ')}: ${n.failureSummary?.split('\n').slice(1, 2).join('')}`).join('\n')}`).join('\n');
 }

@@ -1,15 +1,18 @@
-import { IntlMessageFormat } from 'intl-messageformat';
 import { describe, expect, it } from 'vitest';
-import { amountPlaceholder, parseAmount, parsePercent, type AmountReading } from '../../renderer/ui/amount';
+import { createIntl } from 'react-intl';
 import { backofficeCatalog } from '../../renderer/backoffice/messages';
+import { amountPlaceholder, parseAmount, parsePercent } from '../../renderer/ui/amount';
+import { amountErrorText } from '../../renderer/ui/amount-text';
 
 const read = (text: string, locale: string, currency = 'GHS') => parseAmount(text, currency, locale);
 
-/** The refusal as a screen says it in `language` (the back office's catalogue), or null when the entry was read. */
-function said(reading: AmountReading, language: 'en' | 'fr' = 'en'): string | null {
-  if (reading.ok) return null;
-  return String(new IntlMessageFormat(backofficeCatalog[language][reading.problem.id]!, language).format(reading.problem.values));
+/** What the field shows for an entry: the refusal in the language the locale speaks, as the back office words it. */
+function shown(reading: ReturnType<typeof parseAmount>, locale: string): string | null {
+  const intl = createIntl({ locale, messages: locale.startsWith('fr') ? backofficeCatalog.fr : backofficeCatalog.en });
+  // French puts a no-break space before “:” and “;” and inside « »: read here as a space.
+  return amountErrorText((id, values) => intl.formatMessage({ id }, values), reading)?.replace(/\u00a0/g, ' ') ?? null;
 }
+const says = (text: string, locale: string, currency = 'GHS') => shown(read(text, locale, currency), locale);
 
 describe('the amount parser', () => {
   it('reads the five spellings in the locales that write them', () => {
@@ -37,41 +40,35 @@ describe('the amount parser', () => {
   });
 
   it('refuses an entry that could mean two amounts, saying how it would be read', () => {
-    const fr = read('1.234', 'fr-FR');
-    expect(fr.ok).toBe(false);
-    expect(said(fr)).toMatch(/^“1\.234” is unclear: it would be read as 1\s234,00\sGHS\. Type 1\s234,00 if you mean that, or write the decimals with “,”, like 1\s234,50\.$/u);
-    // A French screen says it in French.
-    expect(said(fr, 'fr')).toMatch(/^« 1\.234 » est ambigu : il serait lu 1\s234,00\sGHS\. Saisissez 1\s234,00 si c’est bien ce montant, ou écrivez les décimales avec « , », par exemple 1\s234,50\.$/u);
-    const en = read('1.234', 'en-GH');
-    expect(en.ok).toBe(false);
-    expect(said(en)).toMatch(/^“1\.234” is unclear: it would be read as GHS\s1,234\.00\. Type 1,234\.00 if you mean that; GHS amounts have 2 decimals, like 1,234\.50\.$/u);
-    expect(said(en, 'fr')).toMatch(/; les montants en GHS ont 2 décimales, par exemple 1,234\.50\.$/u);
-    const fr2 = read('1,234', 'fr-FR');
-    expect(fr2.ok).toBe(false);
-    expect(said(fr2)).toMatch(/would be read as 1\s234,00\sGHS/u);
-    const xof = read('1,500', 'fr-FR', 'XOF');
-    expect(xof.ok).toBe(false);
-    expect(said(xof)).toMatch(/^“1,500” is unclear: it would be read as 1\s500\sXOF\. Type 1\s500 if you mean that\.$/u);
-    expect(said(xof, 'fr')).toMatch(/^« 1,500 » est ambigu : il serait lu 1\s500\sXOF\. Saisissez 1\s500 si c’est bien ce montant\.$/u);
+    expect(read('1.234', 'fr-FR')).toMatchObject({ ok: false, problem: { code: 'unclear', advice: 'mark' } });
+    expect(says('1.234', 'fr-GH')).toMatch(/^« 1\.234 » est ambigu : il serait lu 1\s234,00\sGHS\. Saisissez 1\s234,00 si c’est bien ce montant, ou écrivez les décimales avec « , », par exemple 1\s234,50\.$/u);
+    expect(says('1.234', 'en-GH')).toMatch(/^“1\.234” is unclear: it would be read as GHS\s1,234\.00\. Type 1,234\.00 if you mean that; GHS amounts have 2 decimals, like 1,234\.50\.$/u);
+    expect(says('1,234', 'fr-FR')).toMatch(/^« 1,234 » est ambigu : il serait lu 1\s234,00\sGHS\. Saisissez 1\s234,00 si c’est bien ce montant ; les montants en GHS ont 2 décimales, par exemple 1\s234,50\.$/u);
+    expect(says('1,500', 'fr-FR', 'XOF')).toMatch(/^« 1,500 » est ambigu : il serait lu 1\s500\s(F\sCFA|XOF)\. Saisissez 1\s500 si c’est bien ce montant\.$/u);
+    expect(says('1,500', 'en-GH', 'XOF')).toBe(null); // English groups with commas: 1 500
+    expect(says('1.500', 'en-GH', 'XOF')).toMatch(/^“1\.500” is unclear: it would be read as (XOF|F\s?CFA)\s?1,500\. Type 1,500 if you mean that\.$/u);
   });
 
   it('refuses too many decimals, badly grouped thousands and anything that is not an amount: never rescaled', () => {
     expect(read('12.505', 'en-GH')).toMatchObject({ ok: false }); // unclear: 12,505 or 12.505
-    expect(said(read('12,5055', 'en-GH'))).toBe('“12,5055” has 4 decimals; GHS amounts have 2. Type it like 1,234.50.');
-    expect(said(read('12,5055', 'fr-FR'), 'fr')).toBe('« 12,5055 » a 4 décimales ; les montants en GHS en ont 2. Saisissez-le sous la forme 1\u202f234,50.');
-    expect(said(read('12,5', 'fr-FR', 'XOF'))).toBe('XOF amounts have no decimals: type a whole number, like 1\u202f234.');
-    expect(said(read('12,5', 'fr-FR', 'XOF'), 'fr')).toBe('Les montants en XOF n’ont pas de décimales : saisissez un nombre entier, par exemple 1\u202f234.');
-    expect(said(read('1,23,456', 'en-GH'))).toMatch(/do not group thousands by three/);
+    expect(says('12,5055', 'en-GH')).toBe('“12,5055” has 4 decimals; GHS amounts have 2. Type it like 1,234.50.');
+    expect(says('12,5055', 'fr-FR')).toBe('« 12,5055 » a 4 décimales ; les montants en GHS en ont 2. Saisissez-le sous la forme 1\u202f234,50.');
+    expect(says('12,5', 'fr-FR', 'XOF')).toBe('Les montants en XOF n’ont pas de décimales : saisissez un nombre entier, par exemple 1\u202f234.');
+    expect(says('12.5', 'en-GH', 'XOF')).toBe('XOF amounts have no decimals: type a whole number, like 1,234.');
+    expect(says('1,23,456', 'en-GH')).toMatch(/do not group thousands by three/);
+    expect(says('1 23 456', 'fr-FR')).toMatch(/ne regroupent pas les milliers par trois/);
     for (const bad of ['abc', '12a', '-5', '1e5', '1..2', '12.', '1.2.3,4,5']) expect(read(bad, 'en-GH').ok).toBe(false);
-    expect(said(read('abc', 'en-GH'))).toBe('“abc” is not an amount: type it like 1,234.50.');
-    expect(said(read('  ', 'en-GH'))).toBe('Enter an amount, like 1,234.50.');
-    expect(said(read('  ', 'fr-FR'), 'fr')).toBe('Saisissez un montant, par exemple 1\u202f234,50.');
+    expect(says('lots', 'en-GH')).toBe('“lots” is not an amount: type it like 1,234.50.');
+    expect(says('lots', 'fr-FR')).toBe('« lots » n’est pas un montant : saisissez-le sous la forme 1\u202f234,50.');
+    expect(says('  ', 'en-GH')).toBe('Enter an amount, like 1,234.50.');
+    expect(says('  ', 'fr-FR')).toBe('Saisissez un montant, par exemple 1\u202f234,50.');
   });
 
-  it('refuses a percentage with too many decimals in the person’s language', () => {
-    expect(said(parsePercent('1,955', 'en-GH'))).toBeNull(); // English groups with commas: 1955
-    expect(said(parsePercent('1.9555', 'en-GH'))).toBe('“1.9555” has 4 decimals; percentages have 2. Type it like 1.95.');
-    expect(said(parsePercent('1,9555', 'fr-FR'), 'fr')).toBe('« 1,9555 » a 4 décimales ; les pourcentages en ont 2. Saisissez-le sous la forme 1,95.');
+  it('words a refused percentage as a percentage, in both languages', () => {
+    expect(shown(parsePercent('1,955', 'en-GH'), 'en-GH')).toBe(null); // 1 955 %: read, the form checks the range
+    expect(shown(parsePercent('1.955', 'en-GH'), 'en-GH')).toMatch(/; percentages have 2 decimals, like 1\.95\.$/);
+    expect(shown(parsePercent('1,955', 'fr-FR'), 'fr-FR')).toMatch(/; les pourcentages ont 2 décimales, par exemple 1,95\.$/);
+    expect(shown(parsePercent('1,9555', 'fr-FR'), 'fr-FR')).toBe('« 1,9555 » a 4 décimales ; les pourcentages en ont 2. Saisissez-le sous la forme 1,95.');
   });
 
   it('hints in the locale’s own format and the currency’s own decimals', () => {

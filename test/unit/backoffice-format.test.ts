@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { formatDateTime, formatMoney, formatTime, formatZone, minorToDecimal, parseAmount } from '../../renderer/backoffice/features/common/format';
+import { formatDateTime, formatDay, formatMoney, formatTime, formatTimeIn, formatZone, minorToDecimal, parseAmount } from '../../renderer/backoffice/features/common/format';
+import { applyLanguage } from '../../renderer/ui/i18n/locale';
 import { formatDateTime as payerDateTime } from '../../renderer/checkout/format';
 import { formatMoney as formatMoneyIn } from '../../shared/money';
 
@@ -51,5 +52,22 @@ describe('times name their zone', () => {
     expect(formatZone('Africa/Accra')).toMatch(/^Africa\/Accra \(GMT(\+0)?\)$/);
     expect(formatZone('Africa/Lagos', new Date('2026-06-12T14:05:00Z'))).toBe('Africa/Lagos (GMT+1)');
     expect(formatZone('Not/AZone')).toBe('Not/AZone');
+  });
+});
+
+describe('the cash-up’s day and times', () => {
+  it('writes the day in the language staff chose, the same day whatever the screen’s zone', () => {
+    try {
+      applyLanguage('fr');
+      expect(formatDay('2026-06-01')).toBe('lundi 1 juin 2026');
+      expect(formatDay('2026-12-31')).toBe('jeudi 31 décembre 2026');
+      expect(formatTimeIn('2026-06-01T13:05:00Z', 'Africa/Lagos')).toBe('14:05');
+      applyLanguage('en');
+      expect(formatDay('2026-06-01')).toMatch(/^Monday,? 1 June 2026$/);
+      expect(formatTimeIn('2026-06-01T13:05:00Z', 'Africa/Accra')).toMatch(/^0?1:05\s?pm$/i);
+      expect(formatTimeIn('2026-06-01T13:05:00Z', 'Not/AZone')).toMatch(/:05/);
+    } finally {
+      applyLanguage('en');
+    }
   });
 });

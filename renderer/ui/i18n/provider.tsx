@@ -71,8 +71,12 @@ export function I18nProvider({
 
   return (
     <LanguageContext.Provider value={state}>
+      {/*
+        Not keyed on the language: a switch re-renders the tree in place, so what is being typed
+        in a form stays. Every component that writes words or numbers re-renders with it (each
+        reads the intl context through useT, or sits under one that does; none is memoised).
+      */}
       <IntlProvider
-        key={language}
         locale={currentLocale()}
         messages={messages}
         defaultLocale="en-GH"

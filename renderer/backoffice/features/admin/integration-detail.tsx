@@ -4,6 +4,7 @@ import { useApi } from '../common/api';
 import { labelsWith } from '../common/labels';
 import { amountPlaceholder, formatAmountInput, formatDateTime, formatMoney, parseAmount, useAmountLocale } from '../common/format';
 import { parsePercent } from '../../../ui/amount';
+import { amountErrorText } from '../../../ui/amount-text';
 import { defaultFeeRule } from '../../../../shared/fee-defaults';
 import { RAILS, type Rail } from '../../../../shared/schemas/common';
 import { Card, DataTable, InputField, Mono, SelectField, ShortId, StatusBadge } from '../../../ui/blocks';
@@ -91,12 +92,12 @@ export function IntegrationDetail({ i, onClose }: { i: IntegrationView; onClose:
   const saveFee = useAdminAction(
     () => {
       const percent = parsePercent(fee.percent, locale);
-      if (!percent.ok) return Promise.reject(new FormError(t('admin.fees.percentError', { message: t(percent.problem.id, percent.problem.values) })));
+      if (!percent.ok) return Promise.reject(new FormError(t('admin.fees.percentError', { message: amountErrorText(t, percent) })));
       if (percent.minor > 10_000) return Promise.reject(new FormError(t('admin.fees.percentMax')));
       const fixed = fee.fixed.trim() ? parseAmount(fee.fixed, feeCurrency, locale) : ({ ok: true, minor: 0 } as const);
-      if (!fixed.ok) return Promise.reject(new FormError(t('admin.fees.fixedError', { message: t(fixed.problem.id, fixed.problem.values) })));
+      if (!fixed.ok) return Promise.reject(new FormError(t('admin.fees.fixedError', { message: amountErrorText(t, fixed) })));
       const cap = fee.cap.trim() ? parseAmount(fee.cap, feeCurrency, locale) : null;
-      if (cap && !cap.ok) return Promise.reject(new FormError(t('admin.fees.capError', { message: t(cap.problem.id, cap.problem.values) })));
+      if (cap && !cap.ok) return Promise.reject(new FormError(t('admin.fees.capError', { message: amountErrorText(t, cap) })));
       return api.post(`/admin/integrations/${i.integration_id}/fee-rules`, {
         rail: fee.rail,
         currency: feeCurrency,

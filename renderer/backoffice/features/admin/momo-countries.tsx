@@ -1,4 +1,5 @@
-import { useId, useState } from 'react';
+import { useId, useMemo, useState } from 'react';
+import { useIntl } from 'react-intl';
 import { useApi } from '../common/api';
 import { useT } from '../../../ui/i18n';
 import { MOMO_COUNTRIES } from '../../../../shared/countries';
@@ -9,9 +10,24 @@ import { useAdminAction } from './use-admin-action';
  * The Mobile Money countries an integration serves. A session's payer picks from the countries of
  * its currency that the integration serves; "every country" (the default) follows the currency.
  */
+/** A country's name in the language the staff member reads (`Côte d’Ivoire`, `Sénégal`), from Intl. */
+function useRegionName(): (code: string, fallback: string) => string {
+  const { locale } = useIntl();
+  return useMemo(() => {
+    let names: Intl.DisplayNames | null = null;
+    try {
+      names = new Intl.DisplayNames([locale], { type: 'region' });
+    } catch {
+      names = null;
+    }
+    return (code: string, fallback: string) => names?.of(code) ?? fallback;
+  }, [locale]);
+}
+
 export function MomoCountriesField({ i }: { i: IntegrationView }) {
   const api = useApi();
   const t = useT();
+  const regionName = useRegionName();
   const id = useId();
   const [every, setEvery] = useState(i.momo_countries === null);
   const [picked, setPicked] = useState<string[]>(i.momo_countries ?? MOMO_COUNTRIES.map((c) => c.code));
@@ -39,8 +55,8 @@ export function MomoCountriesField({ i }: { i: IntegrationView }) {
           {MOMO_COUNTRIES.map((c) => (
             <label key={c.code}>
               <input type="checkbox" disabled={every} checked={every || picked.includes(c.code)} onChange={(e) => toggle(c.code, e.target.checked)} />
-              <span translate="no">
-                {c.name} <span className="bo-muted">({c.currency})</span>
+              <span translate="no" data-country={c.code}>
+                {regionName(c.code, c.name)} <span className="bo-muted">({c.currency})</span>
               </span>
             </label>
           ))}

@@ -3,6 +3,7 @@ import { useT } from '../../../ui/i18n';
 import { useApi } from '../common/api';
 import { labelsWith } from '../common/labels';
 import { amountPlaceholder, parseAmount, useAmountLocale } from '../common/format';
+import { amountErrorText } from '../../../ui/amount-text';
 import { Card, InputField, SelectField } from '../../../ui/blocks';
 import { FEE_CURRENCIES } from './fee-currencies';
 import { FormError, useAdminAction } from './use-admin-action';
@@ -18,7 +19,7 @@ export function SandboxTab() {
   const confirm = useAdminAction(
     () => {
       const read = parseAmount(amount, currency, locale);
-      if (!read.ok || read.minor <= 0) return Promise.reject(new FormError(read.ok ? t('admin.sandbox.enterAmount') : t(read.problem.id, read.problem.values)));
+      if (!read.ok || read.minor <= 0) return Promise.reject(new FormError(read.ok ? t('admin.sandbox.enterAmount') : amountErrorText(t, read)));
       return api.post('/admin/sandbox/bank-transfers', { payment_reference: reference.trim(), amount_minor: read.minor }, ProviderPaymentStatusResponse);
     },
     (r) => t('admin.sandbox.done', { session: r.session_id, status: labelsWith(t).sessionStatus(r.session_status) }),

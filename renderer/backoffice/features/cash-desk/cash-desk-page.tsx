@@ -5,6 +5,7 @@ import { ApiError } from '../../api/client';
 import { meQueries } from '../auth/me.queries';
 import { useApi } from '../common/api';
 import { useErrorText } from '../common/error-text';
+import { amountErrorText } from '../../../ui/amount-text';
 import { parseAmount, useAmountLocale } from '../common/format';
 import { useT } from '../../../ui/i18n';
 import { Card, Empty, PageTitle } from '../../../ui/blocks';
@@ -137,7 +138,7 @@ export function CashDeskPage() {
     if (!slip.data) return;
     const amount = parseAmount(counted, slip.data.currency, locale);
     if (!amount.ok || amount.minor <= 0) {
-      setAmountError(amount.ok ? t('cashDesk.typeAmount', { currency: slip.data.currency }) : t(amount.problem.id, amount.problem.values));
+      setAmountError(amount.ok ? t('cashDesk.typeAmount', { currency: slip.data.currency }) : amountErrorText(t, amount));
       return;
     }
     setAmountError(null);

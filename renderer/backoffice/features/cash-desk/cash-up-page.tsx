@@ -7,6 +7,7 @@ import { useT } from '../../../ui/i18n';
 import { useSession } from '../auth/session';
 import { useApi } from '../common/api';
 import { useErrorText } from '../common/error-text';
+import { amountErrorText } from '../../../ui/amount-text';
 import { formatDateTime, formatMoney, minorToDecimal, parseAmount, useAmountLocale } from '../common/format';
 import { Card, DataTable, Empty, PageTitle, QueryState, Tabs } from '../../../ui/blocks';
 import { cashUpQueries, saveCount, saveFloat, supervisorSignOff, tellerSign } from './cash-up.queries';
@@ -199,7 +200,7 @@ function TellerForms({ c }: { c: CashUp }) {
     e.preventDefault();
     if (floatMode === 'amount') {
       const a = parseAmount(floatAmount || '0', c.currency, locale);
-      if (!a.ok || a.minor < 0) return setFloatError({ text: a.ok ? t('cashUp.error.amount') : t(a.problem.id, a.problem.values), code: null });
+      if (!a.ok || a.minor < 0) return setFloatError({ text: a.ok ? t('cashUp.error.amount') : amountErrorText(t, a), code: null });
       float.mutate({ amount_minor: a.minor });
     } else {
       const g = readGrid(c, floatGrid, locale);

@@ -1,6 +1,6 @@
 import type { CashUp } from '../../../../shared/schemas/cash-up';
 import { useT, type T } from '../../../ui/i18n';
-import { formatDateTime, formatMoney } from '../common/format';
+import { formatDateTime, formatDay, formatMoney, formatTimeIn } from '../common/format';
 import { StatusBadge } from '../../../ui/blocks';
 
 /** A denomination as a teller names it: "GHS 200.00 note", "GHS 0.50 coin", or the total line. */
@@ -21,8 +21,6 @@ export function outcomeWords(t: T, c: Pick<CashUp, 'outcome' | 'difference_minor
   const amount = formatMoney(Math.abs(c.difference_minor), c.currency);
   return t(`cashUp.outcome.${c.outcome}`, { amount });
 }
-
-const timeOf = (iso: string) => new Date(iso).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
 
 /**
  * The cash-up as a sheet, on screen and on paper (A4 or an 80 mm roll: cash-up.css): who, where
@@ -49,7 +47,7 @@ export function CashUpSheet({ c, printable }: { c: CashUp; printable: boolean })
             ) : null}
           </div>
           <div className="bo-muted">
-            <time dateTime={c.date}>{new Date(`${c.date}T12:00:00`).toLocaleDateString(undefined, { dateStyle: 'full' })}</time> <span translate="no">({c.time_zone})</span>
+            <time dateTime={c.date}>{formatDay(c.date)}</time> <span translate="no">({c.time_zone})</span>
           </div>
         </div>
         <StatusBadge status={c.status === 'supervisor_signed' ? 'approved' : c.status === 'teller_signed' ? 'under_review' : 'open'} label={statusLabel} />
@@ -155,7 +153,7 @@ export function CashUpSheet({ c, printable }: { c: CashUp; printable: boolean })
                     {d.receipt_no ?? d.slip_reference}
                   </td>
                   <td>
-                    <time dateTime={d.created_at}>{timeOf(d.created_at)}</time>
+                    <time dateTime={d.created_at}>{formatTimeIn(d.created_at, c.time_zone)}</time>
                   </td>
                   <td className="num" translate="no">
                     {money(d.amount_minor)}

@@ -2,12 +2,12 @@ import { useQuery } from '@tanstack/react-query';
 import { Fragment, useState } from 'react';
 import type { CashDeposit, ShiftTotal } from '../../../../shared/schemas/backoffice';
 import { useApi } from '../common/api';
-import { formatDateTime, formatMoney, formatTime } from '../common/format';
+import { formatDateTime, formatDay, formatMoney, formatTime } from '../common/format';
 import { listPager, useListPages } from '../common/paging';
 import { Card, DataTable, Empty, Money, Mono, QueryState, StatusBadge, type SortState } from '../../../ui/blocks';
 import { depositQueries } from '../review/deposits.queries';
 import { useLabels } from '../common/labels';
-import { currentLocale, useT } from '../../../ui/i18n';
+import { useT } from '../../../ui/i18n';
 import { shiftQueries } from './cash-slips.queries';
 
 /** The teller's own recent deposits: when, slip, amount, review state (with a rejection's reason), and a reprint. */
@@ -108,7 +108,7 @@ export function ShiftTotalCard({ printing, onPrint }: { printing: boolean; onPri
             <div className="cd-shift__head">
               <strong>{t('cashDesk.shift.head', { user: () => <span key="u" translate="no">{s.teller.username}</span> })}</strong>
               <span className="bo-muted">
-                <time dateTime={s.date}>{new Date(`${s.date}T12:00:00`).toLocaleDateString(currentLocale(), { dateStyle: 'full' })}</time> <span translate="no">({s.time_zone})</span>
+                <time dateTime={s.date}>{formatDay(s.date)}</time> <span translate="no">({s.time_zone})</span>
               </span>
             </div>
             {s.totals.length === 0 ? (

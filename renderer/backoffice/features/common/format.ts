@@ -50,6 +50,29 @@ export function formatDateTime(iso: string | null | undefined, opts: { seconds?:
   return dateTimeFormat(opts.seconds ? 'seconds' : 'minutes').format(d);
 }
 
+/**
+ * A calendar day (`2026-06-01`) written out in the language staff read Paydesk in ("Monday 1 June
+ * 2026", "lundi 1 juin 2026"): the day itself, whatever the zone of the screen reading it.
+ */
+export function formatDay(day: string): string {
+  const [y, m, d] = day.split('-').map(Number);
+  const at = Date.UTC(y!, (m ?? 1) - 1, d ?? 1, 12);
+  if (Number.isNaN(at)) return day;
+  return new Intl.DateTimeFormat(currentLocale(), { dateStyle: 'full', timeZone: 'UTC' }).format(at);
+}
+
+/** A time of day in a given zone (the instance's, for a cash-up), in the staff member's language: "14:05", "2:05 PM". */
+export function formatTimeIn(iso: string, zone: string): string {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  const opts: Intl.DateTimeFormatOptions = { hour: '2-digit', minute: '2-digit' };
+  try {
+    return new Intl.DateTimeFormat(currentLocale(), { ...opts, timeZone: zone }).format(d);
+  } catch {
+    return new Intl.DateTimeFormat(currentLocale(), opts).format(d); // a zone this browser does not know
+  }
+}
+
 /** "in 3 hours", "5 minutes ago". */
 export function formatRelative(iso: string, now = Date.now()): string {
   const seconds = (new Date(iso).getTime() - now) / 1000;

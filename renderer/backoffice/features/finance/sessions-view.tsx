@@ -7,6 +7,7 @@ import { useApi } from '../common/api';
 import { labelsWith } from '../common/labels';
 import { amountPlaceholder, dayEndIso, dayStartIso, formatDateTime, formatMoney, parseAmount, useAmountLocale } from '../common/format';
 import { FEE_CURRENCIES } from '../admin/fee-currencies';
+import { amountErrorText } from '../../../ui/amount-text';
 import { NoMatch } from '../common/filter-hint';
 import { listPager, useListPages } from '../common/paging';
 import { Card, CopyId, DataTable, DetailList, Empty, InputField, Money, Mono, Pagination, QueryState, SelectField, ShortId, StatusBadge, type SortState } from '../../../ui/blocks';
@@ -88,7 +89,7 @@ export function SessionsView({ merchantId }: { merchantId: string | undefined })
           onChange={change(setAmount)}
           placeholder={amountPlaceholder(amountCurrency, locale)}
           inputMode="decimal"
-          error={amountRead && !amountRead.ok ? t(amountRead.problem.id, amountRead.problem.values) : undefined}
+          error={amountErrorText(t, amountRead) ?? undefined}
         />
         <SelectField label={t('finance.sessions.currency')} value={amountCurrency} onChange={change(setAmountCurrency)} options={FEE_CURRENCIES.map((c) => ({ value: c, label: c }))} />
         <InputField label={t('finance.from')} type="date" value={fromDay} onChange={change(setFromDay)} />

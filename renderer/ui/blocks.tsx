@@ -135,6 +135,11 @@ export interface Column<T> {
    * header (axe td-has-header), and the phone card layout shows no label for it.
    */
   hideHeader?: boolean;
+  /**
+   * Shown only where the table has room (a screen 1600 px wide or more, and on phones' cards):
+   * a column whose value the row's detail also shows, so that a laptop's table fits its box.
+   */
+  wide?: boolean;
 }
 
 export interface SortState {
@@ -238,7 +243,7 @@ export function DataTable<T>({
                   <th
                     key={c.key}
                     scope="col"
-                    className={c.align === 'right' ? 'bo-num' : undefined}
+                    className={[c.align === 'right' ? 'bo-num' : '', c.wide ? 'bo-col--wide' : ''].filter(Boolean).join(' ') || undefined}
                     aria-sort={active ? (sort.dir === 'asc' ? 'ascending' : 'descending') : key !== undefined ? 'none' : undefined}
                   >
                     {key !== undefined ? (
@@ -268,7 +273,7 @@ export function DataTable<T>({
                 tabIndex={onRowClick ? 0 : undefined}
               >
                 {columns.map((c) => (
-                  <td key={c.key} data-label={c.hideHeader ? undefined : c.header || undefined} className={[c.align === 'right' ? 'bo-num' : '', c.nowrap ? 'bo-nowrap' : ''].filter(Boolean).join(' ') || undefined}>
+                  <td key={c.key} data-label={c.hideHeader ? undefined : c.header || undefined} className={[c.align === 'right' ? 'bo-num' : '', c.nowrap ? 'bo-nowrap' : '', c.wide ? 'bo-col--wide' : ''].filter(Boolean).join(' ') || undefined}>
                     {c.render(row)}
                   </td>
                 ))}

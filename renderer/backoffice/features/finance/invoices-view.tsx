@@ -65,8 +65,8 @@ export function InvoicesView({ merchantId }: { merchantId: string | undefined })
                 { key: 'paid', header: t('finance.invoices.paid'), align: 'right', render: (r) => <Money minor={r.paid_minor} currency={r.currency} /> },
                 { key: 'outstanding', header: t('finance.invoices.outstanding'), align: 'right', render: (r) => <Money minor={r.outstanding_minor} currency={r.currency} /> },
                 { key: 'remitted', header: t('finance.invoices.payment'), render: (r) => <PaymentState invoice={r} /> },
-                { key: 'session', header: t('finance.invoices.latestSession'), render: (r) => (r.latest_session_status ? <StatusBadge status={r.latest_session_status} kind="session" /> : <span className="bo-muted">{t('finance.invoices.none')}</span>) },
-                { key: 'updated', header: t('finance.invoices.updated'), sortKey: 'updated_at', nowrap: true, render: (r) => <time dateTime={r.updated_at}>{formatDateTime(r.updated_at)}</time> },
+                { key: 'session', header: t('finance.invoices.latestSession'), wide: true, render: (r) => (r.latest_session_status ? <StatusBadge status={r.latest_session_status} kind="session" /> : <span className="bo-muted">{t('finance.invoices.none')}</span>) },
+                { key: 'updated', header: t('finance.invoices.updated'), sortKey: 'updated_at', render: (r) => <time dateTime={r.updated_at}>{formatDateTime(r.updated_at)}</time> },
               ]}
             />
             <Pagination {...listPager(pages, { total: d.total, capped: d.total_capped, rows: d.invoices.length, limit }, invoices.isPlaceholderData ? null : d.next_cursor)} />

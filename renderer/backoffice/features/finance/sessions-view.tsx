@@ -143,10 +143,10 @@ export function SessionsView({ merchantId }: { merchantId: string | undefined })
                   sortKey: 'invoice_ref',
                   render: (r) => <InvoiceRefCell invoiceRef={r.invoice_ref} mode={r.mode} />,
                 },
-                { key: 'payer', header: t('finance.payer'), nowrap: true, render: (r) => (r.customer_name ? <span translate="no">{r.customer_name}</span> : <span className="bo-muted">—</span>) },
-                { key: 'rail', header: t('finance.paidBy'), nowrap: true, render: (r) => labelsWith(t).rail(r.paid_rail) },
-                { key: 'created', header: t('finance.created'), sortKey: 'created_at', nowrap: true, render: (r) => <time dateTime={r.created_at}>{formatDateTime(r.created_at)}</time> },
-                { key: 'id', header: t('finance.session'), render: (r) => <ShortId value={r.id} /> },
+                { key: 'payer', header: t('finance.payer'), render: (r) => (r.customer_name ? <span translate="no">{r.customer_name}</span> : <span className="bo-muted">—</span>) },
+                { key: 'rail', header: t('finance.paidBy'), render: (r) => labelsWith(t).rail(r.paid_rail) },
+                { key: 'created', header: t('finance.created'), sortKey: 'created_at', render: (r) => <time dateTime={r.created_at}>{formatDateTime(r.created_at)}</time> },
+                { key: 'id', header: t('finance.session'), wide: true, render: (r) => <ShortId value={r.id} /> },
               ]}
             />
             <Pagination {...listPager(pages, { total: d.total, capped: d.total_capped, rows: d.sessions.length, limit }, sessions.isPlaceholderData ? null : d.next_cursor)} />

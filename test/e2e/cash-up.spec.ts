@@ -40,7 +40,7 @@ async function signIn(page: Page, username: string): Promise<void> {
   await page.getByLabel('Username').fill(username);
   await page.getByLabel('Password').fill(STAFF_PASSWORD);
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page.locator('#shell-nav')).toBeAttached();
+  await expect(page.locator('#shell-nav')).toBeAttached({ timeout: 30_000 }); // the sign-in hashes the password: seconds on a busy machine
 }
 
 /** A session paid in cash at this teller's counter: slip issued, deposit recorded. */

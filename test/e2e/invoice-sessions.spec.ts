@@ -56,7 +56,7 @@ test('an invoice with more sessions than a page: the count, Show more to the end
   await page.getByLabel('Username').fill(username);
   await page.getByLabel('Password').fill(PASSWORD);
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page.locator('#shell-nav')).toBeAttached();
+  await expect(page.locator('#shell-nav')).toBeAttached({ timeout: 30_000 }); // the sign-in hashes the password: seconds on a busy machine
   await page.goto(`/backoffice/finance/invoices/${encodeURIComponent(invoiceRef)}`);
 
   const sessions = page.getByTestId('invoice-sessions');
@@ -118,7 +118,7 @@ test("an invoice's sessions show fee, collected and net as the sessions list doe
   await page.getByLabel('Username').fill(username);
   await page.getByLabel('Password').fill(PASSWORD);
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page.locator('#shell-nav')).toBeAttached();
+  await expect(page.locator('#shell-nav')).toBeAttached({ timeout: 30_000 }); // the sign-in hashes the password: seconds on a busy machine
   await page.goto(`/backoffice/finance/invoices/${encodeURIComponent(invoiceRef)}`);
 
   const table = page.getByTestId('invoice-sessions').locator('table');

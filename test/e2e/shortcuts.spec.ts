@@ -27,7 +27,7 @@ async function signIn(page: Page, username: string): Promise<void> {
   await page.getByLabel('Username').fill(username);
   await page.getByLabel('Password').fill(PASSWORD);
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page.locator('#shell-nav')).toBeAttached();
+  await expect(page.locator('#shell-nav')).toBeAttached({ timeout: 30_000 }); // the sign-in hashes the password: seconds on a busy machine
 }
 
 async function noSeriousViolations(page: Page, screen: string): Promise<void> {

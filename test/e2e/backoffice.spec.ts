@@ -492,7 +492,20 @@ test.describe.serial('back office: cash desk to finance', () => {
     await expect(whenHeader).toHaveAttribute('aria-sort', 'descending');
     await expect(audit.locator('.bo-pagination__count')).toHaveText(/^1–25 of \d+$/);
     await expect.poll(() => auditFetches, { timeout: 30_000 }).toBe(0);
-    const lastOnFirst = await audit.locator('tbody tr').last().locator('time').getAttribute('datetime');
+    // The cursor comes from the first page the list holds when Next is pressed: a refetch in the
+    // background (other workers' sign-ins are audited meanwhile) may replace the one on screen
+    // just before, so the oldest entry is taken from the last first-page answer that arrived.
+    let lastOnFirst = await audit.locator('tbody tr').last().locator('time').getAttribute('datetime');
+    page.on('response', (r) => {
+      if (!isAudit(r) || new URL(r.url()).searchParams.has('cursor')) return;
+      void r
+        .json()
+        .then((body: { entries?: Array<{ at: string }> }) => {
+          const last = body.entries?.at(-1)?.at;
+          if (last) lastOnFirst = last;
+        })
+        .catch(() => undefined);
+    });
     const byCursor = page.waitForRequest((r) => r.url().includes('/api/backoffice/v1/audit?') && new URL(r.url()).searchParams.has('cursor'));
     await audit.getByRole('button', { name: 'Next' }).click();
     expect(new URL((await byCursor).url()).searchParams.has('offset')).toBe(false);

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { checkoutPath, createSession, adminCli, apiFetch, seriousAxeViolations, TELLER } from './support';
+import { checkoutPath, createSession, adminCli, apiFetch, seriousAxeViolations, TELLER, signInWithForm } from './support';
 
 const API = `http://127.0.0.1:${process.env.PAYDESK_E2E_PORT ?? '47913'}`;
 
@@ -42,13 +42,7 @@ async function expectNoSeriousViolations(page: Page, screen: string): Promise<vo
   expect.soft(await seriousAxeViolations(page), `${screen}: serious or critical accessibility violations`).toBe('');
 }
 
-async function signIn(page: Page, username: string): Promise<void> {
-  await page.goto('/backoffice/');
-  await page.getByLabel('Username').fill(username);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page.locator('#shell-nav')).toBeAttached({ timeout: 30_000 }); // the sign-in hashes the password: seconds on a busy machine
-}
+const signIn = (page: Page, username: string) => signInWithForm(page, username, PASSWORD);
 
 test.describe('axe: back office', () => {
   // One set of staff and data per project: the screens are then scanned in turn.

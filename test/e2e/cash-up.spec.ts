@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page, type TestInfo } from '@playwright/test';
-import { STAFF_PASSWORD, TELLER, adminCli, apiFetch, createSession, shot, staffCall } from './support';
+import { STAFF_PASSWORD, TELLER, adminCli, apiFetch, createSession, shot, staffCall, signInWithForm } from './support';
 import { untranslatedText } from './untranslated';
 
 /**
@@ -35,13 +35,7 @@ async function axe(page: Page, screen: string): Promise<void> {
   expect.soft(report, `${screen}: serious or critical accessibility violations`).toBe('');
 }
 
-async function signIn(page: Page, username: string): Promise<void> {
-  await page.goto('/backoffice/');
-  await page.getByLabel('Username').fill(username);
-  await page.getByLabel('Password').fill(STAFF_PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page.locator('#shell-nav')).toBeAttached({ timeout: 30_000 }); // the sign-in hashes the password: seconds on a busy machine
-}
+const signIn = (page: Page, username: string) => signInWithForm(page, username, STAFF_PASSWORD);
 
 /** A session paid in cash at this teller's counter: slip issued, deposit recorded. */
 async function deposit(teller: string): Promise<{ id: string; amount_minor: number }> {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
-import { shot, adminCli, apiFetch } from './support';
+import { shot, adminCli, call } from './support';
 
 /**
  * The finance exceptions screen against the real server: an invoice paid twice and one paid in
@@ -8,18 +8,8 @@ import { shot, adminCli, apiFetch } from './support';
  */
 const PASSWORD = 'e2e-exceptions-pass';
 const run = `${Date.now() % 1_000_000}${process.pid % 100_000}`;
-const API = `http://127.0.0.1:${process.env.PAYDESK_E2E_PORT ?? '47913'}`;
 
 
-async function call<T>(path: string, body?: unknown, key?: string): Promise<T> {
-  const res = await apiFetch(`${API}${path}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (!res.ok && res.status !== 207) throw new Error(`${path} → ${res.status}: ${await res.text()}`);
-  return (await res.json()) as T;
-}
 
 /** A session for the invoice, paid with the approving test card over the public checkout API. */
 async function paidSession(key: string, invoiceRef: string, amount: number): Promise<string> {

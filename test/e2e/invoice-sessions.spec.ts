@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { adminCli, shot, apiFetch } from './support';
+import { adminCli, shot, call } from './support';
 
 /**
  * The invoice detail reads its sessions a page at a time (50, newest first): the screen says how
@@ -9,18 +9,8 @@ import { adminCli, shot, apiFetch } from './support';
  */
 const PASSWORD = 'e2e-invoice-pages-1234';
 const run = `${Date.now() % 1_000_000}${process.pid % 100_000}`;
-const API = `http://127.0.0.1:${process.env.PAYDESK_E2E_PORT ?? '47913'}`;
 const SESSIONS = 55;
 
-async function call<T>(path: string, body?: unknown, key?: string): Promise<T> {
-  const res = await apiFetch(`${API}${path}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: { connection: 'close', ...(key ? { authorization: `Bearer ${key}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (!res.ok && res.status !== 207) throw new Error(`${path} → ${res.status}: ${await res.text()}`);
-  return (await res.json()) as T;
-}
 
 const newSession = (key: string, invoiceRef: string) => call<{ id: string }>('/api/v1/sessions', { amount_minor: 1_000, invoice_ref: invoiceRef, currency: 'GHS' }, key);
 

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import Database from 'better-sqlite3';
 import { expect, test, type Page, type TestInfo } from '@playwright/test';
-import { adminCli, apiFetch, shot, TELLER } from './support';
+import { adminCli, apiFetch, shot, TELLER, signInWithForm } from './support';
 
 /**
  * The back office by keyboard and in words: the review queue's shortcuts and their help, tabs
@@ -25,13 +25,7 @@ async function call<T>(path: string, init: { token?: string; key?: string; body?
 }
 const login = async (u: string) => (await call<{ token: string }>('/api/backoffice/v1/auth/login', { body: { username: u, password: PASSWORD } })).token;
 
-async function signIn(page: Page, username: string): Promise<void> {
-  await page.goto('/backoffice/');
-  await page.getByLabel('Username').fill(username);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page.locator('#shell-nav')).toBeAttached({ timeout: 30_000 }); // the sign-in hashes the password: seconds on a busy machine
-}
+const signIn = (page: Page, username: string) => signInWithForm(page, username, PASSWORD);
 
 async function noSeriousViolations(page: Page, screen: string): Promise<void> {
   await page.waitForLoadState('networkidle');

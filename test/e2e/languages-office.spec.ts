@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, test, type Page } from '@playwright/test';
-import { adminCli, apiFetch, seriousAxeViolations, shot } from './support';
+import { adminCli, seriousAxeViolations, shot, call, signInWithApi } from './support';
 import { untranslatedText } from './untranslated';
 
 /**
@@ -9,7 +9,6 @@ import { untranslatedText } from './untranslated';
  * reader's language: in the pseudo-locale (`?lang=pseudo`) every text on them is a message, and
  * in a French browser they read in French, at a phone's width and a desktop's without overflow.
  */
-const API = `http://127.0.0.1:${process.env.PAYDESK_E2E_PORT ?? '47913'}`;
 const PASSWORD = 'e2e-languages-office-pass';
 // Named afresh by every beforeAll: a worker runs it again for each group of this file it is given.
 let run = '';
@@ -18,15 +17,6 @@ let FINANCE = '';
 let TWICE = '';
 let PART = '';
 
-async function call<T>(path: string, body?: unknown, key?: string): Promise<T> {
-  const res = await apiFetch(`${API}${path}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (!res.ok && res.status !== 207) throw new Error(`${path} → ${res.status}: ${await res.text()}`);
-  return (await res.json()) as T;
-}
 
 /** A session for the invoice, paid with the approving test card over the public checkout API. */
 async function paidSession(key: string, invoiceRef: string, amount: number): Promise<string> {
@@ -77,11 +67,7 @@ test.afterAll(() => {
   receiver?.server.close();
 });
 
-/** Signs in through the API: the cookie it sets is the page's, whatever language the sign-in screen speaks. */
-async function signIn(page: Page, username: string): Promise<void> {
-  const res = await page.request.post('/api/backoffice/v1/auth/login', { data: { username, password: PASSWORD }, headers: { 'x-paydesk-csrf': '1' } });
-  expect(res.status()).toBe(200);
-}
+const signIn = (page: Page, username: string) => signInWithApi(page, username, PASSWORD);
 
 /** Waits for the screen's data (no loading state left), then lists what is not a message. */
 async function leftovers(page: Page, ready: string): Promise<string[]> {

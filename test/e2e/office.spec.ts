@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, test, type Page } from '@playwright/test';
-import { shot, adminCli, apiFetch, TELLER } from './support';
+import { shot, adminCli, apiFetch, TELLER, signInWithForm } from './support';
 
 /**
  * Finance, audit, webhooks and administration as a finance clerk, a supervisor and an admin use
@@ -35,13 +35,7 @@ function failingReceiver(): Promise<{ server: Server; url: string }> {
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks` })));
 }
 
-async function signIn(page: Page, username: string): Promise<void> {
-  await page.goto('/backoffice/');
-  await page.getByLabel('Username').fill(username);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page.locator('#shell-nav')).toBeAttached({ timeout: 30_000 }); // the sign-in hashes the password: seconds on a busy machine
-}
+const signIn = (page: Page, username: string) => signInWithForm(page, username, PASSWORD);
 
 /** The same screen at the desktop width and at 390 px, for people to look at. */
 async function shots(page: Page, info: Parameters<typeof shot>[1], name: string): Promise<void> {

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { shot, adminCli, apiFetch } from './support';
+import { shot, adminCli, call } from './support';
 
 /**
  * The finance overview against the real server: a card payment (fee paid by the merchant) and a
@@ -8,17 +8,7 @@ import { shot, adminCli, apiFetch } from './support';
  */
 const PASSWORD = 'e2e-overview-pass-1234';
 const run = `${Date.now() % 1_000_000}${process.pid % 100_000}`;
-const API = `http://127.0.0.1:${process.env.PAYDESK_E2E_PORT ?? '47913'}`;
 
-async function call<T>(path: string, body?: unknown, auth?: string): Promise<T> {
-  const res = await apiFetch(`${API}${path}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: { connection: 'close', ...(auth ? { authorization: `Bearer ${auth}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (!res.ok) throw new Error(`${path} → ${res.status}: ${await res.text()}`);
-  return (await res.json()) as T;
-}
 const login = async (u: string) => (await call<{ token: string }>('/api/backoffice/v1/auth/login', { username: u, password: PASSWORD })).token;
 
 async function noSidewaysScroll(page: Page): Promise<void> {

@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { adminCli, apiFetch, shot, TELLER } from './support';
+import { adminCli, shot, TELLER, call, signInWithForm } from './support';
 
 /**
  * The review queue's single-key shortcuts on two more screens, by the same rules (never while
@@ -10,25 +10,9 @@ import { adminCli, apiFetch, shot, TELLER } from './support';
  */
 const PASSWORD = 'e2e-shortcuts-pass-1234';
 const run = `${Date.now() % 1_000_000}${process.pid % 100_000}`;
-const API = `http://127.0.0.1:${process.env.PAYDESK_E2E_PORT ?? '47913'}`;
 
-async function call<T>(path: string, body?: unknown, key?: string): Promise<T> {
-  const res = await apiFetch(`${API}${path}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: { connection: 'close', ...(key ? { authorization: `Bearer ${key}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (!res.ok && res.status !== 207) throw new Error(`${path} → ${res.status}: ${await res.text()}`);
-  return (await res.json()) as T;
-}
 
-async function signIn(page: Page, username: string): Promise<void> {
-  await page.goto('/backoffice/');
-  await page.getByLabel('Username').fill(username);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page.locator('#shell-nav')).toBeAttached({ timeout: 30_000 }); // the sign-in hashes the password: seconds on a busy machine
-}
+const signIn = (page: Page, username: string) => signInWithForm(page, username, PASSWORD);
 
 async function noSeriousViolations(page: Page, screen: string): Promise<void> {
   const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();

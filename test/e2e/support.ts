@@ -4,7 +4,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import AxeBuilder from '@axe-core/playwright';
-import type { Page, TestInfo } from '@playwright/test';
+import { expect, type Page, type TestInfo } from '@playwright/test';
 import { Agent, fetch as undiciFetch, type RequestInit } from 'undici';
 
 /**
@@ -156,4 +156,33 @@ export async function seriousAxeViolations(page: Page): Promise<string> {
   const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice', 'experimental']).analyze();
   const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   return bad.map((v) => `${v.id} (${v.impact}): ${v.help}\n${v.nodes.map((n) => `   ${n.target.join(' ')}: ${n.failureSummary?.split('\n').slice(1, 2).join('')}`).join('\n')}`).join('\n');
+}
+
+/**
+ * A JSON call to the server under test: POST with `body`, else GET; `bearer` is an API key or a
+ * staff token. Anything but a 2xx (207 included) throws with the answer.
+ */
+export async function call<T>(path: string, body?: unknown, bearer?: string): Promise<T> {
+  const res = await apiFetch(`${apiBase()}${path}`, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: { connection: 'close', ...(bearer ? { authorization: `Bearer ${bearer}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!res.ok) throw new Error(`${path} → ${res.status}: ${await res.text()}`);
+  return (await res.json()) as T;
+}
+
+/** Signs in through the sign-in form, in English, and waits for the back office's menu. */
+export async function signInWithForm(page: Page, username: string, password: string): Promise<void> {
+  await page.goto('/backoffice/');
+  await page.getByLabel('Username').fill(username);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.locator('#shell-nav')).toBeAttached({ timeout: 30_000 }); // the sign-in hashes the password: seconds on a busy machine
+}
+
+/** Signs in through the API: the cookie it sets is the page's, whatever language the sign-in screen speaks. */
+export async function signInWithApi(page: Page, username: string, password: string): Promise<void> {
+  const res = await page.request.post('/api/backoffice/v1/auth/login', { data: { username, password }, headers: { 'x-paydesk-csrf': '1' } });
+  expect(res.status()).toBe(200);
 }

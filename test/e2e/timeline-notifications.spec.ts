@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, test, type Page } from '@playwright/test';
-import { adminCli, apiFetch, shot } from './support';
+import { adminCli, shot, call, signInWithApi } from './support';
 
 /**
  * A session's finance timeline words its notifications to the merchant's server for a clerk: a
@@ -10,17 +10,7 @@ import { adminCli, apiFetch, shot } from './support';
  */
 const PASSWORD = 'e2e-timeline-notices-1234';
 const run = `${Date.now() % 1_000_000}${process.pid % 100_000}`;
-const API = `http://127.0.0.1:${process.env.PAYDESK_E2E_PORT ?? '47913'}`;
 
-async function call<T>(path: string, body?: unknown, key?: string): Promise<T> {
-  const res = await apiFetch(`${API}${path}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: { connection: 'close', ...(key ? { authorization: `Bearer ${key}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (!res.ok) throw new Error(`${path} → ${res.status}: ${await res.text()}`);
-  return (await res.json()) as T;
-}
 
 /** Answers 503 to the first notification, 200 after: one refusal, then the retry is accepted. */
 function flakyReceiver(): Promise<{ server: Server; url: string }> {
@@ -29,10 +19,7 @@ function flakyReceiver(): Promise<{ server: Server; url: string }> {
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks` })));
 }
 
-async function signIn(page: Page, username: string): Promise<void> {
-  const res = await page.request.post('/api/backoffice/v1/auth/login', { data: { username, password: PASSWORD }, headers: { 'x-paydesk-csrf': '1' } });
-  expect(res.status()).toBe(200);
-}
+const signIn = (page: Page, username: string) => signInWithApi(page, username, PASSWORD);
 
 test('a refused then accepted notification reads as sentences, in English and French', async ({ page }, info) => {
   test.setTimeout(90_000);

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { STAFF_PASSWORD, adminCli, apiFetch, checkoutPath, createSession, shot, staffCall } from './support';
+import { STAFF_PASSWORD, adminCli, call, checkoutPath, createSession, shot, staffCall, signInWithApi } from './support';
 
 /**
  * Every screen fits every width: each back-office page of every role and each payer page, at a
@@ -8,7 +8,6 @@ import { STAFF_PASSWORD, adminCli, apiFetch, checkoutPath, createSession, shot, 
  * scroll), or a control (button, link, field, tab) lies past the viewport or outside an
  * ancestor that clips it. One browser and one server for the whole sweep.
  */
-const API = `http://127.0.0.1:${process.env.PAYDESK_E2E_PORT ?? '47913'}`;
 const WIDTHS = [390, 1366, 1920] as const;
 
 let run = '';
@@ -35,15 +34,6 @@ test.beforeAll(async ({ browserName: _browser }, info) => {
   adminCli(['staff:create', '--username', staff.finance, '--password', STAFF_PASSWORD, '--role', 'finance', '--merchant', m.merchant_id!, '--full-name', 'Efua Boateng']);
   adminCli(['staff:create', '--username', staff.admin, '--password', STAFF_PASSWORD, '--role', 'admin', '--full-name', 'Yaw Darko']);
   const key = m.api_key!;
-  const call = async <T>(path: string, body?: unknown, bearer?: string): Promise<T> => {
-    const res = await apiFetch(`${API}${path}`, {
-      method: body === undefined ? 'GET' : 'POST',
-      headers: { ...(bearer ? { authorization: `Bearer ${bearer}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    if (!res.ok && res.status !== 207) throw new Error(`${path} → ${res.status}: ${await res.text()}`);
-    return (await res.json()) as T;
-  };
   // An invoice paid twice by card (an exception, sessions with fees and net) and one with a long reference.
   invoiceRef = `WIDTHS-INVOICE-WITH-A-LONG-REFERENCE-${run}`;
   await call('/api/v1/revenue-lines', { lines: [{ code: 'RATES', name: 'Property rates, commercial premises, second half-year' }] }, key);
@@ -72,10 +62,7 @@ test.beforeAll(async ({ browserName: _browser }, info) => {
   slipCheckout = checkoutPath(slipped);
 });
 
-async function signIn(page: Page, username: string): Promise<void> {
-  const res = await page.request.post('/api/backoffice/v1/auth/login', { data: { username, password: STAFF_PASSWORD }, headers: { 'x-paydesk-csrf': '1' } });
-  expect(res.status()).toBe(200);
-}
+const signIn = (page: Page, username: string) => signInWithApi(page, username, STAFF_PASSWORD);
 
 /** What does not fit: the document scrolling sideways, tables wider than their box, controls cut off. */
 function misfits(page: Page): Promise<string[]> {

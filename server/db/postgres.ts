@@ -19,7 +19,7 @@ import { isDeadConnectionError } from './connection-errors';
 import { CREDENTIAL_TABLES, mayTouchCredentials } from './credential-writes';
 import type { Database } from './schema';
 import { transactionRetries } from './transaction-retries';
-import { isPlanChanged, useNamedStatements } from './prepared-statements';
+import { isPreparedStatementMiss, useNamedStatements } from './prepared-statements';
 export { transactionRetries } from './transaction-retries';
 
 /**
@@ -48,7 +48,7 @@ const RETRYABLE = new Set(['40001', '40P01']);
 
 function isRetryableTransactionError(err: unknown): boolean {
   const code = (err as { code?: unknown } | null)?.code;
-  return (typeof code === 'string' && RETRYABLE.has(code)) || isPlanChanged(err);
+  return (typeof code === 'string' && RETRYABLE.has(code)) || isPreparedStatementMiss(err);
 }
 
 /**

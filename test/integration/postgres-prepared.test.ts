@@ -9,7 +9,7 @@ import { migrate } from '../../server/db/database';
  * The hot statements (server/db/precompiled.ts) run as named prepared statements on PostgreSQL
  * (server/db/prepared-statements.ts): parsed and planned once per connection. A column added by
  * another instance's migration while they are prepared is met by preparing them again, in and
- * out of a transaction, never by an error to the caller.
+ * out of a transaction, never by an error to the caller; so is a pooler that loses them.
  */
 describe.skipIf(!onPostgres)('prepared statements on PostgreSQL', () => {
   it('a session lookup is prepared once per connection and survives a column added under it', async () => {
@@ -32,6 +32,28 @@ describe.skipIf(!onPostgres)('prepared statements on PostgreSQL', () => {
       await sql`alter table checkout_sessions drop column added_by_another_instance`.execute(opened.db);
       const inside = await opened.db.transaction().execute(async (trx) => findMerchantSession(trx, 'mer_x', 'cs_test_none'));
       expect(inside).toBeUndefined();
+    } finally {
+      await opened.db.destroy();
+      await drop();
+    }
+  });
+
+  it('behind a pooler that loses them (PgBouncer in transaction mode), a client falls back to unnamed statements', async () => {
+    const { url, drop } = await createPostgresDatabase();
+    const opened = openPostgres(url, { poolSize: 1 });
+    try {
+      await migrate(opened.db);
+      const prepared = async () => Number((await sql<{ n: number }>`select count(*)::int as n from pg_prepared_statements`.execute(opened.db)).rows[0]!.n);
+      expect(await findMerchantSession(opened.db, 'mer_x', 'cs_test_none')).toBeUndefined();
+      expect(await prepared()).toBeGreaterThan(0);
+      // What a pooler does when the client's next transaction lands on another server connection:
+      // the statements this client prepared are not there.
+      await sql`deallocate all`.execute(opened.db);
+      // Inside a transaction: the miss aborts it, the transaction runs again, unnamed.
+      expect(await opened.db.transaction().execute(async (trx) => findMerchantSession(trx, 'mer_x', 'cs_test_none'))).toBeUndefined();
+      expect(await findMerchantSession(opened.db, 'mer_x', 'cs_test_none')).toBeUndefined();
+      // From then on this client prepares nothing more.
+      expect(await prepared()).toBe(0);
     } finally {
       await opened.db.destroy();
       await drop();

@@ -487,31 +487,38 @@ test.describe.serial('back office: cash desk to finance', () => {
     const settled = (r: { url(): string }) => void (isAudit(r) && auditFetches--);
     page.on('requestfinished', settled);
     page.on('requestfailed', settled);
+    // Page 1 in time order, as every answer the list got for it (a refetch every 15 s brings the
+    // other worker's sign-ins): Next's cursor comes from the latest, so page 2 starts at or before
+    // the oldest entry of the newest of them. Both pages are read from the answers, not the screen,
+    // which keeps showing the previous page while the next one loads (placeholder data).
+    const firstPageEnds: string[] = [];
+    const reads: Array<Promise<void>> = [];
+    page.on('response', (r) => {
+      const u = new URL(r.url());
+      if (!isAudit(r) || u.searchParams.has('cursor') || u.searchParams.get('sort') !== 'at') return;
+      reads.push(
+        r
+          .json()
+          .then((body: { entries?: Array<{ at: string }> }) => void (body.entries?.length && firstPageEnds.push(body.entries.at(-1)!.at)))
+          .catch(() => undefined),
+      );
+    });
     const whenHeader = audit.getByRole('columnheader', { name: /When/ });
     await whenHeader.getByRole('button').click();
     await expect(whenHeader).toHaveAttribute('aria-sort', 'descending');
     await expect(audit.locator('.bo-pagination__count')).toHaveText(/^1–25 of \d+$/);
     await expect.poll(() => auditFetches, { timeout: 30_000 }).toBe(0);
-    // The cursor comes from the first page the list holds when Next is pressed: a refetch in the
-    // background (other workers' sign-ins are audited meanwhile) may replace the one on screen
-    // just before, so the oldest entry is taken from the last first-page answer that arrived.
-    let lastOnFirst = await audit.locator('tbody tr').last().locator('time').getAttribute('datetime');
-    page.on('response', (r) => {
-      if (!isAudit(r) || new URL(r.url()).searchParams.has('cursor')) return;
-      void r
-        .json()
-        .then((body: { entries?: Array<{ at: string }> }) => {
-          const last = body.entries?.at(-1)?.at;
-          if (last) lastOnFirst = last;
-        })
-        .catch(() => undefined);
-    });
-    const byCursor = page.waitForRequest((r) => r.url().includes('/api/backoffice/v1/audit?') && new URL(r.url()).searchParams.has('cursor'));
+    const screenLast = await audit.locator('tbody tr').last().locator('time').getAttribute('datetime');
+    const byCursor = page.waitForResponse((r) => isAudit(r) && new URL(r.url()).searchParams.has('cursor'));
     await audit.getByRole('button', { name: 'Next' }).click();
-    expect(new URL((await byCursor).url()).searchParams.has('offset')).toBe(false);
+    const second = await byCursor;
+    expect(new URL(second.url()).searchParams.has('offset')).toBe(false);
+    const firstOnSecond = ((await second.json()) as { entries: Array<{ at: string }> }).entries[0]!.at;
     await expect(audit.locator('.bo-pagination__count')).toHaveText(/^26–\d+ of \d+$/);
-    const firstOnSecond = await audit.locator('tbody tr').first().locator('time').getAttribute('datetime');
-    expect(firstOnSecond! <= lastOnFirst!, `${firstOnSecond} after ${lastOnFirst}`).toBe(true);
+    await expect(audit.locator('tbody tr').first().locator('time')).toHaveAttribute('datetime', firstOnSecond);
+    await Promise.all(reads);
+    const lastOnFirst = [screenLast ?? '', ...firstPageEnds].sort().at(-1)!;
+    expect(firstOnSecond <= lastOnFirst, `${firstOnSecond} after ${lastOnFirst}`).toBe(true);
     await audit.getByRole('button', { name: 'Previous' }).click();
     await expect(audit.locator('.bo-pagination__count')).toHaveText(/^1–25 of \d+$/);
   });

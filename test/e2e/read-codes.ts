@@ -61,7 +61,17 @@ export async function readCode(context: BrowserContext, code: Locator, kind: Kin
       [zxing.DecodeHintType.POSSIBLE_FORMATS, [kind === 'qrcode' ? zxing.BarcodeFormat.QR_CODE : zxing.BarcodeFormat.CODE_128]],
       [zxing.DecodeHintType.TRY_HARDER, true],
     ]);
-    return reader.decode(new zxing.BinaryBitmap(new zxing.HybridBinarizer(source)), hints).getText();
+    // As a scanner tries again on the next frame: the global-histogram binarizer when the local one
+    // finds no code (it thresholds the whole image at once, which a clean render suits).
+    try {
+      return reader.decode(new zxing.BinaryBitmap(new zxing.HybridBinarizer(source)), hints).getText();
+    } catch (first) {
+      try {
+        return reader.decode(new zxing.BinaryBitmap(new zxing.GlobalHistogramBinarizer(source)), hints).getText();
+      } catch {
+        throw first;
+      }
+    }
   } finally {
     await canvasPage.close();
   }

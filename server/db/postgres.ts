@@ -15,6 +15,7 @@ import {
   type TransactionBuilder,
 } from 'kysely';
 import { collectAfterCommit } from './after-commit';
+import { registerDirectPostgres } from './direct-postgres';
 import { isDeadConnectionError } from './connection-errors';
 import { CREDENTIAL_TABLES, mayTouchCredentials } from './credential-writes';
 import type { Database } from './schema';
@@ -63,9 +64,20 @@ export const loadPg = (): typeof Pg => (driver ??= createRequire(import.meta.url
 /** int8 (counts, money) and numeric (sums, averages) come back as JS numbers, as on SQLite. */
 const INT8 = 20;
 const NUMERIC = 1700;
+const toNumber = (v: string) => (v === null ? null : Number(v));
+/**
+ * pg asks for a parser per column of every result (its RowDescription), which on a session lookup
+ * was several per cent of the server's CPU: the text-format parsers are kept per type.
+ */
+const textParsers = new Map<number, unknown>();
 const pgTypes = {
-  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-    oid === INT8 || oid === NUMERIC ? (v: string) => (v === null ? null : Number(v)) : loadPg().types.getTypeParser(oid, format ?? 'text')) as typeof Pg.types.getTypeParser,
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
+    if (oid === INT8 || oid === NUMERIC) return toNumber;
+    if (format === 'binary') return loadPg().types.getTypeParser(oid, format);
+    let parser = textParsers.get(oid);
+    if (parser === undefined) textParsers.set(oid, (parser = loadPg().types.getTypeParser(oid, 'text')));
+    return parser;
+  }) as typeof Pg.types.getTypeParser,
 };
 
 /**
@@ -84,13 +96,11 @@ function retrying<DB>(builder: TransactionBuilder<DB>, staleLimit: number): Tran
             // Set once BEGIN has succeeded and the callback runs: before that, nothing has been sent but BEGIN.
             let began = false;
             try {
-              const { queue, result } = collectAfterCommit(() =>
-                target.execute((trx) => {
-                  began = true;
-                  return callback(trx);
-                }),
-              );
-              const value = (await result) as T;
+              const queue: Array<() => void> = [];
+              const value = (await target.execute((trx) => {
+                began = true;
+                return collectAfterCommit(trx as unknown as Kysely<Database>, queue, () => callback(trx));
+              })) as T;
               for (const fn of queue) fn();
               return value;
             } catch (err) {
@@ -188,6 +198,7 @@ export function openPostgres(connectionString: string, opts: { poolSize?: number
     `SET jit = off; SET max_parallel_workers_per_gather = 0${opts.durability === 'testOnlyUnsynced' ? '' : `; ${SYNCED_COMMITS_SQL}`}`,
   );
   const db = new SerializableKysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [watch] }, opts.poolSize ?? 10);
+  registerDirectPostgres(db, pool);
   return {
     db,
     pool,

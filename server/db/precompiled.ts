@@ -1,5 +1,6 @@
 import type SQLite from 'better-sqlite3';
 import type { CompiledQuery, Kysely } from 'kysely';
+import { directPostgresOf, queryOnPool } from './direct-postgres';
 import { directSqliteOf } from './direct-sqlite';
 import { isPostgres } from './engine';
 import { prepareByName } from './prepared-statements';
@@ -26,7 +27,8 @@ const MARK = '\u0000param:';
  *   statements, or the turn's group commit, server/db/sqlite-group-commit.ts): the statement
  *   goes through Kysely, which waits for it to commit, so it neither reads uncommitted rows nor
  *   joins it.
- * On PostgreSQL it runs through `executeQuery`, so plugins' transformQuery sees the query only at
+ * On PostgreSQL it runs on a pooled client of the server's pool when it runs outside a transaction
+ * (server/db/direct-postgres.ts), else through `executeQuery`; plugins' transformQuery sees the query only at
  * compile time: do not use this for writes to the tables of CREDENTIAL_TABLES (the PostgreSQL
  * change stamp counts those per query, server/db/postgres.ts).
  */
@@ -65,6 +67,9 @@ function precompiledWith<P extends object, R, A>(build: (db: Kysely<Database>, p
       }
       return rowsOf(stmt, parameters) as R[];
     }
+    // PostgreSQL outside a transaction: on a pooled client, without Kysely's executor (direct-postgres.ts).
+    const pool = db.isTransaction ? undefined : directPostgresOf(db);
+    if (pool) return queryOnPool<R>(pool, query.sql, parameters);
     const result = await db.executeQuery<R>({ ...query, parameters });
     return result.rows;
   };

@@ -18,8 +18,10 @@ import type { Clock } from '../lib/clock';
  *   passed is computed again (the lookup and the quote expire it);
  * - it is asked for by the same owner (merchant) and built for the same base URL (checkout_url).
  * Only successful answers are kept. On PostgreSQL other instances write without this process
- * seeing a counter, so nothing is kept (server/db/read-stamp.ts gives no stamp there). One per composed
- * Deps (server/compose.ts), never module state.
+ * seeing a counter (server/db/read-stamp.ts gives no stamp there): a read that names its row's
+ * version (`rowVersion`, server/db/row-versions.ts) is kept by that version instead, asked before
+ * the row is read and again before a kept answer is served (one short statement); any other read is
+ * not kept there. One per composed Deps (server/compose.ts), never module state.
  */
 export interface KeptAnswerMemory {
   answers: Map<string, KeptAnswer>;
@@ -30,6 +32,8 @@ export interface KeptAnswerMemory {
 interface KeptAnswer {
   dataVersion: number;
   writes: number;
+  /** The row's version when kept by it (PostgreSQL), else undefined. */
+  version: string | undefined;
   owner: string;
   baseUrl: string;
   /** An open session's expires_at (ms), before which alone the answer is served; Infinity otherwise. */
@@ -45,12 +49,15 @@ const ANSWERS_MAX = 4096;
 const ANSWER_CHARS_MAX = 2 * 1024 * 1024;
 
 /** What an answer is stamped with: read before its rows are. */
-type AnswerStamp = ReadStamp;
+type AnswerStamp = ReadStamp & { version?: string };
+
+/** A row version stands for the stamp where there is none: the counters are left out of the comparison. */
+const byVersion = (version: string): AnswerStamp => ({ dataVersion: -1, writes: -1, version });
 
 /** The kept body under `key`, when it is still what computing the answer now would give. */
 function keptAnswer(memory: KeptAnswerMemory, stamp: AnswerStamp, key: string, owner: string, baseUrl: string, clock: Clock): string | undefined {
   const kept = memory.answers.get(key);
-  if (kept === undefined || kept.writes !== stamp.writes || kept.dataVersion !== stamp.dataVersion) return undefined;
+  if (kept === undefined || kept.writes !== stamp.writes || kept.dataVersion !== stamp.dataVersion || kept.version !== stamp.version) return undefined;
   if (kept.owner !== owner || kept.baseUrl !== baseUrl) return undefined;
   // The readers' `expires_at <= now` on ISO strings, as times (a kept expires_at is canonical ISO, see keepAnswer).
   if (kept.servedUntil !== Infinity && kept.servedUntil <= clock.now().getTime()) return undefined;
@@ -82,7 +89,7 @@ export function keepAnswer(
     answers.delete(oldestKey);
     memory.chars -= oldest.body.length;
   }
-  answers.set(key, { dataVersion: stamp.dataVersion, writes: stamp.writes, owner: answer.owner, baseUrl: answer.baseUrl, servedUntil, body: answer.body });
+  answers.set(key, { dataVersion: stamp.dataVersion, writes: stamp.writes, version: stamp.version, owner: answer.owner, baseUrl: answer.baseUrl, servedUntil, body: answer.body });
   memory.chars += answer.body.length;
 }
 
@@ -100,13 +107,19 @@ interface KeptRead {
   dataVersion?: number;
   /** False when this answer is not to be kept (the merchant route: a session of the other mode than the key's). */
   keepable?: boolean;
+  /**
+   * The version of the one row the answer is built from, where there is no read stamp
+   * (server/db/row-versions.ts; undefined there too for a row that is not found).
+   */
+  rowVersion?: () => Promise<string | undefined>;
 }
 
 /**
  * The one way a route serves a kept answer: the kept body when it is still current, else
  * `compute()`'s answer, serialised by the route's own serializer and kept for the next poll.
- * The stamp is read before `compute` reads its rows; without a stamp (PostgreSQL, a derived
- * handle) the answer is computed and returned as usual.
+ * The stamp (or the row's version) is read before `compute` reads its rows, so a kept answer is
+ * never older than what it is stamped with; without either (a derived handle, a read with no row
+ * version on PostgreSQL) the answer is computed and returned as usual.
  */
 export async function keptOrComputed<T extends { status: string; expires_at: string }>(
   reply: FastifyReply,
@@ -114,7 +127,11 @@ export async function keptOrComputed<T extends { status: string; expires_at: str
   read: KeptRead,
   compute: () => Promise<T>,
 ): Promise<T | FastifyReply> {
-  const stamp = read.keepable === false ? undefined : readStamp(deps.db, read.dataVersion);
+  let stamp: AnswerStamp | undefined = read.keepable === false ? undefined : readStamp(deps.db, read.dataVersion);
+  if (stamp === undefined && read.keepable !== false && read.rowVersion) {
+    const version = await read.rowVersion();
+    if (version !== undefined) stamp = byVersion(version);
+  }
   if (stamp !== undefined) {
     const kept = keptAnswer(deps.keptAnswers, stamp, read.key, read.owner, read.baseUrl, deps.clock);
     if (kept !== undefined) return sendSerialised(reply, kept);

@@ -1,4 +1,6 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openPostgres } from '../../server/db/postgres';
 import { sweep } from '../../server/jobs/sweeper';
 import { randomIds } from '../../server/lib/ids';
 import { MOMO_PROMPT_TTL_SECONDS } from '../../server/providers/sandbox-momo';
@@ -7,12 +9,14 @@ import type { CreatedIntegration } from '../../server/modules/integrations/integ
 import { createTestApp, type TestContext } from '../support/app';
 import { runAdmin } from '../support/cli';
 import { expectError, openSession, payByCard, quoteTotal, sessionUrl, startAttempt, startMomo } from '../support/checkout';
+import { databaseUrls } from '../support/database';
 import { get } from '../support/http';
 
 // On SQLite the merchant's session lookup answers from a per-process copy while nothing may have
 // changed the session (server/http/kept-answers.ts): every change must still show
 // on the very next GET, whoever made it: this process's API, another process (the operator CLI),
-// the sweeper, or the clock. On PostgreSQL nothing is kept; the same tests hold there.
+// the sweeper, or the clock. On PostgreSQL the lookup is kept by the row's version, asked on every
+// GET (server/db/row-versions.ts), since other instances write unseen; the same tests hold there.
 describe('GET /api/v1/sessions/:id after the session changes', { timeout: 60_000 }, () => {
   let t: TestContext;
   let m: CreatedIntegration;
@@ -87,6 +91,24 @@ describe('GET /api/v1/sessions/:id after the session changes', { timeout: 60_000
     expect(await statusFor()).toBe('open');
     t.clock.advanceSeconds(1);
     expect(await statusFor()).toBe('expired');
+  });
+
+  it('shows a change another instance wrote straight into the row on the next GET, whatever its updated_at', async () => {
+    const s = await openSession(t, m, { description: 'Before' });
+    expect((await lookup(s.id)).json().description).toBe('Before');
+    expect((await lookup(s.id)).json().description).toBe('Before');
+    // Another instance (PostgreSQL: another pool on the same database; SQLite: another handle on the file).
+    const url = databaseUrls.get(t.dataDir);
+    const other = url ? openPostgres(url, { poolSize: 1 }).db : undefined;
+    try {
+      const writer = other ?? t.database.db;
+      await sql`update checkout_sessions set description = 'After' where id = ${s.id}`.execute(writer);
+      expect((await lookup(s.id)).json().description).toBe('After');
+      await sql`update checkout_sessions set description = 'Again' where id = ${s.id}`.execute(writer);
+      expect((await lookup(s.id)).json().description).toBe('Again');
+    } finally {
+      await other?.destroy();
+    }
   });
 
   it("never answers another merchant's key with a session another key looked up", async () => {

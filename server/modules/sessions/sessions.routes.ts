@@ -6,7 +6,7 @@ import { merchantErrors as errors, merchantOf, merchantSecurity as security } fr
 import { IdempotencyHeaders, idempotencyKeyOf, sendKeyed } from '../idempotency';
 import { sessionMode } from '../../lib/ids';
 import { keptOrComputed } from '../../http/kept-answers';
-import { createSession, getMerchantSession, toMerchantSession } from './sessions.service';
+import { createSession, getMerchantSession, merchantSessionVersion, toMerchantSession } from './sessions.service';
 
 /** Checkout sessions of the merchant API (`/api/v1/sessions`; the scope authenticates the key). */
 export async function sessionsRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
@@ -43,7 +43,14 @@ export async function sessionsRoutes(app: FastifyInstance, deps: AppDeps): Promi
       const id = req.params.reference;
       const baseUrl = deps.baseUrl();
       // Polled by merchants: served from the kept answer while nothing changed it (http/kept-answers.ts).
-      const read = { key: `session ${id}`, owner: owner.merchantId, baseUrl, dataVersion: req.dataVersion, keepable: sessionMode(id) === owner.mode };
+      const read = {
+        key: `session ${id}`,
+        owner: owner.merchantId,
+        baseUrl,
+        dataVersion: req.dataVersion,
+        keepable: sessionMode(id) === owner.mode,
+        rowVersion: () => merchantSessionVersion(deps, owner, id),
+      };
       return keptOrComputed(reply, deps, read, async () => toMerchantSession(await getMerchantSession(deps, owner, id), baseUrl));
     },
   );

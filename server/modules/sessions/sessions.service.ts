@@ -5,6 +5,7 @@ import { AppError, notFound } from '../../lib/errors';
 import { sessionMode } from '../../lib/ids';
 import { findMerchantSession, openSessionAlone } from './sessions.repository';
 import { dialectOf } from '../../db/dialect';
+import { sessionRowVersion } from '../../db/row-versions';
 import { idempotency, type IdempotencyKey, type KeyedAnswer } from '../idempotency';
 import {
   DEFAULT_SESSION_LIFETIME_SECONDS,
@@ -116,6 +117,10 @@ export async function createSession(
 }
 
 /** A session of this merchant and this key's mode: a test key never sees a live session (404, as for another merchant's). */
+/** The version of the merchant's session row an answer can be kept by (server/db/row-versions.ts), where the engine has one. */
+export const merchantSessionVersion = (deps: Pick<AppDeps, 'db'>, owner: { merchantId: string }, id: string): Promise<string | undefined> =>
+  sessionRowVersion(deps.db, owner.merchantId, id);
+
 export async function getMerchantSession(
   deps: Pick<AppDeps, 'db' | 'clock' | 'ids' | 'outbox'>,
   owner: { merchantId: string; mode: 'test' | 'live' },

@@ -75,7 +75,8 @@ export async function postgresScenarios(line: Line, note: (msg: string) => void,
     const opened = connectDatabase({ databaseUrl: url, databaseFile: '' });
     await migrate(opened.db);
     await opened.close();
-    const env = { DATABASE_URL: url };
+    // METRICS=on: the statements and pool waits per request come from each instance's /metrics.
+    const env = { DATABASE_URL: url, METRICS: 'on' };
     const dir = () => {
       const d = mkdtempSync(join(tmpdir(), 'paydesk-bench-pg-'));
       dirs.push(d);
@@ -133,11 +134,19 @@ export async function postgresScenarios(line: Line, note: (msg: string) => void,
       return { commits: Number(r.rows[0]?.c ?? 0), rollbacks: Number(r.rows[0]?.r ?? 0) };
     };
     const serverCpu = () => children.reduce((sum, c) => sum + (cpuMs(c.pid) ?? 0), 0);
+    // Statements sent (each a round trip) and pool waits, summed over the instances (server/db/round-trips.ts).
+    const counter = (text: string, name: string) => Number(new RegExp(`^${name} (\\d+)`, 'm').exec(text)?.[1] ?? 0);
+    const roundTrips = async () => {
+      const texts = await Promise.all(bases.map(async (b) => (await fetch(`${b}/metrics`)).text()));
+      return texts.reduce((t, x) => ({ statements: t.statements + counter(x, 'paydesk_db_statements_total'), waits: t.waits + counter(x, 'paydesk_db_pool_waits_total') }), { statements: 0, waits: 0 });
+    };
     const measure = async (scenario: string, instances: number, make: (base: string) => autocannon.Options, pass = 1) => {
       const before = await xacts();
+      const trips0 = await roundTrips();
       const cpu0 = serverCpu();
       const r = await spread(bases.slice(0, instances), opts.connections, opts.durationS, make);
       const cpu1 = serverCpu();
+      const trips1 = await roundTrips();
       const after = await xacts();
       const per = (x: number) => (r.requests > 0 ? Math.round((x / r.requests) * 1000) / 1000 : null);
       measured.set(`${scenario}:${instances}${pass > 1 ? `:${pass}` : ''}`, r);
@@ -153,6 +162,8 @@ export async function postgresScenarios(line: Line, note: (msg: string) => void,
         errors: r.errors,
         commits_per_request: per(after.commits - before.commits),
         rollbacks_per_request: per(after.rollbacks - before.rollbacks),
+        statements_per_request: per(trips1.statements - trips0.statements),
+        pool_waits_per_request: per(trips1.waits - trips0.waits),
         // Server CPU (all instances, user + system) per request: steadier than rps on a shared machine.
         server_cpu_us_per_req: r.requests > 0 ? Math.round(((cpu1 - cpu0) * 1000) / r.requests) : null,
       });

@@ -16,6 +16,7 @@ import {
 } from 'kysely';
 import { collectAfterCommit } from './after-commit';
 import { registerDirectPostgres } from './direct-postgres';
+import { roundTrips } from './round-trips';
 import { isDeadConnectionError } from './connection-errors';
 import { CREDENTIAL_TABLES, mayTouchCredentials } from './credential-writes';
 import type { Database } from './schema';
@@ -225,6 +226,12 @@ export function paydeskPool(config: Pg.PoolConfig, onConnect: string): Pg.Pool {
   });
   // An idle client whose server went away (failover, restart) must not crash the process.
   pool.on('error', () => undefined);
+  // A caller that finds every connection busy waits for one (round-trips.ts).
+  const connect = pool.connect.bind(pool) as (...args: unknown[]) => unknown;
+  pool.connect = ((...args: unknown[]) => {
+    if (pool.idleCount === 0 && pool.totalCount >= (pool.options.max ?? 10)) roundTrips.poolWaits++;
+    return connect(...args);
+  }) as typeof pool.connect;
   // Nor one that is checked out, between two statements of a transaction, when its backend is
   // terminated: pg emits that on the client, which has no listener while checked out. The next
   // query on it fails (503 at the error handler) and the pool drops it when it is released.

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type Pg from 'pg';
+import { roundTrips } from './round-trips';
 
 /**
  * Named (server-side prepared) statements on PostgreSQL for the hot, fixed SQL texts of
@@ -48,13 +49,14 @@ export function isPreparedStatementMiss(err: unknown): boolean {
 const TX_START = /^\s*(begin|start transaction)\b/i;
 const TX_END = /^\s*(commit|rollback)\b/i;
 
-/** Wraps a new pooled client's `query`: the texts marked by prepareByName run as named statements. */
+/** Wraps a new pooled client's `query`: the texts marked by prepareByName run as named statements; every statement is counted (round-trips.ts). */
 export function useNamedStatements(client: Pg.PoolClient): void {
   const query = client.query.bind(client) as (...args: unknown[]) => Promise<Pg.QueryResult>;
   let inTransaction = false;
   // Off for good on this client once a pooler showed it may not keep prepared statements.
   let named = true;
   client.query = ((...args: unknown[]) => {
+    roundTrips.statements++;
     const [text, values, callback] = args;
     if (typeof text === 'string') {
       if (TX_START.test(text)) inTransaction = true;

@@ -4,6 +4,7 @@
  */
 
 export { transactionRetries } from './transaction-retries';
+export { roundTrips } from './round-trips';
 export { groupCommitStats } from './sqlite-group-commit';
 export type { CheckpointStats } from './sqlite-checkpointer';
 

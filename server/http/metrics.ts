@@ -6,7 +6,7 @@ import type { Config } from '../config';
 import type { Db } from '../db/database';
 import { dialectOf } from '../db/dialect';
 import { schemaStatus } from '../db/schema-version';
-import { groupCommitStats, transactionRetries, type CheckpointStats, type PoolStats } from '../db/stats';
+import { groupCommitStats, roundTrips, transactionRetries, type CheckpointStats, type PoolStats } from '../db/stats';
 import { commitBatchSizes, operationCounts, sweeperTickSeconds } from '../observe';
 import { buildInfo } from '../version';
 
@@ -121,6 +121,24 @@ function createMetricsRegistry(deps: OperatorDeps, sources: () => MetricsSources
     collect() {
       this.reset();
       this.inc(transactionRetries.count);
+    },
+  });
+  new Counter({
+    name: 'paydesk_db_statements_total',
+    help: 'PostgreSQL statements sent by this instance, each one round trip (0 on SQLite)',
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(roundTrips.statements);
+    },
+  });
+  new Counter({
+    name: 'paydesk_db_pool_waits_total',
+    help: 'Times a query or transaction found every pooled connection busy and waited for one (PostgreSQL; 0 on SQLite)',
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(roundTrips.poolWaits);
     },
   });
   new Counter({

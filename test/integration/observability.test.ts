@@ -4,6 +4,7 @@ import { version } from '../../package.json';
 import { createLogger } from '../../server/runtime';
 import { randomIds } from '../../server/lib/ids';
 import { createTestApp, type TestContext } from '../support/app';
+import { onPostgres } from '../support/database';
 import { paidSession } from '../support/webhooks';
 
 /**
@@ -86,6 +87,8 @@ describe('/metrics', () => {
       'paydesk_db_pool_connections',
       'paydesk_db_pool_waiting',
       'paydesk_db_transaction_retries_total',
+      'paydesk_db_statements_total',
+      'paydesk_db_pool_waits_total',
       'paydesk_sqlite_commit_batch_size_bucket',
       'paydesk_sqlite_checkpoints_total',
       'paydesk_sqlite_checkpoint_last_seconds',
@@ -100,6 +103,10 @@ describe('/metrics', () => {
     }
     expect(body).toContain('route="/api/v1/checkout/sessions/:reference"');
     expect(body).not.toContain('cs_test_unknown1234');
+    // PostgreSQL counts the statements it sent (the lookup above was one); SQLite has no round trips.
+    const statements = Number(/^paydesk_db_statements_total (\d+)/m.exec(body)?.[1]);
+    if (onPostgres) expect(statements).toBeGreaterThan(0);
+    else expect(statements).toBe(0);
     expect(body).toMatch(new RegExp(`paydesk_build_info\\{version="${version.replace(/\./g, '\\.')}",commit="[^"]+",engine="(sqlite|postgres)",schema="\\d{4}_[a-z0-9_]+"\\} 1`));
   });
 

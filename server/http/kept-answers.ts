@@ -18,10 +18,10 @@ import type { Clock } from '../lib/clock';
  *   passed is computed again (the lookup and the quote expire it);
  * - it is asked for by the same owner (merchant) and built for the same base URL (checkout_url).
  * Only successful answers are kept. On PostgreSQL other instances write without this process
- * seeing a counter (server/db/read-stamp.ts gives no stamp there): a read that names its row's
- * version (`rowVersion`, server/db/row-versions.ts) is kept by that version instead, asked before
- * the row is read and again before a kept answer is served (one short statement); any other read is
- * not kept there. One per composed Deps (server/compose.ts), never module state.
+ * seeing a counter (server/db/read-stamp.ts gives no stamp there): an answer built from one row
+ * read with its version (server/db/row-versions.ts) is kept by that version instead, and served
+ * again after asking the row's version now (`rowVersion`: one short statement) and finding it
+ * unchanged; any other read is not kept there. One per composed Deps (server/compose.ts), never module state.
  */
 export interface KeptAnswerMemory {
   answers: Map<string, KeptAnswer>;
@@ -108,7 +108,7 @@ interface KeptRead {
   /** False when this answer is not to be kept (the merchant route: a session of the other mode than the key's). */
   keepable?: boolean;
   /**
-   * The version of the one row the answer is built from, where there is no read stamp
+   * The version of the one row the answer is built from now, where there is no read stamp
    * (server/db/row-versions.ts; undefined there too for a row that is not found).
    */
   rowVersion?: () => Promise<string | undefined>;
@@ -117,18 +117,21 @@ interface KeptRead {
 /**
  * The one way a route serves a kept answer: the kept body when it is still current, else
  * `compute()`'s answer, serialised by the route's own serializer and kept for the next poll.
- * The stamp (or the row's version) is read before `compute` reads its rows, so a kept answer is
- * never older than what it is stamped with; without either (a derived handle, a read with no row
- * version on PostgreSQL) the answer is computed and returned as usual.
+ * The read stamp is read before `compute` reads its rows, so a kept answer is never older than its
+ * stamp. Where there is none, an answer `compute` gives with the `version` of the row it read (in
+ * the same statement) is kept by that version, and served again only while `read.rowVersion()`
+ * still gives it (asked only when such an answer is kept). Otherwise (a derived handle, a read
+ * with no row version on PostgreSQL) the answer is computed and returned as usual.
  */
 export async function keptOrComputed<T extends { status: string; expires_at: string }>(
   reply: FastifyReply,
   deps: { db: Db; clock: Clock; keptAnswers: KeptAnswerMemory },
   read: KeptRead,
-  compute: () => Promise<T>,
+  compute: () => Promise<{ answer: T; version?: string }>,
 ): Promise<T | FastifyReply> {
-  let stamp: AnswerStamp | undefined = read.keepable === false ? undefined : readStamp(deps.db, read.dataVersion);
-  if (stamp === undefined && read.keepable !== false && read.rowVersion) {
+  const keepable = read.keepable !== false;
+  let stamp: AnswerStamp | undefined = keepable ? readStamp(deps.db, read.dataVersion) : undefined;
+  if (stamp === undefined && keepable && read.rowVersion && deps.keptAnswers.answers.get(read.key)?.version !== undefined) {
     const version = await read.rowVersion();
     if (version !== undefined) stamp = byVersion(version);
   }
@@ -136,7 +139,9 @@ export async function keptOrComputed<T extends { status: string; expires_at: str
     const kept = keptAnswer(deps.keptAnswers, stamp, read.key, read.owner, read.baseUrl, deps.clock);
     if (kept !== undefined) return sendSerialised(reply, kept);
   }
-  const answer = await compute();
+  const { answer, version } = await compute();
+  // Kept by the version of the row the answer was built from (read with it), not one asked before.
+  if (stamp === undefined || stamp.version !== undefined) stamp = keepable && version !== undefined ? byVersion(version) : undefined;
   if (stamp === undefined) return answer;
   const body = String(reply.serialize(answer)); // the route's serializer, as Fastify would use for the object
   keepAnswer(deps.keptAnswers, stamp, read.key, { owner: read.owner, baseUrl: read.baseUrl, status: answer.status, expiresAt: answer.expires_at, body });

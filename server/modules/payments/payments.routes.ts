@@ -54,7 +54,7 @@ export async function checkoutRoutes(app: FastifyInstance, deps: PaymentsDeps & 
     '/sessions/:reference/quote',
     { schema: { tags, summary: 'Totals and payer-borne fees per enabled rail', params: SessionRefParams, response: { 200: PublicCheckoutQuote, ...errors } } },
     // Polled by the payer's page: served from the kept answer while nothing changed it (http/kept-answers.ts).
-    async (req, reply) => keptOrComputed(reply, deps, { key: `quote ${req.params.reference}`, owner: '', baseUrl: '' }, () => quoteSession(deps, req.params.reference)),
+    async (req, reply) => keptOrComputed(reply, deps, { key: `quote ${req.params.reference}`, owner: '', baseUrl: '' }, async () => ({ answer: await quoteSession(deps, req.params.reference) })),
   );
 
   r.post(

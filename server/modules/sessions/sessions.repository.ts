@@ -1,16 +1,20 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database';
 import { precompiled } from '../../db/precompiled';
+import { selectRowVersion } from '../../db/row-versions';
 import type { CheckoutSessionsTable } from '../../db/schema';
 import { gatedOpenInserts } from '../../domain/session-transitions';
 import { keyUpsert, type KeyReservation } from '../idempotency';
 
 const byIdAndMerchant = precompiled((db, p: { id: string; merchantId: string }) =>
-  db.selectFrom('checkout_sessions').selectAll().where('id', '=', p.id).where('merchant_id', '=', p.merchantId),
+  selectRowVersion(db, db.selectFrom('checkout_sessions').selectAll().where('id', '=', p.id).where('merchant_id', '=', p.merchantId)),
 );
 
-/** One session by id, only when it belongs to this merchant (`q` may be a transaction). Compiled once: session_get's query. */
-export async function findMerchantSession(q: Db, merchantId: string, id: string): Promise<CheckoutSessionsTable | undefined> {
+/**
+ * One session by id, only when it belongs to this merchant (`q` may be a transaction), with the
+ * row's version where answers are kept by it (server/db/row-versions.ts). Compiled once: session_get's query.
+ */
+export async function findMerchantSession(q: Db, merchantId: string, id: string): Promise<(CheckoutSessionsTable & { row_version?: string }) | undefined> {
   return (await byIdAndMerchant(q, { id, merchantId }))[0];
 }
 

@@ -6,7 +6,7 @@ import { merchantErrors as errors, merchantOf, merchantSecurity as security } fr
 import { IdempotencyHeaders, idempotencyKeyOf, sendKeyed } from '../idempotency';
 import { sessionMode } from '../../lib/ids';
 import { keptOrComputed } from '../../http/kept-answers';
-import { createSession, getMerchantSession, merchantSessionVersion, toMerchantSession } from './sessions.service';
+import { createSession, merchantSessionAnswer, merchantSessionVersion } from './sessions.service';
 
 /** Checkout sessions of the merchant API (`/api/v1/sessions`; the scope authenticates the key). */
 export async function sessionsRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
@@ -51,7 +51,7 @@ export async function sessionsRoutes(app: FastifyInstance, deps: AppDeps): Promi
         keepable: sessionMode(id) === owner.mode,
         rowVersion: () => merchantSessionVersion(deps, owner, id),
       };
-      return keptOrComputed(reply, deps, read, async () => toMerchantSession(await getMerchantSession(deps, owner, id), baseUrl));
+      return keptOrComputed(reply, deps, read, () => merchantSessionAnswer(deps, owner, id, baseUrl));
     },
   );
 }

@@ -5,7 +5,7 @@ import { AppError, notFound } from '../../lib/errors';
 import { sessionMode } from '../../lib/ids';
 import { findMerchantSession, openSessionAlone } from './sessions.repository';
 import { dialectOf } from '../../db/dialect';
-import { sessionRowVersion } from '../../db/row-versions';
+import { rowVersionOf, sessionRowVersion } from '../../db/row-versions';
 import { idempotency, type IdempotencyKey, type KeyedAnswer } from '../idempotency';
 import {
   DEFAULT_SESSION_LIFETIME_SECONDS,
@@ -21,7 +21,7 @@ export interface SessionOwner {
 
 const checkoutUrl = (baseUrl: string, id: string): string => `${baseUrl}/checkout/${encodeURIComponent(id)}`;
 
-export function toMerchantSession(row: CheckoutSessionsTable, baseUrl: string): CheckoutSessionResponse {
+function toMerchantSession(row: CheckoutSessionsTable, baseUrl: string): CheckoutSessionResponse {
   const out: CheckoutSessionResponse = {
     id: row.id,
     object: 'checkout.session',
@@ -116,16 +116,16 @@ export async function createSession(
     });
 }
 
-/** A session of this merchant and this key's mode: a test key never sees a live session (404, as for another merchant's). */
 /** The version of the merchant's session row an answer can be kept by (server/db/row-versions.ts), where the engine has one. */
 export const merchantSessionVersion = (deps: Pick<AppDeps, 'db'>, owner: { merchantId: string }, id: string): Promise<string | undefined> =>
   sessionRowVersion(deps.db, owner.merchantId, id);
 
-export async function getMerchantSession(
+/** A session of this merchant and this key's mode: a test key never sees a live session (404, as for another merchant's). */
+async function getMerchantSession(
   deps: Pick<AppDeps, 'db' | 'clock' | 'ids' | 'outbox'>,
   owner: { merchantId: string; mode: 'test' | 'live' },
   id: string,
-): Promise<CheckoutSessionsTable> {
+): Promise<CheckoutSessionsTable & { row_version?: string }> {
   const { db } = deps;
   const find = () => findMerchantSession(db, owner.merchantId, id);
   const row = sessionMode(id) === owner.mode ? await find() : undefined;
@@ -136,4 +136,15 @@ export async function getMerchantSession(
     return (await find()) ?? row;
   }
   return row;
+}
+
+/** The merchant's view of its session, with the version of the row it was built from (where answers are kept by one). */
+export async function merchantSessionAnswer(
+  deps: Pick<AppDeps, 'db' | 'clock' | 'ids' | 'outbox'>,
+  owner: { merchantId: string; mode: 'test' | 'live' },
+  id: string,
+  baseUrl: string,
+): Promise<{ answer: CheckoutSessionResponse; version: string | undefined }> {
+  const row = await getMerchantSession(deps, owner, id);
+  return { answer: toMerchantSession(row, baseUrl), version: rowVersionOf(deps.db, row) };
 }

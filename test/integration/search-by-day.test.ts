@@ -147,3 +147,47 @@ describe.runIf(onPostgres)('the day-by-day search finds what the whole-index sea
     }
   });
 });
+
+/**
+ * PostgreSQL: the walk skips a month without a match on one probe of the trigram index
+ * (migration 0045). The planner takes the month and the text for independent: with a text in a
+ * third of the names, every one of them in January, it expects a third of each month to match
+ * and prices a sequential scan that stops at the first match below the probe, and in a month
+ * without one that scan reads the whole table (1 s at a million sessions). Counted by the
+ * transaction's own statistics (pg_stat_xact_user_tables): neither the window function nor the
+ * walk that returns its rows starts a sequential scan of the sessions.
+ */
+describe.runIf(onPostgres)('a month without a match is skipped on the index, never by reading the table', () => {
+  it('starts no sequential scan of the sessions, for the window or for the rows', async () => {
+    const t = await createTestApp();
+    try {
+      const m = await t.merchant('Months Merchant');
+      t.clock.set('2026-06-20T08:00:00.000Z');
+      const template = await openSession(t, m, { invoice_ref: 'MONTHS-0', customer: { name: 'Payer 0' } });
+      // 3,000 more: 1,000 "Payer 1…" in January, 2,000 "Payer 2…" to "Payer 9…" from February to June.
+      const columns = (await sql<{ c: string }>`SELECT column_name AS c FROM information_schema.columns WHERE table_name = 'checkout_sessions' AND is_generated = 'NEVER' ORDER BY ordinal_position`.execute(t.database.db)).rows.map((r) => r.c);
+      const at = `to_char(timestamp '2026-01-01' + CASE WHEN g <= 1000 THEN g * interval '40 minutes' ELSE interval '31 days' + (g - 1000) * interval '100 minutes' END, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+      const value = (c: string) =>
+        c === 'id' ? `s.id || '_' || g` : c === 'created_at' ? at : c === 'customer_name' ? `'Payer ' || CASE WHEN g <= 1000 THEN 1 ELSE 2 + g % 8 END || g` : c === 'invoice_ref' ? `'MONTHS-' || g` : `s.${c}`;
+      await sql`INSERT INTO checkout_sessions (${sql.raw(columns.join(', '))}) SELECT ${sql.raw(columns.map(value).join(', '))} FROM checkout_sessions s, generate_series(1, 3000) g WHERE s.id = ${template.id}`.execute(t.database.db);
+      await sql`ANALYZE checkout_sessions`.execute(t.database.db);
+      const months = monthsBetween('2026-01-01T00:40:00.000Z', '2026-06-20T08:00:00.000Z');
+      expect(months).toHaveLength(6);
+      await t.database.db.transaction().execute(async (trx) => {
+        const seqScans = async () => Number((await sql<{ n: string }>`SELECT seq_scan AS n FROM pg_stat_xact_user_tables WHERE relname = 'checkout_sessions'`.execute(trx)).rows[0]!.n);
+        const before = await seqScans();
+        const window = (
+          await sql<{ n: number }>`SELECT f.n FROM paydesk_search_window(${m.merchant_id}, '%payer 1%', '%payer 1%', false, '2026-01-01', '2026-06-20', ${months}::text[], 10000, ${DENSE_DAY_FROM}) AS f`.execute(trx)
+        ).rows[0]!;
+        expect(window.n).toBe(1000);
+        // Fewer than the cap: the walk's own rows (newestByDay), after the window counted them.
+        const found = await sessionSearchOf(trx).hits(trx, 'payer 1', { merchantId: m.merchant_id, cap: 10_000, now: t.clock.now().getTime(), byDay: true });
+        expect(found.window).toBeNull();
+        expect(found.keys).toHaveLength(1000);
+        expect(await seqScans()).toBe(before);
+      });
+    } finally {
+      await t.close();
+    }
+  });
+});

@@ -135,7 +135,7 @@ const CARD_BRAND_LABELS: Readonly<Record<string, string>> = {
   discover: 'Discover',
   unionpay: 'UnionPay',
 };
-function cardBrandLabel(brand: string | null | undefined): string {
+export function cardBrandLabel(brand: string | null | undefined): string {
   if (!brand) return 'Card';
   return CARD_BRAND_LABELS[brand.toLowerCase()] ?? `${brand.charAt(0).toUpperCase()}${brand.slice(1)}`;
 }

@@ -21,9 +21,11 @@ import reviewKeys from './features/review/shortcuts.messages';
 import shortcuts from './features/common/shortcuts.messages';
 import exportJob from './features/finance/export-job.messages';
 import net from './features/finance/net.messages';
+import timeline from './features/finance/timeline.messages';
+import revenueLines from './features/finance/revenue-lines.messages';
 import copyId from './features/common/copy-id.messages';
 import auditWords from './features/audit/audit-words.messages';
 import review from './features/review/messages';
 import amount from '../ui/amount.messages';
 
-export const backofficeCatalog = mergeCatalogs([shell, common, auth, home, overview, cashDesk, admin, finance, audit, webhooks, momoCountries, account, waiting, shortcuts, reviewKeys, exportJob, net, copyId, auditWords, review, amount]);
+export const backofficeCatalog = mergeCatalogs([shell, common, auth, home, overview, cashDesk, admin, finance, audit, webhooks, momoCountries, account, waiting, shortcuts, reviewKeys, exportJob, net, timeline, revenueLines, copyId, auditWords, review, amount]);

@@ -148,17 +148,58 @@ const TIMELINE_CODES = [
   'webhook_held',
 ] as const;
 /**
- * One line of a session's timeline. `title` is English (API clients, logs); `code` and `args`
- * name the same thing for a screen to word in its reader's language (`transition` with
- * `{ from: 'open', to: 'pending' }`, `attempt_finished` with `{ rail: 'card', status: 'succeeded' }`).
+ * What a timeline line's `detail` says, by code; `detail_args` carries its parts (amounts in minor
+ * units with their `currency`, codes, and what staff typed as they typed it). docs/backoffice.md
+ * ("The timeline in sentences") lists each code's arguments. A transition's cause is one of the
+ * `cause_*` codes; `cause_other` (a cause this version does not know) carries its English words.
+ */
+const TIMELINE_DETAIL_CODES = [
+  'session_amount',
+  'attempt_amounts',
+  'decline_reason',
+  'slip_amounts',
+  'deposit_amount',
+  'deposit_review',
+  'cause_prompt_sent',
+  'cause_instructions_issued',
+  'cause_sent_to_provider',
+  'cause_provider_refused',
+  'cause_settled_at_initiation',
+  'cause_approved_by_payer',
+  'cause_confirmed_on_resend',
+  'cause_approved',
+  'cause_confirmed_on_refresh',
+  'cause_transfer_received',
+  'cause_attempt_ended',
+  'cause_prompt_expired',
+  'cause_transfer_window_ended',
+  'cause_deposit_recorded',
+  'cause_deposit_approved',
+  'cause_deposit_rejected',
+  'cause_decline_limit',
+  'cause_no_method_left',
+  'cause_time_ran_out',
+  'cause_other',
+] as const;
+export type TimelineDetailCode = (typeof TIMELINE_DETAIL_CODES)[number];
+const TimelineArgs = z.record(z.string(), z.union([z.string(), z.number(), z.null()]));
+/**
+ * One line of a session's timeline. `title` and `detail` are English (API clients, logs); `code`
+ * and `args` name the title's content, `detail_code` and `detail_args` the detail's, for a screen
+ * to word in its reader's language (`transition` with `{ from: 'open', to: 'pending' }`,
+ * `attempt_finished` with `{ rail: 'card', status: 'declined' }` and `decline_reason` with
+ * `{ reason: 'card_declined' }`). `detail_code` is null when the screen shows no detail (events,
+ * notifications: their `detail` is the delivery's technical record) or there is none.
  */
 export const TimelineEntry = z.object({
   at: IsoDateTime,
   kind: z.enum(['created', 'transition', 'attempt', 'slip', 'deposit', 'event', 'delivery']),
   code: z.enum(TIMELINE_CODES),
-  args: z.record(z.string(), z.union([z.string(), z.number(), z.null()])),
+  args: TimelineArgs,
   title: z.string(),
   detail: z.string(),
+  detail_code: z.enum(TIMELINE_DETAIL_CODES).nullable(),
+  detail_args: TimelineArgs,
   ref: z.string().nullable(),
 });
 export type TimelineEntry = z.infer<typeof TimelineEntry>;

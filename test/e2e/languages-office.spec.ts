@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, test, type Page } from '@playwright/test';
-import { adminCli, seriousAxeViolations, shot, call, signInWithApi } from './support';
+import { adminCli, seriousAxeViolations, shot, call, signInWithApi, TELLER } from './support';
 import { untranslatedText } from './untranslated';
 
 /**
@@ -16,6 +16,8 @@ let ADMIN = '';
 let FINANCE = '';
 let TWICE = '';
 let PART = '';
+let TELLER_USER = '';
+let SUPERVISOR_USER = '';
 
 
 /** A session for the invoice, paid with the approving test card over the public checkout API. */
@@ -41,8 +43,33 @@ function startReceiver(): Promise<{ server: Server; url: string }> {
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks` })));
 }
 
+/**
+ * A session with a line of every kind a detail is written for: a declined card, a Mobile Money
+ * prompt refused with a wrong code, a cash deposit (with the teller's note) rejected with the
+ * supervisor's reason, then a second one approved.
+ */
+async function eventfulSession(key: string, invoiceRef: string): Promise<string> {
+  const s = await call<{ id: string }>('/api/v1/sessions', { amount_minor: 12_000, invoice_ref: invoiceRef, currency: 'GHS', customer: { name: 'Ama Mensah' } }, key);
+  const checkout = `/api/v1/checkout/sessions/${s.id}`;
+  const quote = async () => (await call<{ surcharges: Record<'card' | 'momo' | 'cash', { total_minor: number }> }>(`${checkout}/quote`)).surcharges;
+  await call(`${checkout}/card-payments`, { amount_minor: (await quote()).card.total_minor, card_number: '4000000000000002', expiry_month: 12, expiry_year: 2099, cvc: '123' });
+  const momo = await call<{ attempt_reference: string }>(`${checkout}/provider-attempts`, { rail: 'momo', amount_minor: (await quote()).momo.total_minor, operator: 'mtn', phone: '0241234567' });
+  await call(`${checkout}/provider-attempts/${momo.attempt_reference}/authorize`, { code: '000000' });
+  const token = async (username: string) => (await call<{ token: string }>('/api/backoffice/v1/auth/login', { username, password: PASSWORD })).token;
+  const [teller, supervisor] = [await token(TELLER_USER), await token(SUPERVISOR_USER)];
+  const deposit = async (note?: string) => {
+    const cash = (await quote()).cash.total_minor;
+    const slip = await call<{ slip_token: string }>('/api/v1/checkout/cash-slips', { session_id: s.id, amount_minor: cash });
+    return (await call<{ deposit: { id: string } }>(`/api/backoffice/v1/cash-slips/${slip.slip_token}/deposits`, { amount_minor: cash, ...(note ? { note } : {}) }, teller)).deposit.id;
+  };
+  await call(`/api/backoffice/v1/deposits/${await deposit('Compté deux fois')}/reject`, { reason: 'Deux billets douteux' }, supervisor);
+  await call(`/api/backoffice/v1/deposits/${await deposit()}/approve`, {}, supervisor);
+  return s.id;
+}
+
 let receiver: { server: Server; url: string } | null = null;
 let sessionId = '';
+let eventfulId = '';
 
 test.describe.configure({ timeout: 180_000 });
 test.skip(({ isMobile }) => isMobile, 'the back office is a desktop application (phone widths are checked with setViewportSize)');
@@ -51,16 +78,20 @@ test.beforeAll(async ({ browserName: _browser }, info) => {
   if (info.project.name === 'mobile') return;
   run = `${Date.now() % 1_000_000}${process.pid % 1_000}${Math.floor(Math.random() * 1_000)}`;
   [ADMIN, FINANCE, TWICE, PART] = [`lang.admin.${run}`, `lang.fin.${run}`, `LNG-TWICE-${run}`, `LNG-PART-${run}`];
+  [TELLER_USER, SUPERVISOR_USER] = [`lang.teller.${run}`, `lang.super.${run}`];
   receiver = await startReceiver();
   const m = adminCli(['integration:create', '--merchant', `Langues SARL ${run}`, '--webhook-url', receiver.url]);
   adminCli(['staff:create', '--username', ADMIN, '--password', PASSWORD, '--role', 'admin']);
   adminCli(['staff:create', '--username', FINANCE, '--password', PASSWORD, '--role', 'finance', '--merchant', m.merchant_id!]);
+  adminCli(['staff:create', '--username', TELLER_USER, '--password', PASSWORD, '--role', 'teller', '--branch', TELLER.branchCode]);
+  adminCli(['staff:create', '--username', SUPERVISOR_USER, '--password', PASSWORD, '--role', 'supervisor']);
   const key = m.api_key!;
   await call('/api/v1/revenue-lines', { lines: [{ code: 'RATES', name: 'Property rates' }] }, key);
   for (const ref of [TWICE, PART]) await call('/api/v1/invoice-lines', { invoice_ref: ref, currency: 'GHS', lines: [{ code: 'RATES', amount_minor: 12_000 }] }, key);
   sessionId = await paidSession(key, TWICE, 12_000);
   await paidSession(key, TWICE, 12_000);
   await paidSession(key, PART, 3_000);
+  eventfulId = await eventfulSession(key, `LNG-TL-${run}`);
 });
 
 test.afterAll(() => {
@@ -112,6 +143,13 @@ test.describe('pseudo-locale: every text is a message', () => {
 
     await page.goto(`/backoffice/finance/sessions/${encodeURIComponent(sessionId)}?lang=pseudo`);
     expect(await leftovers(page, 'session-detail')).toEqual([]);
+
+    // A timeline with a line of every kind: each detail is a message, names and notes aside.
+    await page.goto(`/backoffice/finance/sessions/${encodeURIComponent(eventfulId)}?lang=pseudo`);
+    expect(await leftovers(page, 'session-timeline')).toEqual([]);
+    const details = page.getByTestId('session-timeline').getByTestId('timeline-detail');
+    expect(await details.count()).toBeGreaterThanOrEqual(15);
+    for (const text of await details.allTextContents()) expect(text).toContain('⟦');
 
     await page.goto('/backoffice/finance/invoices?lang=pseudo');
     await expect(page.getByTestId('invoices-list').locator('tbody tr').first()).toBeVisible({ timeout: 30_000 });
@@ -262,6 +300,42 @@ test.describe('a French browser', () => {
     await expect(page.getByRole('heading', { name: 'Journal des envois' })).toBeVisible();
     await expect(page.getByTestId('delivery-log-table').locator('tbody tr').first()).toBeVisible({ timeout: 20_000 });
     await expectAxeClean(page, 'webhooks');
+  });
+
+  test('a session’s timeline reads in French, its detail lines too, with amounts in French figures', async ({ page }, info) => {
+    await signIn(page, FINANCE);
+    await page.goto(`/backoffice/finance/sessions/${encodeURIComponent(eventfulId)}`);
+    const timeline = page.getByTestId('session-timeline');
+    await expect(timeline).toContainText('Historique', { timeout: 30_000 });
+    const details = timeline.getByTestId('timeline-detail');
+    await expect(details.first()).toBeVisible();
+    const lines = await details.allTextContents();
+    // No English sentence left: the words the server's English details are made of.
+    const english = /\b(?:charged|to the merchant|paid by|fee|for invoice|Reason|number ending|ending|now|by|payment|approved|declined|rejected|recorded|awaiting|sent|prompt)\b/;
+    expect(lines.filter((l) => english.test(l))).toEqual([]);
+    // Default GHS fees: card 1.95 % borne by the merchant, Mobile Money 1 % and cash GHS 2.00 borne by the payer.
+    const expected = [
+      /^120,00\sGHS pour la facture LNG-TL-\d+$/u,
+      /^120,00\sGHS débités · frais de carte de 2,34\sGHS payés par le marchand · 117,66\sGHS pour le marchand · Visa se terminant par 0002$/u,
+      /^Motif : carte refusée$/u,
+      /^Paiement par carte transmis au fournisseur de cartes$/u,
+      /^Paiement par carte refusé$/u,
+      /^121,20\sGHS débités · frais Mobile Money de 1,20\sGHS payés par le payeur · 120,00\sGHS pour le marchand · MTN MoMo, numéro se terminant par 4567$/u,
+      /^Motif : code incorrect$/u,
+      /^Paiement Mobile Money : demande envoyée au téléphone du payeur$/u,
+      /^122,00\sGHS débités · frais d’espèces de 2,00\sGHS payés par le payeur · 120,00\sGHS pour le marchand · désormais : Annulé$/u,
+      /^122,00\sGHS débités · frais d’espèces de 2,00\sGHS payés par le payeur · 120,00\sGHS pour le marchand · désormais : Payé$/u,
+      /^122,00\sGHS par lang\.teller\.\d+ · « Compté deux fois »$/u,
+      /^122,00\sGHS par lang\.teller\.\d+$/u,
+      /^par lang\.super\.\d+ · Deux billets douteux$/u,
+      /^par lang\.super\.\d+$/u,
+      /^Dépôt d’espèces enregistré par lang\.teller\.\d+, en attente de validation par un superviseur$/u,
+      /^Dépôt d’espèces rejeté par lang\.super\.\d+ : Deux billets douteux$/u,
+      /^Dépôt d’espèces approuvé par lang\.super\.\d+$/u,
+    ];
+    for (const sentence of expected) expect(lines.some((l) => sentence.test(l)), `${sentence} among ${JSON.stringify(lines, null, 1)}`).toBe(true);
+    await expectAxeClean(page, 'finance › a session’s timeline');
+    await shot(page, info, 'fr-finance-timeline-1366');
   });
 
   test('an amount the admin types wrong is explained in French: fee rules and the sandbox transfer', async ({ page }) => {

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database';
 import type { CheckoutSessionsTable } from '../../db/schema';
-import { expireAllDue, expireIfDue, isDue, NO_STATUS, type TransitionDeps } from '../../domain/session-transitions';
+import { expireAllDue, expireIfDue, isDue, type TransitionDeps } from '../../domain/session-transitions';
 import { SESSION_SELECTION } from './session-selection';
 import { invalid, notFound } from '../../lib/errors';
 import { boundedTotal } from '../../lib/list-total';
@@ -13,21 +13,17 @@ import type {
   SessionDetail,
   SessionList,
   SessionRow,
-  TimelineEntry,
 } from '../../../shared/schemas/backoffice';
 import type { Rail, SessionStatus } from '../../../shared/schemas/common';
 import { actorOf, recordAudit } from '../audit';
 import { iso } from '../../lib/iso-param';
 import type { StaffContext } from '../auth';
 import { invoiceLines } from '../invoices';
-import { formatMoney as money } from '../../../shared/money';
-import { cardLabel, declineReasonLabel, eventTypeLabel, railLabel, SESSION_STATUS_LABELS, SLIP_STATUS_LABELS } from '../../../shared/labels';
-import { networkLabel } from '../../../shared/countries';
 import { settlements, type Settlement } from './finance-settlement';
 import { merchantScope, searchable, sessionAmount, sessionSearchOf } from '../../db/search';
 import { afterCursor, decodeCursor, pageOf } from '../../http/paging';
 import { amountPage } from './amount-list';
-import { deliveryEntries } from './session-deliveries';
+import { sessionTimeline } from './session-timeline';
 import { invoiceDetail as invoiceDetailOf } from './finance-invoices';
 
 export type FinanceDeps = TransitionDeps & { db: Db };
@@ -258,37 +254,6 @@ export async function listSessions(deps: FinanceDeps, merchantId: string, f: Ses
   return { sessions: await withSettlements(deps.db, page), ...total, next_cursor };
 }
 
-
-/**
- * Gross, fee and net in words, the same amounts the list and the CSV show:
- * "GHS 185.00 charged · card fee GHS 3.61 paid by the merchant · GHS 181.39 to the merchant";
- * a payer-borne fee is part of what was charged ("GHS 102.00 charged · cash fee GHS 2.00 paid by the payer · GHS 100.00 to the merchant").
- */
-const breakdown = (rail: string, base: number, fee: number, total: number, currency: string) => {
-  if (fee === 0) return `${money(total, currency)} charged · no fee · ${money(total, currency)} to the merchant`;
-  const payer = total > base;
-  return `${money(total, currency)} charged · ${rail} fee ${money(fee, currency)} paid by the ${payer ? 'payer' : 'merchant'} · ${money(total - fee, currency)} to the merchant`;
-};
-/** How an attempt ended, in words. */
-const ATTEMPT_OUTCOMES: Readonly<Record<string, string>> = { succeeded: 'succeeded', declined: 'was declined', expired: 'expired', failed: 'failed', cancelled: 'was cancelled' };
-const stateWord = (status: string) => SESSION_STATUS_LABELS[status as SessionStatus] ?? status;
-
-/**
- * A status change's recorded cause as a sentence: rails in words, internal ids and provider
- * status codes left out ("card payment pa_8f… approved" → "Card payment approved"; the ids are on
- * the attempt and deposit entries of the same timeline).
- */
-function causeInWords(cause: string): string {
-  if (cause === 'expires_at passed while open') return 'The time to pay ran out before a payment was made';
-  const s = cause
-    .replace(/\s*\([A-Z0-9_:\- ]+\)/g, '')
-    .replace(/\s\b(?:pa|dep|cs)_[A-Za-z0-9_]+/g, '')
-    .replace(/\b(momo|card|bank_transfer|cash) (?:attempt|payment)\b/g, (_, rail: string) => `${railLabel(rail)} payment`)
-    .replace(/; /g, ', ');
-  return `${s.charAt(0).toUpperCase()}${s.slice(1)}`;
-}
-const feeWord = (rail: string) => (rail === 'momo' ? 'Mobile Money' : rail === 'bank_transfer' ? 'bank transfer' : rail);
-
 /** One session with its invoice lines and everything that happened to it, oldest first. */
 export async function sessionDetail(deps: FinanceDeps, staff: StaffContext, sessionId: string): Promise<SessionDetail> {
   const find = () => sessionBase(deps.db).where('s.id', '=', sessionId).executeTakeFirst();
@@ -300,65 +265,10 @@ export async function sessionDetail(deps: FinanceDeps, staff: StaffContext, sess
   }
   if (!s || (staff.role === 'finance' && s.merchant_id !== staff.merchantId)) throw notFound(`session ${sessionId}`);
   const db = deps.db;
-  const [history, attempts, slips, deposits, events, lines] = await Promise.all([
-    db.selectFrom('session_history').selectAll().where('session_id', '=', s.id).execute(),
-    db.selectFrom('payment_attempts').selectAll().where('session_id', '=', s.id).execute(),
-    db.selectFrom('cash_slips').selectAll().where('session_id', '=', s.id).execute(),
-    db
-      .selectFrom('cash_deposits as d')
-      .innerJoin('staff_users as rec', 'rec.id', 'd.recorded_by')
-      .leftJoin('staff_users as rev', 'rev.id', 'd.reviewed_by')
-      .selectAll('d')
-      .select(['rec.username as recorded_by_username', 'rev.username as reviewed_by_username'])
-      .where('d.session_id', '=', s.id)
-      .execute(),
-    db.selectFrom('events').select(['id', 'type', 'created_at']).where('session_id', '=', s.id).execute(),
-    invoiceLines(db, { merchantId: s.merchant_id, mode: sessionMode(s.id), invoiceRef: s.invoice_ref }),
-  ]);
-  const t: TimelineEntry[] = [{ at: s.created_at, kind: 'created', code: 'session_created', args: {}, title: 'Session created', detail: `${money(s.amount_minor, s.currency)} for invoice ${s.invoice_ref}`, ref: s.id }];
-  // The creation row (none → open) is the "Session created" entry above, which sessions made before it had too.
-  for (const h of history.filter((row) => row.from_status !== NO_STATUS)) {
-    t.push({ at: h.at, kind: 'transition', code: 'transition', args: { from: h.from_status, to: h.to_status }, title: `Status changed from ${stateWord(h.from_status)} to ${stateWord(h.to_status)}`, detail: causeInWords(h.cause), ref: null });
-  }
-  for (const a of attempts) {
-    const rail = railLabel(a.rail);
-    const who =
-      a.rail === 'momo'
-        ? ` · ${a.operator ? networkLabel(a.operator) : 'Mobile Money'}${a.phone_last4 ? ` number ending ${a.phone_last4}` : ''}`
-        : a.rail === 'card'
-          ? ` · ${cardLabel(a.card_brand, a.card_last4)}`
-          : a.payment_reference
-            ? ` · reference ${a.payment_reference}`
-            : '';
-    t.push({ at: a.created_at, kind: 'attempt', code: 'attempt_started', args: { rail: a.rail }, title: `${rail} attempt started`, detail: `${breakdown(feeWord(a.rail), a.base_minor, a.fee_minor, a.amount_charged_minor, a.currency)}${who}`, ref: a.id });
-    if (a.finalized_at) {
-      t.push({ at: a.finalized_at, kind: 'attempt', code: 'attempt_finished', args: { rail: a.rail, status: a.status }, title: `${rail} attempt ${ATTEMPT_OUTCOMES[a.status] ?? a.status}`, detail: a.decline_reason ? `Reason: ${declineReasonLabel(a.decline_reason)}` : '', ref: a.id });
-    }
-  }
-  for (const sl of slips) {
-    t.push({ at: sl.created_at, kind: 'slip', code: 'slip_issued', args: { reference: sl.reference }, title: `Cash slip ${sl.reference} issued`, detail: `${breakdown('cash', sl.base_minor, sl.fee_minor, sl.amount_minor, sl.currency)} · now ${SLIP_STATUS_LABELS[sl.status as keyof typeof SLIP_STATUS_LABELS] ?? sl.status}`, ref: sl.reference });
-  }
-  for (const d of deposits) {
-    t.push({ at: d.created_at, kind: 'deposit', code: 'deposit_recorded', args: {}, title: 'Cash deposit recorded', detail: `${money(d.amount_minor, d.currency)} by ${d.recorded_by_username}${d.note ? ` · “${d.note}”` : ''}`, ref: d.id });
-    if (d.reviewed_at) {
-      t.push({
-        at: d.reviewed_at,
-        kind: 'deposit',
-        code: 'deposit_reviewed',
-        args: { status: d.status },
-        title: `Cash deposit ${d.status}`,
-        detail: `by ${d.reviewed_by_username ?? 'unknown'}${d.review_reason ? ` · ${d.review_reason}` : ''}`,
-        ref: d.id,
-      });
-    }
-  }
-  for (const e of events) t.push({ at: e.created_at, kind: 'event', code: 'event', args: { type: e.type }, title: `Merchant notified: ${eventTypeLabel(e.type)}`, detail: '', ref: e.id });
-  t.push(...(await deliveryEntries(db, events.map((e) => e.id))));
-  const kindOrder = ['created', 'attempt', 'slip', 'deposit', 'transition', 'event', 'delivery'];
-  t.sort((a, b) => (a.at === b.at ? kindOrder.indexOf(a.kind) - kindOrder.indexOf(b.kind) : a.at < b.at ? -1 : 1));
+  const [timeline, lines] = await Promise.all([sessionTimeline(db, s), invoiceLines(db, { merchantId: s.merchant_id, mode: sessionMode(s.id), invoiceRef: s.invoice_ref })]);
   return {
     session: { ...(await withSettlements(db, [s]))[0]!, customer_email: s.customer_email, metadata: JSON.parse(s.metadata) as Record<string, unknown> },
     lines,
-    timeline: t,
+    timeline,
   };
 }

@@ -13,6 +13,9 @@ const REASON_WORDS: Record<FailReason, (code: number | null) => string> = {
   unreachable: () => "the merchant’s server could not be reached",
 };
 
+/** A notification's detail is its technical record, for API clients: nothing for a screen to word. */
+const NO_DETAIL = { detail_code: null, detail_args: {} } as const;
+
 function failReason(statusCode: number | null, error: string | null): FailReason {
   if (statusCode !== null) return 'refused';
   return error !== null && /timed out/i.test(error) ? 'timeout' : 'unreachable';
@@ -24,7 +27,8 @@ function failReason(statusCode: number | null, error: string | null): FailReason
  * not, why and what comes next (a retry at a given time, tried again, no more automatic retries);
  * a delivery held while the merchant’s notification address is switched off has a line of its
  * own. `code` and `args` carry the same for the screen to word in its reader's language; `detail`
- * keeps the technical record (address, latency, kind of attempt, error) for API clients.
+ * keeps the technical record (address, latency, kind of attempt, error) for API clients (no
+ * `detail_code`: the screen does not show it).
  */
 export async function deliveryEntries(db: Db, eventIds: string[]): Promise<TimelineEntry[]> {
   if (eventIds.length === 0) return [];
@@ -48,7 +52,7 @@ export async function deliveryEntries(db: Db, eventIds: string[]): Promise<Timel
     const what = eventTypeLabel(d.event_type);
     const detail = [r.url, `${r.latency_ms} ms`, r.kind.replace('_', ' '), r.error].filter(Boolean).join(' · ');
     if (r.outcome === 'succeeded') {
-      return { at: r.started_at, kind: 'delivery', code: 'webhook_delivered', args: { type: d.event_type, status_code: r.status_code ?? null }, title: `Merchant notified: ${what}, accepted by the merchant’s server`, detail, ref: r.event_id };
+      return { at: r.started_at, kind: 'delivery', code: 'webhook_delivered', args: { type: d.event_type, status_code: r.status_code ?? null }, title: `Merchant notified: ${what}, accepted by the merchant’s server`, detail, ...NO_DETAIL, ref: r.event_id };
     }
     const later = rows.slice(i + 1).find((n) => n.delivery_id === r.delivery_id);
     const last = later === undefined;
@@ -65,7 +69,7 @@ export async function deliveryEntries(db: Db, eventIds: string[]): Promise<Timel
           : then === 'gave_up'
             ? `Notification not delivered: ${what}, ${words}; no more automatic retries`
             : `Notification not accepted: ${what}, ${words}`;
-    return { at: r.started_at, kind: 'delivery', code: 'webhook_failed', args: { type: d.event_type, status_code: r.status_code ?? null, reason, then, at }, title, detail, ref: r.event_id };
+    return { at: r.started_at, kind: 'delivery', code: 'webhook_failed', args: { type: d.event_type, status_code: r.status_code ?? null, reason, then, at }, title, detail, ...NO_DETAIL, ref: r.event_id };
   });
   // Held while the merchant’s notification address is switched off: nothing is sent until an administrator switches it back on.
   for (const d of deliveries) {
@@ -77,6 +81,7 @@ export async function deliveryEntries(db: Db, eventIds: string[]): Promise<Timel
       args: { type: d.event_type },
       title: `Notification held: ${eventTypeLabel(d.event_type)}, the merchant’s notification address is switched off; it will be sent once it is switched back on`,
       detail: '',
+      ...NO_DETAIL,
       ref: d.event_id,
     });
   }

@@ -1,6 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useState, type ReactNode } from 'react';
-import type { TimelineEntry } from '../../../../shared/schemas/backoffice';
+import { useState } from 'react';
 import { useT, type T } from '../../../ui/i18n';
 import { useRouter } from '../../router';
 import { useApi } from '../common/api';
@@ -15,6 +14,7 @@ import { FINANCE_BASE as BASE, InvoiceRefCell } from './finance-base';
 import { financeQueries, type SessionFilters } from './finance.queries';
 import type { SessionRow } from '../../../../shared/schemas/backoffice';
 import { settlement, settlementColumns } from './settlement';
+import { SessionTimeline } from './timeline';
 
 const statusOptions = (t: T) => [
   { value: '', label: t('finance.sessions.anyStatus') },
@@ -157,8 +157,6 @@ export function SessionsView({ merchantId }: { merchantId: string | undefined })
   );
 }
 
-const REF_WORDS: Partial<Record<string, 'net.refAttempt' | 'net.refDeposit' | 'net.refEvent'>> = { attempt: 'net.refAttempt', deposit: 'net.refDeposit', event: 'net.refEvent' };
-
 function feeBearerText(t: T, r: SessionRow): string {
   const paid = settlement(r);
   if (!paid) return t('net.notPaid');
@@ -225,27 +223,7 @@ export function SessionDetailView({ id }: { id: string }) {
               </Card>
             </div>
             <Card title={t('finance.sessions.timeline')} testId="session-timeline">
-              <ol className="bo-timeline">
-                {d.timeline.map((e, i) => (
-                  <li key={`${e.at}-${i}`} className="bo-timeline__item">
-                    <span className={`bo-timeline__dot bo-timeline__dot--${e.kind}`} aria-hidden="true" />
-                    <div className="bo-timeline__title">{timelineTitle(t, e)}</div>
-                    <div className="bo-timeline__meta"><time dateTime={e.at}>{formatDateTime(e.at, { seconds: true })}</time></div>
-                    {/* The server's record of what happened (causes, amounts, who), in its words: shown as written. */}
-                    {/* A delivery's detail is the technical record (address, latency, error): the webhooks screen shows it. */}
-                    {e.detail && e.kind !== 'delivery' && (
-                      <div className="bo-timeline__meta" translate="no">
-                        {e.detail}
-                      </div>
-                    )}
-                    {e.ref && e.kind !== 'created' && e.kind !== 'slip' && e.kind !== 'delivery' && (
-                      <div className="bo-timeline__meta">
-                        <CopyId value={e.ref} what={t(REF_WORDS[e.kind] ?? 'net.refEvent')} />
-                      </div>
-                    )}
-                  </li>
-                ))}
-              </ol>
+              <SessionTimeline entries={d.timeline} />
             </Card>
           </div>
         )}
@@ -254,38 +232,3 @@ export function SessionDetailView({ id }: { id: string }) {
   );
 }
 
-
-/** A timeline line's title in the reader's language, from its code (the API's `title` is English). */
-function timelineTitle(t: T, e: TimelineEntry): ReactNode {
-  // An event's type as the select of its messages names it: completed, failed, expired.
-  const eventWord = (type: string) => type.replace(/^checkout\.session\./, '');
-  const arg = (name: string) => String(e.args[name] ?? '');
-  const code = (v: string) => <span translate="no">{v}</span>;
-  switch (e.code) {
-    case 'session_created':
-      return t('finance.timeline.session_created');
-    case 'transition':
-      return t('finance.timeline.transition', { from: t('finance.timeline.status', { status: arg('from') }), to: t('finance.timeline.status', { status: arg('to') }) });
-    case 'attempt_started':
-      return t('finance.timeline.attempt_started', { rail: labelsWith(t).rail(arg('rail')) });
-    case 'attempt_finished':
-      return t('finance.timeline.attempt_finished', { rail: labelsWith(t).rail(arg('rail')), status: arg('status') });
-    case 'slip_issued':
-      return t('finance.timeline.slip_issued', { reference: code(arg('reference')) });
-    case 'deposit_recorded':
-      return t('finance.timeline.deposit_recorded');
-    case 'deposit_reviewed':
-      return t('finance.timeline.deposit_reviewed', { status: arg('status') });
-    case 'event':
-      return t('finance.timeline.event', { type: eventWord(arg('type')) });
-    case 'webhook_delivered':
-      return t('finance.timeline.webhook_delivered', { type: eventWord(arg('type')) });
-    case 'webhook_failed': {
-      const when = e.args.at === null || e.args.at === undefined ? '' : formatDateTime(arg('at'), { seconds: true });
-      const reason = t('finance.timeline.webhook_reason', { reason: arg('reason'), code: arg('status_code') });
-      return t('finance.timeline.webhook_failed', { type: eventWord(arg('type')), reason, then: arg('then'), at: when });
-    }
-    case 'webhook_held':
-      return t('finance.timeline.webhook_held', { type: eventWord(arg('type')) });
-  }
-}

@@ -1,6 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page, type TestInfo } from '@playwright/test';
-import { STAFF_PASSWORD, TELLER, adminCli, apiFetch, createSession, shot, staffCall, signInWithForm } from './support';
+import { expect, test, type Page } from '@playwright/test';
+import { STAFF_PASSWORD, atCounterWidth, cashSlip, createDeskStaff, createSession, createStaff, expectNoSeriousViolations, runTag, shot, shotsAtBothWidths, signInWithForm, staffCall } from './support';
 import { untranslatedText } from './untranslated';
 
 /**
@@ -8,9 +7,6 @@ import { untranslatedText } from './untranslated';
  * 1366 px, each screen scanned with axe (no serious or critical violation); and the cash desk of
  * a teller without a branch, which explains itself instead of offering the form.
  */
-const API = `http://127.0.0.1:${process.env.PAYDESK_E2E_PORT ?? '47913'}`;
-const run = `${Date.now() % 1_000_000}${process.pid % 100_000}`;
-
 interface CashUpBody {
   id: string | null;
   currency: string;
@@ -18,35 +14,11 @@ interface CashUpBody {
   denominations: Array<{ code: string; kind: string; value_minor: number }>;
 }
 
-async function shots(page: Page, info: TestInfo, name: string): Promise<void> {
-  const size = page.viewportSize()!;
-  await page.setViewportSize({ width: 390, height: 844 });
-  await shot(page, info, `${name}-390`);
-  await page.setViewportSize({ width: 1366, height: 900 });
-  await shot(page, info, `${name}-1366`);
-  await page.setViewportSize(size);
-}
-
-async function axe(page: Page, screen: string): Promise<void> {
-  await page.waitForLoadState('networkidle');
-  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice', 'experimental']).analyze();
-  const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  const report = bad.map((v) => `${v.id} (${v.impact}): ${v.help}\n${v.nodes.map((n) => `   ${n.target.join(' ')}`).join('\n')}`).join('\n');
-  expect.soft(report, `${screen}: serious or critical accessibility violations`).toBe('');
-}
-
 const signIn = (page: Page, username: string) => signInWithForm(page, username, STAFF_PASSWORD);
 
 /** A session paid in cash at this teller's counter: slip issued, deposit recorded. */
 async function deposit(teller: string): Promise<{ id: string; amount_minor: number }> {
-  const session = await createSession();
-  const quote = (await (await apiFetch(`${API}/api/v1/checkout/sessions/${session.id}/quote`)).json()) as { surcharges: { cash: { total_minor: number } } };
-  const res = await apiFetch(`${API}/api/v1/checkout/cash-slips`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ session_id: session.id, amount_minor: quote.surcharges.cash.total_minor }),
-  });
-  const slip = (await res.json()) as { slip_token: string; amount_minor: number };
+  const slip = await cashSlip((await createSession()).id);
   const { deposit: d } = await staffCall<{ deposit: { id: string; amount_minor: number } }>(teller, 'POST', `/cash-slips/${slip.slip_token}/deposits`, { amount_minor: slip.amount_minor });
   return d;
 }
@@ -69,6 +41,8 @@ async function fillCount(page: Page, c: CashUpBody, counts: Record<string, numbe
 
 test.describe('cash-up', () => {
   test.describe.configure({ mode: 'serial' });
+  // The mobile project counts the drawer at 390 px, the desktop project at the counter's 1366 px.
+  test.beforeEach(atCounterWidth);
   let teller = '';
   let supervisor = '';
   let noBranch = '';
@@ -77,16 +51,15 @@ test.describe('cash-up', () => {
   // this one under the same name.
   let tellerName = '';
 
-  test.beforeAll(async ({ browserName }, info) => {
+  test.beforeAll(async ({ browserName: _browser }, info) => {
     test.setTimeout(240_000);
-    const tag = `${run}.${info.project.name}.${browserName}.${info.repeatEachIndex}`;
+    const tag = runTag(info);
     tellerName = `Efua Teller (${info.project.name} ${info.repeatEachIndex + 1})`;
     teller = `cu.teller.${tag}`;
     supervisor = `cu.super.${tag}`;
     noBranch = `cu.nobranch.${tag}`;
-    adminCli(['staff:create', '--username', teller, '--password', STAFF_PASSWORD, '--role', 'teller', '--branch', TELLER.branchCode, '--full-name', tellerName]);
-    adminCli(['staff:create', '--username', supervisor, '--password', STAFF_PASSWORD, '--role', 'supervisor', '--full-name', 'Kojo Supervisor']);
-    adminCli(['staff:create', '--username', noBranch, '--password', STAFF_PASSWORD, '--role', 'teller']);
+    createDeskStaff({ teller, supervisor }, { tellerName, supervisorName: 'Kojo Supervisor' });
+    createStaff(noBranch, 'teller', { branch: null });
     const approved = await deposit(teller);
     await deposit(teller);
     await staffCall(supervisor, 'POST', `/deposits/${approved.id}/approve`, {});
@@ -115,8 +88,8 @@ test.describe('cash-up', () => {
     await page.getByRole('button', { name: 'Save count' }).click();
     await expect(page.getByTestId('cu-outcome')).toHaveText(/Short by GHS\s?1\.00/);
     await expect(page.getByTestId('cu-difference')).toHaveText(/^−GHS\s?1\.00$/);
-    await axe(page, 'teller cash-up, counted');
-    await shots(page, info, 'cash-up-teller-short');
+    await expectNoSeriousViolations(page, 'teller cash-up, counted');
+    await shotsAtBothWidths(page, info, 'cash-up-teller-short');
 
     // Recounted: balanced.
     await fillCount(page, c, pieces(c, c.expected_minor));
@@ -137,8 +110,8 @@ test.describe('cash-up', () => {
     await expect(page.getByTestId('cash-up-locked')).toBeVisible();
     await expect(page.getByTestId('cu-teller-signed')).toContainText(`Signed by the teller, ${tellerName}`);
     await expect(page.getByRole('button', { name: 'Save count' })).toHaveCount(0);
-    await axe(page, 'teller cash-up, signed');
-    await shots(page, info, 'cash-up-teller-signed');
+    await expectNoSeriousViolations(page, 'teller cash-up, signed');
+    await shotsAtBothWidths(page, info, 'cash-up-teller-signed');
   });
 
   test('a supervisor opens the signed count and signs it off with a note', async ({ page }, info) => {
@@ -148,16 +121,16 @@ test.describe('cash-up', () => {
     await expect(page.getByRole('heading', { level: 1, name: 'Cash-ups' })).toBeVisible();
     const open = page.getByRole('button', { name: `Open the GHS cash-up of ${tellerName} for` });
     await expect(open).toBeVisible();
-    await axe(page, 'supervisor cash-up queue');
+    await expectNoSeriousViolations(page, 'supervisor cash-up queue');
     await open.click();
     await expect(page.getByTestId('cash-up-sheet')).toContainText('Balanced');
     await page.getByLabel('Note (optional)').fill('Recounted with the teller.');
-    await axe(page, 'supervisor cash-up sign-off');
-    await shots(page, info, 'cash-up-supervisor');
+    await expectNoSeriousViolations(page, 'supervisor cash-up sign-off');
+    await shotsAtBothWidths(page, info, 'cash-up-supervisor');
     await page.getByRole('button', { name: 'Sign off', exact: true }).click();
     await expect(page.getByTestId('cu-supervisor-signed')).toContainText('Signed off by the supervisor, Kojo Supervisor');
     await expect(page.getByTestId('cash-up-sheet')).toContainText('Recounted with the teller.');
-    await shots(page, info, 'cash-up-supervisor-signed');
+    await shotsAtBothWidths(page, info, 'cash-up-supervisor-signed');
     // Gone from the waiting list, listed under signed off.
     await page.getByRole('tab', { name: 'Signed off' }).click();
     await expect(page.getByRole('button', { name: `Open the GHS cash-up of ${tellerName} for` })).toBeVisible();
@@ -169,8 +142,8 @@ test.describe('cash-up', () => {
     await page.goto('/backoffice/teller/scan');
     await expect(page.getByTestId('no-branch')).toContainText('Your account has no branch. Ask an administrator to assign you one.');
     await expect(page.getByLabel('Slip barcode or reference')).toHaveCount(0);
-    await axe(page, 'cash desk without a branch');
-    await shots(page, info, 'cash-desk-no-branch');
+    await expectNoSeriousViolations(page, 'cash desk without a branch');
+    await shotsAtBothWidths(page, info, 'cash-desk-no-branch');
   });
 
   test('the cash-up screens of teller and supervisor read from the catalogue (pseudo-locale)', async ({ browser }) => {

@@ -1,41 +1,31 @@
-import { expect, test, type Page, type TestInfo } from '@playwright/test';
-import { STAFF_PASSWORD, SUPERVISOR, TELLER, adminCli, checkoutPath, createSession, shot, staffCall, type CreatedSession, apiFetch } from './support';
+import { expect, test, type Page } from '@playwright/test';
+import {
+  STAFF_PASSWORD,
+  SUPERVISOR,
+  TELLER,
+  atCounterWidth,
+  cashSlip,
+  checkoutPath,
+  createDeskStaff,
+  createSession,
+  payByCard,
+  runTag,
+  shot,
+  shotsAtBothWidths as shots,
+  signInWithForm,
+  staffCall,
+  type CreatedSession,
+} from './support';
 
 /**
- * The counter-ready teller desk, the review queue and the payer's pages,
- * each screen photographed at 390 px and 1366 px.
+ * The counter-ready teller desk, the review queue and the payer's pages, each screen photographed
+ * at 390 px and 1366 px; the desk and the queue are used at both (the mobile project at 390 px,
+ * the desktop project at 1366 px).
  */
-const run = `${Date.now() % 1_000_000}${process.pid % 100_000}`;
-const DESK = { teller: `desk.teller.${run}`, supervisor: `desk.super.${run}` };
-const API = `http://127.0.0.1:${process.env.PAYDESK_E2E_PORT ?? '47913'}`;
+const signIn = (page: Page, username: string) => signInWithForm(page, username, STAFF_PASSWORD);
+const issueSlip = (session: CreatedSession) => cashSlip(session.id);
 
-async function issueSlip(session: CreatedSession): Promise<{ slip_token: string; reference: string; amount_minor: number }> {
-  const quote = (await (await apiFetch(`${API}/api/v1/checkout/sessions/${session.id}/quote`)).json()) as { surcharges: { cash: { total_minor: number } } };
-  const res = await apiFetch(`${API}/api/v1/checkout/cash-slips`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ session_id: session.id, amount_minor: quote.surcharges.cash.total_minor }),
-  });
-  return (await res.json()) as { slip_token: string; reference: string; amount_minor: number };
-}
-
-/** Both widths the issue asks for: a phone (390 px) and a counter screen (1366 px). */
-async function shots(page: Page, info: TestInfo, name: string): Promise<void> {
-  const size = page.viewportSize()!;
-  await page.setViewportSize({ width: 390, height: 844 });
-  await shot(page, info, `${name}-390`);
-  await page.setViewportSize({ width: 1366, height: 900 });
-  await shot(page, info, `${name}-1366`);
-  await page.setViewportSize(size);
-}
-
-async function signIn(page: Page, username: string, password = STAFF_PASSWORD): Promise<void> {
-  await page.goto('/backoffice/');
-  await page.getByLabel('Username').fill(username);
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page.getByRole('navigation', { name: 'Back office' })).toBeVisible();
-}
+test.beforeEach(atCounterWidth);
 
 test.describe('payer pages', () => {
   test('the slip comes back after a reload; a rejected deposit is explained with its reason', async ({ page }, info) => {
@@ -105,8 +95,8 @@ test.describe('payer pages', () => {
 });
 
 test.describe.serial('teller desk and review queue', () => {
-  test.skip(({ isMobile }) => isMobile, 'the back-office screens are photographed at both widths from the desktop project');
-
+  // Each project and repetition has its own teller and supervisor: the queue is filtered to this teller.
+  const DESK = { teller: '', supervisor: '', tellerName: '' };
   let s1: CreatedSession;
   let s2: CreatedSession;
   let paidOnline: CreatedSession;
@@ -114,13 +104,10 @@ test.describe.serial('teller desk and review queue', () => {
   let slip2: { slip_token: string; reference: string; amount_minor: number };
   let slipPaid: { slip_token: string; reference: string; amount_minor: number };
 
-  test.beforeAll(async () => {
-    for (const [username, role] of [
-      [DESK.teller, 'teller'],
-      [DESK.supervisor, 'supervisor'],
-    ] as const) {
-      adminCli(['staff:create', '--username', username, '--password', STAFF_PASSWORD, '--role', role, ...(role === 'teller' ? ['--branch', TELLER.branchCode] : [])]);
-    }
+  test.beforeAll(async ({ browserName: _browser }, info) => {
+    const tag = runTag(info);
+    Object.assign(DESK, { teller: `desk.teller.${tag}`, supervisor: `desk.super.${tag}`, tellerName: `Abena Teller (${tag})` });
+    createDeskStaff(DESK, { tellerName: DESK.tellerName });
     s1 = await createSession();
     s2 = await createSession();
     paidOnline = await createSession();
@@ -128,19 +115,14 @@ test.describe.serial('teller desk and review queue', () => {
     slip2 = await issueSlip(s2);
     slipPaid = await issueSlip(paidOnline);
     // The payer paid by card after all: the slip is worthless now.
-    const quote = (await (await apiFetch(`${API}/api/v1/checkout/sessions/${paidOnline.id}/quote`)).json()) as { surcharges: { card: { total_minor: number } } };
-    const card = await apiFetch(`${API}/api/v1/checkout/sessions/${paidOnline.id}/card-payments`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ amount_minor: quote.surcharges.card.total_minor, card_number: '4242424242424242', expiry_month: 12, expiry_year: 2099, cvc: '123' }),
-    });
-    expect(card.status).toBe(201);
+    await payByCard(paidOnline.id);
   });
 
   test('a teller types the printed reference, records in three keyboard actions, reprints and cashes up', async ({ page }, info) => {
     await signIn(page, DESK.teller);
     const scan = page.getByLabel('Slip barcode or reference');
     await expect(scan).toBeFocused();
+    await expect(page.locator('#shell-nav a[href="/backoffice/teller/scan"]')).toHaveCount(1); // the supervisor's menu has none
 
     // A slip paid online: plainly "already paid — do not take cash", and no amount field.
     await page.keyboard.type(slipPaid.reference.replace(/-/g, ' ').toLowerCase());
@@ -166,6 +148,10 @@ test.describe.serial('teller desk and review queue', () => {
     await expect(page.getByTestId('receipt-test-mark')).toBeVisible();
     await expect(page.getByTestId('receipt-signature')).toContainText('Branch stamp');
     await expect(receipt).not.toContainText('Branch—');
+    // Numbered by branch, day and count (not the deposit's id), received by the teller's full name.
+    await expect(receipt.getByText(/^[A-Z0-9-]+-\d{8}-\d{4}$/)).toBeVisible();
+    await expect(receipt).not.toContainText('dep_');
+    await expect(receipt).toContainText(DESK.tellerName);
     await shots(page, info, 'desk-t2-receipt');
     await page.keyboard.press('Escape');
 
@@ -203,7 +189,7 @@ test.describe.serial('teller desk and review queue', () => {
 
   test('a supervisor has no cash desk, filters the queue, confirms an approval and rejects with a listed reason', async ({ page }, info) => {
     await signIn(page, DESK.supervisor);
-    await expect(page.getByRole('link', { name: 'Cash desk', exact: true })).toHaveCount(0);
+    await expect(page.locator('#shell-nav a[href="/backoffice/teller/scan"]')).toHaveCount(0);
     // The address typed in (in-app navigation: a reload signs out until the cookie sign-in lands).
     await page.evaluate(() => {
       window.history.pushState(null, '', '/backoffice/teller/scan');
@@ -212,6 +198,9 @@ test.describe.serial('teller desk and review queue', () => {
     await expect(page.getByText('Your role does not give access to this page.')).toBeVisible();
     await expect(page.getByText('(allowed: teller)')).toHaveCount(0);
 
+    // On a phone the menu is folded behind its button.
+    const menu = page.getByRole('button', { name: 'Menu' });
+    if (await menu.isVisible()) await menu.click();
     await page.getByRole('navigation', { name: 'Back office' }).getByRole('link', { name: /^Deposit review/ }).click();
     await page.getByLabel('Teller').selectOption({ label: DESK.teller });
     const queue = page.getByTestId('review-queue-table');

@@ -1,53 +1,43 @@
-import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
-import { adminCli, shot, call } from './support';
+import { expect, test, type Page, type TestInfo } from '@playwright/test';
+import { atCounterWidth, call, expectNoSeriousViolations, merchantWithFinance, newSession as sessionOf, payByCard as pay, recordInvoice, runTag, shot, signInWithForm } from './support';
 
 /**
  * The invoice detail reads its sessions a page at a time (50, newest first): the screen says how
  * many of how many it shows, "Show more" appends the next page, and the totals stay the server's
- * even while most sessions are not loaded.
+ * even while most sessions are not loaded. At 390 px (mobile project) and 1366 px (desktop).
  */
 const PASSWORD = 'e2e-invoice-pages-1234';
-const run = `${Date.now() % 1_000_000}${process.pid % 100_000}`;
 const SESSIONS = 55;
 
+test.beforeEach(atCounterWidth);
 
-const newSession = (key: string, invoiceRef: string) => call<{ id: string }>('/api/v1/sessions', { amount_minor: 1_000, invoice_ref: invoiceRef, currency: 'GHS' }, key);
-
-async function pay(id: string): Promise<void> {
-  const quote = await call<{ surcharges: { card: { total_minor: number } } }>(`/api/v1/checkout/sessions/${id}/quote`);
-  const paid = await call<{ session_status: string }>(`/api/v1/checkout/sessions/${id}/card-payments`, { amount_minor: quote.surcharges.card.total_minor, card_number: '4242424242424242', expiry_month: 12, expiry_year: 2099, cvc: '123' });
-  expect(paid.session_status).toBe('success');
+/** A merchant of its own, its finance clerk, and an invoice of one line: the merchant's API key, the invoice's reference and the clerk's username. */
+async function invoiceOfOneLine(info: TestInfo, name: string, line: { code: string; name: string; amount_minor: number }): Promise<{ key: string; invoiceRef: string; clerk: string }> {
+  const tag = runTag(info);
+  const clerk = `inv.${name.toLowerCase()}.${tag}`;
+  const { key } = merchantWithFinance(`Invoice ${name} ${tag}`, clerk, PASSWORD);
+  const invoiceRef = `${name.toUpperCase()}-${tag}`;
+  await recordInvoice(key, invoiceRef, [line]);
+  return { key, invoiceRef, clerk };
 }
 
-async function expectNoSeriousViolations(page: Page, screen: string): Promise<void> {
-  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice', 'experimental']).analyze();
-  const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`), `${screen}: serious or critical accessibility violations`).toEqual([]);
+/** The clerk signs in and opens the invoice's detail. */
+async function openInvoice(page: Page, clerk: string, invoiceRef: string): Promise<void> {
+  await signInWithForm(page, clerk, PASSWORD);
+  await page.goto(`/backoffice/finance/invoices/${encodeURIComponent(invoiceRef)}`);
 }
 
-test('an invoice with more sessions than a page: the count, Show more to the end, totals from the server', async ({ page, isMobile }, info) => {
+test('an invoice with more sessions than a page: the count, Show more to the end, totals from the server', async ({ page }, info) => {
   test.setTimeout(120_000);
-  const m = adminCli(['integration:create', '--merchant', `Invoice Pages ${run}-${info.project.name}`]);
-  const username = `inv.fin.${run}.${info.project.name}`;
-  adminCli(['staff:create', '--username', username, '--password', PASSWORD, '--role', 'finance', '--merchant', m.merchant_id!]);
-  const key = m.api_key!;
-  const invoiceRef = `PAGES-${run}`;
-  await call('/api/v1/revenue-lines', { lines: [{ code: 'WTR-BULK', name: 'Bulk water, quarter' }], deactivate_missing: false }, key);
-  await call('/api/v1/invoice-lines', { invoice_ref: invoiceRef, currency: 'GHS', lines: [{ code: 'WTR-BULK', name: 'Bulk water, quarter', amount_minor: 100_000 }] }, key);
+  const { key, invoiceRef, clerk } = await invoiceOfOneLine(info, 'Pages', { code: 'WTR-BULK', name: 'Bulk water, quarter', amount_minor: 100_000 });
   // The oldest session (on the second page) and the newest (on the first) are paid.
-  const oldest = await newSession(key, invoiceRef);
+  const oldest = await sessionOf(key, invoiceRef, 1_000);
   await pay(oldest.id);
-  for (let i = 0; i < SESSIONS - 2; i += 9) await Promise.all(Array.from({ length: Math.min(9, SESSIONS - 2 - i) }, () => newSession(key, invoiceRef)));
-  const newest = await newSession(key, invoiceRef);
+  for (let i = 0; i < SESSIONS - 2; i += 9) await Promise.all(Array.from({ length: Math.min(9, SESSIONS - 2 - i) }, () => sessionOf(key, invoiceRef, 1_000)));
+  const newest = await sessionOf(key, invoiceRef, 1_000);
   await pay(newest.id);
 
-  await page.goto('/backoffice/');
-  await page.getByLabel('Username').fill(username);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page.locator('#shell-nav')).toBeAttached({ timeout: 30_000 }); // the sign-in hashes the password: seconds on a busy machine
-  await page.goto(`/backoffice/finance/invoices/${encodeURIComponent(invoiceRef)}`);
+  await openInvoice(page, clerk, invoiceRef);
 
   const sessions = page.getByTestId('invoice-sessions');
   const rows = sessions.locator('tbody tr');
@@ -62,7 +52,6 @@ test('an invoice with more sessions than a page: the count, Show more to the end
   await expect(stat('Outstanding')).toHaveText(/980\.00/);
   await expectNoSeriousViolations(page, 'invoice detail, first page');
   // For people to look at (test-results/screens/<project>/): the top of the screen and the footer with the button.
-  if (!isMobile) await page.setViewportSize({ width: 1366, height: 900 });
   await shot(page, info, 'invoice-sessions-top', { fullPage: false });
   await sessions.getByRole('heading', { name: 'Sessions' }).scrollIntoViewIfNeeded();
   await shot(page, info, 'invoice-sessions-head', { fullPage: false });
@@ -84,32 +73,21 @@ test('an invoice with more sessions than a page: the count, Show more to the end
   await shot(page, info, 'invoice-sessions-end', { fullPage: false });
 });
 
-test("an invoice's sessions show fee, collected and net as the sessions list does, and they add up", async ({ page, isMobile }, info) => {
-  const m = adminCli(['integration:create', '--merchant', `Invoice Net ${run}-${info.project.name}`]);
-  const username = `inv.net.${run}.${info.project.name}`;
-  adminCli(['staff:create', '--username', username, '--password', PASSWORD, '--role', 'finance', '--merchant', m.merchant_id!]);
-  const key = m.api_key!;
-  const invoiceRef = `NET-${run}`;
-  await call('/api/v1/revenue-lines', { lines: [{ code: 'WTR-NET', name: 'Water' }], deactivate_missing: false }, key);
-  await call('/api/v1/invoice-lines', { invoice_ref: invoiceRef, currency: 'GHS', lines: [{ code: 'WTR-NET', name: 'Water', amount_minor: 10_000 }] }, key);
+test("an invoice's sessions show fee, collected and net as the sessions list does, and they add up", async ({ page }, info) => {
+  const { key, invoiceRef, clerk } = await invoiceOfOneLine(info, 'Net', { code: 'WTR-NET', name: 'Water', amount_minor: 10_000 });
   // Two card payments (the card fee is the merchant's: taken from the amount) and one session not paid.
   const fees: number[] = [];
   for (const amount of [6_000, 4_000]) {
-    const s = await call<{ id: string }>('/api/v1/sessions', { amount_minor: amount, invoice_ref: invoiceRef, currency: 'GHS' }, key);
+    const s = await sessionOf(key, invoiceRef, amount);
     const quote = await call<{ surcharges: { card: { fee_minor: number; total_minor: number } } }>(`/api/v1/checkout/sessions/${s.id}/quote`);
     expect(quote.surcharges.card.total_minor).toBe(amount);
     fees.push(quote.surcharges.card.fee_minor);
     await pay(s.id);
   }
-  const unpaid = await newSession(key, invoiceRef);
+  const unpaid = await sessionOf(key, invoiceRef, 1_000);
   expect(fees.every((f) => f > 0)).toBe(true);
 
-  await page.goto('/backoffice/');
-  await page.getByLabel('Username').fill(username);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page.locator('#shell-nav')).toBeAttached({ timeout: 30_000 }); // the sign-in hashes the password: seconds on a busy machine
-  await page.goto(`/backoffice/finance/invoices/${encodeURIComponent(invoiceRef)}`);
+  await openInvoice(page, clerk, invoiceRef);
 
   const table = page.getByTestId('invoice-sessions').locator('table');
   const rows = table.locator('tbody tr');
@@ -142,7 +120,6 @@ test("an invoice's sessions show fee, collected and net as the sessions list doe
   await expect(stat('Paid')).toHaveText(/100\.00/);
   await expectNoSeriousViolations(page, 'invoice detail with net');
   // The three columns more still fit: neither the page nor the table scrolls sideways.
-  if (!isMobile) await page.setViewportSize({ width: 1366, height: 900 });
   const overflow = await table.evaluate((el) => ({ table: el.scrollWidth - (el.parentElement?.clientWidth ?? 0), page: document.documentElement.scrollWidth - document.documentElement.clientWidth }));
   expect(overflow.page, 'the page scrolls sideways').toBeLessThanOrEqual(0);
   expect(overflow.table, 'the table is wider than its card').toBeLessThanOrEqual(0);

@@ -1,9 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import Database from 'better-sqlite3';
-import { expect, test, type Page, type TestInfo } from '@playwright/test';
-import { adminCli, apiFetch, shot, TELLER, signInWithForm } from './support';
+import { expect, test, type Page } from '@playwright/test';
+import { adminCli, atCounterWidth, call, cashSlip, createStaff, expectDialogWithinViewport, expectNoSeriousViolations, runTag, shot, shotsAtBothWidths as shots, signInWithForm, staffToken } from './support';
 
 /**
  * The back office by keyboard and in words: the review queue's shortcuts and their help, tabs
@@ -11,66 +10,38 @@ import { adminCli, apiFetch, shot, TELLER, signInWithForm } from './support';
  * fees and net in words. At 1366 px (desktop project) and 390 px (mobile project).
  */
 const PASSWORD = 'e2e-keys-pass-1234';
-const API = `http://127.0.0.1:${process.env.PAYDESK_E2E_PORT ?? '47913'}`;
-
-async function call<T>(path: string, init: { token?: string; key?: string; body?: unknown } = {}): Promise<T> {
-  const auth = init.token ?? init.key;
-  const res = await apiFetch(`${API}${path}`, {
-    method: init.body === undefined ? 'GET' : 'POST',
-    headers: { connection: 'close', ...(auth ? { authorization: `Bearer ${auth}` } : {}), ...(init.body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
-  });
-  if (!res.ok) throw new Error(`${path} → ${res.status}: ${await res.text()}`);
-  return (await res.json()) as T;
-}
-const login = async (u: string) => (await call<{ token: string }>('/api/backoffice/v1/auth/login', { body: { username: u, password: PASSWORD } })).token;
-
+const login = (u: string) => staffToken(u, PASSWORD);
 const signIn = (page: Page, username: string) => signInWithForm(page, username, PASSWORD);
-
-async function noSeriousViolations(page: Page, screen: string): Promise<void> {
-  await page.waitForLoadState('networkidle');
-  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
-  const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(bad.map((v) => `${v.id}: ${v.help} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`), `${screen}: serious or critical accessibility violations`).toEqual([]);
-}
-
-/** The same screen at 1366 px and at 390 px, for people to look at. */
-async function shots(page: Page, info: TestInfo, name: string): Promise<void> {
-  const size = page.viewportSize();
-  await page.setViewportSize({ width: 1366, height: 900 });
-  await shot(page, info, `${name}-1366`);
-  await page.setViewportSize({ width: 390, height: 844 });
-  await shot(page, info, `${name}-390`);
-  if (size) await page.setViewportSize(size);
-}
 
 test.describe.serial('keyboard, tabs, waiting count, export and words', () => {
   // Several screens, sign-ins and axe scans per test, beside other browsers on a shared machine.
   test.describe.configure({ timeout: 150_000 });
-  const run = `${Date.now() % 1_000_000}${Math.floor(Math.random() * 100)}`;
-  const USERS = { teller: `ky.teller.${run}`, supervisor: `ky.super.${run}`, finance: `ky.fin.${run}`, admin: `ky.admin.${run}` };
-  const MERCHANT = `Keys Water ${run}`;
+  test.beforeEach(atCounterWidth);
+  // Each project and repetition has its own staff, merchant and sessions (letters and digits: part of session ids below).
+  let run = '';
+  const USERS = { teller: '', supervisor: '', finance: '', admin: '' };
   /** Paid sessions written straight into the database: an export long enough to watch. */
   const BULK = 6_000;
   let apiKey = '';
   const slips: string[] = [];
 
-  test.beforeAll(async () => {
+  test.beforeAll(async ({ browserName: _browser }, info) => {
     test.setTimeout(180_000);
-    const a = adminCli(['integration:create', '--merchant', MERCHANT]);
+    run = runTag(info).replace(/[^A-Za-z0-9]/g, '');
+    const a = adminCli(['integration:create', '--merchant', `Keys Water ${run}`]);
     apiKey = a.api_key!;
-    for (const [role, u] of Object.entries(USERS)) adminCli(['staff:create', '--username', u, '--password', PASSWORD, '--role', role, ...(role === 'finance' ? ['--merchant', a.merchant_id!] : []), ...(role === 'teller' ? ['--branch', TELLER.branchCode] : [])]);
+    Object.assign(USERS, { teller: `ky.teller.${run}`, supervisor: `ky.super.${run}`, finance: `ky.fin.${run}`, admin: `ky.admin.${run}` });
+    for (const role of ['teller', 'supervisor', 'finance', 'admin'] as const) createStaff(USERS[role], role, { password: PASSWORD, merchantId: role === 'finance' ? a.merchant_id! : undefined });
     const teller = await login(USERS.teller);
     // Two deposits of this teller waiting for review.
     for (const n of [1, 2]) {
-      const s = await call<{ id: string }>('/api/v1/sessions', { key: apiKey, body: { amount_minor: 18_700 + n, invoice_ref: `KEY-${run}-${n}`, customer: { name: `Kwame Keys ${n}` } } });
-      const q = await call<{ surcharges: { cash: { total_minor: number } } }>(`/api/v1/checkout/sessions/${s.id}/quote`);
-      const slip = await call<{ slip_token: string; reference: string }>('/api/v1/checkout/cash-slips', { body: { session_id: s.id, amount_minor: q.surcharges.cash.total_minor } });
-      await call(`/api/backoffice/v1/cash-slips/${slip.slip_token}/deposits`, { token: teller, body: { amount_minor: q.surcharges.cash.total_minor } });
+      const s = await call<{ id: string }>('/api/v1/sessions', { amount_minor: 18_700 + n, invoice_ref: `KEY-${run}-${n}`, customer: { name: `Kwame Keys ${n}` } }, apiKey);
+      const slip = await cashSlip(s.id);
+      await call(`/api/backoffice/v1/cash-slips/${slip.slip_token}/deposits`, { amount_minor: slip.amount_minor }, teller);
       slips.push(slip.reference);
     }
     // Copies of one session, paid in the last hour: the export has BULK rows to write.
-    const template = await call<{ id: string }>('/api/v1/sessions', { key: apiKey, body: { amount_minor: 5_000, invoice_ref: `KEY-${run}-BULK`, customer: { name: 'Bulk Payer' } } });
+    const template = await call<{ id: string }>('/api/v1/sessions', { amount_minor: 5_000, invoice_ref: `KEY-${run}-BULK`, customer: { name: 'Bulk Payer' } }, apiKey);
     const db = new Database(join(process.env.PAYDESK_E2E_DATA_DIR!, 'paydesk.sqlite'));
     try {
       db.pragma('busy_timeout = 10000');
@@ -98,7 +69,7 @@ test.describe.serial('keyboard, tabs, waiting count, export and words', () => {
     await signIn(page, USERS.supervisor);
     const sup = await login(USERS.supervisor);
     // The waiting count, in the menu and on the landing page, read as a sentence and kept in step with the server.
-    const counts = async () => (await call<{ deposits_waiting: number }>('/api/backoffice/v1/work-counts', { token: sup })).deposits_waiting;
+    const counts = async () => (await call<{ deposits_waiting: number }>('/api/backoffice/v1/work-counts', undefined, sup)).deposits_waiting;
     const nav = page.getByRole('navigation', { name: 'Back office' });
     // On a phone the menu is folded behind its button.
     const menu = page.getByRole('button', { name: 'Menu' });
@@ -127,13 +98,14 @@ test.describe.serial('keyboard, tabs, waiting count, export and words', () => {
     await expect(help).toBeVisible();
     await expect(help.getByRole('button', { name: 'Close' })).toBeFocused();
     await expect(help.getByRole('row', { name: /j Next deposit/ })).toBeVisible();
+    await expectDialogWithinViewport(page, help);
     for (let i = 0; i < 3; i++) {
       await page.keyboard.press('Tab');
       expect(await page.evaluate(() => document.activeElement === document.body || !!document.activeElement?.closest('dialog[open]'))).toBe(true);
     }
     await page.keyboard.press('a'); // a shortcut under the dialog does nothing
     await expect(page.getByRole('dialog', { name: 'Approve this deposit?' })).toBeHidden();
-    await noSeriousViolations(page, 'review queue with the shortcuts help open');
+    await expectNoSeriousViolations(page, 'review queue with the shortcuts help open');
     await shots(page, info, 'ky-02-review-shortcuts-help');
     await page.keyboard.press('Escape');
     await expect(help).toBeHidden();
@@ -203,7 +175,7 @@ test.describe.serial('keyboard, tabs, waiting count, export and words', () => {
     await page.keyboard.press('ArrowLeft'); // wraps to the last
     await expect(tabs.getByRole('tab', { name: 'Sandbox' })).toHaveAttribute('aria-selected', 'true');
     await expect(tabs.getByRole('tab', { selected: false })).toHaveCount(3);
-    await noSeriousViolations(page, 'administration tabs');
+    await expectNoSeriousViolations(page, 'administration tabs');
     await shots(page, info, 'ky-04-admin-tabs');
 
     await page.getByRole('button', { name: 'Sign out' }).click();
@@ -234,7 +206,7 @@ test.describe.serial('keyboard, tabs, waiting count, export and words', () => {
     await expect(card.getByRole('status').filter({ hasText: 'Export cancelled' })).toHaveText(/^Export cancelled after [\d,  ]+ payments?\. No file was made\.$/);
     await expect(progress).toBeHidden();
     await expect(card.getByRole('button', { name: 'Cancel export' })).toBeHidden();
-    await noSeriousViolations(page, 'export cancelled');
+    await expectNoSeriousViolations(page, 'export cancelled');
     await shots(page, info, 'ky-06-export-cancelled');
     expect(downloads).toBe(0);
 
@@ -245,6 +217,13 @@ test.describe.serial('keyboard, tabs, waiting count, export and words', () => {
     await shot(page, info, 'ky-05-export-running');
     const csv = readFileSync(await (await download).path(), 'utf8').trimEnd().split('\r\n');
     expect(csv.length).toBeGreaterThanOrEqual(BULK + 1);
+    // The cash payment approved above, its fee paid by the payer: amount, fee, what was collected and the net, each in its column.
+    const head = csv[0]!.split(',');
+    const cells = csv.find((l) => l.includes(`,KEY-${run}-1,`))!.split(',');
+    const col = (name: string) => cells[head.indexOf(name)];
+    expect([col('amount_minor'), col('fee_bearer'), col('net_minor')]).toEqual(['18701', 'payer', '18701']);
+    expect(Number(col('collected_minor')) - Number(col('fee_minor'))).toBe(18_701);
+    expect(Number(col('fee_minor'))).toBeGreaterThan(0);
     await expect(card.getByRole('status')).toHaveText(/^Downloaded [\d,  ]+ payments\.$/);
   });
 
@@ -257,7 +236,7 @@ test.describe.serial('keyboard, tabs, waiting count, export and words', () => {
     await expect(row).toBeVisible();
     await expect(list.getByRole('columnheader', { name: 'Net to merchant' })).toBeAttached();
     await shots(page, info, 'ky-07-finance-sessions-net');
-    await noSeriousViolations(page, 'finance sessions');
+    await expectNoSeriousViolations(page, 'finance sessions');
     // A cash session approved above: its fee was added to what the payer paid.
     await page.getByLabel('Search').fill(`KEY-${run}-1`);
     const paid = list.getByRole('row').filter({ hasText: `KEY-${run}-1` }).first();
@@ -272,7 +251,7 @@ test.describe.serial('keyboard, tabs, waiting count, export and words', () => {
     await expect(timeline).toContainText('Merchant notified: payment completed');
     await expect(timeline).not.toContainText(/→|checkout\.session\.|dep_[A-Za-z0-9]{6}/);
     await expect(timeline.getByRole('button', { name: /^Copy deposit id dep_/ }).first()).toBeVisible();
-    await noSeriousViolations(page, 'session detail');
+    await expectNoSeriousViolations(page, 'session detail');
     await shots(page, info, 'ky-08-session-detail-words');
 
     // The audit trail: the deposit's amount in its currency, not in minor units.
@@ -283,7 +262,7 @@ test.describe.serial('keyboard, tabs, waiting count, export and words', () => {
     const entry = page.getByTestId('audit-table').getByRole('row').filter({ hasText: 'Recorded a cash deposit' }).first();
     await expect(entry).toContainText(/amountGHS\s?\d+\.\d\d/);
     await expect(entry).not.toContainText(/amount\d/);
-    await noSeriousViolations(page, 'audit trail');
+    await expectNoSeriousViolations(page, 'audit trail');
     await shots(page, info, 'ky-09-audit-words');
   });
 });

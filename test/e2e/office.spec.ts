@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, test, type Page } from '@playwright/test';
-import { shot, adminCli, apiFetch, TELLER, signInWithForm } from './support';
+import { adminCli, apiFetch, atCounterWidth, call, cashSlip, createStaff, runTag, shot, shotsAtBothWidths as shots, signInWithForm, staffToken } from './support';
 
 /**
  * Finance, audit, webhooks and administration as a finance clerk, a supervisor and an admin use
@@ -11,23 +11,13 @@ import { shot, adminCli, apiFetch, TELLER, signInWithForm } from './support';
  * irreversible, and the back office on a 390 px phone.
  */
 const PASSWORD = 'e2e-office-pass-1234';
-const run = `${Date.now() % 1_000_000}${process.pid % 100_000}`;
 const API = `http://127.0.0.1:${process.env.PAYDESK_E2E_PORT ?? '47913'}`;
-const MERCHANT = `Office Water ${run}`;
-const USERS = { teller: `of.teller.${run}`, supervisor: `of.super.${run}`, finance: `of.fin.${run}`, admin: `of.admin.${run}` };
+// Each repetition has its own staff, merchant and payments (letters and digits: searched for below).
+let run = '';
+let MERCHANT = '';
+const USERS = { teller: '', supervisor: '', finance: '', admin: '' };
 
-
-async function call<T>(path: string, init: { token?: string; key?: string; body?: unknown } = {}): Promise<T> {
-  const auth = init.token ?? init.key;
-  const res = await apiFetch(`${API}${path}`, {
-    method: init.body === undefined ? 'GET' : 'POST',
-    headers: { connection: 'close', ...(auth ? { authorization: `Bearer ${auth}` } : {}), ...(init.body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
-  });
-  if (!res.ok) throw new Error(`${path} → ${res.status}: ${await res.text()}`);
-  return (await res.json()) as T;
-}
-const login = async (u: string) => (await call<{ token: string }>('/api/backoffice/v1/auth/login', { body: { username: u, password: PASSWORD } })).token;
+const login = (u: string) => staffToken(u, PASSWORD);
 
 /** A receiver that always answers 500: its endpoint card turns Failing. */
 function failingReceiver(): Promise<{ server: Server; url: string }> {
@@ -37,42 +27,36 @@ function failingReceiver(): Promise<{ server: Server; url: string }> {
 
 const signIn = (page: Page, username: string) => signInWithForm(page, username, PASSWORD);
 
-/** The same screen at the desktop width and at 390 px, for people to look at. */
-async function shots(page: Page, info: Parameters<typeof shot>[1], name: string): Promise<void> {
-  await page.setViewportSize({ width: 1366, height: 900 });
-  await shot(page, info, `${name}-1366`);
-  await page.setViewportSize({ width: 390, height: 844 });
-  await shot(page, info, `${name}-390`);
-  await page.setViewportSize({ width: 1366, height: 900 });
-}
-
 test.describe.serial('finance, audit, webhooks and administration screens', () => {
   test.skip(({ isMobile }) => isMobile, 'one run is enough: the 390 px checks set their own viewport');
+  test.beforeEach(atCounterWidth);
   let apiKey = '';
   let paid: { session: string; invoice: string; slip: string; total: number };
   let review: { slip: string };
   let branchTeller: { username: string; bound: string };
   let receiver: Awaited<ReturnType<typeof failingReceiver>>;
 
-  test.beforeAll(async () => {
+  test.beforeAll(async ({ browserName: _browser }, info) => {
     test.setTimeout(180_000);
+    run = runTag(info).replace(/[^A-Za-z0-9]/g, '');
+    Object.assign(USERS, { teller: `of.teller.${run}`, supervisor: `of.super.${run}`, finance: `of.fin.${run}`, admin: `of.admin.${run}` });
+    MERCHANT = `Office Water ${run}`;
     receiver = await failingReceiver();
     const a = adminCli(['integration:create', '--merchant', MERCHANT, '--webhook-url', receiver.url]);
     apiKey = a.api_key!;
-    for (const [role, u] of Object.entries(USERS)) adminCli(['staff:create', '--username', u, '--password', PASSWORD, '--role', role, ...(role === 'finance' ? ['--merchant', a.merchant_id!] : []), ...(role === 'teller' ? ['--branch', TELLER.branchCode] : [])]);
+    for (const role of ['teller', 'supervisor', 'finance', 'admin'] as const) createStaff(USERS[role], role, { password: PASSWORD, merchantId: role === 'finance' ? a.merchant_id! : undefined });
     const [teller, sup] = [await login(USERS.teller), await login(USERS.supervisor)];
-    const bank = (await call<{ banks: Array<{ name: string; branches: Array<{ id: string; name: string }> }> }>('/api/backoffice/v1/admin/banks', { token: await login(USERS.admin) })).banks[0]!;
+    const bank = (await call<{ banks: Array<{ name: string; branches: Array<{ id: string; name: string }> }> }>('/api/backoffice/v1/admin/banks', undefined, await login(USERS.admin))).banks[0]!;
     branchTeller = { username: `of.branch.${run}`, bound: `${bank.name}, ${bank.branches[0]!.name}` };
-    adminCli(['staff:create', '--username', branchTeller.username, '--password', PASSWORD, '--role', 'teller', '--branch', bank.branches[0]!.id]);
+    createStaff(branchTeller.username, 'teller', { password: PASSWORD, branch: bank.branches[0]!.id });
     const make = async (invoice: string, name: string) => {
-      const s = await call<{ id: string }>('/api/v1/sessions', { key: apiKey, body: { amount_minor: 12_345, invoice_ref: invoice, customer: { name } } });
-      const q = await call<{ surcharges: { cash: { total_minor: number } } }>(`/api/v1/checkout/sessions/${s.id}/quote`);
-      const slip = await call<{ slip_token: string; reference: string }>('/api/v1/checkout/cash-slips', { body: { session_id: s.id, amount_minor: q.surcharges.cash.total_minor } });
-      const dep = await call<{ deposit: { id: string } }>(`/api/backoffice/v1/cash-slips/${slip.slip_token}/deposits`, { token: teller, body: { amount_minor: q.surcharges.cash.total_minor } });
-      return { session: s.id, invoice, slip: slip.reference, total: q.surcharges.cash.total_minor, deposit: dep.deposit.id };
+      const s = await call<{ id: string }>('/api/v1/sessions', { amount_minor: 12_345, invoice_ref: invoice, customer: { name } }, apiKey);
+      const slip = await cashSlip(s.id);
+      const dep = await call<{ deposit: { id: string } }>(`/api/backoffice/v1/cash-slips/${slip.slip_token}/deposits`, { amount_minor: slip.amount_minor }, teller);
+      return { session: s.id, invoice, slip: slip.reference, total: slip.amount_minor, deposit: dep.deposit.id };
     };
     const p = await make(`OFF-${run}-WATER`, 'Efua Asante');
-    await call(`/api/backoffice/v1/deposits/${p.deposit}/approve`, { token: sup, body: {} });
+    await call(`/api/backoffice/v1/deposits/${p.deposit}/approve`, {}, sup);
     paid = p;
     review = await make(`OFF-${run}-REVIEW`, 'Kojo Mensah');
   });
@@ -129,7 +113,7 @@ test.describe.serial('finance, audit, webhooks and administration screens', () =
     expect([col('amount'), col('fee'), col('collected')]).toEqual([(12_345 / 100).toFixed(2), (fee / 100).toFixed(2), (paid.total / 100).toFixed(2)]);
 
     // Deactivating a revenue line asks first and says what it does.
-    await call('/api/v1/revenue-lines', { key: apiKey, body: { lines: [{ code: 'WTR', name: 'Water' }], deactivate_missing: false } });
+    await call('/api/v1/revenue-lines', { lines: [{ code: 'WTR', name: 'Water' }], deactivate_missing: false }, apiKey);
     await page.getByRole('tab', { name: 'Revenue lines' }).click();
     await page.getByRole('button', { name: 'Deactivate WTR Water' }).click();
     const dialog = page.getByRole('dialog', { name: 'Deactivate WTR?' });
@@ -200,7 +184,7 @@ test.describe.serial('finance, audit, webhooks and administration screens', () =
     await card.getByRole('button', { name: 'Done' }).click();
     const keyRow = card.locator('tbody tr').filter({ hasText: 'Billing server' });
     await expect(keyRow).toContainText('Never');
-    await call('/api/v1/revenue-lines', { key });
+    await call('/api/v1/revenue-lines', undefined, key);
     await page.getByRole('tab', { name: 'Staff' }).click();
     await page.getByRole('tab', { name: 'Integrations' }).click();
     await page.getByRole('button', { name: `Manage ${MERCHANT} integration` }).click();

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { shot, adminCli, call } from './support';
+import { shot, adminCli, call, viewportOf } from './support';
 
 /**
  * The finance overview against the real server: a card payment (fee paid by the merchant) and a
@@ -44,7 +44,7 @@ test('finance lands on the overview: gross, fees by bearer, net, charts with tab
   const dep = await call<{ deposit: { id: string } }>(`/api/backoffice/v1/cash-slips/${slip.slip_token}/deposits`, { amount_minor: cashQuote.surcharges.cash.total_minor }, await login(teller));
   await call(`/api/backoffice/v1/deposits/${dep.deposit.id}/approve`, {}, await login(sup));
 
-  await page.setViewportSize({ width: 1366, height: 900 });
+  await page.setViewportSize(viewportOf(1366));
   await page.goto('/backoffice/');
   await page.getByLabel('Username').fill(fin);
   await page.getByLabel('Password').fill(PASSWORD);
@@ -60,25 +60,32 @@ test('finance lands on the overview: gross, fees by bearer, net, charts with tab
   await expect(totals).toContainText(/GHS\s?281\.39/);
   await expect(page.getByTestId('overview-counts')).toContainText('2');
   await expect(page.getByTestId('overview-rails').getByRole('row', { name: /Card/ })).toContainText(/GHS\s?181\.39/);
-  await expect(page.locator('.bo-chart__canvas canvas')).toHaveCount(2);
-
-  // The table view of the collections chart lists today's card and cash amounts.
-  await page.getByText('Table view').first().click();
-  const today = new Date().toISOString().slice(0, 10);
-  // Each day is a <time> written in the staff member's locale; its machine date names the row.
-  const todayRow = page.getByRole('table', { name: 'Collections per day by payment method' }).getByRole('row').filter({ has: page.locator(`time[datetime="${today}"]`) });
-  await expect(todayRow).toContainText(/GHS\s?185\.00/);
-  await noSidewaysScroll(page);
-  await shot(page, info, 'overview-1366');
 
   // Live only: nothing (a test integration).
   await page.getByLabel('Mode').selectOption('live');
   await expect(totals).toContainText(/GHS\s?0\.00/);
   await page.getByLabel('Mode').selectOption('all');
-
-  await page.setViewportSize({ width: 390, height: 844 });
   await expect(totals).toContainText(/GHS\s?287\.00/);
-  await page.waitForTimeout(300); // the charts follow the new width (ResizeObserver)
-  await noSidewaysScroll(page);
-  await shot(page, info, 'overview-390');
+
+  // Each chart's table view, opened once: today's row, the day a <time> in the staff member's
+  // locale whose machine date names the row.
+  const summaries = page.locator('details.bo-chart__table > summary');
+  await expect(summaries).toHaveCount(2);
+  for (const summary of await summaries.all()) await summary.click();
+  const today = new Date().toISOString().slice(0, 10);
+  const todayIn = (table: string) => page.getByRole('table', { name: table }).getByRole('row').filter({ has: page.locator(`time[datetime="${today}"]`) });
+  const charts = page.locator('.bo-chart__canvas canvas');
+  for (const width of [1366, 390]) {
+    await page.setViewportSize(viewportOf(width));
+    await expect(totals).toContainText(/GHS\s?287\.00/);
+    await expect(charts).toHaveCount(2);
+    await expect(todayIn('Collections per day by payment method')).toContainText(/GHS\s?185\.00/);
+    await expect(todayIn('Sessions per day by how they ended')).toBeVisible();
+    // The charts follow the new width (ResizeObserver); nothing is wider than the page or its box.
+    await expect.poll(() => charts.evaluateAll((cs) => Math.max(...cs.map((c) => c.getBoundingClientRect().right))), { message: `${width} px: charts within the page` }).toBeLessThanOrEqual(width);
+    await noSidewaysScroll(page);
+    const tooWide = await page.locator('table').evaluateAll((ts) => ts.filter((t) => t.getBoundingClientRect().width > (t.parentElement?.clientWidth ?? 0) + 1).map((t) => t.querySelector('caption')?.textContent ?? t.className));
+    expect(tooWide, `${width} px: tables wider than their box`).toEqual([]);
+    await shot(page, info, `overview-${width}`);
+  }
 });

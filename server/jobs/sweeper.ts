@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Db } from '../db/database';
 import { runExclusive } from '../db/leader';
 import { applyTransition, expireIfDue, type TransitionDeps } from '../domain/session-transitions';
-import { purgeExpiredIdempotencyKeys } from '../modules/idempotency/idempotency.service';
+import { purgeExpiredIdempotencyKeys } from '../modules/idempotency';
 import { dueTransferWindows, endDueTransferWindows } from '../domain/bank-transfer-window';
 import { expireAttempt } from '../domain/attempt-transitions';
 import { expireDueSlips } from '../domain/slip-transitions';

@@ -49,7 +49,7 @@ async function whatIsDue(db: Db, now: string): Promise<Due> {
  * expired and session back to open (or expired); slips past expiry → expired.
  * One statement asks which moves have rows due (whatIsDue); each due move then takes them in
  * batches of SWEEP_BATCH. Every query is a range on a partial index of the rows still due
- * (migration 0013, test/integration/query-plans.test.ts), so a tick costs the same at a
+ * (migration 0013, test/integration/query-plans-sweeper.test.ts), so a tick costs the same at a
  * million sessions as at none.
  */
 export async function sweep(db: Db, deps: TransitionDeps, budgetMs = SWEEP_BUDGET_MS): Promise<{ expiredSessions: number; expiredAttempts: number }> {

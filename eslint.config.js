@@ -137,6 +137,28 @@ export default tseslint.config(
     },
   },
   {
+    // Layers: the app around the modules (app.ts, routes.ts, compose.ts, deps.ts, main.ts), the
+    // jobs and the operator CLI take from a module only what its index.ts exports, as another
+    // module does; a module's other files are its own (server/db/ and tests aside). That one
+    // modules never import each other both ways is scripts/module-cycles.mjs (npm run lint).
+    files: ['server/**/*.ts'],
+    ignores: ['server/db/**', 'server/modules/**', 'server/http/**', 'server/domain/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            ...serverImportPatterns,
+            {
+              regex: '(^|/)modules/[^/]+/',
+              message: "A module's files are its own: import from its index.ts ('./modules/<area>'), and export there what the app needs.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Layers: domain/ holds the state machines and pure policies; it is called by modules and
     // jobs, and imports none of them (nor the HTTP layer).
     files: ['server/domain/**/*.ts'],

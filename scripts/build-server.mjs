@@ -78,6 +78,18 @@ await build({
   // report-worker: the worker thread exports and reports run in (server/modules/reports/),
   // found beside main.cjs (and from the desktop app's out/main/) by report-runner.ts.
   packages: 'external',
+  // A module's route plugins load when the server registers them (server/lib/lazy-plugin.ts),
+  // which the worker never does: their files stay out of its bundle. In it (the modules whose rows
+  // it reads export them), the bundle was three times the size, loaded the packages they import,
+  // and the worker started 3 MB larger.
+  plugins: [
+    {
+      name: 'no-route-plugins',
+      setup(b) {
+        b.onResolve({ filter: /\.routes$/ }, (args) => (args.kind === 'dynamic-import' ? { path: args.path, external: true } : undefined));
+      },
+    },
+  ],
 });
 
 /**

@@ -1,9 +1,9 @@
 import type { AppDeps } from './deps';
-import { createApiKeyMemory } from './modules/auth/merchant-auth';
-import { createQuoteInputMemory } from './modules/payments/quote-inputs';
+import { createApiKeyMemory } from './modules/auth';
+import { createQuoteInputMemory } from './modules/payments';
 import { createKeptAnswerMemory } from './http/kept-answers';
-import { createOutbox } from './modules/webhooks/outbox';
-import { createReportRunner } from './modules/reports/report-runner';
+import { createOutbox } from './modules/webhooks';
+import { createReportRunner } from './modules/reports';
 import { sandboxProviders } from './providers/index';
 
 /** What a caller must give; the rest has a default. `baseUrl` is left to build(), which knows the bound port. */

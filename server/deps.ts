@@ -3,11 +3,11 @@ import type { Config } from './config';
 import type { Db } from './db/database';
 import type { Clock } from './lib/clock';
 import type { IdGenerator } from './lib/ids';
-import type { ApiKeyMemory } from './modules/auth/merchant-auth';
-import type { QuoteInputMemory } from './modules/payments/quote-inputs';
+import type { ApiKeyMemory } from './modules/auth';
+import type { QuoteInputMemory } from './modules/payments';
 import type { KeptAnswerMemory } from './http/kept-answers';
-import type { Outbox } from './modules/webhooks/outbox';
-import type { ReportRunner } from './modules/reports/report-runner';
+import type { Outbox } from './modules/webhooks';
+import type { ReportRunner } from './modules/reports';
 import type { ProviderRegistry } from './providers/types';
 
 /**

@@ -1,7 +1,7 @@
 import { loadConfig } from './config';
 import { describeDatabase } from './db/database';
 import { lifecycleLine } from './lifecycle-log';
-import { SETUP_LINK_MINUTES } from './modules/auth/first-run';
+import { SETUP_LINK_MINUTES } from './modules/auth';
 import { startServer } from './runtime';
 import { buildInfo } from './version';
 

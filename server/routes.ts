@@ -2,19 +2,15 @@ import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from './deps';
 import { STAFF_LOGIN_ROUTE } from './http/rate-limit';
 import { AppError } from './lib/errors';
-import { requireMerchantKey } from './modules/auth/merchant-api';
-import { createFirstRun, firstRunRoutes, SETUP_ROUTE, type FirstRun } from './modules/auth/first-run';
-import { staffAuthRoutes } from './modules/auth/staff.routes';
-import { authenticateStaff } from './modules/auth/staff-auth';
-import { invoicesRoutes } from './modules/invoices/invoices.routes';
-import { sessionsRoutes } from './modules/sessions/sessions.routes';
-import { checkoutRoutes } from './modules/payments/payments.routes';
-import { cashDeskRoutes, cashSlipRoutes } from './modules/cash/cash.routes';
-import { auditRoutes } from './modules/audit/audit.routes';
-import { financeRoutes } from './modules/finance/finance.routes';
-import { financeExceptionRoutes } from './modules/finance/finance-exceptions.routes';
-import { adminRoutes } from './modules/admin/admin.routes';
-import { webhookRoutes } from './modules/webhooks/webhooks.routes';
+import { authenticateStaff, createFirstRun, firstRunRoutes, requireMerchantKey, SETUP_ROUTE, staffAuthRoutes, type FirstRun } from './modules/auth';
+import { invoicesRoutes } from './modules/invoices';
+import { sessionsRoutes } from './modules/sessions';
+import { checkoutRoutes } from './modules/payments';
+import { cashDeskRoutes, cashSlipRoutes } from './modules/cash';
+import { auditRoutes } from './modules/audit';
+import { financeExceptionRoutes, financeRoutes } from './modules/finance';
+import { adminRoutes } from './modules/admin';
+import { webhookRoutes } from './modules/webhooks';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -28,7 +24,8 @@ const PASSWORD_CHANGE_ROUTES = new Set(['/api/backoffice/v1/me', '/api/backoffic
 
 /**
  * Every API route, one scope per API. This is the only place that registers a module's route
- * plugins (`<area>.routes.ts`); modules reach each other through their `index.ts` only.
+ * plugins (`<area>.routes.ts`, each exported by its module's `index.ts`, as everything here
+ * takes from a module); modules reach each other through their `index.ts` only.
  * Registration order is the order of the OpenAPI document's paths: keep it.
  */
 export async function registerApiRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {

@@ -35,6 +35,9 @@ export function prepareByName(sql: string): void {
   if (!names.has(sql)) names.set(sql, nameOf(sql));
 }
 
+/** The hot texts marked so far in this process: what the pool's connections prepare (test/integration/query-plans-prepared.test.ts explains each). */
+export const namedTexts = (): string[] => [...names.keys()];
+
 const planChanged = (e: { code?: unknown; message?: unknown }) =>
   e.code === '0A000' && typeof e.message === 'string' && e.message.includes('cached plan must not change result type');
 /** A prepared statement missing on, or already named on, the server connection (a pooler between). */

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Db } from '../db/database';
 import { runExclusive } from '../db/leader';
 import { applyTransition, expireIfDue, type TransitionDeps } from '../domain/session-transitions';
-import { purgeExpiredIdempotencyKeys } from '../modules/idempotency/idempotency.service';
+import { purgeExpiredIdempotencyKeys } from '../modules/idempotency';
 import { dueTransferWindows, endDueTransferWindows } from '../domain/bank-transfer-window';
 import { expireAttempt } from '../domain/attempt-transitions';
 import { expireDueSlips } from '../domain/slip-transitions';
@@ -49,7 +49,7 @@ async function whatIsDue(db: Db, now: string): Promise<Due> {
  * expired and session back to open (or expired); slips past expiry → expired.
  * One statement asks which moves have rows due (whatIsDue); each due move then takes them in
  * batches of SWEEP_BATCH. Every query is a range on a partial index of the rows still due
- * (migration 0013, test/integration/query-plans.test.ts), so a tick costs the same at a
+ * (migration 0013, test/integration/query-plans-sweeper.test.ts), so a tick costs the same at a
  * million sessions as at none.
  */
 export async function sweep(db: Db, deps: TransitionDeps, budgetMs = SWEEP_BUDGET_MS): Promise<{ expiredSessions: number; expiredAttempts: number }> {

@@ -10,7 +10,7 @@ import { listFinanceExceptions } from '../../server/modules/finance/finance-exce
 import { exceptionsCsv } from '../../server/modules/finance/finance-exception-items';
 import { auditCsv } from '../../server/modules/audit/audit.service';
 import { createReportRunner } from '../../server/modules/reports/report-runner';
-import { reportStream } from '../../server/modules/reports/report-stream';
+import { reportStream } from '../../server/http/report-stream';
 import { connectDatabase, postgresUrlOf } from '../../server/db/database';
 import { isDatabaseUnavailable } from '../../server/db/connection-errors';
 import { openPostgresReader } from '../../server/db/postgres-reader';

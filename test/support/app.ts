@@ -47,7 +47,7 @@ export async function createTestApp(
     providerTimeoutMs?: number;
     /** Runs after build and before ready: a test may add its own routes (they get every app-wide hook). */
     extend?: (app: FastifyInstance) => void | Promise<void>;
-    /** The app talks to the database through this (a Kysely plugin that records its SQL: test/integration/query-plans.test.ts). */
+    /** The app talks to the database through this (a Kysely plugin that records its SQL: test/support/query-plans.ts). */
     wrapDb?: (db: Db) => Db;
     /** Runs the webhook dispatcher and the sweeper, as `npm run serve` does (off by default: tests drive their own). */
     backgroundJobs?: boolean;

@@ -2,13 +2,13 @@ import type { Db } from '../../db/database';
 import { defaultFeeRule, FEE_DEFAULT_CURRENCIES } from '../../domain/fees';
 import { AppError, invalid, notFound } from '../../lib/errors';
 import type { TransitionDeps } from '../../domain/session-transitions';
-import { checkWebhookUrl, createIntegration, listIntegrations, newApiKey, newWebhookSecret, revokeApiKey } from '../integrations';
+import { createIntegration, listIntegrations, newApiKey, revokeApiKey } from '../integrations';
 import { createStaff } from '../auth';
 import { RAILS, type Rail } from '../../../shared/schemas/common';
 import { MOMO_COUNTRY_CODES, type MomoCountryCode } from '../../../shared/countries';
 import { recordAudit, type Actor } from '../audit';
 import type { Config } from '../../config';
-import { ownAddresses, type OwnAddress } from '../webhooks';
+import { checkWebhookUrl, newWebhookSecret, ownAddresses, type OwnAddress } from '../webhooks';
 
 /**
  * Administration: merchants and integrations, API keys, webhook endpoints, fee rules and

@@ -1,9 +1,9 @@
-import { reportStream } from '../reports';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppDeps } from '../../deps';
 import { AuditFilter, AuditList, AuditQuery } from '../../../shared/schemas/backoffice';
-import { allow, staffErrors } from '../auth';
+import { reportStream } from '../../http/report-stream';
+import { allow, staffErrors } from '../../http/staff-access';
 import { listAudit } from './audit.service';
 
 const errors = staffErrors;

@@ -7,7 +7,7 @@ import type { Db } from '../../db/database';
 import { AppError } from '../../lib/errors';
 import { recordAudit } from '../audit';
 import { createStaff } from './staff.service';
-import { staffErrors } from './staff-api';
+import { staffErrors } from '../../http/staff-access';
 
 /** How long a printed setup link works. */
 export const SETUP_LINK_MINUTES = 30;

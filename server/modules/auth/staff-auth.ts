@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import type { Db } from '../../db/database';
 import type { Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
@@ -6,8 +6,9 @@ import { sha256Hex } from '../../lib/hash';
 import type { IdGenerator } from '../../lib/ids';
 import { hashPassword, needsRehash, verifyPassword } from '../../lib/password';
 import { bearerToken } from './merchant-auth';
-import type { StaffLoginResponse, StaffMe, StaffRole } from '../../../shared/schemas/backoffice';
+import type { StaffLoginResponse, StaffMe } from '../../../shared/schemas/backoffice';
 import { recordAudit } from '../audit';
+import { staffUnauthorized, type StaffContext } from '../../http/staff-access';
 import { checkCsrf, cookieToken } from './staff-cookie';
 import { couldBeUsername, throttleName, throttleSecret, usernameKey } from './username';
 
@@ -25,23 +26,6 @@ const LOGIN_WINDOW_SECONDS = 15 * 60;
 /** A sign-in's `last_seen_at` is written at most this often (a call within it does not write). */
 const LAST_SEEN_EVERY_SECONDS = 60;
 
-export interface StaffContext {
-  id: string;
-  username: string;
-  role: StaffRole;
-  branchId: string | null;
-  merchantId: string | null;
-  sessionId: string;
-  expiresAt: string;
-  mustChangePassword: boolean;
-}
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    staff?: StaffContext;
-  }
-}
-
 export interface StaffAuthDeps {
   db: Db;
   clock: Clock;
@@ -49,8 +33,6 @@ export interface StaffAuthDeps {
 }
 
 const TOKEN_SHAPE = /^stf_[A-Za-z0-9]{43}$/;
-const unauthorized = () =>
-  new AppError('UNAUTHORIZED', 'sign in again: send Authorization: Bearer <token> with a token from POST /api/backoffice/v1/auth/login that is not expired or signed out');
 const wrongCredentials = () => new AppError('UNAUTHORIZED', 'wrong username or password');
 
 // A fixed hash to verify against when the username is unknown, so both answers take as long.
@@ -194,7 +176,7 @@ export async function authenticateStaff(deps: StaffAuthDeps & { config: { staffI
   // The Authorization header wins: API clients and tests; the back office page uses the cookie.
   const bearer = bearerToken(req);
   const token = bearer ?? cookieToken(req);
-  if (!token || !TOKEN_SHAPE.test(token)) throw unauthorized();
+  if (!token || !TOKEN_SHAPE.test(token)) throw staffUnauthorized();
   if (bearer === undefined) checkCsrf(req);
   const now = deps.clock.now();
   const nowIso = now.toISOString();
@@ -213,7 +195,7 @@ export async function authenticateStaff(deps: StaffAuthDeps & { config: { staffI
     // Conditional on the value read: of two calls at once, one writes.
     await deps.db.updateTable('staff_sessions').set({ last_seen_at: nowIso }).where('id', '=', row.session_id).where('last_seen_at', '=', row.last_seen_at).execute();
   }
-  if (!row) throw unauthorized();
+  if (!row) throw staffUnauthorized();
   return {
     id: row.id,
     username: row.username,
@@ -264,20 +246,4 @@ export async function me(deps: StaffAuthDeps, staff: StaffContext): Promise<Omit
     expires_at: staff.expiresAt,
     must_change_password: staff.mustChangePassword,
   };
-}
-
-/** preValidation hook: only these roles may make the call (403 FORBIDDEN for the others). */
-export function allow(...roles: StaffRole[]) {
-  return async (req: FastifyRequest, _reply: FastifyReply): Promise<void> => {
-    const staff = req.staff;
-    if (!staff) throw unauthorized();
-    if (!roles.includes(staff.role)) {
-      throw new AppError('FORBIDDEN', `a ${staff.role} may not make this call (allowed: ${roles.join(', ')})`);
-    }
-  };
-}
-
-export function requireStaff(req: FastifyRequest): StaffContext {
-  if (!req.staff) throw unauthorized();
-  return req.staff;
 }

@@ -3,7 +3,8 @@ import { hashPassword, verifyPassword } from '../../lib/password';
 import { checkPassword } from './password-policy';
 import { checkRoleBindings } from './staff.service';
 import { recordAudit, type Actor } from '../audit';
-import { reserveGuess, type StaffAuthDeps, type StaffContext } from './staff-auth';
+import { reserveGuess, type StaffAuthDeps } from './staff-auth';
+import type { StaffContext } from '../../http/staff-access';
 
 /** Wrong current passwords allowed per user within the sign-in window: a stolen token cannot be used to guess it. */
 const PASSWORD_CHANGE_MAX_FAILURES = 5;

@@ -3,11 +3,11 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppDeps } from '../../deps';
 import { LanguageChange, PasswordChange, StaffLogin, StaffLoginResponse, StaffMe } from '../../../shared/schemas/backoffice';
-import { login, logout, me, requireStaff } from './staff-auth';
+import { login, logout, me } from './staff-auth';
 import { checkCsrf, checkOrigin, clearStaffCookie, fromBackOffice, setStaffCookie } from './staff-cookie';
 import { AppError } from '../../lib/errors';
 import { changeOwnPassword, setOwnLanguage } from './staff-password';
-import { staffErrors } from './staff-api';
+import { requireStaff, staffErrors } from '../../http/staff-access';
 
 const errors = staffErrors;
 

@@ -1,7 +1,7 @@
-import { reportStream } from '../reports';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppDeps } from '../../deps';
+import { reportStream } from '../../http/report-stream';
 import { ErrorEnvelope } from '../../../shared/schemas/common';
 import {
   ExceptionItemList,

@@ -1,7 +1,7 @@
-import { createExportJobs, reportStream } from '../reports';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppDeps } from '../../deps';
+import { reportStream } from '../../http/report-stream';
 import {
   InvoiceDetail,
   InvoiceDetailQuery,
@@ -22,6 +22,7 @@ import {
   SessionListQuery,
 } from '../../../shared/schemas/backoffice';
 import { Overview, OverviewQuery } from '../../../shared/schemas/overview';
+import { createExportJobs } from './export-jobs';
 import { paymentsExportRange } from './finance-export.service';
 import { financeOverview } from './finance-overview';
 import { invoiceDetail, listInvoices, listMerchants, listSessions, revenueLines, sessionDetail, setRevenueLineActive } from './finance.service';
@@ -106,7 +107,7 @@ export async function financeRoutes(app: FastifyInstance, deps: AppDeps): Promis
     },
   );
 
-  // The same export, followed and cancellable from the screen (server/modules/reports/export-jobs.ts).
+  // The same export, followed and cancellable from the screen (export-jobs.ts).
   const exportJobs = createExportJobs(deps.reports, deps.clock, (err) => app.log.error({ err }, 'payments export failed'));
   app.addHook('onClose', async () => exportJobs.close());
   r.post(

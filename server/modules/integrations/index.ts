@@ -1,2 +1,2 @@
-/** The integrations module as other modules see it: merchants' integrations, API keys and webhook secrets. */
-export { checkWebhookUrl, createIntegration, listIntegrations, newApiKey, newWebhookSecret, revokeApiKey } from './integrations.service';
+/** The integrations module's public face: merchants' integrations and API keys (admin and the operator CLI). */
+export { createIntegration, listIntegrations, newApiKey, revokeApiKey } from './integrations.service';

@@ -6,7 +6,8 @@ import { sha256Hex } from '../../lib/hash';
 import type { IdGenerator } from '../../lib/ids';
 import { RAILS } from '../../../shared/schemas/common';
 import type { MomoCountryCode } from '../../../shared/countries';
-import { checkWebhookUrl, type OwnAddress } from '../webhooks';
+// The URL rules and the secret's form live with the dispatcher that enforces and signs with them.
+import { checkWebhookUrl, newWebhookSecret, type OwnAddress } from '../webhooks';
 
 const API_KEY_PREFIX_LENGTH = 12; // "ak_test_" + 4 characters, shown in lists
 const API_KEY_SECRET_LENGTH = 32; // base62: ~190 bits
@@ -18,21 +19,10 @@ export interface CreatedIntegration {
   webhook_secret: string | null;
 }
 
-// The URL rules live with the dispatcher that enforces them again at connect time.
-export { checkWebhookUrl } from '../webhooks';
-
 export function newApiKey(ids: IdGenerator, mode: 'test' | 'live') {
   const key = ids.token(`ak_${mode}`, API_KEY_SECRET_LENGTH);
   return { key, prefix: key.slice(0, API_KEY_PREFIX_LENGTH), hash: sha256Hex(key) };
 }
-
-/**
- * 36 base62 characters: 214 bits, above Standard Webhooks' 192-bit minimum (32 gave ~190).
- * A multiple of 4 characters, so the part after `whsec_` is also valid unpadded base64 and
- * the Standard Webhooks / Svix libraries take the same string (their key: 27 bytes).
- */
-const WEBHOOK_SECRET_LENGTH = 36;
-export const newWebhookSecret = (ids: IdGenerator): string => ids.token('whsec', WEBHOOK_SECRET_LENGTH);
 
 /**
  * Creates (or reuses, by name) a merchant, a test integration with every rail enabled,

@@ -8,7 +8,8 @@ import type { Db } from '../../db/database';
 import { readerSourceOf } from '../../db/reader';
 import { reportJobs, type ReportJob, type ReportJobs } from './report-jobs';
 import { SLOT_BYTES, SLOTS, type ToRunner, type ToWorker } from './report-protocol';
-import { done, WorkerJob, type Chunk, type ReportStats } from './report-worker-job';
+import type { Chunk } from '../../http/report-stream';
+import { done, WorkerJob, type ReportStats } from './report-worker-job';
 
 ;
 
@@ -29,7 +30,7 @@ export interface ReportRunner {
    * chunk must be released once written or copied. The first chunk is read before this
    * resolves, so a job failing before its first byte rejects here (an error answer) rather than
    * cutting a response short; a later failure rejects `next()`. `return()` (the HTTP response
-   * closed early) stops the job. Over HTTP: reportStream (report-stream.ts).
+   * closed early) stops the job. Over HTTP: reportStream (server/http/report-stream.ts).
    */
   open<K extends ReportJob>(job: K, args: ReportJobs[K]): Promise<AsyncIterableIterator<Chunk>>;
   /** The whole output of a job as one string (a report that answers JSON). */

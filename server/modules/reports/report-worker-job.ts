@@ -1,16 +1,7 @@
 import type { Worker } from 'node:worker_threads';
 import { AppError, ERROR_CODES, type ErrorCode } from '../../lib/errors';
+import type { Chunk } from '../../http/report-stream';
 import { SLOTS, type ToRunner, type ToWorker } from './report-protocol';
-
-/**
- * A piece of a report: its text (in-process) or its UTF-8 bytes (a view of a byte slot the report
- * worker encoded it into). `release()` once the piece is written out or copied: the worker
- * reuses the slot, so a job whose pieces are never released stops after SLOTS of them.
- */
-export interface Chunk {
-  readonly data: string | Uint8Array;
-  release(): void;
-}
 
 /** Counters of the jobs a runner ran (tests, diagnostics). */
 export interface ReportStats {

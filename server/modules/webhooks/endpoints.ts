@@ -3,10 +3,10 @@ import type { WebhookEndpointsTable } from '../../db/schema';
 import type { Clock } from '../../lib/clock';
 import { AppError, invalid } from '../../lib/errors';
 import type { IdGenerator } from '../../lib/ids';
-import { newWebhookSecret } from '../integrations';
 import { holdPendingDeliveries, releaseHeldDeliveries } from './hold';
 import type { Outbox } from './outbox';
 import type { WebhookScope } from './scope';
+import { newWebhookSecret } from './signing';
 import { visibleEndpoint } from './webhooks.repository';
 import type { EnabledEndpoint, RotatedSecret, WebhookEndpoint } from '../../../shared/schemas/webhooks';
 

@@ -95,7 +95,7 @@ const ATTEMPT_COLUMNS = columnList<ReturnType<typeof attemptRow>>()([
   'next_attempt_at',
 ]);
 
-/** `n` attempt rows in one insert (a power-of-two chunk: few shapes, each compiled once; inserts are not in query-plans.test.ts). */
+/** `n` attempt rows in one insert (a power-of-two chunk: few shapes, each compiled once; an insert of values reads no table to explain). */
 const insertAttempts = precompiledValuesBySize(
   (db, p, n) =>
     db.insertInto('webhook_delivery_attempts').values(

@@ -1,8 +1,18 @@
 import { Readable, type Writable } from 'node:stream';
-import type { Chunk } from './report-worker-job';
 
 /**
- * A report's chunks (ReportRunner.open) as the body of an HTTP answer (`reply.send`). Piped (what
+ * A piece of a report: its text (in-process) or its UTF-8 bytes (a view of a byte slot the report
+ * worker encoded it into). `release()` once the piece is written out or copied: the worker
+ * reuses the slot, so a job whose pieces are never released stops after SLOTS of them
+ * (modules/reports/report-worker-job.ts).
+ */
+export interface Chunk {
+  readonly data: string | Uint8Array;
+  release(): void;
+}
+
+/**
+ * A report's chunks (ReportRunner.open, modules/reports/report-runner.ts) as the body of an HTTP answer (`reply.send`). Piped (what
  * Fastify does with a stream body), each chunk goes to the response as it is, a view of the
  * worker's byte slot, and is released by the write's callback, when the socket has taken its
  * bytes: the main thread neither copies nor re-encodes the text, and the worker fills a slot

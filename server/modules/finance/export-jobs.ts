@@ -6,9 +6,9 @@ import type { Readable } from 'node:stream';
 import type { Clock } from '../../lib/clock';
 import { AppError, notFound } from '../../lib/errors';
 import type { PaymentsExportJob } from '../../../shared/schemas/backoffice';
-import type { PaymentsExport } from '../finance';
-import type { ReportRunner } from './report-runner';
-import type { Chunk } from './report-worker-job';
+import type { AppDeps } from '../../deps';
+import type { Chunk } from '../../http/report-stream';
+import type { PaymentsExport } from './finance-export.service';
 
 /** A finished export (its state and its file) is kept this long, then forgotten. */
 const KEEP_MS = 15 * 60_000;
@@ -27,7 +27,7 @@ interface Job {
 
 /**
  * Payments exports that run on the server while the staff member watches: the same CSV as
- * `GET /reports/payments.csv` (the report worker's `payments` job), written to a temporary file
+ * `GET /reports/payments.csv` (the report worker's `payments` job, server/modules/reports/), written to a temporary file
  * with the count of rows so far, and cancellable: a cancel stops the worker's job (its state reads
  * cancelled) and the partial file is deleted, never offered. Only the staff member who started
  * an export sees it. In memory: a restarted server has none.
@@ -41,7 +41,7 @@ export interface ExportJobs {
   close(): void;
 }
 
-export function createExportJobs(reports: ReportRunner, clock: Clock, logError: (err: unknown) => void = () => undefined): ExportJobs {
+export function createExportJobs(reports: AppDeps['reports'], clock: Clock, logError: (err: unknown) => void = () => undefined): ExportJobs {
   let dir: string | null = null;
   const jobs = new Map<string, Job>();
   const now = () => clock.now().getTime();

@@ -7,7 +7,7 @@ import { useErrorText } from '../common/error-text';
 import { formatDateTime, formatMoney } from '../common/format';
 import { Card, DataTable, Empty, PageTitle, QueryState, Tabs } from '../../../ui/blocks';
 import { cashUpQueries, supervisorSignOff } from './cash-up.queries';
-import { CashUpSheet, outcomeWords, printCashUp, signedMoney } from './cash-up-sheet';
+import { CashUpSheet, outcomeWords, printCashUp, signedMoney, staffName } from './cash-up-sheet';
 
 /** The supervisor's cash-ups: the counts tellers signed, waiting or signed off, and the sheet of the one opened with its sign-off. */
 export function SupervisorCashUps() {
@@ -48,7 +48,7 @@ export function SupervisorCashUps() {
                 rows={d.cash_ups}
                 rowKey={(r) => r.id ?? `${r.teller.id}-${r.date}-${r.currency}`}
                 columns={[
-                  { key: 'teller', header: t('cashUp.review.teller'), render: (r) => <span translate="no">{r.teller.full_name || r.teller.username}</span> },
+                  { key: 'teller', header: t('cashUp.review.teller'), render: (r) => <span translate="no">{staffName(r.teller)}</span> },
                   { key: 'day', header: t('cashUp.review.day'), nowrap: true, render: (r) => <time dateTime={r.date}>{r.date}</time> },
                   { key: 'expected', header: t('cashUp.figures.expected'), align: 'right', nowrap: true, render: (r) => <span translate="no">{formatMoney(r.expected_minor, r.currency)}</span> },
                   {
@@ -67,7 +67,7 @@ export function SupervisorCashUps() {
                     header: t('cashUp.review.action'),
                     align: 'right',
                     render: (r) => (
-                      <button type="button" className="cd-link" onClick={() => setSelected(r.id)} aria-label={t('cashUp.review.openLabel', { name: r.teller.full_name || r.teller.username, day: r.date, currency: r.currency })}>
+                      <button type="button" className="cd-link" onClick={() => setSelected(r.id)} aria-label={t('cashUp.review.openLabel', { name: staffName(r.teller), day: r.date, currency: r.currency })}>
                         {t('cashUp.review.open')}
                       </button>
                     ),

@@ -7,6 +7,14 @@ import { printPart, SignatureLines } from './deposit-receipt';
 /** Prints the page: its one printable part is the cash-up sheet (Ctrl+P prints the same). */
 export const printCashUp = (id: string) => void printPart('receipt', `cash-up-${id}`.replace(/[^A-Za-z0-9_-]/g, '-'));
 
+/**
+ * A member of staff by full name and username ("Efua Mensah (efua.m)"): two tellers of the same
+ * name stay apart. The username alone when no full name was given.
+ */
+export function staffName(u: { username: string; full_name?: string | null }): string {
+  return u.full_name ? `${u.full_name} (${u.username})` : u.username;
+}
+
 /** A denomination as a teller names it: "GHS 200.00 note", "GHS 0.50 coin", or the total line. */
 export function denominationLabel(t: T, d: CashUp['denominations'][number], currency: string): string {
   if (d.kind === 'total') return t('cashUp.line.total');
@@ -60,7 +68,7 @@ export function CashUpSheet({ c, printable }: { c: CashUp; printable: boolean })
         <div>
           <h3 className="cu-sheet__title">{t('cashUp.sheet.title', { currency: c.currency })}</h3>
           <div>
-            <span translate="no">{c.teller.full_name || c.teller.username}</span>
+            <span translate="no">{staffName(c.teller)}</span>
             {c.branch_name ? (
               <>
                 {' · '}

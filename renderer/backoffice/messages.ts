@@ -6,6 +6,7 @@
 import { mergeCatalogs } from '../ui/i18n';
 import auth from './features/auth/messages';
 import cashDesk from './features/cash-desk/messages';
+import cashUp from './features/cash-desk/cash-up.messages';
 import common from './features/common/messages';
 import home from './features/home/messages';
 import overview from './features/overview/messages';
@@ -28,4 +29,4 @@ import auditWords from './features/audit/audit-words.messages';
 import review from './features/review/messages';
 import amount from '../ui/amount.messages';
 
-export const backofficeCatalog = mergeCatalogs([shell, common, auth, home, overview, cashDesk, admin, finance, audit, webhooks, momoCountries, account, waiting, shortcuts, reviewKeys, exportJob, net, timeline, revenueLines, copyId, auditWords, review, amount]);
+export const backofficeCatalog = mergeCatalogs([shell, common, auth, home, overview, cashDesk, cashUp, admin, finance, audit, webhooks, momoCountries, account, waiting, shortcuts, reviewKeys, exportJob, net, timeline, revenueLines, copyId, auditWords, review, amount]);

@@ -46,9 +46,9 @@ test.describe('cash-up', () => {
   let teller = '';
   let supervisor = '';
   let noBranch = '';
-  // The supervisor (no branch) sees every teller's cash-up, listed by full name: each project
-  // and repetition has its own teller, named apart, or the desktop run's sheet would sit beside
-  // this one under the same name.
+  // The supervisor (no branch) sees every teller's cash-up, listed by full name and username:
+  // each project and repetition has its own teller, named apart, so that the role queries below
+  // name one row.
   let tellerName = '';
 
   test.beforeAll(async ({ browserName: _browser }, info) => {
@@ -119,11 +119,14 @@ test.describe('cash-up', () => {
     await signIn(page, supervisor);
     await page.goto('/backoffice/cash-up');
     await expect(page.getByRole('heading', { level: 1, name: 'Cash-ups' })).toBeVisible();
-    const open = page.getByRole('button', { name: `Open the GHS cash-up of ${tellerName} for` });
+    // Named by full name and username: two tellers of one name stay apart.
+    const open = page.getByRole('button', { name: `Open the GHS cash-up of ${tellerName} (${teller}) for` });
     await expect(open).toBeVisible();
+    await expect(page.getByTestId('cash-up-queue')).toContainText(`${tellerName} (${teller})`);
     await expectNoSeriousViolations(page, 'supervisor cash-up queue');
     await open.click();
     await expect(page.getByTestId('cash-up-sheet')).toContainText('Balanced');
+    await expect(page.locator('.cu-sheet__head')).toContainText(`${tellerName} (${teller})`);
     await page.getByLabel('Note (optional)').fill('Recounted with the teller.');
     await expectNoSeriousViolations(page, 'supervisor cash-up sign-off');
     await shotsAtBothWidths(page, info, 'cash-up-supervisor');
@@ -133,7 +136,7 @@ test.describe('cash-up', () => {
     await shotsAtBothWidths(page, info, 'cash-up-supervisor-signed');
     // Gone from the waiting list, listed under signed off.
     await page.getByRole('tab', { name: 'Signed off' }).click();
-    await expect(page.getByRole('button', { name: `Open the GHS cash-up of ${tellerName} for` })).toBeVisible();
+    await expect(page.getByRole('button', { name: `Open the GHS cash-up of ${tellerName} (${teller}) for` })).toBeVisible();
   });
 
   test('a teller without a branch is told why the desk takes no deposits', async ({ page }, info) => {

@@ -2,11 +2,41 @@ import type { CashUp } from '../../../../shared/schemas/cash-up';
 import { useT, type T } from '../../../ui/i18n';
 import { formatDateTime, formatDay, formatMoney, formatTimeIn } from '../common/format';
 import { StatusBadge } from '../../../ui/blocks';
+import { printPart, SignatureLines } from './deposit-receipt';
+
+/** Prints the page: its one printable part is the cash-up sheet (Ctrl+P prints the same). */
+export const printCashUp = (id: string) => void printPart('receipt', `cash-up-${id}`.replace(/[^A-Za-z0-9_-]/g, '-'));
+
+/**
+ * A member of staff by full name and username ("Efua Mensah (efua.m)"): two tellers of the same
+ * name stay apart. The username alone when no full name was given.
+ */
+export function staffName(u: { username: string; full_name?: string | null }): string {
+  return u.full_name ? `${u.full_name} (${u.username})` : u.username;
+}
 
 /** A denomination as a teller names it: "GHS 200.00 note", "GHS 0.50 coin", or the total line. */
 export function denominationLabel(t: T, d: CashUp['denominations'][number], currency: string): string {
   if (d.kind === 'total') return t('cashUp.line.total');
   return t(d.kind === 'note' ? 'cashUp.line.note' : 'cashUp.line.coin', { value: formatMoney(d.value_minor, currency) });
+}
+
+/** The head of a count table: note or coin, pieces (`amount`: the amount, for a currency counted as one total), value. */
+export function DenominationHead({ amount = false }: { amount?: boolean }) {
+  const t = useT();
+  return (
+    <thead>
+      <tr>
+        <th scope="col">{t('cashUp.count.denomination')}</th>
+        <th scope="col" className="num">
+          {amount ? t('cashUp.count.amount') : t('cashUp.count.pieces')}
+        </th>
+        <th scope="col" className="num">
+          {t('cashUp.count.value')}
+        </th>
+      </tr>
+    </thead>
+  );
 }
 
 /** counted − expected, with its sign: "+GHS 20.00", "−GHS 1.50", "GHS 0.00". */
@@ -38,7 +68,7 @@ export function CashUpSheet({ c, printable }: { c: CashUp; printable: boolean })
         <div>
           <h3 className="cu-sheet__title">{t('cashUp.sheet.title', { currency: c.currency })}</h3>
           <div>
-            <span translate="no">{c.teller.full_name || c.teller.username}</span>
+            <span translate="no">{staffName(c.teller)}</span>
             {c.branch_name ? (
               <>
                 {' · '}
@@ -102,17 +132,7 @@ export function CashUpSheet({ c, printable }: { c: CashUp; printable: boolean })
       {countedLines.length > 0 && (
         <table className="cu-table">
           <caption className="cu-table__caption">{t('cashUp.count.caption')}</caption>
-          <thead>
-            <tr>
-              <th scope="col">{t('cashUp.count.denomination')}</th>
-              <th scope="col" className="num">
-                {t('cashUp.count.pieces')}
-              </th>
-              <th scope="col" className="num">
-                {t('cashUp.count.value')}
-              </th>
-            </tr>
-          </thead>
+          <DenominationHead />
           <tbody>
             {countedLines.map((d) => {
               const n = c.count!.denominations[d.code] ?? 0;
@@ -183,16 +203,7 @@ export function CashUpSheet({ c, printable }: { c: CashUp; printable: boolean })
           </p>
         )}
       </div>
-      <div className="cd-sign cd-sign--print-only">
-        <div>
-          <span className="cd-sign__line" />
-          {t('cashUp.print.teller')}
-        </div>
-        <div>
-          <span className="cd-sign__line" />
-          {t('cashUp.print.supervisor')}
-        </div>
-      </div>
+      <SignatureLines labels={[t('cashUp.print.teller'), t('cashUp.print.supervisor')]} printOnly />
       <p className="cd-sign--print-only cu-small">{t('cashUp.print.generated', { at: formatDateTime(c.generated_at) })}</p>
     </div>
   );

@@ -21,6 +21,20 @@ export async function printPart(kind: 'receipt', id: string): Promise<void> {
   else window.print();
 }
 
+/** Lines to sign (or stamp) on paper, each above its label; `printOnly`: on paper, not on screen. */
+export function SignatureLines({ labels, printOnly = false, testId }: { labels: string[]; printOnly?: boolean; testId?: string }) {
+  return (
+    <div className={`cd-sign${printOnly ? ' cd-sign--print-only' : ''}`} data-testid={testId}>
+      {labels.map((label) => (
+        <div key={label}>
+          <span className="cd-sign__line" />
+          {label}
+        </div>
+      ))}
+    </div>
+  );
+}
+
 /**
  * The teller's cash deposit receipt, on screen and on paper: printed right after recording,
  * and again from the recent-deposits list (a reprint says so). Test sessions carry a TEST
@@ -92,16 +106,7 @@ export function DepositReceipt({
         </div>
         <div className="cd-receipt__amount">{formatMoney(d.amount_minor, d.currency)}</div>
         <DetailList items={items} />
-        <div className="cd-sign" data-testid="receipt-signature">
-          <div>
-            <span className="cd-sign__line" />
-            {t('cashDesk.receipt.tellerSignature')}
-          </div>
-          <div>
-            <span className="cd-sign__line" />
-            {t('cashDesk.receipt.branchStamp')}
-          </div>
-        </div>
+        <SignatureLines labels={[t('cashDesk.receipt.tellerSignature'), t('cashDesk.receipt.branchStamp')]} testId="receipt-signature" />
         <p className="cd-receipt__foot">{foot(t)[d.status]}</p>
       </div>
       <div className="cd-receipt__actions cd-no-print">

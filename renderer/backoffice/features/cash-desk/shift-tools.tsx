@@ -9,6 +9,7 @@ import { depositQueries } from '../review/deposits.queries';
 import { useLabels } from '../common/labels';
 import { useT } from '../../../ui/i18n';
 import { shiftQueries } from './cash-slips.queries';
+import { SignatureLines } from './deposit-receipt';
 
 /** The teller's own recent deposits: when, slip, amount, review state (with a rejection's reason), and a reprint. */
 export function RecentDeposits({ onReprint }: { onReprint: (d: CashDeposit) => void }) {
@@ -167,16 +168,7 @@ export function ShiftTotalCard({ printing, onPrint }: { printing: boolean; onPri
                 ),
               })}
             </p>
-            <div className="cd-sign cd-sign--print-only">
-              <div>
-                <span className="cd-sign__line" />
-                {t('cashDesk.shift.teller')}
-              </div>
-              <div>
-                <span className="cd-sign__line" />
-                {t('cashDesk.shift.supervisor')}
-              </div>
-            </div>
+            <SignatureLines labels={[t('cashDesk.shift.teller'), t('cashDesk.shift.supervisor')]} printOnly />
           </div>
         )}
       </QueryState>

@@ -10,6 +10,7 @@ import { testDispatcher, until } from '../support/webhooks';
 import { namedTexts } from '../../server/db/prepared-statements';
 import { sweep } from '../../server/jobs/sweeper';
 import { randomIds } from '../../server/lib/ids';
+import { sessionRowVersion } from '../../server/db/row-versions';
 
 describe.runIf(onPostgres)('PostgreSQL connections of the app', () => {
   it('run without JIT compilation, which cost seconds per query at volume', async () => {
@@ -46,7 +47,8 @@ const HOT: ReadonlyArray<{ what: string; sql: RegExp; reads: ReadonlyArray<reado
   { what: 'a key\'s row', sql: /^select .* from "idempotency_keys" where "integration_id" = \$1 and "key" = \$2$/, reads: [['idempotency_keys', 'idempotency_keys_pk']] },
   { what: 'a session created with a key', sql: /^with "m" as \(select "currency" from "invoice_lines" [^)]*\), "k" as \(insert into "idempotency_keys"/, reads: [['invoice_lines', 'invoice_lines_merchant_ref_mode_code']] },
   { what: 'a session created', sql: /^with "m" as \(select "currency" from "invoice_lines" [^)]*\), "s" as \(insert into "checkout_sessions"/, reads: [['invoice_lines', 'invoice_lines_merchant_ref_mode_code']] },
-  { what: 'the merchant\'s session lookup', sql: /^select \* from "checkout_sessions" where "id" = \$1 and "merchant_id" = \$2$/, reads: [['checkout_sessions', SESSION_ID]] },
+  { what: 'the merchant\'s session lookup', sql: /^select \*, xmin::text \|\| ' ' \|\| updated_at as "row_version" from "checkout_sessions" where "id" = \$1 and "merchant_id" = \$2$/, reads: [['checkout_sessions', SESSION_ID]] },
+  { what: 'a kept lookup\'s row version', sql: /^select xmin::text \|\| ' ' \|\| updated_at as "v" from "checkout_sessions" where "id" = \$1 and "merchant_id" = \$2$/, reads: [['checkout_sessions', SESSION_ID]] },
   { what: 'the payer\'s session with its owner', sql: /^select "s"\.\*, "m"\."name" as "merchant_name"/, reads: [['checkout_sessions', SESSION_ID]] },
   { what: 'the quote\'s fee rules', sql: /^select .* from "fee_rules" where "integration_id" = \$1 and "currency" = \$2$/, reads: [['fee_rules', 'fee_rules_integration_currency_rail']] },
   { what: 'a rail\'s fee rule', sql: /^select .* from "fee_rules" where "integration_id" = \$1 and "currency" = \$2 and "rail" = \$3$/, reads: [['fee_rules', 'fee_rules_integration_currency_rail']] },
@@ -98,7 +100,11 @@ describe.runIf(onPostgres)('the statements PostgreSQL prepares for the hot paths
       expect((await keyed('/api/v1/sessions', { amount_minor: 10_000, invoice_ref: 'HOT-1', currency: 'USD' }, 'hot-usd')).statusCode).toBe(409);
       expect((await post(t.app, '/api/v1/sessions', { amount_minor: 10_000, invoice_ref: 'HOT-1', currency: 'USD' }, { key })).statusCode).toBe(409);
       const card = await openSession(t, m, { invoice_ref: 'HOT-1' });
-      expect((await get(t.app, `/api/v1/sessions/${(created.json() as { id: string }).id}`, key)).statusCode).toBe(200);
+      const createdId = (created.json() as { id: string }).id;
+      expect((await get(t.app, `/api/v1/sessions/${createdId}`, key)).statusCode).toBe(200);
+      // A kept lookup's version check: the recorded handle keeps no answers (a derived handle),
+      // so it is asked on the opened one, through the same pool.
+      expect(await sessionRowVersion(t.database.db, m.merchant_id, createdId)).toMatch(/^\d+ /);
       // The checkout: a card payment, a Mobile Money prompt authorized, bank-transfer instructions.
       expect((await payByCard(t, card.id, '4242424242424242')).statusCode).toBe(201);
       const momo = await openSession(t, m, { invoice_ref: 'HOT-2' });

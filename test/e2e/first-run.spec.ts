@@ -1,12 +1,24 @@
-import { expect, test } from '@playwright/test';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { spawnServer, type Child } from '../support/processes';
 import { shot } from './support';
 
 /**
  * The setup page of the first-run link, at 390 and 1366 px. The shared e2e server already has
- * staff, so its link is spent: the page must say a token is missing or refused, never create an
- * account (the link's whole life is tested against a fresh server in test/integration/serve.test.ts).
+ * staff, so its link is spent: there the page must say a token is missing or refused, never
+ * create an account. The link's whole life is tested against servers of their own, each started
+ * the way `npm run serve` starts it on an empty DATA_DIR.
  */
 test.skip(({ isMobile }) => isMobile, 'one browser visits both widths');
+
+const SETUP_LINE = /first run: no staff account yet\. Create the first administrator at (http:\/\/\S+) \(valid 30 minutes, once\)/;
+
+/** The page is no wider than the viewport: nothing to scroll sideways. */
+async function expectNoSidewaysScroll(page: Page): Promise<void> {
+  expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+}
 
 test('the setup page explains itself and refuses a link that is not the printed one', async ({ page }, info) => {
   for (const width of [1366, 390]) {
@@ -15,7 +27,7 @@ test('the setup page explains itself and refuses a link that is not the printed 
     await expect(page.getByRole('heading', { name: 'Set up Paydesk' })).toBeVisible();
     await expect(page.getByText('This address has no setup token')).toBeVisible();
     await expect(page.getByRole('button', { name: 'Create administrator' })).toBeDisabled();
-    expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+    await expectNoSidewaysScroll(page);
     await shot(page, info, `bo-00-setup-${width}`);
   }
   await page.goto('/backoffice/setup#token=setup_not_the_printed_one');
@@ -24,4 +36,76 @@ test('the setup page explains itself and refuses a link that is not the printed 
   await page.getByLabel('Password (12+ characters)').fill('someone else pass 2026');
   await page.getByRole('button', { name: 'Create administrator' }).click();
   await expect(page.getByText('this setup link is not valid')).toBeVisible();
+});
+
+/**
+ * A fresh server per width (the link is spent by the first): from a new DATA_DIR, the link it
+ * prints creates the first administrator, who signs in to the back office and sees themself as
+ * its only staff account; the same link then creates no one else.
+ */
+test('on an empty database the printed link creates the first administrator, once', async ({ page, context }, info) => {
+  test.setTimeout(150_000);
+  for (const width of [1366, 390]) {
+    const dataDir = mkdtempSync(join(tmpdir(), 'paydesk-e2e-first-run-'));
+    let server: Child | undefined;
+    try {
+      server = await spawnServer(dataDir);
+      const served = server;
+      await expect.poll(() => SETUP_LINE.exec(served.stdout())?.[1], { message: `the setup line on stdout:\n${served.stdout()}`, timeout: 20_000 }).toBeTruthy();
+      const link = SETUP_LINE.exec(served.stdout())![1]!;
+      expect(link).toMatch(new RegExp(`^${served.url}/backoffice/setup#token=setup_`));
+
+      // Cookies do not tell ports apart: the previous server's sign-in must not come along.
+      await context.clearCookies();
+      await page.setViewportSize({ width, height: 800 });
+      const admin = { fullName: `Efua Asante ${width}`, username: `first.admin.${width}`, password: `first admin pass ${width}` };
+      await page.goto(link);
+      await expect(page.getByRole('heading', { name: 'Set up Paydesk' })).toBeVisible();
+      await expect(page.getByText('This address has no setup token')).toHaveCount(0);
+      await expectNoSidewaysScroll(page);
+      await page.getByLabel('Full name').fill(admin.fullName);
+      await page.getByLabel('Username').fill(admin.username);
+      await page.getByLabel('Password (12+ characters)').fill(admin.password);
+      await page.getByRole('button', { name: 'Create administrator' }).click();
+      await expect(page.getByRole('heading', { name: 'Administrator created' })).toBeVisible();
+      await expect(page.getByText(`${admin.username} can now sign in`)).toBeVisible();
+      await expectNoSidewaysScroll(page);
+      await shot(page, info, `bo-00-setup-done-${width}`);
+
+      await page.getByRole('link', { name: 'Go to sign-in' }).click();
+      await page.getByLabel('Username').fill(admin.username);
+      await page.getByLabel('Password').fill(admin.password);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await expect(page.getByText(`${admin.username} · Administrator`)).toBeVisible();
+      // On a phone the page list folds behind Menu.
+      if (width < 760) await page.getByRole('button', { name: 'Menu' }).click();
+      await page.getByRole('navigation', { name: 'Back office' }).getByRole('link', { name: 'Administration', exact: true }).click();
+      await expect(page.getByRole('heading', { name: 'Administration', level: 1 })).toBeVisible();
+      await page.getByRole('tab', { name: 'Staff' }).click();
+      const staff = page.getByTestId('staff-list');
+      await expect(staff).toContainText(admin.fullName);
+      await expect(staff).toContainText(admin.username);
+      await expectNoSidewaysScroll(page);
+
+      // Signed out, the same link again: the server refuses it and no second account is made.
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
+      await page.goto(link);
+      await page.getByLabel('Full name').fill('Second Admin');
+      await page.getByLabel('Username').fill(`second.admin.${width}`);
+      await page.getByLabel('Password (12+ characters)').fill('second admin pass 2026');
+      await page.getByRole('button', { name: 'Create administrator' }).click();
+      await expect(page.getByText('this setup link is not valid')).toBeVisible();
+      await expect(page.getByRole('heading', { name: 'Administrator created' })).toHaveCount(0);
+      await page.goto(new URL('/backoffice/', served.url).href);
+      await page.getByLabel('Username').fill(`second.admin.${width}`);
+      await page.getByLabel('Password').fill('second admin pass 2026');
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await expect(page.getByRole('alert')).toBeVisible();
+      await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
+    } finally {
+      await server?.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }
 });

@@ -14,6 +14,8 @@ export interface Child {
   url: string;
   /** ms from spawn to the listening line. */
   startMs: number;
+  /** What the child wrote to stdout so far (the last 20,000 characters). */
+  stdout(): string;
   stderr(): string;
   /** SIGTERM, then SIGKILL after `graceMs`; resolves with the exit code (null when killed). */
   stop(graceMs?: number): Promise<number | null>;
@@ -65,14 +67,14 @@ export async function spawnNode(
   proc.stderr?.setEncoding('utf8').on('data', (d: string) => {
     err = (err + d).slice(-20_000);
   });
+  let out = '';
   const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
     const timer = setTimeout(() => {
       proc.kill('SIGKILL');
       reject(new Error(`${script} did not print its listening line within ${opts.timeoutMs ?? budget(30_000)} ms; stderr: ${err.slice(-2000)}`));
     }, opts.timeoutMs ?? budget(30_000));
     proc.stdout?.setEncoding('utf8').on('data', (d: string) => {
-      out += d;
+      out = (out + d).slice(-20_000);
       const m = /listening on (http:\/\/[^\s]+)/.exec(out);
       if (m?.[1]) {
         clearTimeout(timer);
@@ -92,6 +94,7 @@ export async function spawnNode(
     pid,
     url,
     startMs,
+    stdout: () => out,
     stderr: () => err,
     stop: async (graceMs = 10_000) => {
       if (proc.exitCode !== null || proc.signalCode !== null) return proc.exitCode;

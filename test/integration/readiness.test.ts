@@ -10,7 +10,7 @@ import { withDatabase } from '../support/postgres-cluster';
 import { createTestApp, type TestContext } from '../support/app';
 import { createPostgresDatabase, onPostgres } from '../support/database';
 import { dataDir, request, runAdmin, sleep, spawnServer, until } from '../support/drills';
-import { budget } from '../support/pace';
+import { paceNow } from '../support/pace';
 
 /**
  * GET /readyz and `db:migrate`: ready only while the database answers, the
@@ -149,22 +149,26 @@ describe('db:migrate, schema versions and draining with npm run serve', { timeou
 
   it('on SIGTERM /readyz turns 503 first while requests are still served, then the process exits 0', async () => {
     const m = await migrated();
-    // The drain and the wait for it scale with the machine's pace (test/support/pace.ts).
-    const server = await spawnServer(m.dir, { ...m.env, SHUTDOWN_DRAIN_MS: String(budget(6000)) });
+    // The drain, the wait for its 503 and each probe's timeout scale with the machine's pace as
+    // measured now (test/support/pace.ts): the drain must outlast the wait and the checks after it
+    // however busy the machine is when this test runs.
+    const pace = paceNow();
+    const drainMs = Math.round(10_000 * pace);
+    const server = await spawnServer(m.dir, { ...m.env, SHUTDOWN_DRAIN_MS: String(drainMs) });
     expect((await request(server.url, 'GET', '/readyz')).status).toBe(200);
-    const exited = server.stop(20_000 + budget(6000));
+    const exited = server.stop(20_000 + drainMs);
     // A probe as a balancer's: one that fails (a kept-alive connection met as the signal lands,
-    // ECONNRESET) or takes over half a second counts as not yet seen, and the next one is sent.
+    // ECONNRESET) or outlasts its timeout counts as not yet seen, and the next one is sent.
     const probe = async () => {
       try {
-        const res = await fetch(`${server.url}/readyz`, { signal: AbortSignal.timeout(500) });
+        const res = await fetch(`${server.url}/readyz`, { signal: AbortSignal.timeout(Math.min(2000, Math.round(500 * pace))) });
         await res.text();
         return res.status;
       } catch {
         return undefined;
       }
     };
-    await until('readyz 503 while draining', async () => (await probe()) === 503, budget(4_000));
+    await until('readyz 503 while draining', async () => (await probe()) === 503, Math.round(6_000 * pace));
     const during = await request(server.url, 'GET', '/readyz');
     expect(during.body).toEqual({ error: { code: 'SERVICE_UNAVAILABLE', message: expect.stringMatching(/draining/), request_id: expect.any(String) } });
     // Still serving while the balancer notices.

@@ -27,5 +27,12 @@ const override = Number(process.env.PAYDESK_TEST_PACE);
 /** Wall time per CPU time, at least 1, at most 8 (PAYDESK_TEST_PACE sets it outright). */
 export const PACE = Number.isFinite(override) && override > 0 ? override : Math.min(8, Math.max(1, measure()));
 
+/**
+ * The pace measured again now, never below the one measured at start: for a test whose budget
+ * must fit the load at the moment it runs (other test files, another suite beside it), not the
+ * load when its file was imported.
+ */
+export const paceNow = (): number => (Number.isFinite(override) && override > 0 ? override : Math.max(PACE, Math.min(8, measure())));
+
 /** A quiet-machine time budget in ms, scaled to the measured pace. */
 export const budget = (quietMs: number): number => Math.round(quietMs * PACE);

@@ -33,7 +33,8 @@ function sourceFiles(dir: string): string[] {
 }
 
 /** A rail written in code: as a string (`'momo'`, a `case`), an object key (`momo:`) or a message id (`rail.momo`). */
-const railIn = (text: string) => (rail: string) => new RegExp(`(['"\`])${rail}\\1|(^|[\\s{,])${rail}:|\\brail\\.${rail}\\b`, 'm').test(text);
+// A rail is named as a string, an object key, `rail.x`, or an arm of an ICU `select` in a message (`momo {…}`).
+const railIn = (text: string) => (rail: string) => new RegExp(`(['"\`])${rail}\\1|(^|[\\s{,])${rail}:|\\brail\\.${rail}\\b|\\bselect, (?:[^{}]|\\{[^{}]*\\})*?\\b${rail} \\{`, 'm').test(text);
 
 /** A file names the rails one by one when every rail is in it. */
 const enumeratesRails = (text: string) => RAILS.every(railIn(text));

@@ -50,15 +50,8 @@ async function main(): Promise<void> {
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   const url = `http://${host}:${port}`;
   lifecycleLine(`paydesk listening on ${url} (data: ${describeDatabase(config)})`, { url, engine: server.database.engine });
-  // First run: no staff account yet. The link is the only way to make the first administrator.
-  // On a database that is not migrated yet (PostgreSQL: serve does not migrate) there is nothing to
-  // check; the link is printed by the first start after db:migrate.
-  const setup = await server.app.firstRun.open(config.publicBaseUrl ?? url).catch((err: unknown) => {
-    lifecycleLine('paydesk first run: no setup link, the database is not ready (run db:migrate, then start again)', { level: 40, err: (err as Error).message });
-    return null;
-  });
-  if (setup) lifecycleLine(`paydesk first run: no staff account yet. Create the first administrator at ${setup} (valid ${SETUP_LINK_MINUTES} minutes, once)`, { setup_url: setup });
-
+  // Drained on a signal from the moment it listens: a SIGTERM while the first-run check below
+  // still awaits the database would otherwise end the process at once, without a drain.
   let signalled = false;
   const shutdown = (signal: string) => {
     if (signalled) return;
@@ -78,6 +71,14 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));
+  // First run: no staff account yet. The link is the only way to make the first administrator.
+  // On a database that is not migrated yet (PostgreSQL: serve does not migrate) there is nothing to
+  // check; the link is printed by the first start after db:migrate.
+  const setup = await server.app.firstRun.open(config.publicBaseUrl ?? url).catch((err: unknown) => {
+    lifecycleLine('paydesk first run: no setup link, the database is not ready (run db:migrate, then start again)', { level: 40, err: (err as Error).message });
+    return null;
+  });
+  if (setup) lifecycleLine(`paydesk first run: no staff account yet. Create the first administrator at ${setup} (valid ${SETUP_LINK_MINUTES} minutes, once)`, { setup_url: setup });
 }
 
 main().catch((err: unknown) => {

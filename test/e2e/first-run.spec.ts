@@ -7,9 +7,9 @@ import { shot } from './support';
 
 /**
  * The setup page of the first-run link, at 390 and 1366 px. The shared e2e server already has
- * staff, so its link is spent: there the page must say a token is missing or refused, never
- * create an account. The link's whole life is tested against servers of their own, each started
- * the way `npm run serve` starts it on an empty DATA_DIR.
+ * staff, so there the page must say Paydesk is set up and lead to the sign-in, never offer a
+ * form. The link's whole life is tested against servers of their own, each started the way
+ * `npm run serve` starts it on an empty DATA_DIR.
  */
 test.skip(({ isMobile }) => isMobile, 'one browser visits both widths');
 
@@ -20,22 +20,21 @@ async function expectNoSidewaysScroll(page: Page): Promise<void> {
   expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
 }
 
-test('the setup page explains itself and refuses a link that is not the printed one', async ({ page }, info) => {
+test('on an installation already set up, the setup page leads to the sign-in', async ({ page }, info) => {
   for (const width of [1366, 390]) {
     await page.setViewportSize({ width, height: 800 });
-    await page.goto('/backoffice/setup');
-    await expect(page.getByRole('heading', { name: 'Set up Paydesk' })).toBeVisible();
-    await expect(page.getByText('This address has no setup token')).toBeVisible();
-    await expect(page.getByRole('button', { name: 'Create administrator' })).toBeDisabled();
+    for (const address of ['/backoffice/setup', '/backoffice/setup#token=setup_not_the_printed_one']) {
+      await page.goto(address);
+      await expect(page.getByRole('heading', { name: 'Paydesk is already set up' })).toBeVisible();
+      await expect(page.getByText('An administrator already exists')).toBeVisible();
+      await expect(page.getByLabel('Full name')).toHaveCount(0);
+      await expect(page.getByRole('button', { name: 'Create administrator' })).toHaveCount(0);
+    }
     await expectNoSidewaysScroll(page);
     await shot(page, info, `bo-00-setup-${width}`);
   }
-  await page.goto('/backoffice/setup#token=setup_not_the_printed_one');
-  await page.getByLabel('Full name').fill('Someone Else');
-  await page.getByLabel('Username').fill('someone.else');
-  await page.getByLabel('Password (12+ characters)').fill('someone else pass 2026');
-  await page.getByRole('button', { name: 'Create administrator' }).click();
-  await expect(page.getByText('this setup link is not valid')).toBeVisible();
+  await page.getByRole('link', { name: 'Go to sign-in' }).click();
+  await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
 });
 
 /**
@@ -59,7 +58,20 @@ test('on an empty database the printed link creates the first administrator, onc
       await context.clearCookies();
       await page.setViewportSize({ width, height: 800 });
       const admin = { fullName: `Efua Asante ${width}`, username: `first.admin.${width}`, password: `first admin pass ${width}` };
+      // Not yet set up: an address without the token explains itself; a token not the printed one is refused.
+      await page.goto(new URL('/backoffice/setup', served.url).href);
+      await expect(page.getByText('This address has no setup token')).toBeVisible();
+      await expect(page.getByRole('button', { name: 'Create administrator' })).toBeDisabled();
+      await page.goto(new URL('/backoffice/setup#token=setup_not_the_printed_one', served.url).href);
+      await page.reload();
+      await page.getByLabel('Full name').fill('Someone Else');
+      await page.getByLabel('Username').fill('someone.else');
+      await page.getByLabel('Password (12+ characters)').fill('someone else pass 2026');
+      await page.getByRole('button', { name: 'Create administrator' }).click();
+      await expect(page.getByText('This setup link is not valid')).toBeVisible();
+
       await page.goto(link);
+      await page.reload();
       await expect(page.getByRole('heading', { name: 'Set up Paydesk' })).toBeVisible();
       await expect(page.getByText('This address has no setup token')).toHaveCount(0);
       await expectNoSidewaysScroll(page);
@@ -72,7 +84,9 @@ test('on an empty database the printed link creates the first administrator, onc
       await expectNoSidewaysScroll(page);
       await shot(page, info, `bo-00-setup-done-${width}`);
 
-      await page.getByRole('link', { name: 'Go to sign-in' }).click();
+      const goOn = page.getByRole('link', { name: 'Go to sign-in' });
+      await expect(goOn).toHaveClass(/ui-button--primary/);
+      await goOn.click();
       await page.getByLabel('Username').fill(admin.username);
       await page.getByLabel('Password').fill(admin.password);
       await page.getByRole('button', { name: 'Sign in' }).click();
@@ -87,16 +101,17 @@ test('on an empty database the printed link creates the first administrator, onc
       await expect(staff).toContainText(admin.username);
       await expectNoSidewaysScroll(page);
 
-      // Signed out, the same link again: the server refuses it and no second account is made.
+      // Signed out, the same link again: the page says Paydesk is set up and offers no form; the
+      // server itself refuses the link, so no second account can be made.
       await page.getByRole('button', { name: 'Sign out' }).click();
       await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
       await page.goto(link);
-      await page.getByLabel('Full name').fill('Second Admin');
-      await page.getByLabel('Username').fill(`second.admin.${width}`);
-      await page.getByLabel('Password (12+ characters)').fill('second admin pass 2026');
-      await page.getByRole('button', { name: 'Create administrator' }).click();
-      await expect(page.getByText('this setup link is not valid')).toBeVisible();
-      await expect(page.getByRole('heading', { name: 'Administrator created' })).toHaveCount(0);
+      await expect(page.getByRole('heading', { name: 'Paydesk is already set up' })).toBeVisible();
+      await expect(page.getByLabel('Full name')).toHaveCount(0);
+      const again = await page.request.post(new URL('/api/backoffice/v1/setup', served.url).href, {
+        data: { token: new URL(link).hash.replace('#token=', ''), full_name: 'Second Admin', username: `second.admin.${width}`, password: 'second admin pass 2026' },
+      });
+      expect(again.status()).toBe(401);
       await page.goto(new URL('/backoffice/', served.url).href);
       await page.getByLabel('Username').fill(`second.admin.${width}`);
       await page.getByLabel('Password').fill('second admin pass 2026');

@@ -12,16 +12,17 @@ describe('first-run setup link', () => {
   const tokenOf = (link: string) => new URL(link).hash.replace('#token=', '');
 
   it('works once, within 30 minutes, with the printed token only; then the sign-in is the way in', async () => {
-    expect((await t.app.inject({ method: 'GET', url: '/api/backoffice/v1/setup' })).json()).toEqual({ open: false });
+    expect((await t.app.inject({ method: 'GET', url: '/api/backoffice/v1/setup' })).json()).toEqual({ open: false, set_up: false });
     const link = await t.app.firstRun.open('http://127.0.0.1:4610');
     expect(link).toMatch(/^http:\/\/127\.0\.0\.1:4610\/backoffice\/setup#token=setup_/);
-    expect((await t.app.inject({ method: 'GET', url: '/api/backoffice/v1/setup' })).json()).toEqual({ open: true });
+    expect((await t.app.inject({ method: 'GET', url: '/api/backoffice/v1/setup' })).json()).toEqual({ open: true, set_up: false });
     const body = { username: 'ama.admin', full_name: 'Ama Owusu', password: 'first admin pass 2026' };
 
     expect((await setup({ ...body, token: 'setup_wrong' })).statusCode).toBe(401);
     expect((await setup({ ...body })).statusCode).toBe(400);
     // An expired link: 31 minutes later a fresh one is needed.
     t.clock.advanceSeconds(31 * 60);
+    expect((await t.app.inject({ method: 'GET', url: '/api/backoffice/v1/setup' })).json()).toEqual({ open: false, set_up: false });
     expect((await setup({ ...body, token: tokenOf(link!) })).statusCode).toBe(401);
     const fresh = await t.app.firstRun.open('http://127.0.0.1:4610');
     const weak = await setup({ ...body, password: 'short', token: tokenOf(fresh!) });
@@ -36,6 +37,6 @@ describe('first-run setup link', () => {
     expect(login.json().user.role).toBe('admin');
     // With a staff account there is no link any more.
     expect(await t.app.firstRun.open('http://127.0.0.1:4610')).toBeNull();
-    expect((await t.app.inject({ method: 'GET', url: '/api/backoffice/v1/setup' })).json()).toEqual({ open: false });
+    expect((await t.app.inject({ method: 'GET', url: '/api/backoffice/v1/setup' })).json()).toEqual({ open: false, set_up: true });
   });
 });

@@ -27,7 +27,10 @@ export interface FirstRun {
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 
-const SetupStatus = z.object({ open: z.boolean() });
+const SetupStatus = z.object({
+  open: z.boolean().describe('A setup link may still create the first administrator'),
+  set_up: z.boolean().describe('A staff account exists: the sign-in page is the way in'),
+});
 const SetupBody = z.object({
   token: z.string({ error: 'is required: the token of the setup link the server printed' }).min(1).max(200),
   username: z.string().trim().min(3, { error: 'must be at least 3 characters' }).max(64),
@@ -65,7 +68,8 @@ export async function firstRunRoutes(app: FastifyInstance, deps: AppDeps): Promi
   const tags = ['Back office: staff sign-in'];
   r.get('/setup', { schema: { tags, summary: 'Whether the first administrator may still be created with a setup link', response: { 200: SetupStatus, ...staffErrors } } }, async () => {
     const live = await deps.db.selectFrom('setup_links').select('id').where('used_at', 'is', null).where('expires_at', '>', deps.clock.now().toISOString()).limit(1).executeTakeFirst();
-    return { open: live !== undefined && (await noStaffIn(deps.db)) };
+    const setUp = !(await noStaffIn(deps.db));
+    return { open: live !== undefined && !setUp, set_up: setUp };
   });
   r.post(
     '/setup',

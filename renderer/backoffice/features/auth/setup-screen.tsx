@@ -1,18 +1,53 @@
-import { useMutation } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import { z } from 'zod';
 import { Button } from '../../../ui/button';
 import { Notice } from '../../../ui/notice';
 import { TextField } from '../../../ui/fields';
-import { useT } from '../../../ui/i18n';
+import { useT, type T } from '../../../ui/i18n';
 import { ApiError } from '../../api/client';
+import { errorText } from '../common/error-text';
 
+const SETUP = '/api/backoffice/v1/setup';
+const Status = z.object({ open: z.boolean(), set_up: z.boolean() });
 const Done = z.object({ id: z.string(), username: z.string(), role: z.literal('admin') });
+
+async function call<S extends z.ZodType>(schema: S, init?: RequestInit): Promise<z.infer<S>> {
+  const res = await fetch(SETUP, init);
+  const body = (await res.json()) as { error?: { code: string; message: string } };
+  if (!res.ok) throw new ApiError(res.status, body.error?.code ?? 'ERROR', body.error?.message ?? `HTTP ${res.status}`);
+  return schema.parse(body);
+}
+
+/** The refusal of a setup call, in the reader's language: a spent link, an installation already set up, or a field. */
+function refusal(t: T, err: unknown): string {
+  if (err instanceof ApiError && err.code === 'UNAUTHORIZED') return t('auth.setup.refused');
+  if (err instanceof ApiError && err.code === 'FORBIDDEN') return t('auth.setup.setUp');
+  return errorText(t, err);
+}
+
+/** A card with a title, a sentence and the way on to the sign-in page. */
+function Card({ title, children }: { title: string; children: ReactNode }) {
+  const t = useT();
+  return (
+    <main className="sign-in">
+      <div className="sign-in__card">
+        <h1 className="sign-in__title">{title}</h1>
+        <p className="sign-in__hint">{children}</p>
+        <a className="ui-button ui-button--primary" href="/backoffice/">
+          {t('auth.setup.goSignIn')}
+        </a>
+      </div>
+    </main>
+  );
+}
 
 /**
  * First run: the page of the one-time setup link the server printed at start
  * (`/backoffice/setup#token=…`). It creates the first administrator; the token never leaves
- * the address's fragment for anything but that one call.
+ * the address's fragment for anything but that one call. It asks the server first whether a
+ * link may still be used: on an installation already set up, or once every link has expired,
+ * it says so and offers the sign-in page instead of a form that could only be refused.
  */
 export function SetupScreen() {
   const t = useT();
@@ -20,35 +55,26 @@ export function SetupScreen() {
   const [fullName, setFullName] = useState('');
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
+  // When the server cannot say, the form shows and the setup call itself is refused or not.
+  const status = useQuery({ queryKey: ['first-run-setup'], queryFn: () => call(Status), retry: false, staleTime: Infinity });
   const create = useMutation({
-    mutationFn: async () => {
-      const res = await fetch('/api/backoffice/v1/setup', {
+    mutationFn: () =>
+      call(Done, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ token, username: username.trim(), full_name: fullName.trim(), password }),
-      });
-      const body = (await res.json()) as { error?: { code: string; message: string } };
-      if (!res.ok) throw new ApiError(res.status, body.error?.code ?? 'ERROR', body.error?.message ?? `HTTP ${res.status}`);
-      return Done.parse(body);
-    },
+      }),
   });
   const onSubmit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     create.mutate();
   };
   if (create.isSuccess) {
-    return (
-      <main className="sign-in">
-        <div className="sign-in__card">
-          <h1 className="sign-in__title">{t('auth.setup.doneTitle')}</h1>
-          <p className="sign-in__hint">{t('auth.setup.done', { who: () => <strong translate="no">{create.data.username}</strong> })}</p>
-          <a className="ui-button" href="/backoffice/">
-            {t('auth.setup.goSignIn')}
-          </a>
-        </div>
-      </main>
-    );
+    return <Card title={t('auth.setup.doneTitle')}>{t('auth.setup.done', { who: () => <strong translate="no">{create.data.username}</strong> })}</Card>;
   }
+  if (status.isPending) return <main className="sign-in" aria-busy="true" />;
+  if (status.data?.set_up) return <Card title={t('auth.setup.setUpTitle')}>{t('auth.setup.setUp')}</Card>;
+  if (status.data && !status.data.open) return <Card title={t('auth.setup.expiredTitle')}>{t('auth.setup.expired')}</Card>;
   return (
     <main className="sign-in">
       <form className="sign-in__card" onSubmit={onSubmit} aria-labelledby="setup-title" noValidate>
@@ -60,8 +86,7 @@ export function SetupScreen() {
         <TextField label={t('auth.setup.fullName')} name="full_name" autoComplete="name" value={fullName} onChange={setFullName} required autoFocus />
         <TextField label={t('auth.username')} name="username" autoComplete="username" value={username} onChange={setUsername} required />
         <TextField label={t('auth.setup.password')} name="password" type="password" autoComplete="new-password" value={password} onChange={setPassword} required />
-        {/* The server's own sentence (the setup link's state), as it wrote it. */}
-        {create.isError && <Notice tone="error">{create.error instanceof ApiError ? <span translate="no">{create.error.message}</span> : t('auth.unreachable')}</Notice>}
+        {create.isError && <Notice tone="error">{refusal(t, create.error)}</Notice>}
         <Button type="submit" disabled={create.isPending || !token || !fullName.trim() || !username.trim() || !password}>
           {create.isPending ? t('auth.setup.busy') : t('auth.setup.submit')}
         </Button>

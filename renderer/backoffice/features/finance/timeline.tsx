@@ -6,6 +6,7 @@ import { useT, type T } from '../../../ui/i18n';
 import { labelsWith } from '../common/labels';
 import { formatDateTime, formatMoney } from '../common/format';
 import { CopyId } from '../../../ui/blocks';
+import timelineMessages from './timeline.messages';
 
 const REF_WORDS: Partial<Record<string, 'net.refAttempt' | 'net.refDeposit' | 'net.refEvent'>> = { attempt: 'net.refAttempt', deposit: 'net.refDeposit', event: 'net.refEvent' };
 
@@ -81,6 +82,35 @@ function timelineTitle(t: T, e: TimelineEntry): ReactNode {
   }
 }
 
+type DetailCode = NonNullable<TimelineEntry['detail_code']>;
+type CauseCode = Extract<DetailCode, `cause_${string}`>;
+
+/**
+ * The message of each cause of a status change (`cause_other` aside: the server's own words). Its
+ * arguments are the same for all: the payment, its status, a deadline, who, why and how many.
+ */
+const CAUSES: Record<Exclude<CauseCode, 'cause_other'>, keyof (typeof timelineMessages)['en']> = {
+  cause_prompt_sent: 'finance.detail.cause.promptSent',
+  cause_instructions_issued: 'finance.detail.cause.instructionsIssued',
+  cause_sent_to_provider: 'finance.detail.cause.sentToProvider',
+  cause_provider_refused: 'finance.detail.cause.providerRefused',
+  cause_settled_at_initiation: 'finance.detail.cause.settledAtInitiation',
+  cause_approved_by_payer: 'finance.detail.cause.approvedByPayer',
+  cause_confirmed_on_resend: 'finance.detail.cause.confirmedOnResend',
+  cause_approved: 'finance.detail.cause.approved',
+  cause_confirmed_on_refresh: 'finance.detail.cause.confirmedOnRefresh',
+  cause_transfer_received: 'finance.detail.cause.transferReceived',
+  cause_attempt_ended: 'finance.detail.cause.attemptEnded',
+  cause_prompt_expired: 'finance.detail.cause.promptExpired',
+  cause_transfer_window_ended: 'finance.detail.cause.transferWindowEnded',
+  cause_deposit_recorded: 'finance.detail.cause.depositRecorded',
+  cause_deposit_approved: 'finance.detail.cause.depositApproved',
+  cause_deposit_rejected: 'finance.detail.cause.depositRejected',
+  cause_decline_limit: 'finance.detail.cause.declineLimit',
+  cause_no_method_left: 'finance.detail.cause.noMethodLeft',
+  cause_time_ran_out: 'finance.detail.cause.timeRanOut',
+};
+
 /** "Visa ending 0002" as the server words it; without the last digits, the brand alone ("Card" without a brand). */
 function cardMeans(t: T, brand: string, last4: string): ReactNode {
   const named = brand ? asTyped(cardBrandLabel(brand)) : labelsWith(t).rail('card');
@@ -146,45 +176,19 @@ function timelineDetail(t: T, e: TimelineEntry): ReactNode {
       const by = t('finance.detail.reviewedBy', { who: who() });
       return str('reason') ? <>{by} · {asTyped(str('reason'))}</> : by;
     }
-    case 'cause_prompt_sent':
-      return t('finance.detail.cause.promptSent', { payment: payment() });
-    case 'cause_instructions_issued':
-      return t('finance.detail.cause.instructionsIssued', { payment: payment(), until: <time dateTime={str('valid_until')}>{formatDateTime(str('valid_until'))}</time> });
-    case 'cause_sent_to_provider':
-      return t('finance.detail.cause.sentToProvider', { payment: payment() });
-    case 'cause_provider_refused':
-      return t('finance.detail.cause.providerRefused', { payment: payment() });
-    case 'cause_settled_at_initiation':
-      return t('finance.detail.cause.settledAtInitiation', { payment: payment(), status: str('status') });
-    case 'cause_approved_by_payer':
-      return t('finance.detail.cause.approvedByPayer', { payment: payment() });
-    case 'cause_confirmed_on_resend':
-      return t('finance.detail.cause.confirmedOnResend', { payment: payment() });
-    case 'cause_approved':
-      return t('finance.detail.cause.approved', { payment: payment() });
-    case 'cause_confirmed_on_refresh':
-      return t('finance.detail.cause.confirmedOnRefresh', { payment: payment() });
-    case 'cause_transfer_received':
-      return t('finance.detail.cause.transferReceived', { payment: payment() });
-    case 'cause_attempt_ended':
-      return t('finance.detail.cause.attemptEnded', { payment: payment(), status: str('status') });
-    case 'cause_prompt_expired':
-      return t('finance.detail.cause.promptExpired', { payment: payment() });
-    case 'cause_transfer_window_ended':
-      return t('finance.detail.cause.transferWindowEnded', { payment: payment() });
-    case 'cause_deposit_recorded':
-      return t('finance.detail.cause.depositRecorded', { who: who() });
-    case 'cause_deposit_approved':
-      return t('finance.detail.cause.depositApproved', { who: who() });
-    case 'cause_deposit_rejected':
-      return t('finance.detail.cause.depositRejected', { who: who(), reason: asTyped(str('reason') || '—') });
-    case 'cause_decline_limit':
-      return t('finance.detail.cause.declineLimit', { count: num('count') });
-    case 'cause_no_method_left':
-      return t('finance.detail.cause.noMethodLeft');
-    case 'cause_time_ran_out':
-      return t('finance.detail.cause.timeRanOut');
     case 'cause_other':
       return asTyped(str('text'));
+    default: {
+      // A status change's cause: one message each, given everything a cause may name.
+      const until = str('valid_until');
+      return t(CAUSES[e.detail_code], {
+        payment: payment(),
+        status: str('status'),
+        until: until ? <time dateTime={until}>{formatDateTime(until)}</time> : '',
+        who: who(),
+        reason: asTyped(str('reason') || '—'),
+        count: num('count'),
+      });
+    }
   }
 }

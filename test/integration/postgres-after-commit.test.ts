@@ -1,10 +1,8 @@
 import { sql, type KyselyPlugin } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { afterCommit } from '../../server/db/after-commit';
-import { migrate } from '../../server/db/database';
-import { openPostgres } from '../../server/db/postgres';
 import { findMerchantSession } from '../../server/modules/sessions/sessions.repository';
-import { createPostgresDatabase, onPostgres } from '../support/database';
+import { onPostgres, withFreshPostgres } from '../support/database';
 
 /**
  * On PostgreSQL each transaction attempt collects its afterCommit work (server/db/after-commit.ts):
@@ -14,10 +12,7 @@ import { createPostgresDatabase, onPostgres } from '../support/database';
  */
 describe.skipIf(!onPostgres)('after the commit, on PostgreSQL', () => {
   it('runs once the transaction committed, once per transaction, never for a rolled-back or re-run attempt', async () => {
-    const { url, drop } = await createPostgresDatabase();
-    const opened = openPostgres(url, { poolSize: 3 });
-    try {
-      await migrate(opened.db);
+    await withFreshPostgres(3, async (opened) => {
       await sql`create table after_commit_probe (n int primary key)`.execute(opened.db);
       const seen: Array<{ n: number; visible: number }> = [];
       const visible = async () => Number((await sql<{ c: number }>`select count(*)::int as c from after_commit_probe`.execute(opened.db)).rows[0]!.c);
@@ -56,17 +51,11 @@ describe.skipIf(!onPostgres)('after the commit, on PostgreSQL', () => {
       expect(probes).toHaveLength(2);
       await Promise.all(probes);
       expect(seen.at(-1)).toEqual({ n: 3, visible: 1 });
-    } finally {
-      await opened.db.destroy();
-      await drop();
-    }
+    });
   });
 
   it('a hot statement runs on a pooled client, and through Kysely on a handle with a plugin', async () => {
-    const { url, drop } = await createPostgresDatabase();
-    const opened = openPostgres(url, { poolSize: 2 });
-    try {
-      await migrate(opened.db);
+    await withFreshPostgres(2, async (opened) => {
       const recorded: string[] = [];
       const recorder: KyselyPlugin = {
         transformQuery: ({ node }) => node,
@@ -80,9 +69,6 @@ describe.skipIf(!onPostgres)('after the commit, on PostgreSQL', () => {
       expect(recorded).toEqual(['result']);
       // Every client went back to the pool.
       expect(opened.pool.totalCount - opened.pool.idleCount).toBe(0);
-    } finally {
-      await opened.db.destroy();
-      await drop();
-    }
+    });
   });
 });

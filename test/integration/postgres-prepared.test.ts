@@ -1,9 +1,7 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { openPostgres } from '../../server/db/postgres';
 import { findMerchantSession } from '../../server/modules/sessions/sessions.repository';
-import { createPostgresDatabase, onPostgres } from '../support/database';
-import { migrate } from '../../server/db/database';
+import { onPostgres, withFreshPostgres } from '../support/database';
 
 /**
  * The hot statements (server/db/precompiled.ts) run as named prepared statements on PostgreSQL
@@ -13,10 +11,7 @@ import { migrate } from '../../server/db/database';
  */
 describe.skipIf(!onPostgres)('prepared statements on PostgreSQL', () => {
   it('a session lookup is prepared once per connection and survives a column added under it', async () => {
-    const { url, drop } = await createPostgresDatabase();
-    const opened = openPostgres(url, { poolSize: 1 });
-    try {
-      await migrate(opened.db);
+    await withFreshPostgres(1, async (opened) => {
       const prepared = async () =>
         (await sql<{ statement: string }>`select statement from pg_prepared_statements`.execute(opened.db)).rows.map((r) => r.statement).filter((s) => s.includes('checkout_sessions'));
       expect(await findMerchantSession(opened.db, 'mer_x', 'cs_test_none')).toBeUndefined();
@@ -32,17 +27,11 @@ describe.skipIf(!onPostgres)('prepared statements on PostgreSQL', () => {
       await sql`alter table checkout_sessions drop column added_by_another_instance`.execute(opened.db);
       const inside = await opened.db.transaction().execute(async (trx) => findMerchantSession(trx, 'mer_x', 'cs_test_none'));
       expect(inside).toBeUndefined();
-    } finally {
-      await opened.db.destroy();
-      await drop();
-    }
+    });
   });
 
   it('behind a pooler that loses them (PgBouncer in transaction mode), a client falls back to unnamed statements', async () => {
-    const { url, drop } = await createPostgresDatabase();
-    const opened = openPostgres(url, { poolSize: 1 });
-    try {
-      await migrate(opened.db);
+    await withFreshPostgres(1, async (opened) => {
       const prepared = async () => Number((await sql<{ n: number }>`select count(*)::int as n from pg_prepared_statements`.execute(opened.db)).rows[0]!.n);
       expect(await findMerchantSession(opened.db, 'mer_x', 'cs_test_none')).toBeUndefined();
       expect(await prepared()).toBeGreaterThan(0);
@@ -54,9 +43,6 @@ describe.skipIf(!onPostgres)('prepared statements on PostgreSQL', () => {
       expect(await findMerchantSession(opened.db, 'mer_x', 'cs_test_none')).toBeUndefined();
       // From then on this client prepares nothing more.
       expect(await prepared()).toBe(0);
-    } finally {
-      await opened.db.destroy();
-      await drop();
-    }
+    });
   });
 });

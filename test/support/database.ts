@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { connectDatabase, openDatabase, type Engine, type OpenedDatabase } from '../../server/db/database';
+import { connectDatabase, migrate, openDatabase, type Engine, type OpenedDatabase } from '../../server/db/database';
+import { openPostgres, type OpenedPostgres } from '../../server/db/postgres';
 import { withDatabase } from './postgres-cluster';
 
 /** Which engine this vitest project tests: `postgres` in the postgres project (vitest.config.ts), else SQLite. */
@@ -70,6 +71,22 @@ export async function createPostgresDatabase(): Promise<{ url: string; drop(): P
   }
   const name = await next;
   return { url: withDatabase(inject('pgAdminUrl'), name), drop: () => dropDatabase(name) };
+}
+
+/**
+ * A fresh, migrated PostgreSQL database of one test's own, opened with a pool of `poolSize`
+ * connections: `use` gets it and its URL; afterwards it is closed and dropped, whatever happened.
+ */
+export async function withFreshPostgres<R>(poolSize: number, use: (opened: OpenedPostgres, url: string) => Promise<R>): Promise<R> {
+  const { url, drop } = await createPostgresDatabase();
+  const opened = openPostgres(url, { poolSize });
+  try {
+    await migrate(opened.db);
+    return await use(opened, url);
+  } finally {
+    await opened.db.destroy();
+    await drop();
+  }
 }
 
 /** After a test file: the copy made ahead is dropped (in the background too). */

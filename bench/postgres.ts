@@ -8,6 +8,7 @@ import { startTestServer, withDatabase, type TestServer } from '../test/support/
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { cpuMs, runAdmin, spawnServer, type Child } from '../test/support/processes';
+import { cpuWindow } from './cpu-accounting';
 
 /**
  * The PostgreSQL run of `npm run bench`: `session_create` and `session_get` against
@@ -144,7 +145,9 @@ export async function postgresScenarios(line: Line, note: (msg: string) => void,
       const before = await xacts();
       const trips0 = await roundTrips();
       const cpu0 = serverCpu();
+      const window = cpuWindow();
       const r = await spread(bases.slice(0, instances), opts.connections, opts.durationS, make);
+      const spent = window();
       const cpu1 = serverCpu();
       const trips1 = await roundTrips();
       const after = await xacts();
@@ -166,6 +169,13 @@ export async function postgresScenarios(line: Line, note: (msg: string) => void,
         pool_waits_per_request: per(trips1.waits - trips0.waits),
         // Server CPU (all instances, user + system) per request: steadier than rps on a shared machine.
         server_cpu_us_per_req: r.requests > 0 ? Math.round(((cpu1 - cpu0) * 1000) / r.requests) : null,
+        // The rest of the machine per request: PostgreSQL's processes and the load generator (this
+        // process); then how busy all cores were and what the hypervisor took. With the cores full
+        // at one instance, a second has no capacity to add.
+        postgres_cpu_us_per_req: r.requests > 0 && spent.postgresMs !== null ? Math.round((spent.postgresMs * 1000) / r.requests) : null,
+        loadgen_cpu_us_per_req: r.requests > 0 ? Math.round((spent.selfMs * 1000) / r.requests) : null,
+        machine_busy: spent.machine_busy,
+        steal: spent.steal,
       });
     };
     const ceiling = async (mode: 'insert' | 'read'): Promise<Result | null> => {

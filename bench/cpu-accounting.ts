@@ -2,8 +2,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 
 /**
  * Where a bench window's CPU went, on Linux (/proc): the whole machine's busy share, what the
- * hypervisor took (steal), and the CPU of PostgreSQL's processes on this machine. Elsewhere, or
- * when /proc cannot be read, the readings are null and the lines leave them out.
+ * hypervisor took (steal), and the CPU of the PostgreSQL server under test when it runs on this
+ * machine. Elsewhere, or when /proc cannot be read, the readings are null.
  */
 
 const USER_HZ = 100;
@@ -16,29 +16,38 @@ function statMs(stat: string, children = false): number {
   return (ticks * 1000) / USER_HZ;
 }
 
+const parentOf = (stat: string) => Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+
 /**
- * CPU ms of every process named `postgres`, plus what the ones that already exited left to their
- * parent (the postmaster's cutime and cstime): a backend that ends inside a window still counts.
+ * The PostgreSQL server a connection's backend runs under, by the backend's pid
+ * (`pg_backend_pid()`): its postmaster's pid, or null when that backend is not a process of this
+ * machine (a server elsewhere) or /proc cannot be read.
  */
-function postgresMs(): number | null {
+export function postmasterOf(backendPid: number): number | null {
   try {
-    let total = 0;
+    if (readFileSync(`/proc/${backendPid}/comm`, 'utf8').trim() !== 'postgres') return null;
+    const parent = parentOf(readFileSync(`/proc/${backendPid}/stat`, 'utf8'));
+    return readFileSync(`/proc/${parent}/comm`, 'utf8').trim() === 'postgres' ? parent : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * CPU ms of one PostgreSQL server: its postmaster, with what its exited children left it
+ * (cutime, cstime: a backend that ends inside a window still counts), and its live children
+ * (backends of every database of that server, the WAL writer, the checkpointer, …).
+ */
+function postgresMs(postmaster: number): number | null {
+  try {
+    let total = statMs(readFileSync(`/proc/${postmaster}/stat`, 'utf8'), true);
     for (const pid of readdirSync('/proc')) {
-      if (!/^\d+$/.test(pid)) continue;
+      if (!/^\d+$/.test(pid) || Number(pid) === postmaster) continue;
       try {
-        if (readFileSync(`/proc/${pid}/comm`, 'utf8').trim() !== 'postgres') continue;
         const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-        const parent = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1];
-        const parentIsPostgres = (() => {
-          try {
-            return readFileSync(`/proc/${parent}/comm`, 'utf8').trim() === 'postgres';
-          } catch {
-            return false;
-          }
-        })();
-        total += statMs(stat, !parentIsPostgres);
+        if (parentOf(stat) === postmaster) total += statMs(stat);
       } catch {
-        // gone between the listing and the read
+        // gone between the listing and the read: its time is in the postmaster's cutime now
       }
     }
     return total;
@@ -64,20 +73,20 @@ export interface CpuWindow {
   machine_busy: number | null;
   /** The share of all cores the hypervisor gave to someone else (0–1). */
   steal: number | null;
-  /** PostgreSQL's CPU ms over the window, all its processes. */
+  /** The PostgreSQL server's CPU ms over the window, all its processes (null: not on this machine). */
   postgresMs: number | null;
   /** This process's own CPU ms (the load generator, when it runs here). */
   selfMs: number;
 }
 
-/** Starts a window; the function it returns ends it and gives its readings. */
-export function cpuWindow(): () => CpuWindow {
+/** Starts a window; the function it returns ends it and gives its readings. `postmaster`: postmasterOf(). */
+export function cpuWindow(postmaster: number | null): () => CpuWindow {
   const m0 = machineTicks();
-  const pg0 = postgresMs();
+  const pg0 = postmaster === null ? null : postgresMs(postmaster);
   const self0 = process.cpuUsage();
   return () => {
     const m1 = machineTicks();
-    const pg1 = postgresMs();
+    const pg1 = postmaster === null ? null : postgresMs(postmaster);
     const self = process.cpuUsage(self0);
     const span = m0 && m1 ? m1.all - m0.all : 0;
     const share = (x: number) => Math.round(x * 1000) / 1000;

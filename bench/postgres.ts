@@ -8,15 +8,17 @@ import { startTestServer, withDatabase, type TestServer } from '../test/support/
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { cpuMs, runAdmin, spawnServer, type Child } from '../test/support/processes';
-import { cpuWindow } from './cpu-accounting';
+import { cpuWindow, postmasterOf } from './cpu-accounting';
 
 /**
  * The PostgreSQL run of `npm run bench`: `session_create` and `session_get` against
  * one instance, then against two instances on the same database with the load split between
  * them, then against one again (`pass: 2`), as JSON lines `{ scenario, engine, instances, requests,
  * rps, p50_ms, p99_ms, errors, commits_per_request, rollbacks_per_request }` (pg_stat_database,
- * load-independent), then `{ scenario, engine, ratio_2_over_1 }`: two instances over the mean of
- * the one-instance runs before and after them. The server is PAYDESK_BENCH_DATABASE_URL, the
+ * load-independent), `statements_per_request` and `pool_waits_per_request` (the instances'
+ * /metrics), the CPU per request of the servers, PostgreSQL and the load generator, and the
+ * window's `machine_busy` and `steal` (bench/cpu-accounting.ts); then `{ scenario, engine,
+ * ratio_2_over_1 }`: two instances over the mean of the one-instance runs before and after them. The server is PAYDESK_BENCH_DATABASE_URL, the
  * machine's PostgreSQL on 127.0.0.1:5432, or a throwaway cluster; in a database of its own,
  * dropped afterwards. Without any of them the run is skipped with a note.
  */
@@ -134,6 +136,8 @@ export async function postgresScenarios(line: Line, note: (msg: string) => void,
       const r = await admin.query<{ c: string; r: string }>('select xact_commit as c, xact_rollback as r from pg_stat_database where datname = $1', [name]);
       return { commits: Number(r.rows[0]?.c ?? 0), rollbacks: Number(r.rows[0]?.r ?? 0) };
     };
+    // The server under test, when it runs on this machine: its processes' CPU is read from /proc.
+    const postmaster = postmasterOf((await admin.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid);
     const serverCpu = () => children.reduce((sum, c) => sum + (cpuMs(c.pid) ?? 0), 0);
     // Statements sent (each a round trip) and pool waits, summed over the instances (server/db/round-trips.ts).
     const counter = (text: string, name: string) => Number(new RegExp(`^${name} (\\d+)`, 'm').exec(text)?.[1] ?? 0);
@@ -145,7 +149,7 @@ export async function postgresScenarios(line: Line, note: (msg: string) => void,
       const before = await xacts();
       const trips0 = await roundTrips();
       const cpu0 = serverCpu();
-      const window = cpuWindow();
+      const window = cpuWindow(postmaster);
       const r = await spread(bases.slice(0, instances), opts.connections, opts.durationS, make);
       const spent = window();
       const cpu1 = serverCpu();

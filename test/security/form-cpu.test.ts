@@ -8,8 +8,8 @@ import { envelope } from '../support/http';
  * A form body's fields are counted before anything parses them: a 1 MiB multipart body of
  * 16,000 names to the public, unauthenticated cash-slip route used to block the event loop
  * 0.2-1.6 s (every other request waited). What is bounded is the CPU the request costs this
- * process (an upper bound of how long it can hold the event loop): unlike the wall clock, it
- * does not grow when other processes share the cores. The bounds are generous; the old parse
+ * process: on an idle core, at least as long as it holds the event loop; unlike the wall clock,
+ * it does not grow when other processes share the cores. The bounds are generous; the old parse
  * cost hundreds of milliseconds to seconds.
  */
 const BOUNDARY = 'b';

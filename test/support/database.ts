@@ -79,12 +79,15 @@ export async function createPostgresDatabase(): Promise<{ url: string; drop(): P
  */
 export async function withFreshPostgres<R>(poolSize: number, use: (opened: OpenedPostgres, url: string) => Promise<R>): Promise<R> {
   const { url, drop } = await createPostgresDatabase();
-  const opened = openPostgres(url, { poolSize });
   try {
-    await migrate(opened.db);
-    return await use(opened, url);
+    const opened = openPostgres(url, { poolSize });
+    try {
+      await migrate(opened.db);
+      return await use(opened, url);
+    } finally {
+      await opened.db.destroy();
+    }
   } finally {
-    await opened.db.destroy();
     await drop();
   }
 }

@@ -23,7 +23,7 @@ function fieldErrors(t: T, err: unknown): { current?: string; next?: string; gen
 }
 
 /** The password policy's reason (server/modules/auth/password-policy.ts) in the staff member's language. */
-function newPasswordText(t: T, reason: string): string {
+export function newPasswordText(t: T, reason: string): string {
   const least = /at least (\d+) characters/.exec(reason);
   if (least) return t('auth.password.tooShort', { min: Number(least[1]) });
   const most = /at most (\d+) characters/.exec(reason);

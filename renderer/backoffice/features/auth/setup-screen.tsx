@@ -1,5 +1,5 @@
-import { useMutation, useQuery } from '@tanstack/react-query';
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState, useSyncExternalStore, type FormEvent, type ReactNode } from 'react';
 import { z } from 'zod';
 import { Button } from '../../../ui/button';
 import { Notice } from '../../../ui/notice';
@@ -7,6 +7,7 @@ import { TextField } from '../../../ui/fields';
 import { useT, type T } from '../../../ui/i18n';
 import { ApiError } from '../../api/client';
 import { errorText } from '../common/error-text';
+import { newPasswordText } from './change-password';
 
 const SETUP = '/api/backoffice/v1/setup';
 const Status = z.object({ open: z.boolean(), set_up: z.boolean() });
@@ -19,12 +20,24 @@ async function call<S extends z.ZodType>(schema: S, init?: RequestInit): Promise
   return schema.parse(body);
 }
 
-/** The refusal of a setup call, in the reader's language: a spent link, an installation already set up, or a field. */
+/**
+ * The refusal of a setup call, in the reader's language: a spent link, or a field (the password
+ * policy's reason as the password page words it). An installation set up meanwhile shows its card.
+ */
 function refusal(t: T, err: unknown): string {
   if (err instanceof ApiError && err.code === 'UNAUTHORIZED') return t('auth.setup.refused');
-  if (err instanceof ApiError && err.code === 'FORBIDDEN') return t('auth.setup.setUp');
+  if (err instanceof ApiError && err.code === 'INVALID_ARGUMENT' && err.message.startsWith('password: ')) {
+    return newPasswordText(t, err.message.slice('password: '.length));
+  }
   return errorText(t, err);
 }
+
+/** The setup token in the address's fragment, followed as it changes (a new link pasted into the same tab). */
+const onHashChange = (notify: () => void) => {
+  window.addEventListener('hashchange', notify);
+  return () => window.removeEventListener('hashchange', notify);
+};
+const tokenInAddress = () => new URLSearchParams(window.location.hash.slice(1)).get('token') ?? '';
 
 /** A card with a title, a sentence and the way on to the sign-in page. */
 function Card({ title, children }: { title: string; children: ReactNode }) {
@@ -51,12 +64,14 @@ function Card({ title, children }: { title: string; children: ReactNode }) {
  */
 export function SetupScreen() {
   const t = useT();
-  const token = new URLSearchParams(window.location.hash.slice(1)).get('token') ?? '';
+  const token = useSyncExternalStore(onHashChange, tokenInAddress);
+  const queryClient = useQueryClient();
   const [fullName, setFullName] = useState('');
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
-  // When the server cannot say, the form shows and the setup call itself is refused or not.
-  const status = useQuery({ queryKey: ['first-run-setup'], queryFn: () => call(Status), retry: false, staleTime: Infinity });
+  // Asked again for each token (a server restarted for a new link may answer otherwise). When the
+  // server cannot say, the form shows and the setup call itself is refused or not.
+  const status = useQuery({ queryKey: ['first-run-setup', token], queryFn: () => call(Status), retry: false, staleTime: Infinity });
   const create = useMutation({
     mutationFn: () =>
       call(Done, {
@@ -64,7 +79,14 @@ export function SetupScreen() {
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ token, username: username.trim(), full_name: fullName.trim(), password }),
       }),
+    // Set up meanwhile (another tab, another instance): the card replaces the form.
+    onError: (err) => {
+      if (err instanceof ApiError && err.code === 'FORBIDDEN') void queryClient.invalidateQueries({ queryKey: ['first-run-setup'] });
+    },
   });
+  const { reset } = create;
+  // A new link in the address: the last attempt's refusal was about the old one.
+  useEffect(() => reset(), [token, reset]);
   const onSubmit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     create.mutate();
@@ -74,7 +96,7 @@ export function SetupScreen() {
   }
   if (status.isPending) return <main className="sign-in" aria-busy="true" />;
   if (status.data?.set_up) return <Card title={t('auth.setup.setUpTitle')}>{t('auth.setup.setUp')}</Card>;
-  if (status.data && !status.data.open) return <Card title={t('auth.setup.expiredTitle')}>{t('auth.setup.expired')}</Card>;
+  if (status.data && !status.data.open) return <Card title={t(token ? 'auth.setup.expiredTitle' : 'auth.setup.noneOpenTitle')}>{t('auth.setup.expired')}</Card>;
   return (
     <main className="sign-in">
       <form className="sign-in__card" onSubmit={onSubmit} aria-labelledby="setup-title" noValidate>

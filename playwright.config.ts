@@ -55,8 +55,10 @@ export default defineConfig({
     },
   ],
   webServer: {
-    // PAYDESK_E2E_SKIP_BUILD=1 reuses an existing out/renderer (faster reruns while iterating).
-    command: process.env.PAYDESK_E2E_SKIP_BUILD === '1' ? 'npx tsx server/main.ts' : 'npm run -s build && npx tsx server/main.ts',
+    // Started as `npm run serve` starts it (scripts/serve.mjs): the bundle `npm run build` made, with
+    // its report worker, as production runs them. PAYDESK_E2E_SKIP_BUILD=1 reuses an existing out/
+    // (faster reruns while iterating); with sources newer than the bundle, serve.mjs runs them through tsx.
+    command: process.env.PAYDESK_E2E_SKIP_BUILD === '1' ? 'node scripts/serve.mjs serve' : 'npm run -s build && node scripts/serve.mjs serve',
     url: `${baseURL}/healthz`,
     reuseExistingServer: false,
     timeout: 180_000,

@@ -14,8 +14,10 @@ const config: KnipConfig = {
     'renderer/backoffice/main.tsx',
     'renderer/checkout/main.tsx',
     'renderer/checkout/first-fetch.ts',
-    // scripts/build-server.mjs: the server, the operator CLI and the report worker (started by
-    // path from server/modules/reports/report-runner.ts, through its boot file under tsx).
+    // scripts/build-server.mjs and scripts/serve.mjs: the server, the operator CLI and the report
+    // worker (started by path from server/modules/reports/report-runner.ts, through its boot
+    // file under tsx).
+    'server/main.ts',
     'server/cli/admin.ts',
     'server/modules/reports/report-worker.ts',
     'server/modules/reports/report-worker-boot.mjs',

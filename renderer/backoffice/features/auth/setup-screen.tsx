@@ -5,20 +5,13 @@ import { Button } from '../../../ui/button';
 import { Notice } from '../../../ui/notice';
 import { TextField } from '../../../ui/fields';
 import { useT, type T } from '../../../ui/i18n';
-import { ApiError } from '../../api/client';
+import { ApiError, apiRequest, BACKOFFICE_API } from '../../api/client';
 import { errorText } from '../common/error-text';
 import { newPasswordText } from './change-password';
 
-const SETUP = '/api/backoffice/v1/setup';
+const SETUP = `${BACKOFFICE_API}/setup`;
 const Status = z.object({ open: z.boolean(), set_up: z.boolean() });
 const Done = z.object({ id: z.string(), username: z.string(), role: z.literal('admin') });
-
-async function call<S extends z.ZodType>(schema: S, init?: RequestInit): Promise<z.infer<S>> {
-  const res = await fetch(SETUP, init);
-  const body = (await res.json()) as { error?: { code: string; message: string } };
-  if (!res.ok) throw new ApiError(res.status, body.error?.code ?? 'ERROR', body.error?.message ?? `HTTP ${res.status}`);
-  return schema.parse(body);
-}
 
 /**
  * The refusal of a setup call, in the reader's language: a spent link, or a field (the password
@@ -71,14 +64,9 @@ export function SetupScreen() {
   const [password, setPassword] = useState('');
   // Asked again for each token (a server restarted for a new link may answer otherwise). When the
   // server cannot say, the form shows and the setup call itself is refused or not.
-  const status = useQuery({ queryKey: ['first-run-setup', token], queryFn: () => call(Status), retry: false, staleTime: Infinity });
+  const status = useQuery({ queryKey: ['first-run-setup', token], queryFn: () => apiRequest(SETUP, { schema: Status }), retry: false, staleTime: Infinity });
   const create = useMutation({
-    mutationFn: () =>
-      call(Done, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ token, username: username.trim(), full_name: fullName.trim(), password }),
-      }),
+    mutationFn: () => apiRequest(SETUP, { method: 'POST', body: { token, username: username.trim(), full_name: fullName.trim(), password }, schema: Done }),
     // Set up meanwhile (another tab, another instance): the card replaces the form.
     onError: (err) => {
       if (err instanceof ApiError && err.code === 'FORBIDDEN') void queryClient.invalidateQueries({ queryKey: ['first-run-setup'] });

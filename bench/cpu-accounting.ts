@@ -1,20 +1,11 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { statCpuMs } from '../test/support/processes';
 
 /**
  * Where a bench window's CPU went, on Linux (/proc): the whole machine's busy share, what the
  * hypervisor took (steal), and the CPU of the PostgreSQL server under test when it runs on this
  * machine. Elsewhere, or when /proc cannot be read, the readings are null.
  */
-
-const USER_HZ = 100;
-
-/** utime + stime (+ cutime + cstime with `children`) in ms, from the text of a /proc stat file. */
-function statMs(stat: string, children = false): number {
-  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  // fields[0] is stat(5)'s field 3: utime 14, stime 15, cutime 16, cstime 17.
-  const ticks = Number(f[11]) + Number(f[12]) + (children ? Number(f[13]) + Number(f[14]) : 0);
-  return (ticks * 1000) / USER_HZ;
-}
 
 const parentOf = (stat: string) => Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
 
@@ -40,12 +31,12 @@ export function postmasterOf(backendPid: number): number | null {
  */
 function postgresMs(postmaster: number): number | null {
   try {
-    let total = statMs(readFileSync(`/proc/${postmaster}/stat`, 'utf8'), true);
+    let total = statCpuMs(readFileSync(`/proc/${postmaster}/stat`, 'utf8'), true);
     for (const pid of readdirSync('/proc')) {
       if (!/^\d+$/.test(pid) || Number(pid) === postmaster) continue;
       try {
         const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-        if (parentOf(stat) === postmaster) total += statMs(stat);
+        if (parentOf(stat) === postmaster) total += statCpuMs(stat);
       } catch {
         // gone between the listing and the read: its time is in the postmaster's cutime now
       }

@@ -177,11 +177,15 @@ export function cpuMs(pid: number): number | null {
   }
 }
 
-/** user + system ms from the text of a /proc stat file (a process's or a thread's). */
-function statCpuMs(stat: string): number {
+/**
+ * user + system ms from the text of a /proc stat file (a process's or a thread's); with
+ * `withChildren`, plus what its exited children left it (cutime + cstime).
+ */
+export function statCpuMs(stat: string, withChildren = false): number {
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  // utime and stime are fields 14 and 15 of stat(5); fields[0] here is field 3.
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // USER_HZ is 100 on Linux
+  // utime, stime, cutime and cstime are fields 14 to 17 of stat(5); fields[0] here is field 3.
+  const ticks = Number(fields[11]) + Number(fields[12]) + (withChildren ? Number(fields[13]) + Number(fields[14]) : 0);
+  return (ticks * 1000) / 100; // USER_HZ is 100 on Linux
 }
 
 /** CPU ms per thread of a process, by thread name (Linux /proc/PID/task), or {} elsewhere. */

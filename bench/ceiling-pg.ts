@@ -2,7 +2,7 @@ import pg from 'pg';
 
 /**
  * The PostgreSQL ceilings `npm run bench` compares Paydesk's PostgreSQL scenarios against, run as
- * a plain node process with the server's pool (10 connections, synchronous_commit on) and 50
+ * a plain node process with the server's pool (DATABASE_POOL_SIZE, 10 by default; synchronous_commit on) and 50
  * concurrent callers for the given seconds:
  *   insert — one INSERT of a session-shaped row per READ COMMITTED transaction (BEGIN, INSERT,
  *            COMMIT: the isolation level and round trips of the server's session create);
@@ -21,7 +21,8 @@ if ((mode !== 'insert' && mode !== 'read') || !url) {
 }
 const seconds = Number(secondsArg ?? 6);
 const CALLERS = 50;
-const POOL = 10;
+// The servers' pool size: the bench's instances inherit the same environment.
+const POOL = Number(process.env.DATABASE_POOL_SIZE ?? 10);
 
 const pool = new pg.Pool({ connectionString: url, max: POOL, options: '-c synchronous_commit=on' });
 pool.on('error', () => undefined);

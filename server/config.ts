@@ -53,6 +53,13 @@ const EnvSchema = z.object({
     .string()
     .regex(/^postgres(?:ql)?:\/\/\S+$/, { error: 'must be a postgres:// (or postgresql://) connection URL; unset means SQLite in DATA_DIR' })
     .optional(),
+  // Connections each instance may hold open to PostgreSQL (the report worker opens its own, one).
+  DATABASE_POOL_SIZE: z.coerce
+    .number({ error: 'must be a whole number of connections' })
+    .int({ error: 'must be a whole number of connections' })
+    .min(1, { error: 'must be at least 1' })
+    .max(200, { error: 'must be at most 200' })
+    .default(10),
   TRUST_PROXY: z
     .string()
     .trim()
@@ -153,6 +160,8 @@ export interface Config {
   readonly databaseFile: string;
   /** DATABASE_URL: a PostgreSQL database shared by every instance; null means SQLite at `databaseFile` (docs/deployment.md). */
   readonly databaseUrl: string | null;
+  /** DATABASE_POOL_SIZE: the most PostgreSQL connections this instance's pool opens (10 by default); unused on SQLite. */
+  readonly databasePoolSize: number;
   /** PUBLIC_BASE_URL without a trailing slash; null means `http://HOST:PORT` with the port actually bound. */
   readonly publicBaseUrl: string | null;
   readonly webhookRetryDelaysS: readonly number[];
@@ -239,6 +248,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     dataDir,
     databaseFile: resolve(dataDir, 'paydesk.sqlite'),
     databaseUrl: e.DATABASE_URL ?? null,
+    databasePoolSize: e.DATABASE_POOL_SIZE,
     publicBaseUrl: e.PUBLIC_BASE_URL ? e.PUBLIC_BASE_URL.replace(/\/+$/, '') : null,
     webhookRetryDelaysS: e.WEBHOOK_RETRY_DELAYS_S
       ? e.WEBHOOK_RETRY_DELAYS_S.split(',').map((s) => Number(s.trim()))

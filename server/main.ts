@@ -15,8 +15,8 @@ const HELP = `usage: npm run serve                (or: node out/server/main.cjs)
 
 Starts the headless Paydesk server: the merchant API, hosted checkout and back office on one
 port. Configured by environment variables only (docs/deployment.md lists them all), e.g.:
-  PORT [4610]  HOST [127.0.0.1]  DATA_DIR [./.paydesk]  DATABASE_URL  PUBLIC_BASE_URL
-  REDIS_URL  TRUST_PROXY  SHUTDOWN_DRAIN_MS  LOG_LEVEL  METRICS  METRICS_PORT
+  PORT [4610]  HOST [127.0.0.1]  DATA_DIR [./.paydesk]  DATABASE_URL  DATABASE_POOL_SIZE [10]
+  PUBLIC_BASE_URL  REDIS_URL  TRUST_PROXY  SHUTDOWN_DRAIN_MS  LOG_LEVEL  METRICS  METRICS_PORT
 Check them first with: npm run admin -- doctor
 SIGTERM or SIGINT drains the requests in flight and exits 0.
 

@@ -1,14 +1,15 @@
 import { accessSync, constants, existsSync, statfsSync, statSync } from 'node:fs';
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { configProblems, loadConfig, type Config } from '../config';
 import { connectDatabase, describeDatabase } from '../db/database';
+import type { Database } from '../db/schema';
 import { schemaStatus, staleReasonOf, refusalOf } from '../db/schema-version';
 import { buildInfo } from '../version';
 
 /**
  * `npm run admin -- doctor`: what an operator checks before (re)starting an instance, each as
  * one row: the build and Node, the configuration (every bad variable at once), the database
- * (reachable, schema current), Redis when REDIS_URL is set, and the data folder (owner-only,
+ * (reachable, schema current, on PostgreSQL room for this instance's connections), Redis when REDIS_URL is set, and the data folder (owner-only,
  * writable, free disk). Read-only: it migrates nothing and creates no database. Exit 1 when a
  * row failed.
  */
@@ -63,6 +64,7 @@ async function databaseChecks(config: Config): Promise<Check[]> {
     const current = status.applied[status.applied.length - 1] ?? 'none';
     return [
       { name: 'database', status: 'ok', detail: `${where} answers` },
+      ...(config.databaseUrl ? [await within(connectionsCheck(database.db, config.databasePoolSize), 'database')] : []),
       refusal
         ? { name: 'schema', status: 'fail', detail: refusal }
         : stale
@@ -77,6 +79,26 @@ async function databaseChecks(config: Config): Promise<Check[]> {
   } finally {
     await database.close().catch(() => undefined);
   }
+}
+
+/**
+ * PostgreSQL: whether the server has room for one more instance's connections (its pool,
+ * DATABASE_POOL_SIZE, plus one for the webhook dispatcher and one for the report worker) beside
+ * the connections open now. Instances open their
+ * connections as load asks and close idle ones, so a quiet moment undercounts them.
+ */
+async function connectionsCheck(db: Kysely<Database>, poolSize: number): Promise<Check> {
+  const { rows } = await sql<{ max: number; reserved: number; open: number }>`
+    select current_setting('max_connections')::int as max,
+           current_setting('superuser_reserved_connections')::int as reserved,
+           (select count(*) from pg_stat_activity where backend_type = 'client backend')::int as open`.execute(db);
+  const { max, reserved, open } = rows[0]!;
+  const wanted = poolSize + 2;
+  const free = max - reserved - open;
+  const detail = `an instance opens up to ${wanted} (a pool of DATABASE_POOL_SIZE ${poolSize}, 1 for webhooks, 1 for reports); the server allows ${max - reserved}, ${open} open now`;
+  return free >= wanted
+    ? { name: 'connections', status: 'ok', detail: `${detail}: room for ${Math.floor(free / wanted)} more instance(s)` }
+    : { name: 'connections', status: 'warn', detail: `${detail}: lower DATABASE_POOL_SIZE or raise max_connections (docs/deployment.md)` };
 }
 
 async function redisCheck(config: Config): Promise<Check> {

@@ -42,9 +42,12 @@ export interface OpenedDatabase {
 export type CommitDurability = 'synced' | 'testOnlyUnsynced';
 
 /** Opens what the config names: PostgreSQL when DATABASE_URL is set, else the SQLite file in DATA_DIR. */
-export function connectDatabase(config: { databaseUrl: string | null; databaseFile: string }, durability: CommitDurability = 'synced'): OpenedDatabase {
+export function connectDatabase(
+  config: { databaseUrl: string | null; databaseFile: string; databasePoolSize?: number },
+  durability: CommitDurability = 'synced',
+): OpenedDatabase {
   if (!config.databaseUrl) return openDatabase(config.databaseFile, durability);
-  const pg = openPostgres(config.databaseUrl, { durability });
+  const pg = openPostgres(config.databaseUrl, { durability, poolSize: config.databasePoolSize });
   registerChangeStamp(pg.db, pg.changeStamp);
   postgresUrls.set(pg.db, config.databaseUrl);
   return {

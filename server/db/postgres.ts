@@ -172,7 +172,7 @@ export interface OpenedPostgres {
  */
 const SYNCED_COMMITS_SQL = "SELECT set_config('synchronous_commit', 'on', false) WHERE current_setting('synchronous_commit') = 'off'";
 
-export function openPostgres(connectionString: string, opts: { poolSize?: number; durability?: 'synced' | 'testOnlyUnsynced' } = {}): OpenedPostgres {
+export function openPostgres(connectionString: string, opts: { poolSize?: number | undefined; durability?: 'synced' | 'testOnlyUnsynced' } = {}): OpenedPostgres {
   let writes = 0;
   const watch: KyselyPlugin = {
     transformQuery({ node }) {

@@ -10,12 +10,12 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs `node --import tsx server/cli/admin.ts …` (what `npm run admin --` runs) with its own DATA_DIR; bounded in time. `input` is piped to stdin. */
-export function runAdmin(dataDir: string, args: string[], input?: string): Promise<CliResult> {
+/** Runs `node --import tsx server/cli/admin.ts …` (what `npm run admin --` runs) with its own DATA_DIR; bounded in time. `input` is piped to stdin; `env` adds variables. */
+export function runAdmin(dataDir: string, args: string[], input?: string, env: Record<string, string> = {}): Promise<CliResult> {
   return new Promise((done, fail) => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'server/cli/admin.ts', ...args], {
       cwd: ROOT,
-      env: { ...process.env, DATA_DIR: dataDir, NODE_OPTIONS: '', ...(databaseUrls.has(dataDir) ? { DATABASE_URL: databaseUrls.get(dataDir) } : {}) },
+      env: { ...process.env, DATA_DIR: dataDir, NODE_OPTIONS: '', ...(databaseUrls.has(dataDir) ? { DATABASE_URL: databaseUrls.get(dataDir) } : {}), ...env },
       stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
       timeout: 60_000,
     });

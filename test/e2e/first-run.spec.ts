@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { expect, test, type Page } from '@playwright/test';
 import { spawnServer, type Child } from '../support/processes';
 import { shot } from './support';
@@ -128,5 +129,56 @@ test('on an empty database the printed link creates the first administrator, onc
       await server?.stop();
       rmSync(dataDir, { recursive: true, force: true });
     }
+  }
+});
+
+/**
+ * A link left past its 30 minutes: the page says it has expired and how to get a new one, offers
+ * no form, and the address without a token says no link is open. Restarting the server on the
+ * same database prints a new link, which opens the form.
+ */
+test('an expired setup link says so, and a restart prints one that works', async ({ page }, info) => {
+  test.setTimeout(120_000);
+  const dataDir = mkdtempSync(join(tmpdir(), 'paydesk-e2e-first-run-expired-'));
+  let server: Child | undefined;
+  try {
+    server = await spawnServer(dataDir);
+    const first = server;
+    await expect.poll(() => SETUP_LINE.exec(first.stdout())?.[1], { message: `the setup line on stdout:\n${first.stdout()}`, timeout: 20_000 }).toBeTruthy();
+    const link = SETUP_LINE.exec(first.stdout())![1]!;
+    // Half an hour later, as far as the link is concerned.
+    const db = new Database(join(dataDir, 'paydesk.sqlite'));
+    try {
+      db.prepare('update setup_links set expires_at = ?').run(new Date(Date.now() - 60_000).toISOString());
+    } finally {
+      db.close();
+    }
+    for (const width of [1366, 390]) {
+      await page.setViewportSize({ width, height: 800 });
+      await page.goto(link);
+      await expect(page.getByRole('heading', { name: 'This setup link has expired' })).toBeVisible();
+      await expect(page.getByText('Setup links work once, for 30 minutes. Restart the server on this database')).toBeVisible();
+      await expect(page.getByLabel('Full name')).toHaveCount(0);
+      await expect(page.getByRole('link', { name: 'Go to sign-in' })).toBeVisible();
+      await expectNoSidewaysScroll(page);
+      await shot(page, info, `bo-00-setup-expired-${width}`);
+    }
+    await page.goto(new URL('/backoffice/setup', first.url).href);
+    await expect(page.getByRole('heading', { name: 'No setup link is open' })).toBeVisible();
+    await expect(page.getByLabel('Full name')).toHaveCount(0);
+
+    await first.stop();
+    server = await spawnServer(dataDir);
+    const second = server;
+    await expect.poll(() => SETUP_LINE.exec(second.stdout())?.[1], { message: `the setup line on stdout:\n${second.stdout()}`, timeout: 20_000 }).toBeTruthy();
+    const fresh = SETUP_LINE.exec(second.stdout())![1]!;
+    expect(new URL(fresh).hash).not.toBe(new URL(link).hash);
+    await page.goto(fresh);
+    await expect(page.getByRole('heading', { name: 'Set up Paydesk' })).toBeVisible();
+    await expect(page.getByText('This address has no setup token')).toHaveCount(0);
+    await expect(page.getByRole('button', { name: 'Create administrator' })).toBeVisible();
+  } finally {
+    await server?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
   }
 });

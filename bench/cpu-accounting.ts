@@ -1,10 +1,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { statCpuMs } from '../test/support/processes';
+import { cpuMs, statCpuMs } from '../test/support/processes';
 
 /**
  * Where a bench window's CPU went, on Linux (/proc): the whole machine's busy share, what the
- * hypervisor took (steal), and the CPU of the PostgreSQL server under test when it runs on this
- * machine. Elsewhere, or when /proc cannot be read, the readings are null.
+ * hypervisor took (steal), the CPU of the servers under test (their pids), and that of the
+ * PostgreSQL server when it runs on this machine. Elsewhere, or when /proc cannot be read, the readings are null.
  */
 
 const parentOf = (stat: string) => Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
@@ -66,18 +66,26 @@ export interface CpuWindow {
   steal: number | null;
   /** The PostgreSQL server's CPU ms over the window, all its processes (null: not on this machine). */
   postgresMs: number | null;
+  /** The CPU ms of the processes named when the window started (the Paydesk instances), summed. */
+  serversMs: number;
   /** This process's own CPU ms (the load generator, when it runs here). */
   selfMs: number;
 }
 
-/** Starts a window; the function it returns ends it and gives its readings. `postmaster`: postmasterOf(). */
-export function cpuWindow(postmaster: number | null): () => CpuWindow {
+/**
+ * Starts a window; the function it returns ends it and gives its readings. `postmaster`:
+ * postmasterOf(); `servers`: the pids whose CPU is `serversMs` (one that cannot be read counts 0).
+ */
+export function cpuWindow(postmaster: number | null, servers: readonly number[] = []): () => CpuWindow {
+  const serversCpu = () => servers.reduce((sum, pid) => sum + (cpuMs(pid) ?? 0), 0);
   const m0 = machineTicks();
   const pg0 = postmaster === null ? null : postgresMs(postmaster);
+  const s0 = serversCpu();
   const self0 = process.cpuUsage();
   return () => {
     const m1 = machineTicks();
     const pg1 = postmaster === null ? null : postgresMs(postmaster);
+    const s1 = serversCpu();
     const self = process.cpuUsage(self0);
     const span = m0 && m1 ? m1.all - m0.all : 0;
     const share = (x: number) => Math.round(x * 1000) / 1000;
@@ -85,6 +93,7 @@ export function cpuWindow(postmaster: number | null): () => CpuWindow {
       machine_busy: m0 && m1 && span > 0 ? share(1 - (m1.idle - m0.idle) / span) : null,
       steal: m0 && m1 && span > 0 ? share((m1.steal - m0.steal) / span) : null,
       postgresMs: pg0 !== null && pg1 !== null ? pg1 - pg0 : null,
+      serversMs: s1 - s0,
       selfMs: (self.user + self.system) / 1000,
     };
   };

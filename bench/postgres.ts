@@ -7,7 +7,7 @@ import { connectDatabase, migrate } from '../server/db/database';
 import { startTestServer, withDatabase, type TestServer } from '../test/support/postgres-cluster';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { cpuMs, runAdmin, spawnServer, type Child } from '../test/support/processes';
+import { runAdmin, spawnServer, type Child } from '../test/support/processes';
 import { cpuWindow, postmasterOf } from './cpu-accounting';
 
 /**
@@ -138,21 +138,19 @@ export async function postgresScenarios(line: Line, note: (msg: string) => void,
     };
     // The server under test, when it runs on this machine: its processes' CPU is read from /proc.
     const postmaster = postmasterOf((await admin.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid);
-    const serverCpu = () => children.reduce((sum, c) => sum + (cpuMs(c.pid) ?? 0), 0);
     // Statements sent (each a round trip) and pool waits, summed over the instances (server/db/round-trips.ts).
     const counter = (text: string, name: string) => Number(new RegExp(`^${name} (\\d+)`, 'm').exec(text)?.[1] ?? 0);
     const roundTrips = async () => {
       const texts = await Promise.all(bases.map(async (b) => (await fetch(`${b}/metrics`)).text()));
       return texts.reduce((t, x) => ({ statements: t.statements + counter(x, 'paydesk_db_statements_total'), waits: t.waits + counter(x, 'paydesk_db_pool_waits_total') }), { statements: 0, waits: 0 });
     };
+    const poolSize = Number(process.env.DATABASE_POOL_SIZE ?? 10);
     const measure = async (scenario: string, instances: number, make: (base: string) => autocannon.Options, pass = 1) => {
       const before = await xacts();
       const trips0 = await roundTrips();
-      const cpu0 = serverCpu();
-      const window = cpuWindow(postmaster);
+      const window = cpuWindow(postmaster, children.map((c) => c.pid));
       const r = await spread(bases.slice(0, instances), opts.connections, opts.durationS, make);
       const spent = window();
-      const cpu1 = serverCpu();
       const trips1 = await roundTrips();
       const after = await xacts();
       const per = (x: number) => (r.requests > 0 ? Math.round((x / r.requests) * 1000) / 1000 : null);
@@ -162,6 +160,8 @@ export async function postgresScenarios(line: Line, note: (msg: string) => void,
         engine: 'postgres',
         instances,
         ...(pass > 1 ? { pass } : {}),
+        // Each instance's pool (DATABASE_POOL_SIZE, which the instances and the ceilings inherit).
+        pool_size: poolSize,
         requests: r.requests,
         rps: Math.round(r.rps * 10) / 10,
         p50_ms: r.p50_ms,
@@ -172,7 +172,7 @@ export async function postgresScenarios(line: Line, note: (msg: string) => void,
         statements_per_request: per(trips1.statements - trips0.statements),
         pool_waits_per_request: per(trips1.waits - trips0.waits),
         // Server CPU (all instances, user + system) per request: steadier than rps on a shared machine.
-        server_cpu_us_per_req: r.requests > 0 ? Math.round(((cpu1 - cpu0) * 1000) / r.requests) : null,
+        server_cpu_us_per_req: r.requests > 0 ? Math.round((spent.serversMs * 1000) / r.requests) : null,
         // The rest of the machine per request: PostgreSQL's processes and the load generator (this
         // process); then how busy all cores were and what the hypervisor took. With the cores full
         // at one instance, a second has no capacity to add.

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig } from '@playwright/test';
+import { PACE } from './test/support/pace';
 
 /**
  * Browser tests of the payer's hosted checkout against the real server (`tsx server/main.ts`)
@@ -18,6 +19,11 @@ if (!process.env.PAYDESK_E2E_DATA_DIR) {
   process.on('exit', () => rmSync(made, { recursive: true, force: true }));
 }
 if (!process.env.PAYDESK_E2E_PORT) process.env.PAYDESK_E2E_PORT = '47913';
+// Staff passwords hashed at a test cost, as in vitest: the suite signs in hundreds of times, and at
+// the production cost (scrypt 2^17, 128 MiB) one sign-in took 4-6.5 s on a busy 2-core machine.
+// The server, the CLI runs and the servers a spec starts inherit it; test/unit/password.test.ts
+// proves the production default.
+if (!process.env.PAYDESK_TEST_SCRYPT_LOG2N) process.env.PAYDESK_TEST_SCRYPT_LOG2N = '12';
 
 const dataDir = process.env.PAYDESK_E2E_DATA_DIR;
 const port = Number(process.env.PAYDESK_E2E_PORT);
@@ -37,8 +43,10 @@ export default defineConfig({
   workers: process.env.CI ? 2 : 3,
   retries: 0,
   forbidOnly: !!process.env.CI,
-  timeout: 60_000,
-  expect: { timeout: 10_000 },
+  // Quiet-machine budgets scaled by the pace each process measures when it loads this file
+  // (test/support/pace.ts: 1 when idle, at most 8); a spec's own test.setTimeout uses budgetNow.
+  timeout: Math.round(60_000 * PACE),
+  expect: { timeout: Math.round(10_000 * PACE) },
   reporter: [['list']],
   use: {
     baseURL,

@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { adminCli, atCounterWidth, call, cashSlip, checkoutPath, createSession, createStaff, expectNoSeriousViolations, runTag, signInWithForm, staffToken } from './support';
+import { budgetNow } from '../support/pace';
 
 /** A paid cash session and one under review, so lists, badges and the review queue have rows to scan. */
 async function seed(apiKey: string, teller: string, supervisor: string): Promise<void> {
@@ -30,7 +31,7 @@ test.describe('axe: back office', () => {
   test.describe.configure({ mode: 'serial' });
   let merchantId = '';
   test.beforeAll(async ({ browserName: _browser }, info) => {
-    test.setTimeout(180_000); // five operator-CLI runs on a busy machine
+    test.setTimeout(budgetNow(180_000)); // five operator-CLI runs on a busy machine
     run = runTag(info);
     const a = adminCli(['integration:create', '--merchant', `Axe Water ${run}`, '--webhook-url', 'http://127.0.0.1:9/unreachable']);
     merchantId = a.merchant_id!;
@@ -47,7 +48,7 @@ test.describe('axe: back office', () => {
   for (const role of ROLES) {
     test(`every screen a ${role} can open`, async ({ page }) => {
       // An admin's screens and tabs are ~15 scans: 57 s of the default 60 s on a slow 2-core machine.
-      test.setTimeout(180_000);
+      test.setTimeout(budgetNow(180_000));
       await signIn(page, user(role));
       await expectNoSeriousViolations(page, `${role}: overview`);
       // On a phone the page list is folded behind Menu: read the links from the DOM.
@@ -72,7 +73,7 @@ test.describe('axe: back office', () => {
     test.beforeEach(atCounterWidth);
     for (const role of ['supervisor', 'admin'] as const) {
       test(`dark: the ${role}'s screens`, async ({ page }) => {
-        test.setTimeout(180_000);
+        test.setTimeout(budgetNow(180_000));
         await page.emulateMedia({ colorScheme: 'dark' });
         await page.goto('/backoffice/');
         await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();

@@ -6,6 +6,7 @@ import { chromium, expect, test, type Browser, type Page } from '@playwright/tes
 import { adminCli, shot, type CreatedSession, apiFetch, TELLER } from './support';
 import { chromiumLaunch } from '../../playwright.config';
 import { qrVideo } from './qr-video';
+import { budgetNow } from '../support/pace';
 
 /**
  * The back office against the real server: a teller records a cash deposit by scanning the
@@ -192,7 +193,7 @@ test.describe.serial('back office: cash desk to finance', () => {
   });
 
   test('a teller scans a slip with the camera', async ({ baseURL }, info) => {
-    test.setTimeout(120_000); // its own browser, and up to three camera openings of 25 s each (below)
+    test.setTimeout(budgetNow(120_000)); // its own browser, and up to three camera openings of 25 s each (below)
     const browser = await cameraBrowser(info.outputDir, cameraSlip.slip_token);
     try {
       const page = await browser.newPage({ baseURL: baseURL!, viewport: { width: 1280, height: 860 } });
@@ -443,7 +444,7 @@ test.describe.serial('back office: cash desk to finance', () => {
   // took the two past the 60 s budget on a loaded 2-core CI machine).
   test('an admin reads the audit trail, sorted on the server and paged by cursor in time order', async ({ page }, info) => {
     // 26 sign-ins at scrypt's full cost: 9-16 s here, and CI's loaded machine has run 4x slower.
-    test.setTimeout(120_000);
+    test.setTimeout(budgetNow(120_000));
     await signIn(page, USERS.admin);
     // Failed sign-ins under unknown names are audited (and throttled per name only): enough
     // entries for two pages. Made before the screen opens: its lists are cached for 10 s, so a

@@ -1,6 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { STAFF_PASSWORD, atCounterWidth, cashSlip, createDeskStaff, createSession, createStaff, expectNoSeriousViolations, runTag, shot, shotsAtBothWidths, signInWithForm, staffCall } from './support';
 import { untranslatedText } from './untranslated';
+import { budgetNow } from '../support/pace';
 
 /**
  * The teller's cash-up and the supervisor's sign-off, driven through the screens at 390 px and
@@ -52,7 +53,7 @@ test.describe('cash-up', () => {
   let tellerName = '';
 
   test.beforeAll(async ({ browserName: _browser }, info) => {
-    test.setTimeout(240_000);
+    test.setTimeout(budgetNow(240_000));
     const tag = runTag(info);
     tellerName = `Efua Teller (${info.project.name} ${info.repeatEachIndex + 1})`;
     teller = `cu.teller.${tag}`;
@@ -66,7 +67,7 @@ test.describe('cash-up', () => {
   });
 
   test('the teller enters the float, counts the drawer, sees short then balanced, and signs', async ({ page }, info) => {
-    test.setTimeout(240_000);
+    test.setTimeout(budgetNow(240_000));
     await signIn(page, teller);
     // The page is in the teller's navigation (folded behind Menu on a phone).
     await expect(page.locator('#shell-nav a[href="/backoffice/cash-up"]')).toBeAttached();
@@ -115,7 +116,7 @@ test.describe('cash-up', () => {
   });
 
   test('a supervisor opens the signed count and signs it off with a note', async ({ page }, info) => {
-    test.setTimeout(240_000);
+    test.setTimeout(budgetNow(240_000));
     await signIn(page, supervisor);
     await page.goto('/backoffice/cash-up');
     await expect(page.getByRole('heading', { level: 1, name: 'Cash-ups' })).toBeVisible();
@@ -140,7 +141,7 @@ test.describe('cash-up', () => {
   });
 
   test('a teller without a branch is told why the desk takes no deposits', async ({ page }, info) => {
-    test.setTimeout(120_000);
+    test.setTimeout(budgetNow(120_000));
     await signIn(page, noBranch);
     await page.goto('/backoffice/teller/scan');
     await expect(page.getByTestId('no-branch')).toContainText('Your account has no branch. Ask an administrator to assign you one.');
@@ -150,7 +151,7 @@ test.describe('cash-up', () => {
   });
 
   test('the cash-up screens of teller and supervisor read from the catalogue (pseudo-locale)', async ({ browser }) => {
-    test.setTimeout(240_000);
+    test.setTimeout(budgetNow(240_000));
     // A fresh browser context for each person: no sign-in or language carried over.
     const screens = [
       [teller, '/backoffice/cash-up', (p: Page) => expect(p.getByTestId('cash-up-sheet')).toBeVisible()],

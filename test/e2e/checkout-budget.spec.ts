@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { CHECKOUT_BUDGET, type NetworkProfile } from './checkout-budget';
 import { checkoutPath, createSession } from './support';
+import { budgetNow } from '../support/pace';
 
 /**
  * The payer page on a phone on 3G, against the budget in checkout-budget.ts: the payment methods
@@ -198,7 +199,7 @@ test.afterAll(() => {
 
 for (const { profile, maxMs } of CHECKOUT_BUDGET.methodsVisibleMs) {
   test(`${profile.name}: the payment methods show within ${maxMs} ms, in at most ${CHECKOUT_BUDGET.firstViewMaxBytes / 1000} kB`, async ({ browser, baseURL }) => {
-    test.setTimeout(120_000);
+    test.setTimeout(budgetNow(120_000));
     const runs = await timed(() => methodsRun(browser, baseURL!, profile), maxMs);
     print('payment methods', runs, maxMs);
     for (const run of runs) {
@@ -217,7 +218,7 @@ for (const { profile, maxMs } of CHECKOUT_BUDGET.methodsVisibleMs) {
 }
 
 test(`${CHECKOUT_BUDGET.cashSlip.profile.name}: the printable cash slip within ${CHECKOUT_BUDGET.cashSlip.maxMs} ms`, async ({ browser, baseURL }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(budgetNow(120_000));
   const { profile, maxMs } = CHECKOUT_BUDGET.cashSlip;
   const runs = await timed(() => slipRun(browser, baseURL!, profile), maxMs);
   print('printable cash slip', runs, maxMs);

@@ -1,6 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { STAFF_PASSWORD, SUPERVISOR, TELLER, adminCli, apiFetch, checkoutPath, createSession, shot, staffCall } from './support';
 import { MAX_AMOUNT_MINOR } from '../../shared/schemas/common';
+import { budgetNow } from '../support/pace';
 
 /**
  * Every country and locale reads right, at 390 px (project `mobile`) and 1366 px (`desktop`), in
@@ -67,7 +68,7 @@ for (const locale of ['fr-FR', 'en-GH'] as const) {
     });
 
     test('a session at the amount cap is paid by Mobile Money', async ({ page, isMobile }, info) => {
-      test.setTimeout(120_000);
+      test.setTimeout(budgetNow(120_000));
       const width = await widthOf(page, isMobile);
       // Mobile Money: the GHS 20.00 fee cap on top of GHS 1,000,000,000,000.00.
       const momo = await createSession({ amountMinor: MAX_AMOUNT_MINOR, withLines: false });
@@ -87,7 +88,7 @@ for (const locale of ['fr-FR', 'en-GH'] as const) {
     });
 
     test('a session at the amount cap is paid by cash slip', async ({ page, isMobile }, info) => {
-      test.setTimeout(120_000);
+      test.setTimeout(budgetNow(120_000));
       const width = await widthOf(page, isMobile);
       // The payer prints the slip, the teller records it as written in the locale, a supervisor approves.
       const cash = await createSession({ amountMinor: MAX_AMOUNT_MINOR, withLines: false });

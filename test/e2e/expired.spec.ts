@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { CALLBACK_URL, checkoutPath, createSession, shot } from './support';
+import { budgetNow } from '../support/pace';
 
 /*
  * A browser test cannot move the server's clock and the server offers no test-only way to expire
@@ -27,7 +28,7 @@ test('shows the expired screen (session API intercepted to answer expired)', asy
 
 test('an open page turns to the expired screen when the session really expires', async ({ page }, info) => {
   test.skip(info.project.name !== 'desktop', 'one real 60-second wait is enough');
-  test.setTimeout(150_000);
+  test.setTimeout(budgetNow(150_000));
   const session = await createSession({ expiresInSeconds: 60 });
   await page.goto(checkoutPath(session));
   await expect(page.getByRole('button', { name: /Mobile Money/ })).toBeVisible();

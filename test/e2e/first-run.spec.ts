@@ -5,6 +5,7 @@ import Database from 'better-sqlite3';
 import { expect, test, type Page } from '@playwright/test';
 import { spawnServer, type Child } from '../support/processes';
 import { shot } from './support';
+import { budgetNow } from '../support/pace';
 
 /**
  * The setup page of the first-run link, at 390 and 1366 px. The shared e2e server already has
@@ -44,7 +45,7 @@ test('on an installation already set up, the setup page leads to the sign-in', a
  * its only staff account; the same link then creates no one else.
  */
 test('on an empty database the printed link creates the first administrator, once', async ({ page, context }, info) => {
-  test.setTimeout(150_000);
+  test.setTimeout(budgetNow(150_000));
   for (const width of [1366, 390]) {
     const dataDir = mkdtempSync(join(tmpdir(), 'paydesk-e2e-first-run-'));
     let server: Child | undefined;
@@ -138,7 +139,7 @@ test('on an empty database the printed link creates the first administrator, onc
  * same database prints a new link, which opens the form.
  */
 test('an expired setup link says so, and a restart prints one that works', async ({ page }, info) => {
-  test.setTimeout(120_000);
+  test.setTimeout(budgetNow(120_000));
   const dataDir = mkdtempSync(join(tmpdir(), 'paydesk-e2e-first-run-expired-'));
   let server: Child | undefined;
   try {

@@ -1,5 +1,6 @@
 import { expect, test, type Page, type TestInfo } from '@playwright/test';
 import { atCounterWidth, call, expectNoSeriousViolations, merchantWithFinance, newSession as sessionOf, payByCard as pay, recordInvoice, runTag, shot, signInWithForm } from './support';
+import { budgetNow } from '../support/pace';
 
 /**
  * The invoice detail reads its sessions a page at a time (50, newest first): the screen says how
@@ -28,7 +29,7 @@ async function openInvoice(page: Page, clerk: string, invoiceRef: string): Promi
 }
 
 test('an invoice with more sessions than a page: the count, Show more to the end, totals from the server', async ({ page }, info) => {
-  test.setTimeout(120_000);
+  test.setTimeout(budgetNow(120_000));
   const { key, invoiceRef, clerk } = await invoiceOfOneLine(info, 'Pages', { code: 'WTR-BULK', name: 'Bulk water, quarter', amount_minor: 100_000 });
   // The oldest session (on the second page) and the newest (on the first) are paid.
   const oldest = await sessionOf(key, invoiceRef, 1_000);

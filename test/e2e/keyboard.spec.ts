@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { expect, test, type Page } from '@playwright/test';
 import { adminCli, atCounterWidth, call, cashSlip, createStaff, expectDialogWithinViewport, expectNoSeriousViolations, runTag, shot, shotsAtBothWidths as shots, signInWithForm, staffToken } from './support';
+import { budgetNow } from '../support/pace';
 
 /**
  * The back office by keyboard and in words: the review queue's shortcuts and their help, tabs
@@ -26,7 +27,7 @@ test.describe.serial('keyboard, tabs, waiting count, export and words', () => {
   const slips: string[] = [];
 
   test.beforeAll(async ({ browserName: _browser }, info) => {
-    test.setTimeout(180_000);
+    test.setTimeout(budgetNow(180_000));
     run = runTag(info).replace(/[^A-Za-z0-9]/g, '');
     const a = adminCli(['integration:create', '--merchant', `Keys Water ${run}`]);
     apiKey = a.api_key!;

@@ -1,6 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { untranslatedText } from './untranslated';
 import { SUPERVISOR, TELLER, checkoutPath, createSession, seriousAxeViolations, shot, staffCall, type CreatedSession } from './support';
+import { budgetNow } from '../support/pace';
 
 /**
  * The payer pages speak the payer's language: every page and state read in the pseudo-locale
@@ -27,7 +28,7 @@ async function answerAs(page: Page, session: CreatedSession, status: 'failed' | 
 }
 
 test('every payer page and state in the pseudo-locale shows only messages', async ({ page }) => {
-  test.setTimeout(180_000);
+  test.setTimeout(budgetNow(180_000));
 
   // Method picker, in the pseudo-locale (the page's language is marked as such).
   const momo = await createSession();
@@ -137,7 +138,7 @@ test.describe('in a French browser', () => {
   test.use({ locale: 'fr-FR' });
 
   test('the payer reads French, can switch to English, and the choice stays on the device', async ({ page }, info) => {
-    test.setTimeout(120_000);
+    test.setTimeout(budgetNow(120_000));
     const session = await createSession();
     await page.goto(checkoutPath(session));
     await expect(page.getByRole('heading', { name: 'Comment souhaitez-vous payer ?' })).toBeVisible();
@@ -218,7 +219,7 @@ test.describe('in a French browser', () => {
   });
 
   test('the French payer screens have no serious or critical accessibility violation', async ({ page }) => {
-    test.setTimeout(120_000);
+    test.setTimeout(budgetNow(120_000));
     const axeClean = async (screen: string) => expect.soft(await seriousAxeViolations(page), `${screen} (fr)`).toBe('');
     for (const width of [1366, 390]) {
       await page.setViewportSize({ width, height: width < 600 ? 844 : 900 });

@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, test, type Page } from '@playwright/test';
 import { adminCli, apiFetch, atCounterWidth, call, cashSlip, createStaff, runTag, shot, shotsAtBothWidths as shots, signInWithForm, staffToken } from './support';
+import { budgetNow } from '../support/pace';
 
 /**
  * Finance, audit, webhooks and administration as a finance clerk, a supervisor and an admin use
@@ -37,7 +38,7 @@ test.describe.serial('finance, audit, webhooks and administration screens', () =
   let receiver: Awaited<ReturnType<typeof failingReceiver>>;
 
   test.beforeAll(async ({ browserName: _browser }, info) => {
-    test.setTimeout(180_000);
+    test.setTimeout(budgetNow(180_000));
     run = runTag(info).replace(/[^A-Za-z0-9]/g, '');
     Object.assign(USERS, { teller: `of.teller.${run}`, supervisor: `of.super.${run}`, finance: `of.fin.${run}`, admin: `of.admin.${run}` });
     MERCHANT = `Office Water ${run}`;

@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { shot, adminCli, call, viewportOf } from './support';
+import { budgetNow } from '../support/pace';
 
 /**
  * The finance overview against the real server: a card payment (fee paid by the merchant) and a
@@ -19,7 +20,7 @@ async function noSidewaysScroll(page: Page): Promise<void> {
 test.skip(({ isMobile }) => isMobile, 'one browser visits both widths');
 
 test('finance lands on the overview: gross, fees by bearer, net, charts with table views, at 390 and 1366 px', async ({ page }, info) => {
-  test.setTimeout(120_000);
+  test.setTimeout(budgetNow(120_000));
   const m = adminCli(['integration:create', '--merchant', `Overview Co ${run}`]);
   const fin = `ov.fin.${run}`;
   adminCli(['staff:create', '--username', fin, '--password', PASSWORD, '--role', 'finance', '--merchant', m.merchant_id!]);

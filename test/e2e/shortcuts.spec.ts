@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { adminCli, cashSlip, createStaff, expectDialogWithinViewport, expectNoSeriousViolations, invoicesWithExceptions, merchantWithFinance, newSession, runTag, shot, signInWithForm, viewportOf } from './support';
+import { budgetNow } from '../support/pace';
 
 /**
  * The review queue's single-key shortcuts on two more screens, by the same rules (never while
@@ -25,7 +26,7 @@ for (const width of [390, 1366] as const) {
     test.use({ viewport: viewportOf(width) });
 
     test('cash desk: s and / go back to the slip field, c opens and closes the camera, ? lists them; typed letters stay text', async ({ page }, info) => {
-      test.setTimeout(90_000);
+      test.setTimeout(budgetNow(90_000));
       const tag = `${runTag(info)}.${width}`;
       const key = adminCli(['integration:create', '--merchant', `Desk Keys ${tag}`]).api_key!;
       const teller = `sk.teller.${tag}`;
@@ -97,7 +98,7 @@ for (const width of [390, 1366] as const) {
     });
 
     test('exceptions: j and k move through the items, r resolves with a note, i ignores, o opens the invoice, ? lists them', async ({ page }, info) => {
-      test.setTimeout(90_000);
+      test.setTimeout(budgetNow(90_000));
       const tag = `${runTag(info)}.${width}`;
       const finance = `sk.fin.${tag}`;
       const { key } = merchantWithFinance(`Exception Keys ${tag}`, finance, PASSWORD);

@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, test, type Page } from '@playwright/test';
 import { adminCli, shot, call, signInWithApi } from './support';
+import { budgetNow } from '../support/pace';
 
 /**
  * A session's finance timeline words its notifications to the merchant's server for a clerk: a
@@ -22,7 +23,7 @@ function flakyReceiver(): Promise<{ server: Server; url: string }> {
 const signIn = (page: Page, username: string) => signInWithApi(page, username, PASSWORD);
 
 test('a refused then accepted notification reads as sentences, in English and French', async ({ page }, info) => {
-  test.setTimeout(90_000);
+  test.setTimeout(budgetNow(90_000));
   const receiver = await flakyReceiver();
   try {
     const m = adminCli(['integration:create', '--merchant', `Timeline Notices ${run}-${info.project.name}`, '--webhook-url', receiver.url]);

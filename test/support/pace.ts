@@ -36,3 +36,6 @@ export const paceNow = (): number => (Number.isFinite(override) && override > 0 
 
 /** A quiet-machine time budget in ms, scaled to the measured pace. */
 export const budget = (quietMs: number): number => Math.round(quietMs * PACE);
+
+/** A quiet-machine time budget in ms, scaled to the pace measured now (paceNow). */
+export const budgetNow = (quietMs: number): number => Math.round(quietMs * paceNow());

@@ -53,7 +53,8 @@ const EnvSchema = z.object({
     .string()
     .regex(/^postgres(?:ql)?:\/\/\S+$/, { error: 'must be a postgres:// (or postgresql://) connection URL; unset means SQLite in DATA_DIR' })
     .optional(),
-  // Connections each instance may hold open to PostgreSQL (the report worker opens its own, one).
+  // The most connections an instance's (or a CLI run's) pool opens to PostgreSQL; its webhook
+  // dispatcher and report worker open one more each.
   DATABASE_POOL_SIZE: z.coerce
     .number({ error: 'must be a whole number of connections' })
     .int({ error: 'must be a whole number of connections' })

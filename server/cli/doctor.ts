@@ -9,8 +9,8 @@ import { buildInfo } from '../version';
 /**
  * `npm run admin -- doctor`: what an operator checks before (re)starting an instance, each as
  * one row: the build and Node, the configuration (every bad variable at once), the database
- * (reachable, schema current, on PostgreSQL room for this instance's connections), Redis when REDIS_URL is set, and the data folder (owner-only,
- * writable, free disk). Read-only: it migrates nothing and creates no database. Exit 1 when a
+ * (reachable, schema current, on PostgreSQL room for one more instance's connections), Redis
+ * when REDIS_URL is set, and the data folder (owner-only, writable, free disk). Read-only: it migrates nothing and creates no database. Exit 1 when a
  * row failed.
  */
 type CheckStatus = 'ok' | 'warn' | 'fail' | 'skip';
@@ -84,8 +84,8 @@ async function databaseChecks(config: Config): Promise<Check[]> {
 /**
  * PostgreSQL: whether the server has room for one more instance's connections (its pool,
  * DATABASE_POOL_SIZE, plus one for the webhook dispatcher and one for the report worker) beside
- * the connections open now. Instances open their
- * connections as load asks and close idle ones, so a quiet moment undercounts them.
+ * the connections open now. Instances open their connections as load asks and close idle ones,
+ * so a quiet moment undercounts them.
  */
 async function connectionsCheck(db: Kysely<Database>, poolSize: number): Promise<Check> {
   const { rows } = await sql<{ max: number; reserved: number; open: number }>`

@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { loadConfig } from '../server/config';
 
 /**
  * The PostgreSQL ceilings `npm run bench` compares Paydesk's PostgreSQL scenarios against, run as
@@ -21,8 +22,8 @@ if ((mode !== 'insert' && mode !== 'read') || !url) {
 }
 const seconds = Number(secondsArg ?? 6);
 const CALLERS = 50;
-// The servers' pool size: the bench's instances inherit the same environment.
-const POOL = Number(process.env.DATABASE_POOL_SIZE ?? 10);
+// The servers' pool size, read as their config reads it: the bench's instances inherit the same environment.
+const POOL = loadConfig({ DATABASE_POOL_SIZE: process.env.DATABASE_POOL_SIZE }).databasePoolSize;
 
 const pool = new pg.Pool({ connectionString: url, max: POOL, options: '-c synchronous_commit=on' });
 pool.on('error', () => undefined);

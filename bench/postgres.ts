@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { loadConfig } from '../server/config';
 import { connectDatabase, migrate } from '../server/db/database';
 import { startTestServer, withDatabase, type TestServer } from '../test/support/postgres-cluster';
 import { execFile } from 'node:child_process';
@@ -144,7 +145,8 @@ export async function postgresScenarios(line: Line, note: (msg: string) => void,
       const texts = await Promise.all(bases.map(async (b) => (await fetch(`${b}/metrics`)).text()));
       return texts.reduce((t, x) => ({ statements: t.statements + counter(x, 'paydesk_db_statements_total'), waits: t.waits + counter(x, 'paydesk_db_pool_waits_total') }), { statements: 0, waits: 0 });
     };
-    const poolSize = Number(process.env.DATABASE_POOL_SIZE ?? 10);
+    // The instances' pool as their own config reads it (the same variable, default and bounds).
+    const poolSize = loadConfig({ DATABASE_POOL_SIZE: process.env.DATABASE_POOL_SIZE }).databasePoolSize;
     const measure = async (scenario: string, instances: number, make: (base: string) => autocannon.Options, pass = 1) => {
       const before = await xacts();
       const trips0 = await roundTrips();

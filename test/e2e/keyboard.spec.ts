@@ -41,7 +41,8 @@ test.describe.serial('keyboard, tabs, waiting count, export and words', () => {
       await call(`/api/backoffice/v1/cash-slips/${slip.slip_token}/deposits`, { amount_minor: slip.amount_minor }, teller);
       slips.push(slip.reference);
     }
-    // Copies of one session, paid in the last hour: the export has BULK rows to write.
+    // Copies of one session, paid half a second apart within the last hour (the newest ten minutes
+    // ago, never in the future): the export has BULK rows to write.
     const template = await call<{ id: string }>('/api/v1/sessions', { amount_minor: 5_000, invoice_ref: `KEY-${run}-BULK`, customer: { name: 'Bulk Payer' } }, apiKey);
     const db = new Database(join(process.env.PAYDESK_E2E_DATA_DIR!, 'paydesk.sqlite'));
     try {
@@ -53,9 +54,9 @@ test.describe.serial('keyboard, tabs, waiting count, export and words', () => {
         invoice_ref: `'KEY-${run}-B' || n`,
         status: `'success'`,
         paid_rail: `'card'`,
-        created_at: `strftime('%Y-%m-%dT%H:%M:%fZ', (${now} - 3600000 + n * 1000) / 1000.0, 'unixepoch')`,
-        updated_at: `strftime('%Y-%m-%dT%H:%M:%fZ', (${now} - 3600000 + n * 1000) / 1000.0, 'unixepoch')`,
-        finalized_at: `strftime('%Y-%m-%dT%H:%M:%fZ', (${now} - 3600000 + n * 1000) / 1000.0, 'unixepoch')`,
+        created_at: `strftime('%Y-%m-%dT%H:%M:%fZ', (${now} - 3600000 + n * 500) / 1000.0, 'unixepoch')`,
+        updated_at: `strftime('%Y-%m-%dT%H:%M:%fZ', (${now} - 3600000 + n * 500) / 1000.0, 'unixepoch')`,
+        finalized_at: `strftime('%Y-%m-%dT%H:%M:%fZ', (${now} - 3600000 + n * 500) / 1000.0, 'unixepoch')`,
       };
       const select = cols.map((c) => set[c] ?? c).join(', ');
       db.prepare(
@@ -197,6 +198,10 @@ test.describe.serial('keyboard, tabs, waiting count, export and words', () => {
     await signIn(page, USERS.finance);
     await page.goto('/backoffice/finance/export');
     const card = page.getByTestId('payments-export');
+    // From the day two hours ago (the default, the first of the month, misses the last hour
+    // just after midnight on the first) to today, both in the browser's zone, which is this one.
+    const twoHoursAgo = new Date(Date.now() - 2 * 3_600_000);
+    await card.getByLabel('From').fill(`${twoHoursAgo.getFullYear()}-${String(twoHoursAgo.getMonth() + 1).padStart(2, '0')}-${String(twoHoursAgo.getDate()).padStart(2, '0')}`);
     let downloads = 0;
     page.on('download', () => downloads++);
     await card.getByRole('button', { name: 'Download CSV' }).click();

@@ -39,3 +39,12 @@ export const budget = (quietMs: number): number => Math.round(quietMs * PACE);
 
 /** A quiet-machine time budget in ms, scaled to the pace measured now (paceNow). */
 export const budgetNow = (quietMs: number): number => Math.round(quietMs * paceNow());
+
+/**
+ * Waits until this process runs at full speed (a measured pace of at most 1.25) or `maxMs` has
+ * passed, whichever comes first: for a measurement that a passing burst of other work would spoil.
+ */
+export async function waitForCalm(maxMs: number): Promise<void> {
+  const until = performance.now() + maxMs;
+  while (performance.now() < until && measure() > 1.25) await new Promise((resolve) => setTimeout(resolve, 500));
+}

@@ -174,4 +174,15 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // Browser tests take `test` from fixtures.ts: its timeout follows the pace as each test starts.
+    files: ['test/e2e/**/*.ts'],
+    ignores: ['test/e2e/fixtures.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: [{ name: '@playwright/test', importNames: ['test'], message: "Import `test` from './fixtures' (paced timeouts)." }] },
+      ],
+    },
+  },
 );

@@ -1,4 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
+import { type Page } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { adminCli, atCounterWidth, call, cashSlip, checkoutPath, createSession, createStaff, expectNoSeriousViolations, runTag, signInWithForm, staffToken } from './support';
 import { budgetNow } from '../support/pace';
 

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { readCode } from './read-codes';
 import { MERCHANT_NAME, SUPERVISOR, TELLER, checkoutPath, createSession, shot, staffCall } from './support';
 

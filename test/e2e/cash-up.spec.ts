@@ -1,4 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
+import { type Page } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { STAFF_PASSWORD, atCounterWidth, cashSlip, createDeskStaff, createSession, createStaff, expectNoSeriousViolations, runTag, shot, shotsAtBothWidths, signInWithForm, staffCall } from './support';
 import { untranslatedText } from './untranslated';
 import { budgetNow } from '../support/pace';

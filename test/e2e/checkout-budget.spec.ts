@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, test, type Browser, type Page } from '@playwright/test';
+import { type Browser, type Page } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { CHECKOUT_BUDGET, type NetworkProfile } from './checkout-budget';
 import { checkoutPath, createSession } from './support';
 import { budgetNow, waitForCalm } from '../support/pace';
@@ -189,7 +190,7 @@ function print(what: string, runs: Run[], maxMs: number) {
 }
 
 test.describe.configure({ mode: 'serial' });
-test.skip(({ isMobile }) => !isMobile, 'measured once, at phone size, from the mobile project');
+// Run by the `budget` project (playwright.config.ts) alone, once the other projects have finished.
 
 test.beforeAll(async ({ browser, baseURL }) => {
   // The server's first checkout page (and its API answers) out of the way, unthrottled.

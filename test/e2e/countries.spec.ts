@@ -1,4 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
+import { type Page } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { STAFF_PASSWORD, SUPERVISOR, TELLER, adminCli, apiFetch, checkoutPath, createSession, shot, staffCall } from './support';
 import { MAX_AMOUNT_MINOR } from '../../shared/schemas/common';
 import { budgetNow } from '../support/pace';

@@ -1,5 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Browser, type Page } from '@playwright/test';
+import { type Browser, type Page } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { STAFF_PASSWORD, TELLER, adminCli, apiFetch, checkoutPath, createSession } from './support';
 
 /**

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 
 /** /docs runs under its own CSP; Swagger UI must still work under it. */
 test('Swagger UI at /docs renders under its Content-Security-Policy without a violation', async ({ page }) => {

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { invoicesWithExceptions, merchantWithFinance, newSession, payByCard, runTag, shot, signInWithForm, viewportOf } from './support';
 
 /**

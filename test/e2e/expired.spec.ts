@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { CALLBACK_URL, checkoutPath, createSession, shot } from './support';
 import { budgetNow } from '../support/pace';
 

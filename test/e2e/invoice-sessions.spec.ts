@@ -1,4 +1,5 @@
-import { expect, test, type Page, type TestInfo } from '@playwright/test';
+import { type Page, type TestInfo } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { atCounterWidth, call, expectNoSeriousViolations, merchantWithFinance, newSession as sessionOf, payByCard as pay, recordInvoice, runTag, shot, signInWithForm } from './support';
 import { budgetNow } from '../support/pace';
 

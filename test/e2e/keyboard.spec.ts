@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { expect, test, type Page } from '@playwright/test';
+import { type Page } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { adminCli, atCounterWidth, call, cashSlip, createStaff, expectDialogWithinViewport, expectNoSeriousViolations, runTag, shot, shotsAtBothWidths as shots, signInWithForm, staffToken } from './support';
 import { budgetNow } from '../support/pace';
 

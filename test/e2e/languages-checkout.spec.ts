@@ -1,4 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
+import { type Page } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { untranslatedText } from './untranslated';
 import { SUPERVISOR, TELLER, checkoutPath, createSession, seriousAxeViolations, shot, staffCall, type CreatedSession } from './support';
 import { budgetNow } from '../support/pace';

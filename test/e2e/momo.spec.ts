@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { CALLBACK_URL, MERCHANT_NAME, checkoutPath, createSession, getMerchantSession, shot } from './support';
 
 test('pays a session by Mobile Money end to end', async ({ page }, info) => {

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { expect, test, type Page } from '@playwright/test';
+import { type Page } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { adminCli, apiFetch, atCounterWidth, call, cashSlip, createStaff, runTag, shot, shotsAtBothWidths as shots, signInWithForm, staffToken } from './support';
 import { budgetNow } from '../support/pace';
 

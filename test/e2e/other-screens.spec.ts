@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { CALLBACK_URL, checkoutPath, createSession, getMerchantSession, shot } from './support';
 
 test('card test simulation: a declined card, then an approved one', async ({ page }, info) => {

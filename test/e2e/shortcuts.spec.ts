@@ -1,4 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
+import { type Page } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { adminCli, cashSlip, createStaff, expectDialogWithinViewport, expectNoSeriousViolations, invoicesWithExceptions, merchantWithFinance, newSession, runTag, shot, signInWithForm, viewportOf } from './support';
 import { budgetNow } from '../support/pace';
 

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { checkoutPath, createSession, shot } from './support';
 
 /** Small things a payer or a clerk notices at once. */

@@ -37,8 +37,16 @@ export const paceNow = (): number => (Number.isFinite(override) && override > 0 
 /** A quiet-machine time budget in ms, scaled to the measured pace. */
 export const budget = (quietMs: number): number => Math.round(quietMs * PACE);
 
-/** A quiet-machine time budget in ms, scaled to the pace measured now (paceNow). */
-export const budgetNow = (quietMs: number): number => Math.round(quietMs * paceNow());
+/**
+ * A pace to budget a test of a minute or more by: on a busy machine (a measured pace above 1.5)
+ * twice the measurement, at most 8. The pace is a snapshot, and the load on a shared machine
+ * (another suite, a browser starting) moves by that much within a test; a budget exists to stop a
+ * hung test, not to time a slow one.
+ */
+export const withHeadroom = (pace: number): number => (pace > 1.5 ? Math.min(8, 2 * pace) : pace);
+
+/** A quiet-machine time budget in ms, scaled to the pace measured now (paceNow), with headroom. */
+export const budgetNow = (quietMs: number): number => Math.round(quietMs * withHeadroom(paceNow()));
 
 /**
  * Waits until this process runs at full speed (a measured pace of at most 1.25) or `maxMs` has

@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from '@playwright/test';
+import { chromium, type Browser, type Page, type Response } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { adminCli, shot, type CreatedSession, apiFetch, TELLER } from './support';
 import { chromiumLaunch } from '../../playwright.config';
@@ -468,14 +468,27 @@ test.describe.serial('back office: cash desk to finance', () => {
     const actionHeader = audit.getByRole('columnheader', { name: /Action/ });
     await actionHeader.getByRole('button').click();
     await expect(actionHeader).toHaveAttribute('aria-sort', 'descending');
+    // Each page's first action read from the server's answer, then seen on the screen: the screen
+    // keeps the previous order's rows while the new page loads (placeholder data), and reading it
+    // too early took the descending page's first row for the ascending one.
+    const byAction = (offset: number) =>
+      page.waitForResponse((r) => {
+        const u = new URL(r.url());
+        return u.pathname.endsWith('/api/backoffice/v1/audit') && u.searchParams.get('sort') === 'action' && u.searchParams.get('dir') === 'asc' && Number(u.searchParams.get('offset') ?? 0) === offset;
+      });
+    const firstOf = async (answer: Promise<Response>) => ((await (await answer).json()) as { entries: Array<{ action: string }> }).entries[0]!.action;
+    const firstRowAction = audit.locator('tbody tr').first().locator('td').nth(2).locator('[data-action]'); // sorted by code, shown in words
+    const ascending = byAction(0);
     await actionHeader.getByRole('button').click();
     await expect(actionHeader).toHaveAttribute('aria-sort', 'ascending');
+    const firstAction = await firstOf(ascending);
+    await expect(firstRowAction).toHaveAttribute('data-action', firstAction);
     await expect(audit.locator('.bo-pagination__count')).toHaveText(/^1–25 of \d+$/);
-    const actionCode = async () => (await audit.locator('tbody tr').first().locator('td').nth(2).locator('[data-action]').getAttribute('data-action')) ?? ''; // sorted by code, shown in words
-    const firstAction = await actionCode();
+    const pageTwo = byAction(25);
     await audit.getByRole('button', { name: 'Next' }).click();
+    const secondPageAction = await firstOf(pageTwo);
     await expect(audit.locator('.bo-pagination__count')).toHaveText(/^26–\d+ of \d+$/);
-    const secondPageAction = await actionCode();
+    await expect(firstRowAction).toHaveAttribute('data-action', secondPageAction);
     expect(secondPageAction >= firstAction, `${secondPageAction} after ${firstAction}`).toBe(true);
     await shot(page, info, 'bo-22-admin-audit-sorted');
     // In time order the pages go by cursor: Next asks for the entries after the first

@@ -151,6 +151,31 @@ test.describe.serial('the back office in English and French', () => {
     await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();
   });
 
+  test('a language chosen before the account’s language arrives stays chosen', async ({ page }) => {
+    // The GET /me that follows the sign-in is answered before the choice and arrives after it (as on a busy machine).
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.goto('/backoffice/');
+    await expect(page.getByLabel('Username')).toBeVisible(); // the page's own GET /me has answered
+    await page.route('**/api/backoffice/v1/me', async (route) => {
+      if (route.request().method() !== 'GET') return route.continue();
+      const answer = await route.fetch(); // the server answers now, before the choice is saved
+      await held;
+      await route.fulfill({ response: answer });
+    });
+    await signIn(page, SUPERVISOR);
+    await page.getByLabel('Language').selectOption('fr');
+    await expect(page.locator('html')).toHaveAttribute('lang', /^fr/);
+    const late = page.waitForResponse((r) => r.url().endsWith('/api/backoffice/v1/me') && r.request().method() === 'GET');
+    release();
+    await late;
+    await expect(page.getByRole('button', { name: 'Se déconnecter' })).toBeVisible();
+    await expect(page.locator('html')).toHaveAttribute('lang', /^fr/);
+    // Back to English for the supervisor, so other specs read English.
+    await page.getByLabel('Langue').selectOption('en');
+    await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();
+  });
+
   test.describe('an English browser in another zone', () => {
     test.use({ locale: 'en-US', timezoneId: 'America/New_York' });
 

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { type Page } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { adminCli, atCounterWidth, call, cashSlip, createStaff, expectDialogWithinViewport, expectNoSeriousViolations, runTag, shot, shotsAtBothWidths as shots, signInWithForm, staffToken } from './support';
+import { adminCli, atCounterWidth, call, cashSlip, createStaff, expectDialogWithinViewport, expectNoSeriousViolations, localDay, runTag, shot, shotsAtBothWidths as shots, signInWithForm, staffToken } from './support';
 import { budgetNow } from '../support/pace';
 
 /**
@@ -201,8 +201,7 @@ test.describe.serial('keyboard, tabs, waiting count, export and words', () => {
     const card = page.getByTestId('payments-export');
     // From the day two hours ago (the default, the first of the month, misses the last hour
     // just after midnight on the first) to today, both in the browser's zone, which is this one.
-    const twoHoursAgo = new Date(Date.now() - 2 * 3_600_000);
-    await card.getByLabel('From').fill(`${twoHoursAgo.getFullYear()}-${String(twoHoursAgo.getMonth() + 1).padStart(2, '0')}-${String(twoHoursAgo.getDate()).padStart(2, '0')}`);
+    await card.getByLabel('From').fill(localDay(new Date(Date.now() - 2 * 3_600_000)));
     let downloads = 0;
     page.on('download', () => downloads++);
     await card.getByRole('button', { name: 'Download CSV' }).click();

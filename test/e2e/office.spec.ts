@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type Page } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { adminCli, apiFetch, atCounterWidth, call, cashSlip, createStaff, runTag, shot, shotsAtBothWidths as shots, signInWithForm, staffToken } from './support';
+import { adminCli, apiFetch, atCounterWidth, call, cashSlip, createStaff, localDay, runTag, shot, shotsAtBothWidths as shots, signInWithForm, staffToken } from './support';
 import { budgetNow } from '../support/pace';
 
 /**
@@ -139,9 +139,7 @@ test.describe.serial('finance, audit, webhooks and administration screens', () =
     await expect(approved.locator('del').first()).toHaveText('Waiting for review');
     await expect(approved.locator('ins').first()).toHaveText('Approved');
     await shots(page, info, 'of-04-audit');
-    const tomorrow = new Date(Date.now() + 86_400_000);
-    const day = `${tomorrow.getFullYear()}-${String(tomorrow.getMonth() + 1).padStart(2, '0')}-${String(tomorrow.getDate()).padStart(2, '0')}`;
-    await page.getByLabel('From').fill(day);
+    await page.getByLabel('From').fill(localDay(new Date(Date.now() + 86_400_000))); // tomorrow
     await expect(audit).toContainText('Nothing matches these filters');
     await page.getByLabel('From').fill('');
     const download = page.waitForEvent('download');

@@ -26,6 +26,9 @@ export const STAFF_PASSWORD = 'e2e-cash-desk-pass';
 export const TELLER = { username: 'e2e.teller', branchCode: 'GCB-ACC-HS' };
 export const SUPERVISOR = { username: 'e2e.supervisor' };
 
+/** A day as a date field takes it (YYYY-MM-DD), in this process's zone, which the browser shares. */
+export const localDay = (d: Date): string => `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+
 export const statePath = (dataDir: string) => join(dataDir, 'e2e-state.json');
 
 /** The phone and the counter (a laptop) every cash-desk and finance screen is checked at. */

@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { StaffMe } from '../../../../shared/schemas/backoffice';
 import { apiRequest, BACKOFFICE_API } from '../../api/client';
 import type { Language } from '../../../ui/i18n';
@@ -45,9 +45,6 @@ const ACTIVITY_EVENTS = ['keydown', 'pointerdown', 'touchstart', 'wheel'] as con
  */
 export function SessionProvider({ children }: { children: ReactNode }) {
   const [session, setSession] = useState<StaffSession | null | undefined>(undefined);
-  // Set when the staff menu's language is chosen: the account's language from a GET /me sent
-  // before that choice must not undo it (a choice made the moment the menu appears).
-  const languageChosen = useRef(false);
   const queryClient = useQueryClient();
   useEffect(() => {
     let live = true;
@@ -66,11 +63,11 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       // Nothing cached for the previous user may show to the next one.
       queryClient.clear();
       setSession({ user: login.user, mustChangePassword: login.must_change_password, language: null });
-      languageChosen.current = false;
       // The account's language (GET /me): the back office switches to it as soon as it is known,
-      // unless the user has chosen one in the meantime.
+      // unless the staff menu has set one in the meantime (language no longer null): an answer
+      // sent before that choice must not undo it.
       void apiRequest(`${BACKOFFICE_API}/me`, { schema: StaffMe }).then(
-        (me) => setSession((s) => (s && s.user.id === me.user.id && !languageChosen.current ? { ...s, language: me.user.language } : s)),
+        (me) => setSession((s) => (s && s.user.id === me.user.id && s.language === null ? { ...s, language: me.user.language } : s)),
         () => undefined,
       );
     },
@@ -98,7 +95,6 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   }, [signedIn, signOut]);
   const passwordChanged = useCallback(() => setSession((s) => (s ? { ...s, mustChangePassword: false } : s)), []);
   const chooseLanguage = useCallback((language: Language) => {
-    languageChosen.current = true;
     setSession((s) => (s ? { ...s, language } : s));
     // Best effort: should saving fail, the choice still holds until sign-out.
     void apiRequest(`${BACKOFFICE_API}/me/language`, { method: 'POST', body: { language }, schema: StaffMe }).catch(() => undefined);

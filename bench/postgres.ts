@@ -12,7 +12,8 @@ import { runAdmin, spawnServer, type Child } from '../test/support/processes';
 import { cpuWindow, postmasterOf } from './cpu-accounting';
 
 /**
- * The PostgreSQL run of `npm run bench`: `session_create` and `session_get` against
+ * The PostgreSQL run of `npm run bench`: `session_create`, `session_get` (one session, as the
+ * SQLite scenario) and `session_get_spread` (the first 1,000 sessions created, in turn) against
  * one instance, then against two instances on the same database with the load split between
  * them, then against one again (`pass: 2`), as JSON lines `{ scenario, engine, instances, requests,
  * rps, p50_ms, p99_ms, errors, commits_per_request, rollbacks_per_request }` (pg_stat_database,
@@ -96,6 +97,9 @@ export async function postgresScenarios(line: Line, note: (msg: string) => void,
     const runId = Date.now().toString(36);
     let n = 0;
     let firstId: string | undefined;
+    // The first sessions created, for `session_get_spread`: lookups spread over many sessions.
+    const ids: string[] = [];
+    const SPREAD = 1000;
     const create = (base: string): autocannon.Options => ({
       url: `${base}/api/v1/sessions`,
       method: 'POST',
@@ -110,12 +114,20 @@ export async function postgresScenarios(line: Line, note: (msg: string) => void,
             };
           },
           onResponse: (status, body) => {
-            if (status === 201 && !firstId) firstId = (JSON.parse(body) as { id: string }).id;
+            if (status !== 201 || ids.length >= SPREAD) return;
+            ids.push((JSON.parse(body) as { id: string }).id);
+            firstId ??= ids[0];
           },
         },
       ],
     });
     const get = (base: string): autocannon.Options => ({ url: `${base}/api/v1/sessions/${firstId}`, headers: auth });
+    let g = 0;
+    const getSpread = (base: string): autocannon.Options => ({
+      url: `${base}/api/v1/sessions/${firstId}`,
+      headers: auth,
+      requests: [{ setupRequest: (req) => ({ ...req, path: `/api/v1/sessions/${ids[g++ % ids.length]}` }) }],
+    });
 
     // Each instance is warmed before it is measured (its code optimised, its pool's connections open
     // and their statements prepared), the second as the first: otherwise the first run of each pays
@@ -124,6 +136,7 @@ export async function postgresScenarios(line: Line, note: (msg: string) => void,
     const warm = async (base: string) => {
       await spread([base], opts.connections, WARM_S, create);
       await spread([base], opts.connections, WARM_S, get);
+      await spread([base], opts.connections, WARM_S, getSpread);
     };
     const bases = [await start()];
     await warm(bases[0]!);
@@ -199,6 +212,7 @@ export async function postgresScenarios(line: Line, note: (msg: string) => void,
     };
     await measure('session_create', 1, create);
     await measure('session_get', 1, get);
+    await measure('session_get_spread', 1, getSpread);
     // The ceilings run against the same database while the instance idles: a real session is
     // the row they copy.
     const ceilings = { session_create: await ceiling('insert'), session_get: await ceiling('read') };
@@ -206,11 +220,13 @@ export async function postgresScenarios(line: Line, note: (msg: string) => void,
     await warm(bases[1]!);
     await measure('session_create', 2, create);
     await measure('session_get', 2, get);
+    await measure('session_get_spread', 2, getSpread);
     // One instance again, the second idle: the one-instance figure of the 2/1 ratio is the mean of
     // the runs before and after the two-instance runs, so neither side is measured only later (on a
     // larger table, after the ceilings' writes) than the other.
     await measure('session_create', 1, create, 2);
     await measure('session_get', 1, get, 2);
+    await measure('session_get_spread', 1, getSpread, 2);
     const round3 = (n: number) => Math.round(n * 1000) / 1000;
     // Two instances over the mean of the one-instance runs before and after them.
     const twoOverOne = (scenario: string) => {
@@ -218,6 +234,7 @@ export async function postgresScenarios(line: Line, note: (msg: string) => void,
       const two = measured.get(`${scenario}:2`)?.rps;
       return ones.length > 0 && two !== undefined ? round3(two / (ones.reduce((a, b) => a + b, 0) / ones.length)) : null;
     };
+    line({ scenario: 'session_get_spread', engine: 'postgres', ratio_2_over_1: twoOverOne('session_get_spread') });
     for (const scenario of ['session_create', 'session_get'] as const) {
       const c = ceilings[scenario];
       const name = scenario === 'session_create' ? 'ceiling_pg_insert' : 'ceiling_pg_read';

@@ -5,6 +5,8 @@ import { sweep } from '../../server/jobs/sweeper';
 import { randomIds } from '../../server/lib/ids';
 import { MOMO_PROMPT_TTL_SECONDS } from '../../server/providers/sandbox-momo';
 import { createKeptAnswerMemory, keepAnswer } from '../../server/http/kept-answers';
+import { roundTrips } from '../../server/db/round-trips';
+import { sessionRowVersion } from '../../server/db/row-versions';
 import type { CreatedIntegration } from '../../server/modules/integrations/integrations.service';
 import { createTestApp, type TestContext } from '../support/app';
 import { runAdmin } from '../support/cli';
@@ -108,6 +110,38 @@ describe('GET /api/v1/sessions/:id after the session changes', { timeout: 60_000
       expect((await lookup(s.id)).json().description).toBe('Again');
     } finally {
       await other?.destroy();
+    }
+  });
+
+  it('answers lookups that arrive together each with its own session as it is now, and no other merchant', async () => {
+    const [a, b, c] = [await openSession(t, m, { description: 'A' }), await openSession(t, m, { description: 'B' }), await openSession(t, m, { description: 'C' })];
+    for (const s of [a, b, c]) await lookup(s.id);
+    const other = await t.merchant('Answer Cache Together');
+    const url = databaseUrls.get(t.dataDir);
+    const instance = url ? openPostgres(url, { poolSize: 1 }).db : undefined;
+    try {
+      await sql`update checkout_sessions set description = 'B changed' where id = ${b.id}`.execute(instance ?? t.database.db);
+      // All at once: on PostgreSQL their version asks share one statement (server/db/row-versions.ts).
+      const answers = await Promise.all([a, b, c, b, a].map((s) => get(t.app, `/api/v1/sessions/${s.id}`, m.api_key)));
+      expect(answers.map((r) => r.statusCode)).toEqual([200, 200, 200, 200, 200]);
+      expect(answers.map((r) => r.json().description)).toEqual(['A', 'B changed', 'C', 'B changed', 'A']);
+      if (instance) {
+        const statements = roundTrips.statements;
+        const versions = await Promise.all([a.id, b.id, 'cs_test_missing', b.id].map((id) => sessionRowVersion(t.database.db, m.merchant_id, id)));
+        const theirs = await Promise.all([sessionRowVersion(t.database.db, other.merchant_id, a.id), sessionRowVersion(t.database.db, m.merchant_id, c.id)]);
+        expect(roundTrips.statements - statements, 'one statement per batch of asks').toBe(2);
+        expect(versions[0]).toMatch(/^\d+ /);
+        expect(versions[1]).not.toBe(versions[0]);
+        expect(versions.slice(2)).toEqual([undefined, versions[1]]);
+        expect(theirs[0]).toBeUndefined();
+        expect(theirs[1]).toMatch(/^\d+ /);
+      }
+      // Another merchant's key, beside the owner's: refused, while the owner's is answered.
+      const mixed = await Promise.all([get(t.app, `/api/v1/sessions/${a.id}`, other.api_key), get(t.app, `/api/v1/sessions/${a.id}`, m.api_key), get(t.app, `/api/v1/sessions/${c.id}`, other.api_key)]);
+      expect(mixed.map((r) => r.statusCode)).toEqual([404, 200, 404]);
+      expect(mixed[1]!.json().description).toBe('A');
+    } finally {
+      await instance?.destroy();
     }
   });
 

@@ -49,6 +49,7 @@ const HOT: ReadonlyArray<{ what: string; sql: RegExp; reads: ReadonlyArray<reado
   { what: 'a session created', sql: /^with "m" as \(select "currency" from "invoice_lines" [^)]*\), "s" as \(insert into "checkout_sessions"/, reads: [['invoice_lines', 'invoice_lines_merchant_ref_mode_code']] },
   { what: 'the merchant\'s session lookup', sql: /^select \*, xmin::text \|\| ' ' \|\| updated_at as "row_version" from "checkout_sessions" where "id" = \$1 and "merchant_id" = \$2$/, reads: [['checkout_sessions', SESSION_ID]] },
   { what: 'a kept lookup\'s row version', sql: /^select xmin::text \|\| ' ' \|\| updated_at as "v" from "checkout_sessions" where "id" = \$1 and "merchant_id" = \$2$/, reads: [['checkout_sessions', SESSION_ID]] },
+  { what: 'kept lookups\' row versions, asked together', sql: /^select "id", "merchant_id", xmin::text \|\| ' ' \|\| updated_at as "v" from "checkout_sessions" where id = any\(\$1\)$/, reads: [['checkout_sessions', SESSION_ID]] },
   { what: 'the payer\'s session with its owner', sql: /^select "s"\.\*, "m"\."name" as "merchant_name"/, reads: [['checkout_sessions', SESSION_ID]] },
   { what: 'the quote\'s fee rules', sql: /^select .* from "fee_rules" where "integration_id" = \$1 and "currency" = \$2$/, reads: [['fee_rules', 'fee_rules_integration_currency_rail']] },
   { what: 'a rail\'s fee rule', sql: /^select .* from "fee_rules" where "integration_id" = \$1 and "currency" = \$2 and "rail" = \$3$/, reads: [['fee_rules', 'fee_rules_integration_currency_rail']] },
@@ -105,6 +106,9 @@ describe.runIf(onPostgres)('the statements PostgreSQL prepares for the hot paths
       // A kept lookup's version check: the recorded handle keeps no answers (a derived handle),
       // so it is asked on the opened one, through the same pool.
       expect(await sessionRowVersion(t.database.db, m.merchant_id, createdId)).toMatch(/^\d+ /);
+      // Asks that arrive together share one statement.
+      const together = await Promise.all([createdId, card.id].map((id) => sessionRowVersion(t.database.db, m.merchant_id, id)));
+      expect(together).toEqual([expect.stringMatching(/^\d+ /), expect.stringMatching(/^\d+ /)]);
       // The checkout: a card payment, a Mobile Money prompt authorized, bank-transfer instructions.
       expect((await payByCard(t, card.id, '4242424242424242')).statusCode).toBe(201);
       const momo = await openSession(t, m, { invoice_ref: 'HOT-2' });

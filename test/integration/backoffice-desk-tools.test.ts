@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as m0010 from '../../server/db/migrations/0010_slip_reference_key';
+import * as m0046 from '../../server/db/migrations/0046_slip_reference_keys_mended';
 import { newSlipReference, SLIP_ALPHABET, slipReferenceKey } from '../../server/lib/slip-reference';
 import type { CreatedIntegration } from '../../server/modules/integrations/integrations.service';
 import { createTestApp, type TestContext } from '../support/app';
@@ -82,19 +83,38 @@ describe('back-office desk tools', () => {
 
     it('migration 0010 keys the slips of a populated database, old alphabet included (L, no 0 or 1)', async () => {
       const slip = await sessionWithSlip(t, m, 4_500);
+      const pd = await sessionWithSlip(t, m, 4_510);
       const db = t.database.db;
       await sql`DROP INDEX cash_slips_reference_key`.execute(db);
       await sql`ALTER TABLE cash_slips DROP COLUMN reference_key`.execute(db);
       await sql`UPDATE cash_slips SET reference = 'PD-49LC-T8LM' WHERE token = ${slip.slip_token}`.execute(db);
+      // A first group ending in PD: only the leading PD- is the prefix.
+      await sql`UPDATE cash_slips SET reference = 'PD-QQPD-F1W7' WHERE token = ${pd.slip_token}`.execute(db);
       await m0010.up(db as never);
-      for (const typed of ['PD-49LC-T8LM', 'pd49lct8lm', '49LC T8LM', '491CT81M']) {
-        const res = await call(t, teller, 'GET', `/cash-slips/${encodeURIComponent(typed)}`);
+      for (const [typed, reference] of [['PD-49LC-T8LM', 'PD-49LC-T8LM'], ['pd49lct8lm', 'PD-49LC-T8LM'], ['49LC T8LM', 'PD-49LC-T8LM'], ['491CT81M', 'PD-49LC-T8LM'], ['PD-QQPD-F1W7', 'PD-QQPD-F1W7'], ['qqpd f1w7', 'PD-QQPD-F1W7']]) {
+        const res = await call(t, teller, 'GET', `/cash-slips/${encodeURIComponent(typed!)}`);
         expect(res.statusCode, typed).toBe(200);
-        expect(res.json().reference).toBe('PD-49LC-T8LM');
+        expect(res.json().reference).toBe(reference);
       }
       // Every slip keyed: any that is not is named with its reference, so a failure says which.
       const keys = await db.selectFrom('cash_slips').select(['reference', 'reference_key', 'created_at']).execute();
       expect(keys.filter((k) => typeof k.reference_key !== 'string' || k.reference_key.length !== 8)).toEqual([]);
+    });
+
+    it('migration 0046 mends the keys the first 0010 wrote for references with PD after the prefix', async () => {
+      const slip = await sessionWithSlip(t, m, 4_520);
+      const other = await sessionWithSlip(t, m, 4_530);
+      const db = t.database.db;
+      // As the first 0010 left them: every PD- removed (QQF1W7), where the other slip's key is right.
+      await sql`UPDATE cash_slips SET reference = 'PD-ZZPD-K7W4', reference_key = 'ZZK7W4' WHERE token = ${slip.slip_token}`.execute(db);
+      const before = await db.selectFrom('cash_slips').select('reference_key').where('token', '=', other.slip_token).executeTakeFirstOrThrow();
+      expect((await call(t, teller, 'GET', `/cash-slips/${encodeURIComponent('PD-ZZPD-K7W4')}`)).statusCode).toBe(404);
+      await m0046.up(db as never);
+      const res = await call(t, teller, 'GET', `/cash-slips/${encodeURIComponent('PD-ZZPD-K7W4')}`);
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json().reference).toBe('PD-ZZPD-K7W4');
+      expect(await db.selectFrom('cash_slips').select('reference_key').where('token', '=', other.slip_token).executeTakeFirstOrThrow()).toEqual(before);
+      expect((await call(t, teller, 'GET', `/cash-slips/${encodeURIComponent(other.reference)}`)).statusCode).toBe(200);
     });
   });
 

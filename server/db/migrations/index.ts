@@ -41,6 +41,7 @@ import * as m0042 from './0042_staff_language';
 import * as m0043 from './0043_invoice_mode_sort_indexes';
 import * as m0044 from './0044_setup_links';
 import * as m0045 from './0045_session_search_probes_on_index';
+import * as m0046 from './0046_slip_reference_keys_mended';
 
 /**
  * Every migration, in order. Append only: the runner refuses to start when the applied
@@ -89,4 +90,5 @@ export const migrations: Record<string, Migration> = {
   '0043_invoice_mode_sort_indexes': m0043,
   '0044_setup_links': m0044,
   '0045_session_search_probes_on_index': m0045,
+  '0046_slip_reference_keys_mended': m0046,
 };

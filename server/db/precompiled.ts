@@ -32,8 +32,17 @@ const MARK = '\u0000param:';
  * compile time: do not use this for writes to the tables of CREDENTIAL_TABLES (the PostgreSQL
  * change stamp counts those per query, server/db/postgres.ts).
  */
-export function precompiled<P extends object, R>(build: (db: Kysely<Database>, p: P) => { compile(): CompiledQuery<R> }) {
-  return precompiledWith<P, R, P>(build);
+export function precompiled<P extends object, R>(build: (db: Kysely<Database>, p: P) => { compile(): CompiledQuery<R> }, opts: RunOptions = {}) {
+  return precompiledWith<P, R, P>(build, undefined, opts);
+}
+
+interface RunOptions {
+  /**
+   * A write that may run twice with the effect of once (an Idempotency-Key's reservation guards
+   * it): on PostgreSQL it runs again on the next pooled connection when the one it was sent on
+   * turns out dead, as reads do (server/db/direct-postgres.ts).
+   */
+  safeToRepeat?: boolean;
 }
 
 /**
@@ -48,7 +57,7 @@ export function precompiledValues<R>(build: (db: Kysely<Database>, p: Record<str
 /** The engine a statement is compiled for: SQLite when it can run on the connection directly. */
 const engineOf = (db: Kysely<Database>, direct: unknown): 'sqlite' | 'postgres' => (direct ? 'sqlite' : isPostgres(db) ? 'postgres' : 'sqlite');
 
-function precompiledWith<P extends object, R, A>(build: (db: Kysely<Database>, p: P) => { compile(): CompiledQuery<R> }, names?: readonly string[]) {
+function precompiledWith<P extends object, R, A>(build: (db: Kysely<Database>, p: P) => { compile(): CompiledQuery<R> }, names?: readonly string[], opts: RunOptions = {}) {
   const compiledFor = compiler(build, names);
   const run = async (db: Kysely<Database>, params: A): Promise<R[]> => {
     const executor = db.getExecutor();
@@ -69,7 +78,7 @@ function precompiledWith<P extends object, R, A>(build: (db: Kysely<Database>, p
     }
     // PostgreSQL outside a transaction: on a pooled client, without Kysely's executor (direct-postgres.ts).
     const pool = db.isTransaction ? undefined : directPostgresOf(db);
-    if (pool) return queryOnPool<R>(pool, query.sql, parameters);
+    if (pool) return queryOnPool<R>(pool, query.sql, parameters, opts.safeToRepeat);
     const result = await db.executeQuery<R>({ ...query, parameters });
     return result.rows;
   };

@@ -1,7 +1,8 @@
 import type Pg from 'pg';
 import { sql, type SelectQueryBuilder } from 'kysely';
 import type { Db } from './database';
-import { directPostgresOf } from './direct-postgres';
+import { isDeadConnectionError } from './connection-errors';
+import { directPostgresOf, releaseClient } from './direct-postgres';
 import { isPostgres } from './engine';
 import { precompiled } from './precompiled';
 
@@ -51,33 +52,47 @@ const open = new WeakMap<Pg.Pool, Batch>();
 const BATCH_MAX = 256;
 
 async function send(db: Db, pool: Pg.Pool, batch: Batch): Promise<void> {
-  let client: Pg.PoolClient | undefined;
   try {
     await new Promise((resolve) => setImmediate(resolve));
-    client = await pool.connect();
-    if (open.get(pool) === batch) open.delete(pool);
-    const ids = [...batch.ids.keys()];
-    if (ids.length === 1) {
-      const id = ids[0]!;
-      const askers = batch.ids.get(id)!;
-      for (const merchantId of new Set(askers.map((a) => a.merchantId))) {
-        const { sql: text, parameters } = sessionVersion.statement(db, { id, merchantId });
-        const v = (await client.query<{ v: string }>(text, parameters as unknown[])).rows[0]?.v;
-        for (const a of askers) if (a.merchantId === merchantId) a.resolve(v);
+    // A read: on a pooled connection found dead it runs again on the next (direct-postgres.ts).
+    for (let dead = 0; ; dead++) {
+      const client = await pool.connect();
+      if (open.get(pool) === batch) open.delete(pool);
+      let failed: unknown;
+      try {
+        await answer(db, client, batch);
+        return;
+      } catch (err) {
+        failed = err;
+        if (!isDeadConnectionError(err) || dead >= (pool.options.max ?? 10)) throw err;
+      } finally {
+        releaseClient(client, failed);
       }
-      return;
-    }
-    const { sql: text, parameters } = sessionVersions.statement(db, { ids });
-    const rows = new Map((await client.query<{ id: string; merchant_id: string; v: string }>(text, parameters as unknown[])).rows.map((r) => [r.id, r]));
-    for (const [id, askers] of batch.ids) {
-      const row = rows.get(id);
-      for (const a of askers) a.resolve(row !== undefined && row.merchant_id === a.merchantId ? row.v : undefined);
     }
   } catch (err) {
     if (open.get(pool) === batch) open.delete(pool);
     for (const askers of batch.ids.values()) for (const a of askers) a.reject(err);
-  } finally {
-    client?.release();
+  }
+}
+
+/** Resolves every ask of the batch from one statement (one per merchant for a batch of one id). */
+async function answer(db: Db, client: Pg.PoolClient, batch: Batch): Promise<void> {
+  const ids = [...batch.ids.keys()];
+  if (ids.length === 1) {
+    const id = ids[0]!;
+    const askers = batch.ids.get(id)!;
+    for (const merchantId of new Set(askers.map((a) => a.merchantId))) {
+      const { sql: text, parameters } = sessionVersion.statement(db, { id, merchantId });
+      const v = (await client.query<{ v: string }>(text, parameters as unknown[])).rows[0]?.v;
+      for (const a of askers) if (a.merchantId === merchantId) a.resolve(v);
+    }
+    return;
+  }
+  const { sql: text, parameters } = sessionVersions.statement(db, { ids });
+  const rows = new Map((await client.query<{ id: string; merchant_id: string; v: string }>(text, parameters as unknown[])).rows.map((r) => [r.id, r]));
+  for (const [id, askers] of batch.ids) {
+    const row = rows.get(id);
+    for (const a of askers) a.resolve(row !== undefined && row.merchant_id === a.merchantId ? row.v : undefined);
   }
 }
 

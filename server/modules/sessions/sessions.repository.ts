@@ -58,7 +58,9 @@ const openKeyed = precompiled((db, p: OpenRow & KeyParams) => {
     .with('h', (qc) => inserts.history(qc))
     .with('d', (qc) => inserts.delta(qc))
     .selectNoFrom(() => [sql<string | null>`(select currency from m)`.as('currency'), sql<boolean>`exists (select 1 from k)`.as('written')]);
-});
+  // Sent again on a connection found dead: if the first had committed, the key is live and this
+  // writes nothing, so the caller answers the key's replay.
+}, { safeToRepeat: true });
 
 /** The same without an Idempotency-Key: written unless a line is billed in another currency. */
 const openUnkeyed = precompiled((db, p: OpenRow) => {

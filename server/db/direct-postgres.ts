@@ -24,35 +24,35 @@ const READ_ONLY = /^\s*select\b/i;
 
 /**
  * One autocommit statement on a pooled client: the client's `query` (named when the text is a
- * hot one, server/db/prepared-statements.ts), released to the pool whatever happens. A pooled
- * connection found dead (its backend terminated while it sat idle: a failover, a restart) is
- * dropped, and a statement that is safe to repeat (a read, or a write the caller marks so: one an
- * Idempotency-Key guards) runs again on the next connection, at most once per connection the pool
- * holds, as a transaction does at BEGIN (server/db/postgres.ts); any other answers 503.
+ * hot one, server/db/prepared-statements.ts). A read, or a write the caller marks safe to repeat
+ * (one an Idempotency-Key guards), runs again on a connection found dead (onPooledClient); any
+ * other answers 503.
  */
 export async function queryOnPool<R>(pool: Pg.Pool, text: string, values: readonly unknown[], safeToRepeat = false): Promise<R[]> {
-  const repeatable = safeToRepeat || READ_ONLY.test(text);
+  return onPooledClient(pool, safeToRepeat || READ_ONLY.test(text), async (client) => (await client.query(text, values as unknown[])).rows as R[]);
+}
+
+/**
+ * `use` on a pooled client, which goes back to the pool whatever happens; one whose connection
+ * died under it (its backend terminated while it sat idle: a failover, a restart,
+ * `pg_terminate_backend`) is released with the error, so the pool drops it at once (released
+ * plainly, it went back among the idle ones whenever its socket had not closed yet, and the next
+ * request to take it failed the same way). When `repeatable` (`use` only reads, or may run twice
+ * with the effect of once), `use` runs again on the next connection, at most once per connection
+ * the pool holds, as a transaction does at BEGIN (server/db/postgres.ts); otherwise the error
+ * stands (503).
+ */
+export async function onPooledClient<T>(pool: Pg.Pool, repeatable: boolean, use: (client: Pg.PoolClient) => Promise<T>): Promise<T> {
   for (let dead = 0; ; dead++) {
     const client = await pool.connect();
     let failed: unknown;
     try {
-      const result = await client.query(text, values as unknown[]);
-      return result.rows as R[];
+      return await use(client);
     } catch (err) {
       failed = err;
       if (!repeatable || !isDeadConnectionError(err) || dead >= (pool.options.max ?? 10)) throw err;
     } finally {
-      releaseClient(client, failed);
+      client.release(failed !== undefined && isDeadConnectionError(failed) ? (failed as Error) : undefined);
     }
   }
-}
-
-/**
- * Gives a pooled client back; one whose connection died under it (a failover, a restart,
- * `pg_terminate_backend`) is released with the error, so the pool drops it at once. Released
- * plainly, it went back among the idle ones whenever its socket had not closed yet, and the next
- * request to take it failed the same way.
- */
-export function releaseClient(client: Pg.PoolClient, failed?: unknown): void {
-  client.release(failed !== undefined && isDeadConnectionError(failed) ? (failed as Error) : undefined);
 }

@@ -1,8 +1,7 @@
 import type Pg from 'pg';
 import { sql, type SelectQueryBuilder } from 'kysely';
 import type { Db } from './database';
-import { isDeadConnectionError } from './connection-errors';
-import { directPostgresOf, releaseClient } from './direct-postgres';
+import { directPostgresOf, onPooledClient } from './direct-postgres';
 import { isPostgres } from './engine';
 import { precompiled } from './precompiled';
 
@@ -54,21 +53,12 @@ const BATCH_MAX = 256;
 async function send(db: Db, pool: Pg.Pool, batch: Batch): Promise<void> {
   try {
     await new Promise((resolve) => setImmediate(resolve));
-    // A read: on a pooled connection found dead it runs again on the next (direct-postgres.ts).
-    for (let dead = 0; ; dead++) {
-      const client = await pool.connect();
+    // A read: run again on the next connection when the one it took is found dead.
+    await onPooledClient(pool, true, (client) => {
+      // Sent now: later asks start a batch of their own.
       if (open.get(pool) === batch) open.delete(pool);
-      let failed: unknown;
-      try {
-        await answer(db, client, batch);
-        return;
-      } catch (err) {
-        failed = err;
-        if (!isDeadConnectionError(err) || dead >= (pool.options.max ?? 10)) throw err;
-      } finally {
-        releaseClient(client, failed);
-      }
-    }
+      return answer(db, client, batch);
+    });
   } catch (err) {
     if (open.get(pool) === batch) open.delete(pool);
     for (const askers of batch.ids.values()) for (const a of askers) a.reject(err);

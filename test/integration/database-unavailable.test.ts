@@ -139,45 +139,20 @@ describe('database unavailable', () => {
     expect(last.statusCode, last.body).toBe(201);
   });
 
-  it.skipIf(!onPostgres)('a pooled connection whose backend died while idle is replaced at BEGIN: the transaction runs on a new one, no 503', async () => {
+  /**
+   * A database of its own behind a pool of two, and `kill`: the newest pooled connection made
+   * dead but not yet known to be. The pool learns of a dead connection only when its socket is
+   * read. Paused, the socket is not read: the connection stays idle in the pool, dead, as it does
+   * between a backend's death and the event-loop turn that reads it (a failover, a restart,
+   * pg_terminate_backend). It is read again once the next statement has been sent on it.
+   */
+  async function idleDeath(use: (pool: { opened: ReturnType<typeof openPostgres>; clients: pg.PoolClient[]; kill(backend: number): Promise<void> }) => Promise<void>) {
     const { url, drop } = await createPostgresDatabase();
     const opened = openPostgres(url, { poolSize: 2 });
     const admin = new pg.Client({ connectionString: url });
     admin.on('error', () => undefined);
     const clients: pg.PoolClient[] = [];
     opened.pool.on('connect', (c) => clients.push(c));
-    const backend = () => opened.db.transaction().execute(async (trx) => (await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(trx)).rows[0]!.pid);
-    try {
-      await admin.connect();
-      const first = await backend();
-      expect(clients).toHaveLength(1); // idle in the pool now
-      // The pool learns of a dead connection only when its socket is read. Paused, the socket is
-      // not read: the connection stays idle in the pool, dead, as it does between a backend's
-      // death and the event-loop turn that reads it (a failover, a restart, pg_terminate_backend).
-      const socket = (clients[0] as unknown as { connection: { stream: NodeJS.ReadableStream } }).connection.stream;
-      socket.pause();
-      await admin.query('select pg_terminate_backend($1, 5000)', [first]);
-      // The transaction takes the dead connection from the pool and sends BEGIN on it; only then
-      // is the socket read, and BEGIN fails with the backend's death.
-      const second = backend();
-      setImmediate(() => socket.resume());
-      expect(await second).not.toBe(first);
-      expect(clients).toHaveLength(2);
-    } finally {
-      await admin.end();
-      await opened.db.destroy();
-      await drop();
-    }
-  });
-  it.skipIf(!onPostgres)('a statement outside a transaction meets a dead pooled connection: a read or a write safe to repeat runs on a new one, another answers 503', async () => {
-    const { url, drop } = await createPostgresDatabase();
-    const opened = openPostgres(url, { poolSize: 2 });
-    const admin = new pg.Client({ connectionString: url });
-    admin.on('error', () => undefined);
-    const clients: pg.PoolClient[] = [];
-    opened.pool.on('connect', (c) => clients.push(c));
-    const pid = async (safeToRepeat?: boolean, text = 'select pg_backend_pid() as pid') => (await queryOnPool<{ pid: number }>(opened.pool, text, [], safeToRepeat))[0]!.pid;
-    // The newest pooled connection, dead but not yet known to be (as in the test above).
     const kill = async (backend: number) => {
       const socket = (clients.at(-1) as unknown as { connection: { stream: NodeJS.ReadableStream } }).connection.stream;
       socket.pause();
@@ -186,6 +161,30 @@ describe('database unavailable', () => {
     };
     try {
       await admin.connect();
+      await use({ opened, clients, kill });
+    } finally {
+      await admin.end();
+      await opened.db.destroy();
+      await drop();
+    }
+  }
+
+  it.skipIf(!onPostgres)('a pooled connection whose backend died while idle is replaced at BEGIN: the transaction runs on a new one, no 503', async () => {
+    await idleDeath(async ({ opened, clients, kill }) => {
+      const backend = () => opened.db.transaction().execute(async (trx) => (await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(trx)).rows[0]!.pid);
+      const first = await backend();
+      expect(clients).toHaveLength(1); // idle in the pool now
+      await kill(first);
+      // The transaction takes the dead connection from the pool and sends BEGIN on it; only then
+      // is the socket read, and BEGIN fails with the backend's death.
+      expect(await backend()).not.toBe(first);
+      expect(clients).toHaveLength(2);
+    });
+  });
+
+  it.skipIf(!onPostgres)('a statement outside a transaction meets a dead pooled connection: a read or a write safe to repeat runs on a new one, another answers 503', async () => {
+    await idleDeath(async ({ opened, kill }) => {
+      const pid = async (safeToRepeat?: boolean, text = 'select pg_backend_pid() as pid') => (await queryOnPool<{ pid: number }>(opened.pool, text, [], safeToRepeat))[0]!.pid;
       const first = await pid();
       await kill(first);
       const read = await pid();
@@ -198,10 +197,6 @@ describe('database unavailable', () => {
       const after = await pid(false, 'with w as (select 1) select pg_backend_pid() as pid from w');
       await kill(after);
       expect(await pid(true, 'with w as (select 1) select pg_backend_pid() as pid from w')).not.toBe(after);
-    } finally {
-      await admin.end();
-      await opened.db.destroy();
-      await drop();
-    }
+    });
   });
 });

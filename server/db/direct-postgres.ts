@@ -20,7 +20,7 @@ export function directPostgresOf(db: object): Pg.Pool | undefined {
 }
 
 /** A statement that only reads: running it again changes nothing. */
-const READ_ONLY = /^\s*select\b/i;
+export const READ_ONLY = /^\s*select\b/i;
 
 /**
  * One autocommit statement on a pooled client: the client's `query` (named when the text is a

@@ -1,4 +1,5 @@
-import { Kysely, PostgresDialect } from 'kysely';
+import { Kysely } from 'kysely';
+import { PaydeskPostgresDialect } from './postgres-driver';
 import { paydeskPool } from './postgres';
 import type { Db } from './database';
 import type { Database } from './schema';
@@ -14,6 +15,6 @@ import type { Database } from './schema';
 export function openPostgresReader(connectionString: string): { db: Db; close(): Promise<void> } {
   // As the server's pool (no JIT), and no writes.
   const pool = paydeskPool({ connectionString, max: 1, application_name: 'paydesk-reports' }, 'SET jit = off; SET default_transaction_read_only = on');
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: new PaydeskPostgresDialect(pool) });
   return { db, close: () => db.destroy() };
 }

@@ -6,7 +6,6 @@ import {
   DeleteQueryNode,
   InsertQueryNode,
   Kysely,
-  PostgresDialect,
   RawNode,
   UpdateQueryNode,
   type KyselyConfig,
@@ -16,6 +15,7 @@ import {
 } from 'kysely';
 import { collectAfterCommit } from './after-commit';
 import { registerDirectPostgres } from './direct-postgres';
+import { PaydeskPostgresDialect } from './postgres-driver';
 import { roundTrips } from './round-trips';
 import { isDeadConnectionError } from './connection-errors';
 import { CREDENTIAL_TABLES, mayTouchCredentials } from './credential-writes';
@@ -198,7 +198,7 @@ export function openPostgres(connectionString: string, opts: { poolSize?: number
     // short queries of a request take in all (the amount list's attempts part planned one for a read of no rows).
     `SET jit = off; SET max_parallel_workers_per_gather = 0${opts.durability === 'testOnlyUnsynced' ? '' : `; ${SYNCED_COMMITS_SQL}`}`,
   );
-  const db = new SerializableKysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [watch] }, opts.poolSize ?? 10);
+  const db = new SerializableKysely<Database>({ dialect: new PaydeskPostgresDialect(pool), plugins: [watch] }, opts.poolSize ?? 10);
   registerDirectPostgres(db, pool);
   return {
     db,

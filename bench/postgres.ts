@@ -1,7 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import autocannon from 'autocannon';
 import pg from 'pg';
 import { loadConfig } from '../server/config';
 import { connectDatabase, migrate } from '../server/db/database';
@@ -10,6 +9,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { runAdmin, spawnServer, type Child } from '../test/support/processes';
 import { cpuWindow, postmasterOf } from './cpu-accounting';
+import { load, type LoadOptions, type LoadRequest, type LoadResult } from './http-load';
 
 /**
  * The PostgreSQL run of `npm run bench`: `session_create`, `session_get` (one session, as the
@@ -25,38 +25,14 @@ import { cpuWindow, postmasterOf } from './cpu-accounting';
  * dropped afterwards. Without any of them the run is skipped with a note.
  */
 
-interface Result {
-  requests: number;
-  rps: number;
-  p50_ms: number;
-  p99_ms: number;
-  errors: number;
-}
-
 type Line = (obj: object) => void;
 
-function run(opts: autocannon.Options, durationS: number): Promise<Result> {
-  return new Promise((resolve, reject) => {
-    const instance = autocannon({ duration: durationS, ...opts }, (err, r) => {
-      clearTimeout(guard);
-      if (err) return reject(err);
-      const seconds = r.duration > 0 ? r.duration : durationS;
-      resolve({ requests: r.requests.total, rps: r.requests.total / seconds, p50_ms: r.latency.p50, p99_ms: r.latency.p99, errors: r.errors + r.timeouts + r.non2xx });
-    });
-    const guard = setTimeout(() => instance.stop(), durationS * 3000);
-  });
-}
+/** What one scenario sends, whichever instance a connection is on. */
+type Scenario = Pick<LoadOptions, 'request' | 'onResponse'>;
 
-/** The same scenario against every base URL at once, connections split evenly; figures summed. */
-async function spread(bases: string[], connections: number, durationS: number, make: (base: string) => autocannon.Options): Promise<Result> {
-  const parts = await Promise.all(bases.map((b) => run({ ...make(b), connections: Math.max(1, Math.round(connections / bases.length)) }, durationS)));
-  return {
-    requests: parts.reduce((s, p) => s + p.requests, 0),
-    rps: parts.reduce((s, p) => s + p.rps, 0),
-    p50_ms: Math.max(...parts.map((p) => p.p50_ms)),
-    p99_ms: Math.max(...parts.map((p) => p.p99_ms)),
-    errors: parts.reduce((s, p) => s + p.errors, 0),
-  };
+/** The same scenario against every base URL at once, the connections split evenly between them. */
+function spread(bases: string[], connections: number, durationS: number, scenario: Scenario): Promise<LoadResult> {
+  return load({ targets: bases, connections, durationS, ...scenario });
 }
 
 export async function postgresScenarios(line: Line, note: (msg: string) => void, opts: { connections: number; durationS: number; serverNodeArgs?: string[] }): Promise<void> {
@@ -100,34 +76,28 @@ export async function postgresScenarios(line: Line, note: (msg: string) => void,
     // The first sessions created, for `session_get_spread`: lookups spread over many sessions.
     const ids: string[] = [];
     const SPREAD = 1000;
-    const create = (base: string): autocannon.Options => ({
-      url: `${base}/api/v1/sessions`,
-      method: 'POST',
-      requests: [
-        {
-          setupRequest: (req) => {
-            n++;
-            return {
-              ...req,
-              headers: { 'content-type': 'application/json', ...auth, 'idempotency-key': `bench-pg-${runId}-${n}` },
-              body: JSON.stringify({ amount_minor: 1000, invoice_ref: `INV-PG-${runId}-${n}`, description: 'Bench water bill' }),
-            };
-          },
-          onResponse: (status, body) => {
-            if (status !== 201 || ids.length >= SPREAD) return;
-            ids.push((JSON.parse(body) as { id: string }).id);
-            firstId ??= ids[0];
-          },
-        },
-      ],
-    });
-    const get = (base: string): autocannon.Options => ({ url: `${base}/api/v1/sessions/${firstId}`, headers: auth });
+    const json = { 'content-type': 'application/json', ...auth };
+    const create: Scenario = {
+      request: () => {
+        n++;
+        return {
+          method: 'POST',
+          path: '/api/v1/sessions',
+          headers: { ...json, 'idempotency-key': `bench-pg-${runId}-${n}` },
+          body: JSON.stringify({ amount_minor: 1000, invoice_ref: `INV-PG-${runId}-${n}`, description: 'Bench water bill' }),
+        };
+      },
+      onResponse: (status, body) => {
+        if (status !== 201 || ids.length >= SPREAD) return;
+        ids.push((JSON.parse(body) as { id: string }).id);
+        firstId ??= ids[0];
+      },
+    };
+    // One request object for every get: the load generator serialises it once.
+    let one: LoadRequest | undefined;
+    const get: Scenario = { request: () => (one ??= { method: 'GET', path: `/api/v1/sessions/${firstId}`, headers: auth }) };
     let g = 0;
-    const getSpread = (base: string): autocannon.Options => ({
-      url: `${base}/api/v1/sessions/${firstId}`,
-      headers: auth,
-      requests: [{ setupRequest: (req) => ({ ...req, path: `/api/v1/sessions/${ids[g++ % ids.length]}` }) }],
-    });
+    const getSpread: Scenario = { request: () => ({ method: 'GET', path: `/api/v1/sessions/${ids[g++ % ids.length]}`, headers: auth }) };
 
     // Each instance is warmed before it is measured (its code optimised, its pool's connections open
     // and their statements prepared), the second as the first: otherwise the first run of each pays
@@ -140,7 +110,7 @@ export async function postgresScenarios(line: Line, note: (msg: string) => void,
     };
     const bases = [await start()];
     await warm(bases[0]!);
-    const measured = new Map<string, Result>();
+    const measured = new Map<string, LoadResult>();
     // Server-side and load-independent: commits and rollbacks (serialization-failure retries,
     // refused writes) per request, from pg_stat_database. Other backends' counters land there
     // when they go idle, at most ~1 s late, hence the pause before each reading.
@@ -160,7 +130,7 @@ export async function postgresScenarios(line: Line, note: (msg: string) => void,
     };
     // The instances' pool as their own config reads it (the same variable, default and bounds).
     const poolSize = loadConfig({ DATABASE_POOL_SIZE: process.env.DATABASE_POOL_SIZE }).databasePoolSize;
-    const measure = async (scenario: string, instances: number, make: (base: string) => autocannon.Options, pass = 1) => {
+    const measure = async (scenario: string, instances: number, make: Scenario, pass = 1) => {
       const before = await xacts();
       const trips0 = await roundTrips();
       const window = cpuWindow(postmaster, children.map((c) => c.pid));
@@ -197,12 +167,12 @@ export async function postgresScenarios(line: Line, note: (msg: string) => void,
         steal: spent.steal,
       });
     };
-    const ceiling = async (mode: 'insert' | 'read'): Promise<Result | null> => {
+    const ceiling = async (mode: 'insert' | 'read'): Promise<LoadResult | null> => {
       try {
         const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'bench/ceiling-pg.ts', mode, url, String(opts.durationS)], {
           timeout: opts.durationS * 5000 + 30_000,
         });
-        const out = JSON.parse(stdout.trim().split('\n').pop() ?? '{}') as Result;
+        const out = JSON.parse(stdout.trim().split('\n').pop() ?? '{}') as LoadResult;
         line(out);
         return out;
       } catch (err) {

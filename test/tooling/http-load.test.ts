@@ -87,12 +87,13 @@ describe('bench load generator', () => {
     let calls = 0;
     const base = await serve((a) => {
       a.get('/slow', async () => {
-        // The first request hangs past the timeout; the rest answer at once.
-        if (calls++ === 0) await new Promise((resolve) => setTimeout(resolve, 2_500));
+        // The first request hangs past the timeout (and the run); the rest answer at once.
+        if (calls++ === 0) await new Promise((resolve) => setTimeout(resolve, 3_000));
         return { ok: true };
       });
     });
-    const r = await load({ targets: [base], connections: 1, durationS: 2.2, timeoutMs: 300, request: () => ({ method: 'GET', path: '/slow', headers: {} }) });
+    // The watchdog looks once a second: the hung request is given up at its first look.
+    const r = await load({ targets: [base], connections: 1, durationS: 2.5, timeoutMs: 800, request: () => ({ method: 'GET', path: '/slow', headers: {} }) });
     expect(r.errors).toBe(1);
     expect(r.requests).toBeGreaterThan(0);
   });

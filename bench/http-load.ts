@@ -4,12 +4,12 @@ import net from 'node:net';
  * The PostgreSQL run's load generator: a closed loop of keep-alive HTTP/1.1 connections, each
  * with one request in flight, answered when the response's Content-Length bytes have arrived.
  *
- * autocannon (bench/run.ts) spends 22–28 µs of CPU on each request here (a JavaScript HTTP parser,
- * a timer per request) and undici 31–46 µs; this loop spends 15–18 µs, most of it the kernel's
- * loopback. On a 2-core machine the load generator shares the cores with the servers it loads, so
- * its own cost decides whether a second instance has any CPU to add: the two-instance figures are
- * measured with this loop. The SQLite run keeps autocannon: there each scenario is read against a
- * ceiling measured by the same client, so the client's cost is in both sides of the ratio.
+ * Per request here, autocannon (bench/run.ts) spends 25–31 µs of its own CPU (a JavaScript HTTP
+ * parser, a timer per request), undici 31–46 µs, this loop 19–27 µs, most of it the kernel's
+ * loopback. On a 2-core machine the load generator shares the cores with the servers it loads, and
+ * driven by autocannon two instances spent 59–68 µs of server CPU per get against 49–57 with this
+ * loop, and answered fewer gets than one. The SQLite run keeps autocannon: there each scenario is
+ * read against a ceiling measured by the same client, so its cost is on both sides of the ratio.
  */
 
 export interface LoadRequest {

@@ -39,6 +39,17 @@ async function costOf(run: () => Promise<unknown>): Promise<Cost> {
 }
 const shown = (c: Cost) => `${c.cpuMs.toFixed(1)} ms of CPU, event loop delayed up to ${c.delayMs.toFixed(1)} ms`;
 
+/**
+ * The cheapest of three runs, with all three for the failure message. One reading can take in a
+ * collection of garbage or, on a busy machine, the cost of being preempted mid-request (cache
+ * refills: up to twice the CPU of a quiet run); the old parse cost 0.1-1.6 s every time.
+ */
+async function cheapestOf3(run: () => Promise<unknown>): Promise<{ cpuMs: number; shown: string }> {
+  const costs: Cost[] = [];
+  for (let i = 0; i < 3; i++) costs.push(await costOf(run));
+  return { cpuMs: Math.min(...costs.map((c) => c.cpuMs)), shown: costs.map(shown).join('; ') };
+}
+
 describe('form bodies cannot cost seconds of CPU', () => {
   let t: TestContext;
   beforeAll(async () => {
@@ -52,45 +63,35 @@ describe('form bodies cannot cost seconds of CPU', () => {
     const body = multipartOf(names);
     expect(body.length).toBeGreaterThan(0.85 * MiB);
     expect(body.length).toBeLessThanOrEqual(MiB);
-    let status = 0;
-    let message = '';
-    const cost = await costOf(async () => {
+    const cost = await cheapestOf3(async () => {
       const res = await send(body, `multipart/form-data; boundary=${BOUNDARY}`);
-      status = res.statusCode;
-      message = envelope(res).message;
+      expect(res.statusCode).toBe(400);
+      expect(envelope(res).message).toMatch(new RegExp(`at most ${MAX_FORM_FIELDS} fields`));
     });
-    expect(status).toBe(400);
-    expect(message).toMatch(new RegExp(`at most ${MAX_FORM_FIELDS} fields`));
-    expect(cost.cpuMs, shown(cost)).toBeLessThan(100);
+    expect(cost.cpuMs, cost.shown).toBeLessThan(100);
   });
 
   it('parses the largest body it accepts (100 fields, 1 MiB) at a CPU cost well under the old seconds', async () => {
     const value = 'v'.repeat(Math.floor(MiB / MAX_FORM_FIELDS) - 120);
     const body = multipartOf(Array.from({ length: MAX_FORM_FIELDS }, (_, i): [string, string] => [`metadata[k${i}]`, value]));
     expect(body.length).toBeLessThanOrEqual(MiB);
-    const costs: Cost[] = [];
-    for (let i = 0; i < 3; i++) {
-      costs.push(
-        await costOf(async () => {
-          const res = await send(body, `multipart/form-data; boundary=${BOUNDARY}`);
-          expect(res.statusCode).toBe(400); // session_id is missing: the body was parsed and validated
-          expect(envelope(res).message).toMatch(/^session_id/);
-        }),
-      );
-    }
-    // The best of three: a collection of garbage in one of them should not fail this; the old parse of such a body cost 0.1-0.3 s every time.
-    expect(Math.min(...costs.map((c) => c.cpuMs)), costs.map(shown).join('; ')).toBeLessThan(50);
+    const cost = await cheapestOf3(async () => {
+      const res = await send(body, `multipart/form-data; boundary=${BOUNDARY}`);
+      expect(res.statusCode).toBe(400); // session_id is missing: the body was parsed and validated
+      expect(envelope(res).message).toMatch(/^session_id/);
+    });
+    // The old parse of such a body cost 0.1-0.3 s every time.
+    expect(cost.cpuMs, cost.shown).toBeLessThan(50);
   });
 
   it('refuses an urlencoded body of more than 100 fields the same way', async () => {
     const body = Array.from({ length: 60_000 }, (_, i) => `a[${i}]=x`).join('&');
-    let res: Awaited<ReturnType<typeof send>> | undefined;
-    const cost = await costOf(async () => {
-      res = await send(body, 'application/x-www-form-urlencoded');
+    const cost = await cheapestOf3(async () => {
+      const res = await send(body, 'application/x-www-form-urlencoded');
+      expect(res.statusCode).toBe(400);
+      expect(envelope(res).message).toMatch(new RegExp(`at most ${MAX_FORM_FIELDS} fields`));
     });
-    expect(res!.statusCode).toBe(400);
-    expect(envelope(res!).message).toMatch(new RegExp(`at most ${MAX_FORM_FIELDS} fields`));
-    expect(cost.cpuMs, shown(cost)).toBeLessThan(100);
+    expect(cost.cpuMs, cost.shown).toBeLessThan(100);
     const ok = await send(Array.from({ length: MAX_FORM_FIELDS }, (_, i) => `metadata[k${i}]=x`).join('&'), 'application/x-www-form-urlencoded');
     expect(envelope(ok).message).toMatch(/^session_id/);
   });

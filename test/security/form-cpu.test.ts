@@ -40,9 +40,10 @@ async function costOf(run: () => Promise<unknown>): Promise<Cost> {
 const shown = (c: Cost) => `${c.cpuMs.toFixed(1)} ms of CPU, event loop delayed up to ${c.delayMs.toFixed(1)} ms`;
 
 /**
- * The cheapest of three runs, with all three for the failure message. One reading can take in a
- * collection of garbage or, on a busy machine, the cost of being preempted mid-request (cache
- * refills: up to twice the CPU of a quiet run); the old parse cost 0.1-1.6 s every time.
+ * The cheapest of three runs, with all three for the failure message. One reading can take in the
+ * first request's compiling of the route's code (69-129 ms for the 16,000-name refusal on a busy
+ * machine, 3-9 ms after), a collection of garbage, or being preempted mid-request; the old parse
+ * cost 0.1-1.6 s every time.
  */
 async function cheapestOf3(run: () => Promise<unknown>): Promise<{ cpuMs: number; shown: string }> {
   const costs: Cost[] = [];

@@ -11,6 +11,7 @@ import { createDispatcher } from '../server/modules/webhooks/dispatcher';
 import { createOutbox } from '../server/modules/webhooks/outbox';
 import { startWalCount, walPagesByTree } from './wal-pages';
 import { startReceiver } from './bench-receiver';
+import { nearestRank } from './quantile';
 
 /**
  * The `webhook_fanout` benchmark scenario, for bench/run.ts:
@@ -80,7 +81,6 @@ function ioCounters(): Record<string, number> {
   }
 }
 
-const percentile = (sorted: number[], p: number): number => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((sorted.length - 1) * p))]! : 0);
 
 export async function webhookFanoutScenario(opts: { events?: number; concurrency?: number; timeoutMs?: number } = {}): Promise<FanoutResult> {
   const events = opts.events ?? 5000;
@@ -164,8 +164,8 @@ export async function webhookFanoutScenario(opts: { events?: number; concurrency
       scenario: 'webhook_fanout',
       requests: delivered,
       rps: Math.round(delivered / seconds),
-      p50_ms: percentile(latencies, 0.5),
-      p99_ms: percentile(latencies, 0.99),
+      p50_ms: nearestRank(latencies, 0.5),
+      p99_ms: nearestRank(latencies, 0.99),
       errors: attempts.length - delivered,
     };
   } finally {

@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { loadConfig } from '../server/config';
+import { nearestRank } from './quantile';
 
 /**
  * The PostgreSQL ceilings `npm run bench` compares Paydesk's PostgreSQL scenarios against, run as
@@ -115,7 +116,7 @@ if (mode === 'insert') {
 await pool.end();
 
 latencies.sort((a, b) => a - b);
-const pct = (p: number) => (latencies.length ? Math.round(latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))]!) : 0);
+const pct = (q: number) => Math.round(nearestRank(latencies, q));
 process.stdout.write(
   `${JSON.stringify({
     scenario: mode === 'insert' ? 'ceiling_pg_insert' : 'ceiling_pg_read',

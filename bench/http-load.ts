@@ -1,4 +1,5 @@
 import net from 'node:net';
+import { nearestRank } from './quantile';
 
 /**
  * The PostgreSQL run's load generator: a closed loop of keep-alive HTTP/1.1 connections, each
@@ -47,11 +48,8 @@ const CONTENT_LENGTH = /\r\ncontent-length:\s*(\d+)/i;
 const CLOSE = /\r\nconnection:\s*close/i;
 
 /** The value at `q` (0–1) of ascending `sorted` latencies in ms, to 0.1 ms. */
-function quantile(sorted: Float64Array, q: number): number {
-  if (sorted.length === 0) return 0;
-  const v = sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? 0;
-  return Math.round(v * 10) / 10;
-}
+/** A latency quantile in ms to 0.1 ms. */
+const quantile = (sorted: Float64Array, q: number): number => Math.round(nearestRank(sorted, q) * 10) / 10;
 
 export function load(opts: LoadOptions): Promise<LoadResult> {
   const timeoutMs = opts.timeoutMs ?? 10_000;

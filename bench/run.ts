@@ -7,6 +7,7 @@ import { startReceiver, type Receiver } from './bench-receiver';
 import { buildServerBundle, cpuMs, rssMb, threadCpuMs, runAdmin, spawnNode, spawnServer, type Child } from '../test/support/processes';
 import { postgresScenarios } from './postgres';
 import { CEILING_OF, ratios, targets, type ScenarioResult } from './bench-targets';
+import { nearestRank } from './quantile';
 
 /**
  * `npm run bench` (docs/performance.md): one JSON object per scenario on stdout,
@@ -370,7 +371,7 @@ async function webhookFanout(base: string, receiver: Receiver, attempts: Array<{
   const seconds = Math.max((times[times.length - 1] ?? 0) / 1000, 0.001);
   // With BENCH_FANOUT_EVENTS above 2,000: the later thousands show the rate once the delivery path is compiled.
   note(`webhook_fanout: ms from opening to the 1,000th, 2,000th, … acknowledgement: ${times.filter((_, k) => (k + 1) % 1000 === 0).map((t) => Math.round(t)).join(' ')}`);
-  const lat = (q: number) => round(times[Math.min(times.length - 1, Math.floor(q * times.length))] ?? 0, 1);
+  const lat = (q: number) => round(nearestRank(times, q), 1);
   const out: ScenarioResult = {
     scenario: 'webhook_fanout',
     requests: acked,

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
@@ -268,8 +268,21 @@ async function paydeskScenarios(receiver: Receiver): Promise<void> {
 
 function afterLoadRss(pid: number): void {
   const rss = rssMb(pid);
+  note(`rss_after_bench_mb: ${rssParts(pid)}`);
   line({ metric: 'rss_after_bench_mb', value: rss, detail: ONLY ? 'VmRSS of the server after the scenarios run (--only: not the whole bench)' : 'VmRSS of the server after every scenario' });
   if (rss !== null && ONLY === null) results.set('rss_after_bench_mb', { scenario: 'rss_after_bench_mb', requests: 0, rps: 0, p50_ms: rss, p99_ms: rss, errors: 0 });
+}
+
+/** The kinds of resident memory in /proc/<pid>/status (anonymous, file-backed, shared), MB. */
+function rssParts(pid: number): string {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    return ['RssAnon', 'RssFile', 'RssShmem', 'VmHWM']
+      .map((k) => `${k} ${Math.round(Number(new RegExp(`${k}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) / 102.4) / 10}`)
+      .join(', ');
+  } catch {
+    return 'unreadable';
+  }
 }
 
 /**

@@ -3,6 +3,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { SERVER_NODE_FLAGS } from '../../scripts/server-node-flags.mjs';
 
 const ROOT = resolve(__dirname, '../..');
 const BUNDLE = join(ROOT, 'out/server/main.cjs');
@@ -47,7 +48,7 @@ describe('the production tree (Containerfile)', { timeout: 240_000 }, () => {
     }
 
     const dataDir = join(dir, 'data');
-    const child = spawn(process.execPath, ['--max-semi-space-size=8', '--no-memory-reducer', 'scripts/serve.mjs', 'serve'], {
+    const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, 'scripts/serve.mjs', 'serve'], {
       cwd: dir,
       env: { PATH: process.env.PATH ?? '', HOME: dir, NODE_ENV: 'production', PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
       stdio: ['ignore', 'pipe', 'pipe'],

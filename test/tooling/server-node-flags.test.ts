@@ -18,6 +18,17 @@ describe('node flags of the headless server (scripts/server-node-flags.mjs)', ()
     expect(flags).toEqual([...SERVER_NODE_FLAGS]);
   });
 
+  it('the Containerfile and the systemd unit start node with the same flags', () => {
+    const entrypoint = /^ENTRYPOINT (\[.*\])$/m.exec(readFileSync(join(root, 'Containerfile'), 'utf8'))?.[1];
+    const [node, ...args] = JSON.parse(entrypoint ?? '[]') as string[];
+    expect(node).toBe('node');
+    expect(args.slice(0, args.indexOf('scripts/serve.mjs'))).toEqual([...SERVER_NODE_FLAGS]);
+    const execStart = /^ExecStart=(.*)$/m.exec(readFileSync(join(root, 'deploy/systemd/paydesk.service'), 'utf8'))?.[1] ?? '';
+    const [bin, ...unitArgs] = execStart.split(/\s+/);
+    expect(bin).toBe('/usr/bin/node');
+    expect(unitArgs.slice(0, unitArgs.findIndex((a) => a.endsWith('scripts/serve.mjs')))).toEqual([...SERVER_NODE_FLAGS]);
+  });
+
   it('this node accepts them, and they cap the young generation at 2 x 8 MB under allocation', () => {
     const script = `
       const v8 = require('node:v8');

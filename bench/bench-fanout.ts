@@ -81,7 +81,6 @@ function ioCounters(): Record<string, number> {
   }
 }
 
-
 export async function webhookFanoutScenario(opts: { events?: number; concurrency?: number; timeoutMs?: number } = {}): Promise<FanoutResult> {
   const events = opts.events ?? 5000;
   const dir = mkdtempSync(join(tmpdir(), 'paydesk-bench-webhooks-'));

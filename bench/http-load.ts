@@ -47,8 +47,7 @@ const HEAD_END = Buffer.from('\r\n\r\n');
 const CONTENT_LENGTH = /\r\ncontent-length:\s*(\d+)/i;
 const CLOSE = /\r\nconnection:\s*close/i;
 
-/** The value at `q` (0–1) of ascending `sorted` latencies in ms, to 0.1 ms. */
-/** A latency quantile in ms to 0.1 ms. */
+/** The value at `q` (0–1) of ascending `sorted` latencies in ms (nearest rank), to 0.1 ms. */
 const quantile = (sorted: Float64Array, q: number): number => Math.round(nearestRank(sorted, q) * 10) / 10;
 
 export function load(opts: LoadOptions): Promise<LoadResult> {

@@ -273,7 +273,7 @@ function afterLoadRss(pid: number): void {
   if (rss !== null && ONLY === null) results.set('rss_after_bench_mb', { scenario: 'rss_after_bench_mb', requests: 0, rps: 0, p50_ms: rss, p99_ms: rss, errors: 0 });
 }
 
-/** The kinds of resident memory in /proc/<pid>/status (anonymous, file-backed, shared), MB. */
+/** Resident memory by kind from /proc/<pid>/status (anonymous, file-backed, shared) and its peak, MB. */
 function rssParts(pid: number): string {
   try {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');

@@ -1,10 +1,10 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import SQLite from 'better-sqlite3';
 import { startReceiver, type Receiver } from './bench-receiver';
-import { buildServerBundle, cpuMs, rssMb, threadCpuMs, runAdmin, spawnNode, spawnServer, type Child } from '../test/support/processes';
+import { buildServerBundle, cpuMs, procStatusMb, rssMb, threadCpuMs, runAdmin, spawnNode, spawnServer, type Child } from '../test/support/processes';
 import { postgresScenarios } from './postgres';
 import { CEILING_OF, ratios, targets, type ScenarioResult } from './bench-targets';
 import { nearestRank } from './quantile';
@@ -268,21 +268,11 @@ async function paydeskScenarios(receiver: Receiver): Promise<void> {
 
 function afterLoadRss(pid: number): void {
   const rss = rssMb(pid);
-  note(`rss_after_bench_mb: ${rssParts(pid)}`);
+  const parts = procStatusMb(pid, ['RssAnon', 'RssFile', 'RssShmem', 'VmHWM']);
+  // Resident memory by kind (anonymous, file-backed, shared) and its peak.
+  note(`rss_after_bench_mb: ${parts ? Object.entries(parts).map(([k, mb]) => `${k} ${mb ?? '?'}`).join(', ') : 'unreadable'}`);
   line({ metric: 'rss_after_bench_mb', value: rss, detail: ONLY ? 'VmRSS of the server after the scenarios run (--only: not the whole bench)' : 'VmRSS of the server after every scenario' });
   if (rss !== null && ONLY === null) results.set('rss_after_bench_mb', { scenario: 'rss_after_bench_mb', requests: 0, rps: 0, p50_ms: rss, p99_ms: rss, errors: 0 });
-}
-
-/** Resident memory by kind from /proc/<pid>/status (anonymous, file-backed, shared) and its peak, MB. */
-function rssParts(pid: number): string {
-  try {
-    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-    return ['RssAnon', 'RssFile', 'RssShmem', 'VmHWM']
-      .map((k) => `${k} ${Math.round(Number(new RegExp(`${k}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) / 102.4) / 10}`)
-      .join(', ');
-  } catch {
-    return 'unreadable';
-  }
 }
 
 /**

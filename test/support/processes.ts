@@ -155,15 +155,26 @@ export function runAdmin<T = Record<string, unknown>>(dataDir: string, args: str
   });
 }
 
-/** Resident set size of a process in MB (Linux /proc), or null elsewhere. */
-export function rssMb(pid: number): number | null {
+/**
+ * Memory fields of a process's /proc/PID/status in MB to 0.1 (VmRSS, RssAnon, RssFile, VmHWM, …),
+ * each null where absent; null outright off Linux or once the process is gone.
+ */
+export function procStatusMb<K extends string>(pid: number, fields: readonly K[]): Record<K, number | null> | null {
+  let status: string;
   try {
-    const m = /VmRSS:\s+(\d+)\s+kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return m?.[1] ? Math.round(Number(m[1]) / 102.4) / 10 : null;
+    status = readFileSync(`/proc/${pid}/status`, 'utf8');
   } catch {
     return null;
   }
+  const mb = (field: string): number | null => {
+    const kb = new RegExp(`^${field}:\\s+(\\d+)\\s+kB`, 'm').exec(status)?.[1];
+    return kb === undefined ? null : Math.round(Number(kb) / 102.4) / 10;
+  };
+  return Object.fromEntries(fields.map((f) => [f, mb(f)])) as Record<K, number | null>;
 }
+
+/** Resident set size of a process in MB (Linux /proc), or null elsewhere. */
+export const rssMb = (pid: number): number | null => procStatusMb(pid, ['VmRSS'])?.VmRSS ?? null;
 
 /**
  * CPU time (user + system, ms) the process has used so far, from /proc/PID/stat; null off Linux.

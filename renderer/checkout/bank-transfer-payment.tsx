@@ -7,6 +7,7 @@ import { useT } from '../ui/i18n';
 import { describeDecline, formatClock, formatMoney, formatRelative, minorToDecimal } from './format';
 import { When } from './when';
 import { Spinner } from './icons';
+import { ErrorNotice, PendingLabel } from './notice';
 import type { RailPrice } from './method-picker';
 import { int, str, type ResumableAttempt } from './resumable-attempt';
 import { useCountdown } from './use-countdown';
@@ -73,18 +74,10 @@ export function BankTransferPayment({
         </h2>
         <p className="step-lead">{t('checkout.bank.lead', { amount: <strong>{formatMoney(price.totalMinor, currency)}</strong> })}</p>
         {error && (
-          <div className="notice notice-error" role="alert">
-            {error}
-          </div>
+          <ErrorNotice>{error}</ErrorNotice>
         )}
         <button type="button" className="btn btn-primary btn-block" disabled={start.isPending} onClick={() => start.mutate()}>
-          {start.isPending ? (
-            <>
-              <Spinner /> {t('checkout.bank.getting')}
-            </>
-          ) : (
-            t('checkout.bank.get')
-          )}
+          <PendingLabel pending={start.isPending} busy={t('checkout.bank.getting')} idle={t('checkout.bank.get')} />
         </button>
         <button type="button" className="btn btn-link" onClick={onBack}>
           {t('checkout.chooseAnother')}
@@ -159,9 +152,9 @@ function TransferInstructions({
         <h2 ref={headingRef} tabIndex={-1} className="step-title">
           {data.status === 'expired' ? t('checkout.bank.closedTitle') : t('checkout.bank.refusedTitle')}
         </h2>
-        <div className="notice notice-error" role="alert">
+        <ErrorNotice>
           {data.status === 'expired' ? t('checkout.bank.closedLead') : t('checkout.bank.refusedLead', { reason: describeDecline(t, data.decline_reason) })}
-        </div>
+        </ErrorNotice>
         {data.session_status !== 'failed' && (
           <>
             <button type="button" className="btn btn-primary btn-block" onClick={onRetry}>

@@ -3,7 +3,7 @@ import { useId, useRef, useState, type FormEvent } from 'react';
 import { errorField, payByCard, refreshSession } from './api';
 import { useT } from '../ui/i18n';
 import { describeDecline, formatMoney } from './format';
-import { Spinner } from './icons';
+import { ErrorNotice, PendingLabel } from './notice';
 import type { RailPrice } from './method-picker';
 import { useFocusOnChange } from './use-focus';
 import { usePaymentErrors } from './use-payment-errors';
@@ -256,19 +256,11 @@ export function CardPayment({
       </div>
 
       {result && (
-        <div className="notice notice-error" role="alert" data-testid="card-result">
-          {result}
-        </div>
+        <ErrorNotice testId="card-result">{result}</ErrorNotice>
       )}
 
       <button type="submit" className="btn btn-primary btn-block" disabled={pay.isPending}>
-        {pay.isPending ? (
-          <>
-            <Spinner /> {t('checkout.card.processing')}
-          </>
-        ) : (
-          t('checkout.payAmount', { amount: formatMoney(price.totalMinor, currency) })
-        )}
+        <PendingLabel pending={pay.isPending} busy={t('checkout.card.processing')} idle={t('checkout.payAmount', { amount: formatMoney(price.totalMinor, currency) })} />
       </button>
       <button type="button" className="btn btn-link" onClick={onBack}>
         {t('checkout.chooseAnother')}

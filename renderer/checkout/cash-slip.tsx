@@ -6,7 +6,7 @@ import { Barcode, preloadBarcodes } from './barcode';
 import { useT } from '../ui/i18n';
 import { formatMoney } from './format';
 import { When } from './when';
-import { Spinner } from './icons';
+import { ErrorNotice, PendingLabel } from './notice';
 import type { RailPrice } from './method-picker';
 import { useFocusOnChange } from './use-focus';
 import { usePaymentErrors } from './use-payment-errors';
@@ -63,18 +63,10 @@ export function CashPayment({
           <li>{t('checkout.cash.step3')}</li>
         </ol>
         {error && (
-          <div className="notice notice-error" role="alert">
-            {error}
-          </div>
+          <ErrorNotice>{error}</ErrorNotice>
         )}
         <button type="button" className="btn btn-primary btn-block" disabled={issue.isPending} onClick={() => issue.mutate()}>
-          {issue.isPending ? (
-            <>
-              <Spinner /> {t('checkout.cash.creating')}
-            </>
-          ) : (
-            t('checkout.cash.create')
-          )}
+          <PendingLabel pending={issue.isPending} busy={t('checkout.cash.creating')} idle={t('checkout.cash.create')} />
         </button>
         <button type="button" className="btn btn-link" onClick={onBack}>
           {t('checkout.chooseAnother')}

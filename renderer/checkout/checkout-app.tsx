@@ -6,6 +6,7 @@ import { ApiError, describeError, optionsQuery, quoteQuery, refreshSession, sess
 import { LanguageSwitch, useT } from '../ui/i18n';
 import { railLabel } from './format';
 import { Spinner } from './icons';
+import { ErrorNotice } from './notice';
 import { MethodPicker, priceOf, type RailPrice } from './method-picker';
 import { BankTransferPayment, CardPayment, CashPayment, MomoPayment } from './rail-screens';
 import type { ResumableAttempt } from './resumable-attempt';
@@ -267,12 +268,12 @@ function QuoteState({
   if (quote) return <>{children(quote)}</>;
   if (error && !(error instanceof ApiError && error.isConflict)) {
     return (
-      <div className="notice notice-error" role="alert">
+      <ErrorNotice>
         {describeError(t, error)}{' '}
         <button type="button" className="btn btn-link btn-inline" onClick={onRetry}>
           {t('checkout.tryAgain')}
         </button>
-      </div>
+      </ErrorNotice>
     );
   }
   return (

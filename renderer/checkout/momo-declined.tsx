@@ -4,7 +4,7 @@ import type { ProviderPaymentStatusResponse } from '../../shared/schemas/checkou
 import { refreshSession, startMomoAttempt } from './api';
 import { useT } from '../ui/i18n';
 import { describeDecline } from './format';
-import { Spinner } from './icons';
+import { ErrorNotice, PendingLabel } from './notice';
 import type { RailPrice } from './method-picker';
 import { useFocusOnChange } from './use-focus';
 import { usePaymentErrors } from './use-payment-errors';
@@ -55,9 +55,9 @@ export function MomoDeclined({
       <h2 ref={heading} tabIndex={-1} className="step-title">
         {expired ? t('checkout.momo.expiredTitle') : t('checkout.momo.declinedTitle')}
       </h2>
-      <div className="notice notice-error" role="alert" data-testid="momo-declined">
+      <ErrorNotice testId="momo-declined">
         {expired ? t('checkout.momo.expiredLead') : t('checkout.momo.declinedLead', { reason: describeDecline(t, data.decline_reason) })}
-      </div>
+      </ErrorNotice>
       {failed ? (
         <p className="step-lead">{t('checkout.momo.noMoreAttempts')}</p>
       ) : (
@@ -66,20 +66,12 @@ export function MomoDeclined({
             {t(expired ? 'checkout.momo.retryRuleExpired' : 'checkout.momo.retryRuleDeclined', { max: MAX_DECLINED_ATTEMPTS })}
           </p>
           {again.isError && (
-            <div className="notice notice-error" role="alert">
-              {explain(again.error)}
-            </div>
+            <ErrorNotice>{explain(again.error)}</ErrorNotice>
           )}
           {retryWith ? (
             <>
               <button type="button" className="btn btn-primary btn-block" disabled={again.isPending} onClick={() => again.mutate(retryWith)}>
-                {again.isPending ? (
-                  <>
-                    <Spinner /> {t('checkout.momo.sending')}
-                  </>
-                ) : (
-                  t('checkout.momo.sendAgain', { last4: <span translate="no">••{retryWith.phone.slice(-4)}</span> })
-                )}
+                <PendingLabel pending={again.isPending} busy={t('checkout.momo.sending')} idle={t('checkout.momo.sendAgain', { last4: <span translate="no">••{retryWith.phone.slice(-4)}</span> })} />
               </button>
               <button type="button" className="btn btn-link" onClick={onRetry}>
                 {t('checkout.momo.otherNumber')}

@@ -4,7 +4,7 @@ import { momoCountry, type MomoCountry } from '../../shared/countries';
 import { ApiError, refreshSession, startMomoAttempt } from './api';
 import { useT, type T } from '../ui/i18n';
 import { countryName, formatMoney, networkName, phoneFormat } from './format';
-import { Spinner } from './icons';
+import { ErrorNotice, PendingLabel } from './notice';
 import { useFocusOnChange } from './use-focus';
 import { usePaymentErrors } from './use-payment-errors';
 import type { RailPrice } from './method-picker';
@@ -112,9 +112,7 @@ export function MomoForm(props: {
       <p className="step-lead">{t('checkout.momo.lead')}</p>
 
       {!country && (
-        <div className="notice notice-error" role="alert">
-          {t('checkout.momo.noCountry', { currency })}
-        </div>
+        <ErrorNotice>{t('checkout.momo.noCountry', { currency })}</ErrorNotice>
       )}
 
       {countries.length > 1 && (
@@ -208,19 +206,11 @@ export function MomoForm(props: {
       </div>
 
       {formError && (
-        <div className="notice notice-error" role="alert">
-          {formError}
-        </div>
+        <ErrorNotice>{formError}</ErrorNotice>
       )}
 
       <button type="submit" className="btn btn-primary btn-block" disabled={start.isPending || !country}>
-        {start.isPending ? (
-          <>
-            <Spinner /> {t('checkout.momo.sending')}
-          </>
-        ) : (
-          t('checkout.payAmount', { amount: formatMoney(price.totalMinor, currency) })
-        )}
+        <PendingLabel pending={start.isPending} busy={t('checkout.momo.sending')} idle={t('checkout.payAmount', { amount: formatMoney(price.totalMinor, currency) })} />
       </button>
       <button type="button" className="btn btn-link" onClick={props.onBack}>
         {t('checkout.chooseAnother')}

@@ -6,6 +6,7 @@ import { MomoForm, plausiblePhone } from './momo-form';
 import { useT, type T } from '../ui/i18n';
 import { formatClock, formatMoney, networkName } from './format';
 import { Spinner } from './icons';
+import { PendingLabel } from './notice';
 import { useCountdown } from './use-countdown';
 import { useFocusOnChange } from './use-focus';
 import { usePaymentErrors } from './use-payment-errors';
@@ -257,13 +258,7 @@ function MomoApprove({
               )}
             </div>
             <button type="submit" className="btn btn-primary btn-block" disabled={authorize.isPending}>
-              {authorize.isPending ? (
-                <>
-                  <Spinner /> {t('checkout.momo.confirming')}
-                </>
-              ) : (
-                t('checkout.momo.confirm')
-              )}
+              <PendingLabel pending={authorize.isPending} busy={t('checkout.momo.confirming')} idle={t('checkout.momo.confirm')} />
             </button>
           </form>
 

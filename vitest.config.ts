@@ -1,5 +1,5 @@
 import { configDefaults, defineConfig } from 'vitest/config';
-import { budget, PACE } from './test/support/pace';
+import { budget, PACE } from './test/support/pace.ts';
 
 /**
  * Projects, all in `vitest run` and `npm test`: `sqlite` runs everything but the drills on the

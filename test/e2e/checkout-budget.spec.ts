@@ -18,14 +18,14 @@ import { budgetNow, waitForCalm } from '../support/pace';
  *   after the element appeared), not from the test polling for it;
  * - the server has answered a checkout page before the first measured run (its code compiled, its
  *   caches filled), so no run pays for the server's own start;
- * - the two stretches of a run that are the browser's own work and nothing on the network (from
- *   the end of the page's response to its first subresource request: the page committed and
- *   parsed; from the last response to the methods on screen: code run, rendered) are scaled to the
- *   reference machine's speed (CHECKOUT_BUDGET.referenceMachine): a benchmark in a fresh page just
- *   before and just after the run times a fixed piece of JavaScript, and on a machine slower than
- *   the reference by both readings those two stretches count at the reference's speed (the faster
- *   reading; 1 within the benchmark's own spread). The network's part counts as measured, and a
- *   faster machine is never credited;
+ * - the stretches of a run with no request in flight are the machine's own work, nothing on the
+ *   network (the page parsed before its first subresource request, code run and rendered, a click
+ *   handled and the next chunk asked for, the mark painted after the last response); they are
+ *   scaled to the reference machine's speed (CHECKOUT_BUDGET.referenceMachine): a benchmark in a
+ *   fresh page just before and just after the run times a fixed piece of JavaScript, and on a
+ *   machine slower than the reference by both readings those stretches count at the reference's
+ *   speed (the faster reading; 1 within the benchmark's own spread). Every moment with a request in
+ *   flight counts as measured, and a faster machine is never credited;
  * - a run over its time budget is measured again, up to three runs in all, each on a new context
  *   and session after waiting (at most 20 s) for a moment when this process gets a whole core;
  *   the fastest run counts. A regression is over budget every time. Every run is printed with its
@@ -49,11 +49,11 @@ interface Run {
   profile: string;
   /** From navigation start, as the page measured it. */
   rawMs: number;
-  /** The same with its browser-only stretches at the reference machine's speed: the figure judged. */
+  /** The same with its stretches off the network at the reference machine's speed: the figure judged. */
   ms: number;
   /** This machine's benchmark time over the reference's, at least 1. */
   slowdown: number;
-  /** The browser-only stretches, as measured. */
+  /** The stretches with no request in flight, as measured. */
   cpuMs: number;
   bytes: number;
   requests: Transfer[];
@@ -188,18 +188,21 @@ async function slowdownAround<T>(browser: Browser, run: () => Promise<T>): Promi
 }
 
 /**
- * A run's figures: its browser-only stretches (the end of the page's response to its first
- * subresource request; the last response before the mark to the mark) measured, and counted at the
- * reference machine's speed.
+ * A run's figures: the time before the mark with no request in flight (from the start of the first
+ * request; one not finished by the mark keeps the network busy to the mark), measured and counted at
+ * the reference machine's speed.
  */
 function judged(profile: NetworkProfile, rawMs: number, requests: Transfer[], slowdown: number): Run {
   if (requests.length === 0) throw new Error('no request recorded before the mark');
   const byStart = requests.toSorted((a, b) => a.startMs - b.startMs);
-  const [document, ...rest] = byStart;
-  const parsed = document?.endMs !== undefined && rest.length > 0 ? Math.max(0, rest[0]!.startMs - document.endMs) : 0;
-  const lastEnd = Math.max(...requests.map((r) => r.endMs ?? 0));
-  const rendered = Math.max(0, rawMs - lastEnd);
-  const cpuMs = parsed + rendered;
+  // Walk the requests in start order, tracking the end of the network's busy span so far.
+  let busyUntil = byStart[0]!.startMs;
+  let cpuMs = 0;
+  for (const r of byStart) {
+    if (r.startMs > busyUntil) cpuMs += r.startMs - busyUntil;
+    busyUntil = Math.max(busyUntil, r.endMs ?? rawMs);
+  }
+  cpuMs = Math.round(cpuMs + Math.max(0, rawMs - busyUntil));
   return {
     profile: profile.name,
     rawMs,
@@ -275,8 +278,8 @@ function print(what: string, runs: Run[], maxMs: number) {
       .map((r) => `    ${String(r.startMs).padStart(5)}–${String(r.endMs ?? '?').padStart(5)} ms ${String(r.bytes ?? 0).padStart(7)} B ${(r.encoding || '-').padEnd(4)} ${r.url}`);
     const scaled =
       run.slowdown > 1
-        ? ` (measured ${run.rawMs} ms on a machine ${run.slowdown.toFixed(2)}× slower than the reference; its ${run.cpuMs} ms of browser-only work counted at the reference's speed)`
-        : ` (browser-only work ${run.cpuMs} ms, counted as measured: this machine within 1.15× of the reference's speed, or faster)`;
+        ? ` (measured ${run.rawMs} ms on a machine ${run.slowdown.toFixed(2)}× slower than the reference; its ${run.cpuMs} ms with nothing on the network counted at the reference's speed)`
+        : ` (${run.cpuMs} ms with nothing on the network, counted as measured: this machine within 1.15× of the reference's speed, or faster)`;
     console.log(
       `checkout budget · ${what} · ${run.profile}${runs.length > 1 ? ` (run ${i + 1} of ${runs.length})` : ''}: ` +
         `${run.ms} ms${scaled} (budget ${maxMs} ms), ${(run.bytes / 1000).toFixed(1)} kB in ${run.requests.length} requests\n${lines.join('\n')}`,

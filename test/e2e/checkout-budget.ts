@@ -34,8 +34,8 @@ export const CHECKOUT_BUDGET = {
   /**
    * The machine the time budgets are set for, by a benchmark the spec runs in a fresh page before
    * and after each run (the median of seven timings of a fixed piece of JavaScript). On a slower
-   * machine the browser-only stretches of a run count at this machine's speed; on a faster one, as
-   * measured.
+   * machine the stretches of a run with no request in flight count at this machine's speed; on a
+   * faster one, as measured.
    * Measured on the project's build machine (2 cores, AMD EPYC, quiet): medians 25–32 ms.
    */
   referenceMachine: { benchmarkMs: 30 },

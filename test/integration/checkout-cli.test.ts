@@ -12,7 +12,9 @@ function oneLineError(r: CliResult, code: number, pattern: RegExp) {
   expect(lines[0]).toMatch(pattern);
 }
 
-describe('operator CLI: sandbox:bank-transfer (the sandbox bank confirms a transfer)', { timeout: 60_000 }, () => {
+// Each runAdmin starts a CLI process through tsx (bounded at 60 s itself); the limits are the other
+// CLI files' (test/integration/cli.test.ts), sized for a machine shared with other suites.
+describe('operator CLI: sandbox:bank-transfer (the sandbox bank confirms a transfer)', { timeout: 120_000 }, () => {
   let t: TestContext;
   let m: CreatedIntegration;
   beforeAll(async () => {
@@ -69,7 +71,7 @@ describe('operator CLI: sandbox:bank-transfer (the sandbox bank confirms a trans
     expect(r.stdout.trim()).toBe(`transfer ${attempt.instructions.payment_reference} of ${attempt.amount_charged_minor} received: attempt ${attempt.attempt_reference} succeeded; session ${session.id} success`);
   });
 
-  it('bad input: missing or malformed flags exit 2, an unknown reference exits 1, each on one stderr line', async () => {
+  it('bad input: missing or malformed flags exit 2, an unknown reference exits 1, each on one stderr line', { timeout: 240_000 }, async () => {
     oneLineError(await runAdmin(t.dataDir, ['sandbox:bank-transfer', '--amount', '100']), 2, /--reference is required/);
     oneLineError(await runAdmin(t.dataDir, ['sandbox:bank-transfer', '--reference', 'PDTX']), 2, /--amount is required/);
     for (const amount of ['12.5', '0']) {
